@@ -1,0 +1,35 @@
+"""agent-sleep: plain-Markdown memory for AI agents, with sleep-time consolidation.
+
+The public API is imported lazily, so that ``import agent_sleep`` (and the note-taking CLI
+path) stays light: nothing heavy loads until a function that needs it is called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "micro_rest": "agent_sleep.rest",
+    "Workspace": "agent_sleep.workspace",
+    "AgentSleepError": "agent_sleep.errors",
+    "BadInput": "agent_sleep.errors",
+    "redact": "agent_sleep.redact",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agent_sleep' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

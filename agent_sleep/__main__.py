@@ -1,0 +1,3 @@
+from agent_sleep.cli import main
+
+main()

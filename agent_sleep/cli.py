@@ -1,0 +1,75 @@
+"""The ``agent-sleep`` command line.
+
+Commands are loaded only when invoked, so ``agent-sleep rest`` imports nothing but click and
+the note path. Errors end here: one ``Error: …`` line on stderr and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from agent_sleep import __version__
+from agent_sleep.errors import AgentSleepError
+
+# command name -> "module:attribute"
+COMMANDS: dict[str, str] = {
+    "init": "agent_sleep.cli_notes:init_cmd",
+    "rest": "agent_sleep.cli_notes:rest_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="""\b
+Examples:
+  agent-sleep init
+  agent-sleep rest --note "User prefers TypeScript" --type O --confidence 0.9
+  agent-sleep rest --note "Deployed v2 to staging" --type B --source msg-1841
+Run 'agent-sleep COMMAND --help' for a command's options and examples.""",
+)
+@click.version_option(__version__, prog_name="agent-sleep")
+def cli() -> None:
+    """Plain-Markdown memory for AI agents: take notes, sleep on them, recall them."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run the CLI; every failure becomes one ``Error:`` line on stderr."""
+    try:
+        return cli.main(args=argv, prog_name="agent-sleep", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.Abort:
+        click.echo("Error: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        msg = " ".join(e.format_message().split())
+        hint = ""
+        ctx = getattr(e, "ctx", None)
+        if isinstance(e, click.UsageError) and ctx is not None:
+            hint = f" (see '{ctx.command_path} --help')"
+        click.echo(f"Error: {msg}{hint}", err=True)
+        sys.exit(e.exit_code)
+    except AgentSleepError as e:
+        click.echo(f"Error: {' '.join(str(e).split())}", err=True)
+        sys.exit(e.exit_code)
+    except BrokenPipeError:
+        sys.exit(1)

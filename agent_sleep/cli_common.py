@@ -1,0 +1,37 @@
+"""Options and output helpers shared by every command module."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from agent_sleep.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def common_options(f: F) -> F:
+    """``--workspace`` and ``--json``, which every command takes."""
+    f = click.option(
+        "--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout."
+    )(f)
+    f = click.option(
+        "--workspace",
+        "-w",
+        metavar="DIR",
+        envvar=WORKSPACE_ENV,
+        default=None,
+        help=f"Workspace folder (default {DEFAULT_WORKSPACE}; env {WORKSPACE_ENV}).",
+    )(f)
+    return f
+
+
+def emit(as_json: bool, data: Any, text: str | None = None) -> None:
+    """Print ``data`` as JSON, or ``text`` for people."""
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=None, default=str))
+    elif text is not None:
+        click.echo(text)

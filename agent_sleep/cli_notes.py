@@ -1,0 +1,77 @@
+"""Commands of the note-taking path: ``init`` and ``rest``. Kept light on purpose."""
+
+from __future__ import annotations
+
+import click
+
+from agent_sleep.cli_common import common_options, emit
+
+
+@click.command(
+    "init",
+    epilog="""\b
+Examples:
+  agent-sleep init
+  agent-sleep init --workspace ./memory-ws --json""",
+)
+@common_options
+def init_cmd(workspace: str | None, as_json: bool) -> None:
+    """Create the workspace layout (MEMORY.md, memory/, bank/). Safe to run again."""
+    from agent_sleep.workspace import Workspace
+
+    ws = Workspace.at(workspace).ensure()
+    emit(as_json, {"workspace": str(ws.root)}, f"Workspace ready at {ws.root}")
+
+
+@click.command(
+    "rest",
+    epilog="""\b
+Types: W world fact, B biographical/experience, O opinion (with --confidence), S summary.
+\b
+Examples:
+  agent-sleep rest --note "Redis default port is 6379" --type W
+  agent-sleep rest --note "User prefers concise replies" --type O --confidence 0.9
+  agent-sleep rest --note "Fixed the auth bug with a retry" --source PR-412 --json""",
+)
+@click.option("--note", "-n", required=True, help="The note text (one fact, a few KB at most).")
+@click.option(
+    "--type",
+    "-t",
+    "note_type",
+    default="B",
+    show_default=True,
+    metavar="W|B|O|S",
+    help="Note type.",
+)
+@click.option(
+    "--confidence", "-c", type=float, default=None, help="Confidence 0-1, O notes only (default 0.7)."
+)
+@click.option("--source", "-s", default=None, help="Provenance, e.g. an outside message id.")
+@common_options
+def rest_cmd(
+    note: str,
+    note_type: str,
+    confidence: float | None,
+    source: str | None,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Append one note to today's log (micro-rest). No model call; prints the note's id."""
+    from agent_sleep.rest import micro_rest_detail
+
+    r = micro_rest_detail(
+        note, note_type, workspace=workspace, confidence=confidence, source=source
+    )
+    emit(
+        as_json,
+        {
+            "id": r.id,
+            "path": str(r.path),
+            "date": r.date,
+            "time": r.time,
+            "type": r.type,
+            "confidence": r.confidence,
+            "redacted": r.redacted,
+        },
+        r.id,
+    )

@@ -1,0 +1,225 @@
+"""The note format: pure functions of a string, no I/O.
+
+A note is one list item in Markdown::
+
+    - 14:32 O(c=0.9): User prefers concise replies <!-- id=k3v9x2m7qa source=msg-42 -->
+
+``HH:MM`` (optional, daily logs carry it), the type prefix ``W``, ``B``, ``S`` or ``O(c=N)``,
+the text, and a trailing HTML comment holding the note's metadata (``id`` always, ``source``
+and any other ``key=value`` optionally). A note whose text spans several lines continues on
+lines indented by two spaces, so no line of a note ever starts at column 0: a note cannot forge
+a heading or another entry.
+
+Parsing keeps every line it reads as raw text; rendering a parsed document gives back the
+input byte for byte, whatever hand edits it holds.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
+
+NOTE_TYPES = ("W", "B", "O", "S")
+TYPE_NAMES = {
+    "W": "world fact",
+    "B": "biographical / experience",
+    "O": "opinion or preference, with confidence",
+    "S": "summary / synthesis",
+}
+RETAIN_HEADING = "## Retain"
+CONTINUATION = "  "
+_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
+ID_LENGTH = 10
+
+_HEAD_RE = re.compile(
+    r"^- (?:(?P<time>\d{2}:\d{2}) )?(?P<type>[WBS]|O\(c=(?P<conf>\d(?:\.\d+)?)\)):(?: |$)"
+)
+_META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
+_META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
+
+
+@dataclass(frozen=True)
+class Note:
+    """One W/B/O/S entry."""
+
+    type: str
+    text: str
+    id: str = ""
+    time: str | None = None
+    confidence: float | None = None
+    meta: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str | None:
+        return self.meta.get("source")
+
+    @property
+    def prefix(self) -> str:
+        if self.type == "O":
+            return f"O(c={format_confidence(self.confidence if self.confidence is not None else 0.5)})"
+        return self.type
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    title: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """A span of the source: a note, a heading, or other lines kept as they were."""
+
+    raw: str
+    note: Note | None = None
+    heading: Heading | None = None
+    section: str | None = None  # title of the ## heading this block sits under
+
+
+@dataclass(frozen=True)
+class Document:
+    blocks: tuple[Block, ...]
+
+    def render(self) -> str:
+        return "".join(b.raw for b in self.blocks)
+
+    def notes(self, section: str | None = None) -> list[Note]:
+        return [
+            b.note
+            for b in self.blocks
+            if b.note is not None and (section is None or b.section == section)
+        ]
+
+    def last_section(self) -> str | None:
+        heads = [b.heading for b in self.blocks if b.heading is not None and b.heading.level <= 2]
+        return heads[-1].title if heads else None
+
+
+def format_confidence(c: float) -> str:
+    text = f"{c:.2f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def new_id() -> str:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def normalize_text(text: str) -> str:
+    """The canonical stored form of a note's text: LF line ends, no control characters,
+    no trailing spaces, no blank lines, no leading/trailing whitespace."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = "".join(ch for ch in text if ch == "\n" or ch.isprintable())
+    lines = [line.rstrip() for line in text.split("\n")]
+    return "\n".join(line for line in lines if line.strip()).strip()
+
+
+def _encode_meta(meta: Mapping[str, str]) -> str:
+    return " ".join(f"{k}={quote(v, safe=_META_SAFE)}" for k, v in meta.items())
+
+
+def _decode_meta(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in text.split(" "):
+        key, _, value = pair.partition("=")
+        out[key] = unquote(value)
+    return out
+
+
+def render_note(note: Note) -> str:
+    """One note as Markdown lines ending in a newline. The note must have an id: the trailing
+    comment is what keeps a text that ends in a look-alike comment from forging metadata."""
+    if not note.id:
+        raise ValueError("a note needs an id to be rendered")
+    meta = {"id": note.id, **{k: v for k, v in note.meta.items() if k != "id" and v != ""}}
+    lines = normalize_text(note.text).split("\n")
+    head = "- " + (f"{note.time} " if note.time else "") + f"{note.prefix}: "
+    out = [head + lines[0]] + [CONTINUATION + line for line in lines[1:]]
+    out[-1] += f" <!-- {_encode_meta(meta)} -->"
+    return "\n".join(out) + "\n"
+
+
+def _parse_entry(lines: list[str]) -> Note | None:
+    first = lines[0].rstrip("\r\n")
+    m = _HEAD_RE.match(first)
+    if not m:
+        return None
+    body = [first[m.end() :]]
+    body += [line.rstrip("\r\n")[len(CONTINUATION) :] for line in lines[1:]]
+    meta: dict[str, str] = {}
+    tail = _META_RE.search(body[-1])
+    if tail:
+        meta = _decode_meta(tail.group(1))
+        body[-1] = body[-1][: tail.start()]
+    return Note(
+        type=m.group("type")[0],
+        text="\n".join(body),
+        id=meta.get("id", ""),
+        time=m.group("time"),
+        confidence=float(m.group("conf")) if m.group("conf") else None,
+        meta=meta,
+    )
+
+
+_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+
+
+def _split_lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def iter_blocks(text: str) -> Iterator[Block]:
+    lines = _split_lines(text)
+    section: str | None = None
+    i = 0
+    in_fence = False
+    while i < len(lines):
+        line = lines[i]
+        bare = line.rstrip("\r\n")
+        if bare.lstrip().startswith("```"):
+            in_fence = not in_fence
+        if not in_fence:
+            hm = _HEADING_RE.match(bare)
+            if hm:
+                heading = Heading(len(hm.group(1)), hm.group(2).strip())
+                if heading.level <= 2:
+                    section = heading.title
+                yield Block(raw=line, heading=heading, section=section)
+                i += 1
+                continue
+            if bare.startswith("- "):
+                j = i + 1
+                while j < len(lines) and lines[j].startswith(CONTINUATION) and lines[j].strip():
+                    j += 1
+                note = _parse_entry(lines[i:j])
+                if note is not None:
+                    yield Block(raw="".join(lines[i:j]), note=note, section=section)
+                    i = j
+                    continue
+        yield Block(raw=line, section=section)
+        i += 1
+
+
+def parse(text: str) -> Document:
+    """Parse a daily log, MEMORY.md or bank page. ``parse(t).render() == t`` for any ``t``."""
+    return Document(tuple(iter_blocks(text)))
+
+
+def notes_in(text: str, section: str | None = None) -> list[Note]:
+    return parse(text).notes(section)
+
+
+def append_block(existing: str, note_lines: Iterable[str], heading: str = RETAIN_HEADING) -> str:
+    """What to append to a file holding ``existing`` so the notes land under ``heading``.
+
+    Returns only the suffix, so callers can append to the file without rewriting it."""
+    prefix = ""
+    if existing and not existing.endswith("\n"):
+        prefix = "\n"
+    title = heading.lstrip("#").strip()
+    if parse(existing).last_section() != title:
+        sep = "" if not existing or existing.endswith("\n\n") else "\n"
+        prefix += f"{sep if existing else ''}{heading}\n\n"
+    return prefix + "".join(note_lines)

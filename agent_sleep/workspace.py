@@ -1,0 +1,209 @@
+"""The workspace on disk: layout, locking, confined atomic writes and appends.
+
+Markdown files are the truth. Everything derived (index, journal, snapshots) lives under
+``.agent-sleep/`` and can be deleted without losing anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_sleep.errors import WorkspaceError
+
+DEFAULT_WORKSPACE = "~/.agent_workspace"
+WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
+STATE_DIRNAME = ".agent-sleep"
+ENCODING = "utf-8"
+ERRORS = "surrogateescape"  # undecodable bytes survive a read-modify-write unchanged
+
+MEMORY_HEADER = (
+    "# MEMORY\n\n"
+    "Long-term memory: durable facts, preferences and decisions, consolidated from the daily\n"
+    "logs by `agent-sleep sleep`. Safe to edit by hand.\n\n"
+)
+
+
+def resolve_path(workspace: str | os.PathLike[str] | None = None) -> Path:
+    """The workspace folder: the argument, else ``$AGENT_SLEEP_WORKSPACE``, else the default."""
+    raw = os.fspath(workspace) if workspace is not None else ""
+    if not raw:
+        raw = os.environ.get(WORKSPACE_ENV) or DEFAULT_WORKSPACE
+    return Path(os.path.expandvars(os.path.expanduser(raw))).absolute()
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @classmethod
+    def at(cls, workspace: str | os.PathLike[str] | Workspace | None = None) -> Workspace:
+        if isinstance(workspace, Workspace):
+            return workspace
+        return cls(resolve_path(workspace))
+
+    @property
+    def memory_md(self) -> Path:
+        return self.root / "MEMORY.md"
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def bank_dir(self) -> Path:
+        return self.root / "bank"
+
+    @property
+    def entities_dir(self) -> Path:
+        return self.bank_dir / "entities"
+
+    @property
+    def concepts_dir(self) -> Path:
+        return self.bank_dir / "concepts"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIRNAME
+
+    def day_log(self, day: dt.date) -> Path:
+        return self.memory_dir / f"{day.isoformat()}.md"
+
+    def daily_logs(self) -> list[Path]:
+        """Daily logs in date order (files named ``YYYY-MM-DD.md``)."""
+        if not self.memory_dir.is_dir():
+            return []
+        out = []
+        for p in self.memory_dir.glob("*.md"):
+            try:
+                dt.date.fromisoformat(p.stem)
+            except ValueError:
+                continue
+            out.append(p)
+        return sorted(out)
+
+    def exists(self) -> bool:
+        return self.memory_dir.is_dir()
+
+    def ensure(self) -> Workspace:
+        """Create the layout if missing. Idempotent; never touches existing files."""
+        if self.root.exists() and not self.root.is_dir():
+            raise WorkspaceError(f"workspace {self.root} is a file, not a folder")
+        try:
+            for d in (self.memory_dir, self.entities_dir, self.concepts_dir, self.state_dir):
+                d.mkdir(parents=True, exist_ok=True)
+            if not self.memory_md.exists():
+                self.write_text(self.memory_md, MEMORY_HEADER)
+        except NotADirectoryError as e:
+            raise WorkspaceError(f"workspace {self.root}: a part of the path is a file ({e})") from e
+        except OSError as e:
+            raise WorkspaceError(
+                f"workspace {self.root} is not writable ({e.strerror}); "
+                f"choose another with --workspace or ${WORKSPACE_ENV}"
+            ) from e
+        if not os.access(self.root, os.W_OK | os.X_OK):
+            raise WorkspaceError(f"workspace {self.root} is not writable")
+        return self
+
+    # -- confinement -------------------------------------------------------------------
+
+    def confine(self, path: str | os.PathLike[str]) -> Path:
+        """``path`` (absolute, or relative to the root) if it stays inside the workspace once
+        every symlink is resolved; ``WorkspaceError`` otherwise."""
+        p = Path(path)
+        if not p.is_absolute():
+            if ".." in p.parts:
+                raise WorkspaceError(f"path {path} leaves the workspace")
+            p = self.root / p
+        root = self.root.resolve()
+        resolved = p.resolve()
+        if resolved != root and root not in resolved.parents:
+            raise WorkspaceError(f"path {path} resolves outside the workspace ({resolved})")
+        return p
+
+    # -- locking -----------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """An exclusive lock for the whole workspace (one per workspace, across processes)."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        path = self.state_dir / "lock"
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: fall back to the portable lock
+            import filelock
+
+            with filelock.FileLock(str(path) + ".portable"):
+                yield
+            return
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    # -- reads and writes --------------------------------------------------------------
+
+    def read_text(self, path: Path) -> str:
+        try:
+            return path.read_text(encoding=ENCODING, errors=ERRORS)
+        except FileNotFoundError:
+            return ""
+
+    def write_text(self, path: Path, text: str) -> None:
+        """Atomically replace ``path`` with ``text`` (temp file, fsync, rename, fsync dir)."""
+        target = self.confine(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode(ENCODING, ERRORS)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            if target.exists():
+                os.chmod(tmp, target.stat().st_mode & 0o777)
+            else:
+                os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        _fsync_dir(target.parent)
+
+    def append_text(self, path: Path, text: str) -> None:
+        """Append ``text`` with one write on an O_APPEND descriptor, then fsync."""
+        target = self.confine(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode(ENCODING, ERRORS)
+        created = not target.exists()
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            _fsync_dir(target.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
