@@ -35,7 +35,7 @@ _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower cas
 ID_LENGTH = 10
 
 _HEAD_RE = re.compile(
-    r"^- (?:(?P<time>\d{2}:\d{2}) )?(?P<type>[WBS]|O\(c=(?P<conf>\d(?:\.\d+)?)\)):(?: |$)"
+    r"^- (?:(?P<time>\d{2}:\d{2}) )?(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
 )
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
@@ -163,7 +163,7 @@ def _parse_entry(lines: list[str]) -> Note | None:
     )
 
 
-_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_HEADING_RE = re.compile(r"^\ufeff?(#{1,6})[ \t]+(.*?)[ \t#]*$")
 
 
 def _split_lines(text: str) -> list[str]:
@@ -178,7 +178,7 @@ def iter_blocks(text: str) -> Iterator[Block]:
     while i < len(lines):
         line = lines[i]
         bare = line.rstrip("\r\n")
-        if bare.lstrip().startswith("```"):
+        if bare.startswith("```"):
             in_fence = not in_fence
         if not in_fence:
             hm = _HEADING_RE.match(bare)
@@ -211,6 +211,22 @@ def notes_in(text: str, section: str | None = None) -> list[Note]:
     return parse(text).notes(section)
 
 
+def last_section(text: str) -> str | None:
+    """Title of the last level-1/2 heading, as ``parse(text).last_section()`` gives it, found
+    by scanning from the end (appends stay cheap however long the log grows)."""
+    lines = _split_lines(text)
+    fences_before = sum(1 for line in lines if line.startswith("```"))
+    for line in reversed(lines):
+        bare = line.rstrip("\r\n")
+        if bare.startswith("```"):
+            fences_before -= 1
+            continue
+        hm = _HEADING_RE.match(bare)
+        if hm and len(hm.group(1)) <= 2 and fences_before % 2 == 0:
+            return hm.group(2).strip()
+    return None
+
+
 def append_block(existing: str, note_lines: Iterable[str], heading: str = RETAIN_HEADING) -> str:
     """What to append to a file holding ``existing`` so the notes land under ``heading``.
 
@@ -219,7 +235,7 @@ def append_block(existing: str, note_lines: Iterable[str], heading: str = RETAIN
     if existing and not existing.endswith("\n"):
         prefix = "\n"
     title = heading.lstrip("#").strip()
-    if parse(existing).last_section() != title:
+    if last_section(existing) != title:
         sep = "" if not existing or existing.endswith("\n\n") else "\n"
         prefix += f"{sep if existing else ''}{heading}\n\n"
     return prefix + "".join(note_lines)

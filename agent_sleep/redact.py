@@ -77,7 +77,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
     ),
     (
         "password",
-        re.compile(r"(?i)\b(password|passwd|passphrase|api[_ \-]?key)(\s*:\s*)([\"']?)(?!\[REDACTED)([^\s\"']{4,})(\3)"),
+        re.compile(
+            r"(?i)((?<![\w-])(?:[a-z0-9]+[_\-])*(?:password|passwd|passphrase|api[_ \-]?key"
+            r"|secret[_\-]?key|client[_\-]?secret|access[_\-]?token|auth[_\-]?token|private[_\-]?key)"
+            r"|\"(?:token|secret)\")(\"?\s*:\s*)([\"']?)(?!\[REDACTED)([^\s\"']{4,})(\3)"
+        ),
         lambda m: m.group(1) + m.group(2) + m.group(3) + _ph("password") + m.group(5),
     ),
 ]
