@@ -158,7 +158,9 @@ class MiniLM:
         except EmbedUnavailable:
             raise
         except Exception as e:  # any failure to load means: no vectors, BM25 only
-            raise EmbedUnavailable(f"cannot load the embedding model from {files.folder}: {e}") from e
+            raise EmbedUnavailable(
+                f"cannot load the embedding model from {files.folder}: {e}"
+            ) from e
         tok.no_padding()
         tok.enable_truncation(MAX_TOKENS)
         self._tok = tok

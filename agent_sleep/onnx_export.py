@@ -18,7 +18,6 @@ OPSET = 20  # first opset with Gelu
 
 def build_graph(folder: Path) -> bytes:
     import numpy as np
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
     from safetensors.numpy import load_file
 
@@ -60,15 +59,27 @@ def build_graph(folder: Path) -> bytes:
             op(
                 "Add",
                 [
-                    op("Gather", [const("word", w["embeddings.word_embeddings.weight"]), "input_ids"]),
-                    op("Gather", [const("pos", w["embeddings.position_embeddings.weight"]), positions]),
+                    op(
+                        "Gather",
+                        [const("word", w["embeddings.word_embeddings.weight"]), "input_ids"],
+                    ),
+                    op(
+                        "Gather",
+                        [const("pos", w["embeddings.position_embeddings.weight"]), positions],
+                    ),
                 ],
             ),
             const("type0", w["embeddings.token_type_embeddings.weight"][0]),
         ],
     )
     x = norm(x, "embeddings.LayerNorm")
-    masked = op("Mul", [op("Sub", [const("onef", np.float32(1)), "attention_mask"]), const("neg", np.float32(-1e9))])
+    masked = op(
+        "Mul",
+        [
+            op("Sub", [const("onef", np.float32(1)), "attention_mask"]),
+            const("neg", np.float32(-1e9)),
+        ],
+    )
     mask_bias = op("Unsqueeze", [masked, const("axes12", np.array([1, 2], np.int64))])
     split_shape = const("split", np.array([0, 0, 3, heads, size], np.int64))
     merge_shape = const("merge", np.array([0, 0, hidden], np.int64))
@@ -89,7 +100,9 @@ def build_graph(folder: Path) -> bytes:
         x = norm(op("Add", [attn, x]), p + "attention.output.LayerNorm")
         inner = op("Gelu", [dense(x, p + "intermediate.dense")], approximate="none")
         x = norm(op("Add", [dense(inner, p + "output.dense"), x]), p + "output.LayerNorm")
-    weighted = op("Mul", [x, op("Unsqueeze", ["attention_mask", const("axes2", np.array([2], np.int64))])])
+    weighted = op(
+        "Mul", [x, op("Unsqueeze", ["attention_mask", const("axes2", np.array([2], np.int64))])]
+    )
     axis1 = const("axes1", np.array([1], np.int64))
     total = op("ReduceSum", [weighted, axis1], keepdims=0)
     count = op("ReduceSum", ["attention_mask", axis1], keepdims=1)
