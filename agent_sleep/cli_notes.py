@@ -44,7 +44,11 @@ Examples:
     help="Note type.",
 )
 @click.option(
-    "--confidence", "-c", type=float, default=None, help="Confidence 0-1, O notes only (default 0.7)."
+    "--confidence",
+    "-c",
+    type=float,
+    default=None,
+    help="Confidence 0-1, O notes only (default 0.7).",
 )
 @click.option("--source", "-s", default=None, help="Provenance, e.g. an outside message id.")
 @common_options

@@ -35,7 +35,8 @@ _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower cas
 ID_LENGTH = 10
 
 _HEAD_RE = re.compile(
-    r"^- (?:(?P<time>\d{2}:\d{2}) )?(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
+    r"^- (?:(?P<time>\d{2}:\d{2}) )?"
+    r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
 )
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
@@ -59,7 +60,9 @@ class Note:
     @property
     def prefix(self) -> str:
         if self.type == "O":
-            return f"O(c={format_confidence(self.confidence if self.confidence is not None else 0.5)})"
+            return (
+                f"O(c={format_confidence(self.confidence if self.confidence is not None else 0.5)})"
+            )
         return self.type
 
 

@@ -38,7 +38,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
         re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
         _ph("openai-key"),
     ),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"), _ph("aws-access-key")),
+    (
+        "aws-access-key",
+        re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"),
+        _ph("aws-access-key"),
+    ),
     (
         "github-token",
         re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),

@@ -100,7 +100,9 @@ class Workspace:
             if not self.memory_md.exists():
                 self.write_text(self.memory_md, MEMORY_HEADER)
         except NotADirectoryError as e:
-            raise WorkspaceError(f"workspace {self.root}: a part of the path is a file ({e})") from e
+            raise WorkspaceError(
+                f"workspace {self.root}: a part of the path is a file ({e})"
+            ) from e
         except OSError as e:
             raise WorkspaceError(
                 f"workspace {self.root} is not writable ({e.strerror}); "

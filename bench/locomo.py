@@ -58,9 +58,7 @@ def parse_session_date(text: str) -> dt.datetime:
 
 def turns(sample: dict) -> Iterator[Turn]:
     conv = sample["conversation"]
-    sessions = sorted(
-        (int(m.group(1)), key) for key in conv if (m := _SESSION_KEY.match(key))
-    )
+    sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION_KEY.match(key)))
     for number, key in sessions:
         when = parse_session_date(conv[f"{key}_date_time"])
         for t in conv[key]:
@@ -80,7 +78,9 @@ def questions(sample: dict, categories: tuple[int, ...] = (1, 2, 3, 4)) -> list[
         for ev in qa.get("evidence", []):
             ids += [e for e in _EVIDENCE_RE.findall(str(ev)) if e in real]
         out.append(
-            Question(qa["question"], str(qa.get("answer", "")), qa["category"], tuple(dict.fromkeys(ids)))
+            Question(
+                qa["question"], str(qa.get("answer", "")), qa["category"], tuple(dict.fromkeys(ids))
+            )
         )
     return out
 

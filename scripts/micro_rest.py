@@ -17,8 +17,5 @@ from agent_sleep.cli import main
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if "--flush" in args:
-        args = ["flush"] + [a for a in args if a != "--flush"]
-    else:
-        args = ["rest", *args]
-    main(args)
+    command = "flush" if "--flush" in args else "rest"
+    main([command, *(a for a in args if a != "--flush")])

@@ -25,11 +25,17 @@ def ws(tmp_path: Path) -> Path:
     return tmp_path / "ws"
 
 
-def run_cli(*args: str, input: str | None = None, cwd: Path | None = None,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m agent_sleep ARGS`` in a real process."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "agent_sleep", *args],
-        input=input, capture_output=True, text=True, cwd=cwd, env=full_env, timeout=120,
+        input=input,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=120,
     )

@@ -28,7 +28,9 @@ def test_sixteen_writers_every_note_exactly_once(ws: Path) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", _WRITER, str(w), str(NOTES_EACH), str(ws)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
         )
         for w in range(WRITERS)

@@ -12,9 +12,16 @@ LIGHT_MODULES = ["agent_sleep", "agent_sleep.cli", "agent_sleep.cli_notes", "age
 
 
 def _loaded_after(code: str) -> list[str]:
-    probe = f"import sys\n{code}\nprint('HEAVY:' + ' '.join(m for m in {HEAVY!r} if m in sys.modules))"
-    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                       env={"PYTHONPATH": str(ROOT)}, timeout=60)
+    probe = (
+        f"import sys\n{code}\nprint('HEAVY:' + ' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout.rpartition("HEAVY:")[2].split()
 

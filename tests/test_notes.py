@@ -10,7 +10,9 @@ from agent_sleep.notes import Note, normalize_text, parse, render_note
 
 def _note(text: str, **kw: object) -> Note:
     nid = notes.new_id()
-    return Note(type=kw.pop("type", "W"), text=text, id=nid, meta={"id": nid, **kw.pop("meta", {})}, **kw)  # type: ignore[arg-type]
+    return Note(
+        type=kw.pop("type", "W"), text=text, id=nid, meta={"id": nid, **kw.pop("meta", {})}, **kw
+    )  # type: ignore[arg-type]
 
 
 def test_render_then_parse_gives_the_note_back() -> None:
@@ -87,7 +89,12 @@ def test_parse_render_is_identity_on_any_text(text: str) -> None:
     st.text(max_size=40),
 )
 def test_any_note_text_round_trips(text: str, typ: str, source: str) -> None:
-    n = _note(text, type=typ, confidence=0.5 if typ == "O" else None, meta={"source": source} if source else {})
+    n = _note(
+        text,
+        type=typ,
+        confidence=0.5 if typ == "O" else None,
+        meta={"source": source} if source else {},
+    )
     doc = parse("## Retain\n" + render_note(n) + render_note(_note("after")))
     first, second = doc.notes()
     assert first.text == normalize_text(text)
@@ -97,7 +104,25 @@ def test_any_note_text_round_trips(text: str, typ: str, source: str) -> None:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["# t", "## Retain", "## Dreams", "```", "  ## x", "- W: a", "text", "### c", "\ufeff## B", ""]), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "# t",
+                "## Retain",
+                "## Dreams",
+                "```",
+                "  ## x",
+                "- W: a",
+                "text",
+                "### c",
+                "\ufeff## B",
+                "",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_fast_last_section_agrees_with_the_parser(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert notes.last_section(text) == parse(text).last_section()

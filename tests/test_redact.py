@@ -68,10 +68,16 @@ def test_url_password_and_private_key_block() -> None:
     url = "postgres://admin:" + _r(16) + "@db.internal:5432/app"
     out = redact(f"connect with {url} now")
     assert "admin:[REDACTED:url-password]@db.internal" in out
-    key = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(_r(64) for _ in range(5)) + "\n-----END RSA PRIVATE KEY-----"
+    key = (
+        "-----BEGIN RSA PRIVATE KEY-----\n"
+        + "\n".join(_r(64) for _ in range(5))
+        + "\n-----END RSA PRIVATE KEY-----"
+    )
     out = redact(f"key:\n{key}\nend")
     assert out == "key:\n[REDACTED:private-key]\nend"
-    assert redact("-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n(truncated") == "[REDACTED:private-key]"
+    assert (
+        redact("-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n(truncated") == "[REDACTED:private-key]"
+    )
 
 
 def test_redaction_is_idempotent() -> None:

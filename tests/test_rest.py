@@ -25,7 +25,12 @@ def test_micro_rest_appends_under_retain_and_returns_the_id(ws: Path) -> None:
     assert log.name == f"{dt.date.today().isoformat()}.md"
     doc = parse(log.read_text())
     (note,) = doc.notes("Retain")
-    assert (note.id, note.type, note.text, note.source) == (nid, "W", "Redis default port is 6379", "msg-7")
+    assert (note.id, note.type, note.text, note.source) == (
+        nid,
+        "W",
+        "Redis default port is 6379",
+        "msg-7",
+    )
     assert (ws / "MEMORY.md").is_file() and (ws / "bank/entities").is_dir()
 
 
@@ -34,7 +39,10 @@ def test_when_files_the_note_in_that_days_log(ws: Path) -> None:
     micro_rest("later that day", workspace=ws, when=dt.datetime(2023, 5, 8, 18, 5))
     log = ws / "memory" / "2023-05-08.md"
     notes = parse(log.read_text()).notes()
-    assert [(n.time, n.text) for n in notes] == [("13:56", "went hiking"), ("18:05", "later that day")]
+    assert [(n.time, n.text) for n in notes] == [
+        ("13:56", "went hiking"),
+        ("18:05", "later that day"),
+    ]
     assert log.read_text().count("## Retain") == 1
 
 
@@ -94,7 +102,9 @@ CLI_BAD = [
 
 
 @pytest.mark.parametrize(("args", "message"), CLI_BAD)
-def test_cli_bad_input_one_line_exit_2_nothing_written(ws: Path, args: list[str], message: str) -> None:
+def test_cli_bad_input_one_line_exit_2_nothing_written(
+    ws: Path, args: list[str], message: str
+) -> None:
     r = run_cli("rest", "--workspace", str(ws), *args)
     assert r.returncode == 2
     assert r.stdout == ""
@@ -126,8 +136,19 @@ def test_unwritable_workspace_is_refused(tmp_path: Path) -> None:
 
 
 def test_cli_prints_the_id_and_json(ws: Path) -> None:
-    r = run_cli("rest", "-w", str(ws), "--note", "User prefers TypeScript", "--type", "O",
-                "--confidence", "0.9", "--source", "msg 1")
+    r = run_cli(
+        "rest",
+        "-w",
+        str(ws),
+        "--note",
+        "User prefers TypeScript",
+        "--type",
+        "O",
+        "--confidence",
+        "0.9",
+        "--source",
+        "msg 1",
+    )
     assert r.returncode == 0, r.stderr
     nid = r.stdout.strip()
     r = run_cli("rest", "-w", str(ws), "--note", "token sk-ant-api03-" + "a" * 40, "--json")
@@ -161,9 +182,21 @@ def test_literal_skill_command_from_the_skill_folder(ws: Path) -> None:
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = subprocess.run(
-        [sys.executable, "scripts/micro_rest.py", "--note", "User prefers TypeScript; rejected Python suggestion",
-         "--type", "O", "--workspace", str(ws)],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=60,
+        [
+            sys.executable,
+            "scripts/micro_rest.py",
+            "--note",
+            "User prefers TypeScript; rejected Python suggestion",
+            "--type",
+            "O",
+            "--workspace",
+            str(ws),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert r.returncode == 0, r.stderr
     (note,) = parse(next((ws / "memory").glob("*.md")).read_text()).notes()
