@@ -1,0 +1,399 @@
+"""The offline consolidator: NREM, REM and flush without a model, deterministic and extractive.
+
+It reads the same JSON payload a model gets and answers with the same JSON shapes, so its
+output goes through the same validation and apply path. The algorithm is documented in
+references/offline_consolidator.md. In short:
+
+NREM
+  1. Tiers come from salience scoring (stage 1, done before any provider): ``prune`` notes are
+     counted and left out, ``condense`` notes lose their filler sentences (a sentence holding a
+     date, time, duration or age is always kept verbatim), ``keep`` notes stay verbatim.
+  2. Near-duplicates (TF-IDF cosine >= 0.8, same temporal anchors) merge into one item citing all
+     of them; the number of notes cited is the item's reinforcement count.
+  3. Confidence: the note's own (O notes) or a base per type, +0.1 per reinforcement, -0.2 per
+     contradiction (a similar note or MEMORY.md entry of opposite polarity).
+  4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted items that are salient
+     (``keep``), reinforced, or deliberate W/O notes. An item repeating a MEMORY.md entry
+     updates it (adding its sources) instead of adding a copy.
+  5. Slow track -> bank pages: everything else kept, grouped by the name it mentions most
+     (entity page), else by its speaker, else by its main topic (concept page), in a section
+     per log date.
+
+REM
+  Links between today's notes and MEMORY.md entries by similarity; O confidence shifts from
+  supporting or contradicting notes; bank pages for names seen in 3+ notes without one; aha
+  moments for names recurring across days; next-session actions from open questions and
+  notes that state an intention.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from agent_sleep import gate, lexical, temporal
+
+DUPLICATE = 0.8
+CONTRADICTION = 0.5
+LINK_MIN, LINK_MAX = 0.25, 0.8
+FAST_CONFIDENCE = 0.7
+BASE_CONFIDENCE = {"W": 0.8, "B": 0.75, "S": 0.6, "O": 0.7}
+MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
+RECURRING = 3
+
+_QUESTION_RE = re.compile(
+    r"\?\s*$|\b(?:not sure|unclear|unknown|tbd|todo|to do|find out|figure out|open question)\b",
+    re.I,
+)
+_INTENT_RE = re.compile(
+    r"\b(?:need to|needs to|plan(?:s|ning)? to|going to|will|want(?:s)? to|should|remember to"
+    r"|follow up|next time|todo|deadline|due)\b",
+    re.I,
+)
+_FILLER_RE = re.compile(
+    r"^(?:\W*(?:wow|oh|haha|hah|lol|hey|hi|hello|thanks|thank you|yeah|yes|no|ok|okay|cool|great"
+    r"|awesome|nice|sure|totally|right|omg|aww|congrats|congratulations)\b[^.!?]*[.!?]?\s*)$",
+    re.I,
+)
+_PREFERENCE_RE = re.compile(
+    r"\b(?:prefer|prefers|preferred|like|likes|love|loves|hate|hates|dislike|dislikes|want|wants"
+    r"|rather|favou?rite|enjoy|enjoys)\b",
+    re.I,
+)
+_EXPERIENCE_RE = re.compile(
+    r"\b(?:I|we|user|they)\b.{0,40}\b(?:fixed|deployed|decided|moved|went|finished|shipped"
+    r"|tried|found|learned|chose|agreed|switched|migrated|released|started|met|visited)\b",
+    re.I,
+)
+_DURABLE_RE = re.compile(
+    r"\b(?:prefer\w*|always|never|decided|decision|agreed|chose|remember|important|note that"
+    r"|learned|lesson|root cause|fixed|the fix|because|deadline|due|wants?|likes?|loves?|hates?"
+    r"|dislikes?|requires?|must|avoid|uses|works (?:at|on)|lives in|birthday|name is|plan(?:s|ned)?"
+    r"|will|goal|owner|responsible)\b",
+    re.I,
+)
+_ROLE_RE = re.compile(r"^\s*(?:user|human|assistant|ai|claude)\s*:\s*", re.I)
+_SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+
+
+def condense(text: str) -> str:
+    """Drop filler sentences; sentences holding a temporal expression always stay, verbatim."""
+    label, body = lexical.split_speaker(text)
+    parts = lexical.sentences(body)
+    if len(parts) <= 1:
+        return text
+    keep = [
+        s
+        for s in parts
+        if temporal.has_temporal(s)
+        or (not _FILLER_RE.match(s) and (lexical.entities(s) or len(lexical.tokens(s)) >= 3))
+    ]
+    if not keep:
+        keep = [max(parts, key=lambda s: (len(lexical.tokens(s)), -parts.index(s)))]
+    return label + " ".join(keep)
+
+
+def _anchors(text: str) -> set[str]:
+    return {e.text.lower() for e in temporal.extract(text)}
+
+
+def _group(text: str, counts: Counter[str], tfidf: lexical.TfIdf, row: int) -> tuple[str, str]:
+    """(kind, display name) of the bank page an item belongs on."""
+    names = lexical.entities(text)
+    frequent = [n for n in names if counts[n] >= 2]
+    if frequent:
+        return "entity", max(frequent, key=lambda n: (counts[n], -names.index(n)))
+    label, _ = lexical.split_speaker(text)
+    if label:
+        return "entity", label.rstrip(": ")
+    if names:
+        return "entity", names[0]
+    terms = tfidf.top_terms(row, 1)
+    return "concept", terms[0] if terms else "notes"
+
+
+def nrem(p: dict[str, Any]) -> dict[str, Any]:
+    notes: list[dict[str, Any]] = p.get("notes", [])
+    memory: list[dict[str, Any]] = p.get("memory", [])
+    kept = [n for n in notes if n.get("tier") != "prune"]
+    pruned = len(notes) - len(kept)
+    texts = [condense(n["text"]) if n.get("tier") == "condense" else n["text"] for n in kept]
+    corpus = texts + [m["text"] for m in memory]
+    tfidf = lexical.TfIdf(corpus)
+    sim = tfidf.similarity()
+    k = len(kept)
+
+    # near-duplicate clusters among today's notes, greedy in time order
+    owner = list(range(k))
+    for i in range(k):
+        if owner[i] != i:
+            continue
+        for j in range(i + 1, k):
+            if (
+                owner[j] == j
+                and sim[i, j] >= DUPLICATE
+                and _anchors(texts[j]) <= _anchors(texts[i])
+            ):
+                owner[j] = i
+    clusters: dict[int, list[int]] = {}
+    for j in range(k):
+        clusters.setdefault(owner[j], []).append(j)
+
+    negs = [lexical.negated(t) for t in corpus]
+    counts: Counter[str] = Counter()
+    for t in texts:
+        counts.update(set(lexical.entities(t)))
+
+    updates: list[dict[str, Any]] = []
+    bank: list[dict[str, Any]] = []
+    weak: list[dict[str, Any]] = []
+    for head, members in clusters.items():
+        note = kept[head]
+        rep = max(members, key=lambda j: (len(texts[j]), -j))
+        text = texts[rep]
+        sources = [kept[j]["id"] for j in members]
+        conf = note.get("confidence") if note["type"] == "O" else None
+        conf = float(conf) if conf is not None else BASE_CONFIDENCE[note["type"]]
+        conf += 0.1 * (len(members) - 1)
+        contradicted = [
+            o
+            for o in range(len(corpus))
+            if o not in members and sim[rep, o] >= CONTRADICTION and negs[o] != negs[rep]
+        ]
+        conf = round(min(0.95, max(0.05, conf - 0.2 * len(contradicted))), 2)
+        same = [
+            k + m
+            for m in range(len(memory))
+            if sim[rep, k + m] >= DUPLICATE and _anchors(text) <= _anchors(memory[m]["text"])
+        ]
+        tier_keep = any(kept[j].get("tier") == "keep" for j in members)
+        deliberate = note["type"] in ("W", "O")
+        fast = (
+            conf >= FAST_CONFIDENCE
+            and not contradicted
+            and (tier_keep or len(members) > 1 or deliberate)
+        )
+        if same:
+            entry = memory[same[0] - k]
+            updates.append(
+                {
+                    "action": "update",
+                    "type": entry["type"],
+                    "confidence": round(
+                        min(0.95, float(entry.get("confidence") or conf) + 0.05), 2
+                    ),
+                    "text": entry["text"],
+                    "replaces": entry["id"],
+                    "sources": sources,
+                }
+            )
+        elif fast:
+            updates.append(
+                {
+                    "action": "add",
+                    "type": note["type"],
+                    "confidence": conf,
+                    "text": text,
+                    "replaces": "",
+                    "sources": sources,
+                }
+            )
+        else:
+            kind, name = _group(text, counts, tfidf, rep)
+            bank.append(
+                {
+                    "slug": slugify(name) or "notes",
+                    "kind": kind,
+                    "section": f"## {note.get('date') or p.get('today', '')}".rstrip(),
+                    "content": text,
+                    "sources": sources,
+                }
+            )
+            if conf < FAST_CONFIDENCE or contradicted:
+                weak.append({"text": text, "sources": sources})
+    by_salience = sorted(kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
+    open_questions = [
+        {"text": n["text"], "sources": [n["id"]]}
+        for n in by_salience
+        if _QUESTION_RE.search(n["text"])
+    ][:MAX_OPEN]
+    return {
+        "memory_md_updates": updates,
+        "bank_updates": bank,
+        "pruned_count": pruned,
+        "weakly_learned": weak[:MAX_WEAK],
+        "open_questions": open_questions,
+    }
+
+
+def _excerpt(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def rem(p: dict[str, Any]) -> dict[str, Any]:
+    notes: list[dict[str, Any]] = p.get("notes", [])
+    memory: list[dict[str, Any]] = p.get("memory", [])
+    out: dict[str, Any] = {
+        "aha_moments": [],
+        "creative_connections": [],
+        "confidence_updates": [],
+        "new_bank_suggestions": [],
+        "next_session_actions": [],
+    }
+    if not notes:
+        return out
+    corpus = [n["text"] for n in notes] + [m["text"] for m in memory]
+    tfidf = lexical.TfIdf(corpus)
+    sim = tfidf.similarity()
+    k = len(notes)
+
+    links: list[tuple[float, int, int]] = []
+    for i, note in enumerate(notes):
+        for m, entry in enumerate(memory):
+            s = float(sim[i, k + m])
+            if LINK_MIN <= s < LINK_MAX and note["id"] not in entry.get("sources", []):
+                links.append((s, i, m))
+    used: set[int] = set()
+    for s, i, m in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
+        if m in used or len(used) >= MAX_LINKS:
+            continue
+        used.add(m)
+        shared = sorted(set(tfidf.toks[i]) & set(tfidf.toks[k + m]))[:4]
+        out["creative_connections"].append(
+            {
+                "link": f"{_excerpt(notes[i]['text'], 60)} ↔ {_excerpt(memory[m]['text'], 60)}",
+                "why": f"both concern {', '.join(shared)} (similarity {s:.2f})",
+                "sources": [notes[i]["id"], memory[m]["id"]],
+            }
+        )
+
+    for m, entry in enumerate(memory):
+        if entry.get("type") != "O":
+            continue
+        old = float(entry.get("confidence") or 0.5)
+        seen = set(entry.get("sources", [])) | set(entry.get("evidence", []))
+        neg = lexical.negated(entry["text"])
+        support = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.45
+                   and lexical.negated(notes[i]["text"]) == neg]  # fmt: skip
+        against = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.35
+                   and lexical.negated(notes[i]["text"]) != neg]  # fmt: skip
+        new = round(min(0.95, max(0.05, old + 0.05 * len(support) - 0.15 * len(against))), 2)
+        if new != old:
+            out["confidence_updates"].append(
+                {
+                    "item": entry["id"],
+                    "old_c": old,
+                    "new_c": new,
+                    "reason": f"{len(support)} supporting and {len(against)} contradicting notes",
+                    "sources": [notes[i]["id"] for i in support + against],
+                }
+            )
+
+    mentions: dict[str, list[int]] = {}
+    for i, note in enumerate(notes):
+        for name in lexical.entities(note["text"]):
+            mentions.setdefault(name, []).append(i)
+    pages = set(p.get("bank_pages", []))
+    recurring = sorted(
+        ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
+        key=lambda t: (-len(t[1]), t[0]),
+    )
+    for name, idx in recurring:
+        slug = slugify(name)
+        if not slug or slug in pages:
+            continue
+        pages.add(slug)
+        days = sorted({notes[i].get("date", "") for i in idx} - {""})
+        span = f" ({days[0]} to {days[-1]})" if len(days) > 1 else (f" ({days[0]})" if days else "")
+        out["new_bank_suggestions"].append(
+            {
+                "slug": slug,
+                "kind": "entity",
+                "seed_content": f"{name} came up in {len(idx)} notes{span}: "
+                + "; ".join(_excerpt(notes[i]["text"], 100) for i in idx[:3]),
+                "sources": [notes[i]["id"] for i in idx],
+            }
+        )
+    for name, idx in recurring:
+        days = sorted({notes[i].get("date", "") for i in idx} - {""})
+        in_memory = [e["id"] for e in memory if name in e["text"]]
+        if len(days) < 2 and not in_memory:
+            continue
+        where = f" across {len(days)} days" if len(days) > 1 else ""
+        also = f"; MEMORY.md has {len(in_memory)} entries on it" if in_memory else ""
+        out["aha_moments"].append(
+            {
+                "text": f"{name} keeps coming up: {len(idx)} notes{where}{also}.",
+                "sources": [notes[i]["id"] for i in idx] + in_memory[:3],
+            }
+        )
+        if len(out["aha_moments"]) >= MAX_AHA:
+            break
+
+    actions: list[dict[str, Any]] = []
+    for q in p.get("open_questions", []):
+        actions.append({"text": f"Find out: {_excerpt(q['text'], 200)}", "sources": q["sources"]})
+    for note in notes:
+        if _INTENT_RE.search(note["text"]) and not _QUESTION_RE.search(note["text"]):
+            actions.append(
+                {"text": f"Follow up: {_excerpt(note['text'], 200)}", "sources": [note["id"]]}
+            )
+    seen_text: set[str] = set()
+    for a in actions:
+        if a["text"] not in seen_text and len(out["next_session_actions"]) < MAX_ACTIONS:
+            seen_text.add(a["text"])
+            out["next_session_actions"].append(a)
+    return out
+
+
+def _candidates(dump: str) -> list[str]:
+    out: list[str] = []
+    in_fence = False
+    for line in dump.splitlines():
+        if line.strip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence or _SKIP_ROLE_RE.match(line) or not line.strip():
+            continue
+        body = _ROLE_RE.sub("", line).strip().lstrip("-*• ").strip()
+        out.extend(lexical.sentences(body))
+    return out
+
+
+def classify(text: str) -> tuple[str, float | None]:
+    if _PREFERENCE_RE.search(text):
+        return "O", 0.8
+    if _EXPERIENCE_RE.search(text):
+        return "B", None
+    return "W", None
+
+
+def flush(p: dict[str, Any]) -> dict[str, Any]:
+    """Sentences of the dump that state something durable and pass the write gate."""
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for sentence in _candidates(p.get("text", "")):
+        if gate.reject_reason(sentence) or not _DURABLE_RE.search(sentence):
+            continue
+        key = " ".join(lexical.tokens(sentence))
+        if key in seen:
+            continue
+        seen.add(key)
+        kind, conf = classify(sentence)
+        found.append(
+            {"type": kind, "confidence": conf if conf is not None else 0.8, "text": sentence}
+        )
+    return {"notes": found}
+
+
+TASKS = {"nrem": nrem, "rem": rem, "flush": flush}
+
+
+def run(task: str, p: dict[str, Any]) -> dict[str, Any]:
+    return TASKS[task](p)
