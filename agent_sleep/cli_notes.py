@@ -31,9 +31,16 @@ Types: W world fact, B biographical/experience, O opinion (with --confidence), S
 Examples:
   agent-sleep rest --note "Redis default port is 6379" --type W
   agent-sleep rest --note "User prefers concise replies" --type O --confidence 0.9
-  agent-sleep rest --note "Fixed the auth bug with a retry" --source PR-412 --json""",
+  agent-sleep rest --note "Fixed the auth bug with a retry" --source PR-412 --json
+  agent-sleep rest --note "Went to the support group" --when 2023-05-07T18:00
+  echo "text with 'quotes' and \"more\"" | agent-sleep rest --note - --type W""",
 )
-@click.option("--note", "-n", required=True, help="The note text (one fact, a few KB at most).")
+@click.option(
+    "--note",
+    "-n",
+    required=True,
+    help="The note text (one fact, a few KB at most); '-' reads it from stdin.",
+)
 @click.option(
     "--type",
     "-t",
@@ -51,20 +58,38 @@ Examples:
     help="Confidence 0-1, O notes only (default 0.7).",
 )
 @click.option("--source", "-s", default=None, help="Provenance, e.g. an outside message id.")
+@click.option(
+    "--when",
+    default=None,
+    metavar="ISO",
+    help="File the note at this local time, e.g. 2023-05-08T13:56 (importing history).",
+)
 @common_options
 def rest_cmd(
     note: str,
     note_type: str,
     confidence: float | None,
     source: str | None,
+    when: str | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
     """Append one note to today's log (micro-rest). No model call; prints the note's id."""
+    import datetime as dt
+
+    from agent_sleep.errors import BadInput
     from agent_sleep.rest import micro_rest_detail
 
+    if note == "-":
+        note = click.get_text_stream("stdin").read()
+    moment = None
+    if when is not None:
+        try:
+            moment = dt.datetime.fromisoformat(when)
+        except ValueError:
+            raise BadInput(f"--when {when!r} is not an ISO date or date-time") from None
     r = micro_rest_detail(
-        note, note_type, workspace=workspace, confidence=confidence, source=source
+        note, note_type, workspace=workspace, confidence=confidence, source=source, when=moment
     )
     emit(
         as_json,

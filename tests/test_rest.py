@@ -201,3 +201,25 @@ def test_literal_skill_command_from_the_skill_folder(ws: Path) -> None:
     assert r.returncode == 0, r.stderr
     (note,) = parse(next((ws / "memory").glob("*.md")).read_text()).notes()
     assert note.id == r.stdout.strip() and note.type == "O"
+
+
+def test_cli_note_from_stdin_and_when(ws: Path) -> None:
+    r = run_cli(
+        "rest",
+        "-w",
+        str(ws),
+        "--note",
+        "-",
+        "--when",
+        "2023-05-07T18:00",
+        input='it\'s "quoted"\nand two lines\n',
+    )
+    assert r.returncode == 0, r.stderr
+    (note,) = parse((ws / "memory" / "2023-05-07.md").read_text()).notes()
+    assert (note.id, note.time, note.text) == (
+        r.stdout.strip(),
+        "18:00",
+        'it\'s "quoted"\nand two lines',
+    )
+    r = run_cli("rest", "-w", str(ws), "--note", "x", "--when", "yesterday")
+    assert r.returncode == 2 and "not an ISO date" in r.stderr
