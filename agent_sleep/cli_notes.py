@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from agent_sleep.cli_common import common_options, emit
@@ -81,7 +83,7 @@ def rest_cmd(
     from agent_sleep.rest import micro_rest_detail
 
     if note == "-":
-        note = click.get_text_stream("stdin").read()
+        note = sys.stdin.read()
     moment = None
     if when is not None:
         try:
