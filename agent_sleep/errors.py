@@ -17,3 +17,7 @@ class BadInput(AgentSleepError):
 
 class WorkspaceError(BadInput):
     """The workspace path cannot be used (it is a file, or not writable)."""
+
+
+class StorageError(AgentSleepError):
+    """A write failed (disk full, read-only file system); nothing was left half-written."""

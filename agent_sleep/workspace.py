@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep.errors import WorkspaceError
+from agent_sleep.errors import StorageError, WorkspaceError
 
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
@@ -133,17 +133,21 @@ class Workspace:
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
         """An exclusive lock for the whole workspace (one per workspace, across processes)."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
         path = self.state_dir / "lock"
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StorageError(f"cannot lock workspace {self.root}: {e.strerror}") from e
         try:
             import fcntl
         except ImportError:  # not POSIX: fall back to the portable lock
             import filelock
 
+            os.close(fd)
             with filelock.FileLock(str(path) + ".portable"):
                 yield
             return
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -163,7 +167,10 @@ class Workspace:
         target = self.confine(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         data = text.encode(ENCODING, ERRORS)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        except OSError as e:
+            raise StorageError(f"cannot write {target}: {e.strerror}; nothing was written") from e
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -174,24 +181,39 @@ class Workspace:
             else:
                 os.chmod(tmp, 0o644)
             os.replace(tmp, target)
-        except BaseException:
+        except BaseException as e:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+            if isinstance(e, OSError):
+                raise StorageError(
+                    f"cannot write {target}: {e.strerror}; the old version is unchanged"
+                ) from e
             raise
         _fsync_dir(target.parent)
 
     def append_text(self, path: Path, text: str) -> None:
-        """Append ``text`` with one write on an O_APPEND descriptor, then fsync."""
+        """Append ``text`` on an O_APPEND descriptor and fsync. All or nothing: if any write
+        fails (disk full, file size limit) the file is cut back to its old length."""
         target = self.confine(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
         data = text.encode(ENCODING, ERRORS)
-        created = not target.exists()
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            written = 0
-            while written < len(data):
-                written += os.write(fd, data[written:])
-            os.fsync(fd)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            created = not target.exists()
+            fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StorageError(f"cannot write {target}: {e.strerror}; nothing was written") from e
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            except OSError as e:
+                os.ftruncate(fd, size)
+                raise StorageError(
+                    f"cannot write {target}: {e.strerror}; nothing was written"
+                ) from e
         finally:
             os.close(fd)
         if created:
