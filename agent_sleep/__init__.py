@@ -17,6 +17,10 @@ _EXPORTS = {
     "AgentSleepError": "agent_sleep.errors",
     "BadInput": "agent_sleep.errors",
     "redact": "agent_sleep.redact",
+    "sleep_cycle": "agent_sleep.sleep",
+    "flush": "agent_sleep.flush",
+    "should_flush": "agent_sleep.flush",
+    "rollback": "agent_sleep.journal",
 }
 
 __all__ = sorted(_EXPORTS)

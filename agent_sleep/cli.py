@@ -19,6 +19,11 @@ from agent_sleep.errors import AgentSleepError
 COMMANDS: dict[str, str] = {
     "init": "agent_sleep.cli_notes:init_cmd",
     "rest": "agent_sleep.cli_notes:rest_cmd",
+    "flush": "agent_sleep.cli_sleep:flush_cmd",
+    "should-flush": "agent_sleep.cli_sleep:should_flush_cmd",
+    "sleep": "agent_sleep.cli_sleep:sleep_cmd",
+    "status": "agent_sleep.cli_sleep:status_cmd",
+    "rollback": "agent_sleep.cli_sleep:rollback_cmd",
 }
 
 

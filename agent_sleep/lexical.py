@@ -32,6 +32,7 @@ _NEGATION_RE = re.compile(
     r"|dislikes?|hates?|rejected|avoid(?:s|ed)?)\b|n't\b",
     re.I,
 )
+_VERBISH_RE = re.compile(r"(?:ed|ing|ly|s)$")
 _NUMBER_RE = re.compile(r"\b\d[\d,.:]*\b")
 _CAPITAL_STOP = frozenset(
     """I I'm I've I'll I'd The A An It It's This That These Those We We're You You're He She They
@@ -59,8 +60,12 @@ def split_speaker(text: str) -> tuple[str, str]:
     return (m.group(0), text[m.end() :]) if m else ("", text)
 
 
-def entities(text: str) -> list[str]:
-    """Capitalised names in ``text`` (people, places, products), speaker label excluded."""
+def entities(text: str, known: frozenset[str] | None = None) -> list[str]:
+    """Capitalised names in ``text`` (people, places, products), speaker label excluded.
+
+    A single capitalised word opening a sentence may just be its first word ("Deployed v2"), so
+    it counts only when ``known`` (names seen mid-sentence elsewhere) holds it, or, without
+    ``known``, when it does not look like a verb or adverb."""
     _, body = split_speaker(text)
     out: list[str] = []
     for m in _CAPS_RE.finditer(body):
@@ -68,9 +73,37 @@ def entities(text: str) -> list[str]:
         while words and words[0].lower() in ("of", "the"):
             words.pop(0)
         name = " ".join(words).strip("'’-")
-        if len(name) > 1 and name not in out:
-            out.append(name)
+        if len(name) <= 1 or name in out:
+            continue
+        if len(words) == 1 and _sentence_start(body, m.start()):
+            if known is not None and name not in known:
+                continue
+            if known is None and _VERBISH_RE.search(name):
+                continue
+        out.append(name)
     return out
+
+
+def mid_sentence_names(texts: list[str]) -> frozenset[str]:
+    """Names capitalised somewhere other than at a sentence start, plus sentence-opening words
+    that open two texts or more and do not look like verbs ("Alice owns …", "Alice said …")."""
+    out: set[str] = set()
+    openers: Counter[str] = Counter()
+    for text in texts:
+        _, body = split_speaker(text)
+        for m in _CAPS_RE.finditer(body):
+            words = [w for w in m.group(0).split() if w not in _CAPITAL_STOP]
+            if _sentence_start(body, m.start()) and len(words) == 1:
+                openers[words[0]] += 1
+            else:
+                out.update(words)
+    out.update(w for w, c in openers.items() if c >= 2 and not _VERBISH_RE.search(w))
+    return frozenset(out)
+
+
+def _sentence_start(body: str, at: int) -> bool:
+    before = body[:at].rstrip(" \"'([")
+    return not before or before[-1] in ".!?:;\n"
 
 
 def numbers(text: str) -> int:

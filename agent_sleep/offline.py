@@ -102,9 +102,11 @@ def _anchors(text: str) -> set[str]:
     return {e.text.lower() for e in temporal.extract(text)}
 
 
-def _group(text: str, counts: Counter[str], tfidf: lexical.TfIdf, row: int) -> tuple[str, str]:
+def _group(
+    text: str, counts: Counter[str], tfidf: lexical.TfIdf, row: int, known: frozenset[str]
+) -> tuple[str, str]:
     """(kind, display name) of the bank page an item belongs on."""
-    names = lexical.entities(text)
+    names = lexical.entities(text, known)
     frequent = [n for n in names if counts[n] >= 2]
     if frequent:
         return "entity", max(frequent, key=lambda n: (counts[n], -names.index(n)))
@@ -145,9 +147,10 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         clusters.setdefault(owner[j], []).append(j)
 
     negs = [lexical.negated(t) for t in corpus]
+    known = lexical.mid_sentence_names(corpus)
     counts: Counter[str] = Counter()
     for t in texts:
-        counts.update(set(lexical.entities(t)))
+        counts.update(set(lexical.entities(t, known)))
 
     updates: list[dict[str, Any]] = []
     bank: list[dict[str, Any]] = []
@@ -204,7 +207,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         else:
-            kind, name = _group(text, counts, tfidf, rep)
+            kind, name = _group(text, counts, tfidf, rep, known)
             bank.append(
                 {
                     "slug": slugify(name) or "notes",
@@ -296,8 +299,9 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
             )
 
     mentions: dict[str, list[int]] = {}
+    known = lexical.mid_sentence_names(corpus)
     for i, note in enumerate(notes):
-        for name in lexical.entities(note["text"]):
+        for name in lexical.entities(note["text"], known):
             mentions.setdefault(name, []).append(i)
     pages = set(p.get("bank_pages", []))
     recurring = sorted(

@@ -1,0 +1,586 @@
+"""Turn validated NREM/REM output into new file contents: the model's output is untrusted data.
+
+The :class:`Builder` is pure with respect to the workspace: it reads files through a callback and
+returns a :class:`Plan` (new texts for MEMORY.md and bank pages, suffixes for daily logs, counts
+and the superseded entries). The run writes the plan atomically under the workspace lock; a dry
+run prints it as a diff. Every item must cite ids that were in the input; text is redacted;
+slugs become ``[a-z0-9-]+``; paths are confined to the workspace; at most 25% of MEMORY.md
+entries are removed per run (unless pruning is asked for); MEMORY.md is kept under its budget by
+moving the lowest-value entries to a bank page, never by truncation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agent_sleep import notes as fmt
+from agent_sleep.errors import WorkspaceError
+from agent_sleep.notes import Note
+from agent_sleep.redact import redact
+from agent_sleep.workspace import Workspace
+
+MEMORY_BUDGET_ENV = "AGENT_SLEEP_MEMORY_BUDGET"
+DEFAULT_MEMORY_BUDGET = 8000
+REMOVAL_CAP = 0.25
+MAX_TEXT_CHARS = 1200
+MAX_CONTENT_CHARS = 6000
+MAX_ITEMS = 2000
+SECTIONS = {"W": "Facts", "B": "Experiences", "O": "Preferences", "S": "Summaries"}
+ARCHIVE_SLUG = "memory-archive"
+ARCHIVE_SECTION = "## Moved out of MEMORY.md"
+DREAMS = "## Dreams"
+NEXT_SESSION = "## Next session"
+_PREFIX_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:[WBS]|O\(c=[\d.]+\))\s*:\s*")
+
+
+def memory_budget(value: int | None = None) -> int:
+    if value is not None:
+        return int(value)
+    raw = os.environ.get(MEMORY_BUDGET_ENV, "")
+    return int(raw) if raw.isdigit() else DEFAULT_MEMORY_BUDGET
+
+
+def stable_id(*parts: str) -> str:
+    """A note id derived from content, so rebuilding a plan gives the same ids."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).digest()
+    alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+    return "".join(alphabet[b % 32] for b in digest[: fmt.ID_LENGTH])
+
+
+def slug_of(raw: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-")[:64].strip("-")
+
+
+def sources_of(note: Note) -> list[str]:
+    return [s for s in note.meta.get("sources", "").split(",") if s]
+
+
+def _clean(text: str) -> str:
+    return fmt.normalize_text(redact(_PREFIX_RE.sub("", text)))
+
+
+def one_line(text: str) -> str:
+    return " ".join(_clean(text).split())
+
+
+def _section_title(raw: str) -> str:
+    title = " ".join(redact(raw).replace("#", " ").split())[:80]
+    return title or "Notes"
+
+
+def _merge_ids(*groups: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(i for g in groups for i in g if i))
+
+
+@dataclass
+class Plan:
+    texts: dict[Path, str] = field(default_factory=dict)  # full new text
+    appends: dict[Path, str] = field(default_factory=dict)  # suffix to append (daily logs)
+    originals: dict[Path, str | None] = field(default_factory=dict)
+    decisions: Counter[str] = field(default_factory=Counter)
+    dropped: Counter[str] = field(default_factory=Counter)
+    superseded: list[dict[str, Any]] = field(default_factory=list)
+
+    def changed(self) -> list[Path]:
+        out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
+        return sorted(out + [p for p, s in self.appends.items() if s])
+
+
+class MemoryDoc:
+    """MEMORY.md as parsed blocks, edited in place so hand-written lines survive."""
+
+    def __init__(self, text: str) -> None:
+        self.blocks: list[fmt.Block] = list(fmt.parse(text).blocks)
+
+    def render(self) -> str:
+        return "".join(b.raw for b in self.blocks)
+
+    def entries(self) -> list[Note]:
+        return [b.note for b in self.blocks if b.note is not None and b.note.id]
+
+    def index(self, ref: str) -> int | None:
+        ref = ref.strip()
+        by_text = None
+        for i, b in enumerate(self.blocks):
+            if b.note is None or not b.note.id:
+                continue
+            if b.note.id == ref:
+                return i
+            if by_text is None and ref and one_line(b.note.text) == one_line(ref):
+                by_text = i
+        return by_text
+
+    def set(self, i: int, note: Note) -> None:
+        self.blocks[i] = replace(self.blocks[i], raw=fmt.render_note(note), note=note)
+
+    def remove(self, i: int) -> None:
+        del self.blocks[i]
+
+    def add(self, note: Note, title: str) -> None:
+        last = None
+        for i, b in enumerate(self.blocks):
+            if b.section == title and (b.note is not None or b.heading is not None):
+                last = i
+        block = fmt.Block(raw=fmt.render_note(note), note=note, section=title)
+        if last is not None:
+            prev = self.blocks[last]
+            if not prev.raw.endswith("\n"):
+                self.blocks[last] = replace(prev, raw=prev.raw + "\n")
+            if prev.heading is not None:
+                self.blocks.insert(last + 1, fmt.Block(raw="\n", section=title))
+                last += 1
+            self.blocks.insert(last + 1, block)
+            return
+        text = self.render()
+        sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+        self.blocks.append(fmt.Block(raw=f"{sep}## {title}\n\n", section=title))
+        self.blocks.append(block)
+
+
+def _page_header(title: str, kind: str, today: dt.date) -> str:
+    return f"---\ntitle: {title}\nkind: {kind}\nupdated: {today.isoformat()}\n---\n\n# {title}\n"
+
+
+def _touch_updated(text: str, today: dt.date) -> str:
+    if not text.startswith("---\n"):
+        return text
+    end = text.find("\n---", 4)
+    if end < 0:
+        return text
+    head = text[:end]
+    new_head, n = re.subn(r"(?m)^updated:.*$", f"updated: {today.isoformat()}", head)
+    if not n:
+        new_head = head + f"\nupdated: {today.isoformat()}"
+    return new_head + text[end:]
+
+
+def _is_section(block: fmt.Block) -> bool:
+    return block.heading is not None and block.heading.level <= 2
+
+
+def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
+    """``text`` with ``entries`` appended at the end of ``section`` (created when missing)."""
+    title = section.lstrip("#").strip()
+    blocks = list(fmt.parse(text).blocks)
+    start = None
+    for i, b in enumerate(blocks):
+        if b.heading is not None and b.heading.level == 2 and b.heading.title == title:
+            start = i
+    if start is None:
+        sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+        return f"{text}{sep}## {title}\n\n" + "".join(entries)
+    end = start + 1
+    while end < len(blocks) and not _is_section(blocks[end]):
+        end += 1
+    last = end - 1
+    while last > start and not blocks[last].raw.strip():
+        last -= 1
+    before = "".join(b.raw for b in blocks[: last + 1])
+    after = "".join(b.raw for b in blocks[last + 1 :])
+    if not before.endswith("\n"):
+        before += "\n"
+    if last == start:
+        before += "\n"
+    if after and not after.startswith("\n"):
+        after = "\n" + after
+    return before + "".join(entries) + after
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the model was shown: the ids it may cite and the dates of the notes."""
+
+    note_dates: dict[str, str]  # daily-note id -> log date
+    note_types: dict[str, str]
+    memory_ids: frozenset[str]
+    cited: frozenset[str]  # note ids already cited by MEMORY.md or a bank page
+    dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
+
+
+class Builder:
+    def __init__(
+        self,
+        ws: Workspace,
+        read: Callable[[Path], str | None],
+        inputs: Inputs,
+        *,
+        today: dt.date,
+        now: str,
+        budget: int,
+        prune_memory: bool = False,
+    ) -> None:
+        self.ws, self.read, self.inputs = ws, read, inputs
+        self.today, self.now, self.budget, self.prune = today, now, budget, prune_memory
+        self.plan = Plan()
+        original = read(ws.memory_md)
+        self.plan.originals[ws.memory_md] = original
+        self.memory = MemoryDoc(original or "")
+        self.start_entries = len(self.memory.entries())
+        self.removed = 0
+        self.pages: dict[Path, str] = {}
+        self.cited = set(inputs.cited)
+        self.dreams: list[str] = []
+        self.actions: list[str] = []
+
+    # -- grounding -----------------------------------------------------------------------
+
+    def _grounded(self, sources: object) -> list[str] | None:
+        ids = (
+            [s.strip() for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
+        )
+        known = set(self.inputs.note_dates) | self.inputs.memory_ids
+        if not ids or any(i not in known for i in ids):
+            self.plan.dropped["ungrounded"] += 1
+            return None
+        return _merge_ids(ids)
+
+    def _fresh(self, ids: list[str]) -> bool:
+        notes = [i for i in ids if i in self.inputs.note_dates]
+        return not notes or any(i not in self.cited for i in notes)
+
+    def _date(self, ids: Iterable[str]) -> str:
+        dates = [self.inputs.note_dates[i] for i in ids if i in self.inputs.note_dates]
+        return max(dates) if dates else self.today.isoformat()
+
+    def _too_big(self, text: str, cap: int) -> bool:
+        if len(text) > cap:
+            self.plan.dropped["oversized"] += 1
+            return True
+        return False
+
+    # -- MEMORY.md ------------------------------------------------------------------------
+
+    def _entry(self, kind: str, text: str, conf: float | None, ids: list[str], **meta: str) -> Note:
+        kind = kind if kind in fmt.NOTE_TYPES else "S"
+        c = round(min(1.0, max(0.0, float(conf if conf is not None else 0.7))), 2)
+        note_id = stable_id("memory", kind, text, ",".join(ids))
+        full = {"id": note_id, "sources": ",".join(ids), "date": self._date(ids), **meta}
+        return Note(
+            type=kind, text=text, id=note_id, confidence=c if kind == "O" else None, meta=full
+        )
+
+    def nrem(self, out: dict[str, Any]) -> None:
+        for item in out.get("memory_md_updates", [])[:MAX_ITEMS]:
+            self._memory_update(item)
+        for item in out.get("bank_updates", [])[:MAX_ITEMS]:
+            self._bank_update(
+                item.get("slug", ""),
+                item.get("kind", ""),
+                item.get("section", ""),
+                item.get("content", ""),
+                item.get("sources"),
+            )
+        self.plan.decisions["pruned"] += max(0, int(out.get("pruned_count", 0) or 0))
+
+    def _memory_update(self, item: dict[str, Any]) -> None:
+        action = item.get("action")
+        ids = self._grounded(item.get("sources"))
+        if ids is None:
+            return
+        text = one_line(str(item.get("text", "")))
+        if action != "remove" and (not text or self._too_big(text, MAX_TEXT_CHARS)):
+            if not text:
+                self.plan.dropped["empty"] += 1
+            return
+        if action == "add":
+            if not self._fresh(ids):
+                self.plan.dropped["already_consolidated"] += 1
+                return
+            same = self.memory.index(text)
+            if same is not None:
+                old = self.memory.blocks[same].note
+                assert old is not None
+                merged = _merge_ids(sources_of(old), ids)
+                self.memory.set(same, replace(old, meta={**old.meta, "sources": ",".join(merged)}))
+                self.plan.decisions["memory_reinforced"] += 1
+            else:
+                note = self._entry(item.get("type", "S"), text, item.get("confidence"), ids)
+                self.memory.add(note, SECTIONS[note.type])
+                self.plan.decisions["memory_add"] += 1
+            self.cited.update(ids)
+            return
+        ref = str(item.get("replaces", ""))
+        i = self.memory.index(ref) if ref else None
+        if i is None:
+            self.plan.dropped["stale_reference"] += 1
+            return
+        old = self.memory.blocks[i].note
+        assert old is not None
+        cited = [s for s in ids if s != old.id]
+        if action == "update":
+            merged = _merge_ids(sources_of(old), cited)
+            same_text = one_line(old.text) == text
+            conf = item.get("confidence")
+            if (
+                same_text
+                and merged == sources_of(old)
+                and (old.type != "O" or conf is None or round(float(conf), 2) == old.confidence)
+            ):
+                self.plan.dropped["unchanged"] += 1
+                return
+            new = self._entry(item.get("type", old.type), text, conf, merged)
+            self.memory.set(i, new)
+            self.plan.superseded.append(
+                {
+                    "old_id": old.id,
+                    "old": old.text,
+                    "new_id": new.id,
+                    "new": new.text,
+                    "sources": cited,
+                    "why": "update",
+                }
+            )
+            self.plan.decisions["memory_update"] += 1
+            self.cited.update(cited)
+            return
+        if action == "remove":
+            cap = int(REMOVAL_CAP * self.start_entries)
+            if not self.prune and self.removed >= cap:
+                self.plan.dropped["removal_cap"] += 1
+                return
+            self.removed += 1
+            self.memory.remove(i)
+            self._archive(old, "removed by consolidation", cited)
+            self.plan.decisions["memory_remove"] += 1
+
+    def _archive(self, old: Note, why: str, cited: list[str]) -> None:
+        moved = Note(
+            type=old.type,
+            text=old.text,
+            id=stable_id("archive", old.id),
+            confidence=old.confidence,
+            meta={**old.meta, "id": stable_id("archive", old.id), "was": old.id},
+        )
+        self._page_entries(ARCHIVE_SLUG, "concept", ARCHIVE_SECTION, [moved], force=True)
+        self.plan.superseded.append(
+            {
+                "old_id": old.id,
+                "old": old.text,
+                "new_id": None,
+                "new": None,
+                "sources": cited,
+                "why": why,
+                "moved_to": f"bank/concepts/{ARCHIVE_SLUG}.md",
+            }
+        )
+
+    # -- bank -----------------------------------------------------------------------------
+
+    def _page_path(self, slug: str, kind: str) -> Path | None:
+        for d in (self.ws.entities_dir, self.ws.concepts_dir):
+            p = d / f"{slug}.md"
+            if p in self.pages or os.path.lexists(p):
+                chosen = p
+                break
+        else:
+            chosen = (
+                self.ws.entities_dir if kind == "entity" else self.ws.concepts_dir
+            ) / f"{slug}.md"
+        try:
+            self.ws.confine(chosen)
+        except WorkspaceError:
+            self.plan.dropped["unsafe_path"] += 1
+            return None
+        return chosen
+
+    def _page_text(self, path: Path, slug: str, kind: str) -> str:
+        if path not in self.pages:
+            current = self.read(path)
+            self.plan.originals[path] = current
+            if current is None:
+                title = slug.replace("-", " ").title()
+                kind = "entity" if path.parent == self.ws.entities_dir else "concept"
+                current = _page_header(title, kind, self.today)
+            self.pages[path] = current
+        return self.pages[path]
+
+    def _page_entries(
+        self, slug: str, kind: str, section: str, entries: list[Note], *, force: bool = False
+    ) -> bool:
+        path = self._page_path(slug, kind)
+        if path is None:
+            return False
+        text = self._page_text(path, slug, kind)
+        present = {one_line(n.text) for n in fmt.notes_in(text)}
+        fresh = [n for n in entries if force or one_line(n.text) not in present]
+        if not fresh:
+            self.plan.dropped["duplicate"] += len(entries)
+            return False
+        created = self.plan.originals.get(path) is None and path not in self.plan.texts
+        self.pages[path] = _touch_updated(
+            add_to_page(text, section, [fmt.render_note(n) for n in fresh]), self.today
+        )
+        self.plan.texts[path] = self.pages[path]
+        if created:
+            self.plan.decisions["bank_pages_created"] += 1
+        return True
+
+    def _bank_update(
+        self,
+        raw_slug: str,
+        kind: str,
+        section: str,
+        content: str,
+        sources: object,
+        decision: str = "bank_entries",
+    ) -> None:
+        ids = self._grounded(sources)
+        if ids is None:
+            return
+        slug = slug_of(str(raw_slug))
+        if not slug:
+            self.plan.dropped["bad_slug"] += 1
+            return
+        text = _clean(str(content))
+        if not text:
+            self.plan.dropped["empty"] += 1
+            return
+        if self._too_big(text, MAX_CONTENT_CHARS):
+            return
+        if not self._fresh(ids):
+            self.plan.dropped["already_consolidated"] += 1
+            return
+        note_ids = [i for i in ids if i in self.inputs.note_types]
+        types = {self.inputs.note_types[i] for i in note_ids}
+        kind_of_note = types.pop() if len(types) == 1 else "S"
+        note = self._entry(kind_of_note, text, 0.7, ids)
+        if self._page_entries(
+            slug,
+            kind if kind in ("entity", "concept") else "concept",
+            f"## {_section_title(section)}",
+            [note],
+        ):
+            self.plan.decisions[decision] += 1
+            self.cited.update(ids)
+
+    # -- REM ------------------------------------------------------------------------------
+
+    def rem(self, out: dict[str, Any]) -> None:
+        for item in out.get("confidence_updates", [])[:MAX_ITEMS]:
+            self._confidence(item)
+        for item in out.get("creative_connections", [])[:MAX_ITEMS]:
+            text = f"{item.get('link', '')} — {item.get('why', '')}"
+            self._log_note(self.dreams, text, item.get("sources"), "dreams")
+        for item in out.get("aha_moments", [])[:MAX_ITEMS]:
+            self._log_note(self.dreams, str(item.get("text", "")), item.get("sources"), "dreams")
+        for item in out.get("next_session_actions", [])[:MAX_ITEMS]:
+            self._log_note(
+                self.actions, str(item.get("text", "")), item.get("sources"), "next_session"
+            )
+        for item in out.get("new_bank_suggestions", [])[:MAX_ITEMS]:
+            self._bank_update(
+                item.get("slug", ""),
+                item.get("kind", ""),
+                "Overview",
+                item.get("seed_content", ""),
+                item.get("sources"),
+                "bank_suggestions",
+            )
+
+    def _confidence(self, item: dict[str, Any]) -> None:
+        ids = self._grounded(item.get("sources"))
+        if ids is None:
+            return
+        i = self.memory.index(str(item.get("item", "")))
+        note = self.memory.blocks[i].note if i is not None else None
+        if i is None or note is None:
+            self.plan.dropped["stale_reference"] += 1
+            return
+        if note.type != "O":
+            self.plan.dropped["not_an_opinion"] += 1
+            return
+        try:
+            new_c = round(min(1.0, max(0.0, float(item.get("new_c", 0)))), 2)
+        except (TypeError, ValueError):
+            self.plan.dropped["bad_confidence"] += 1
+            return
+        evidence = [s for s in note.meta.get("evidence", "").split(",") if s]
+        new_ids = [s for s in ids if s not in evidence and s != note.id]
+        if not new_ids or new_c == note.confidence:
+            self.plan.dropped["unchanged"] += 1
+            return
+        meta = {**note.meta, "evidence": ",".join(_merge_ids(evidence, new_ids))}
+        self.memory.set(i, replace(note, confidence=new_c, meta=meta))
+        self.plan.superseded.append(
+            {
+                "old_id": note.id,
+                "old": f"O(c={note.confidence}) {note.text}",
+                "new_id": note.id,
+                "new": f"O(c={new_c}) {note.text}",
+                "sources": new_ids,
+                "why": one_line(str(item.get("reason", "")))[:300] or "confidence update",
+            }
+        )
+        self.plan.decisions["confidence_updates"] += 1
+
+    def _log_note(self, into: list[str], text: str, sources: object, decision: str) -> None:
+        ids = self._grounded(sources)
+        if ids is None:
+            return
+        text = one_line(text)
+        if not text:
+            self.plan.dropped["empty"] += 1
+            return
+        if self._too_big(text, MAX_TEXT_CHARS) or text in self.inputs.dream_texts:
+            if text in self.inputs.dream_texts:
+                self.plan.dropped["duplicate"] += 1
+            return
+        note_id = stable_id("dream", text, ",".join(ids))
+        note = Note(
+            type="S",
+            text=text,
+            id=note_id,
+            time=self.now,
+            meta={"id": note_id, "sources": ",".join(ids)},
+        )
+        rendered = fmt.render_note(note)
+        if rendered not in into:
+            into.append(rendered)
+            self.plan.decisions[decision] += 1
+
+    # -- budget and result ------------------------------------------------------------------
+
+    def _value(self, note: Note, rank: float) -> float:
+        conf = note.confidence if note.confidence is not None else 0.7
+        return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank
+
+    def _enforce_budget(self) -> None:
+        while len(self.memory.render()) > self.budget:
+            entries = self.memory.entries()
+            if not entries:
+                return
+            order = sorted(entries, key=lambda n: (n.meta.get("date", ""), n.id))
+            rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
+            victim = min(
+                entries, key=lambda n: (self._value(n, rank[n.id]), n.meta.get("date", ""))
+            )
+            i = self.memory.index(victim.id)
+            assert i is not None
+            self.memory.remove(i)
+            self._archive(victim, "evicted: MEMORY.md over its size budget", [])
+            self.plan.decisions["memory_evicted"] += 1
+
+    def finish(self, log_path: Path | None) -> Plan:
+        self._enforce_budget()
+        text = self.memory.render()
+        if text != (self.plan.originals[self.ws.memory_md] or ""):
+            self.plan.texts[self.ws.memory_md] = text
+        if log_path is not None and (self.dreams or self.actions):
+            existing = self.read(log_path)
+            self.plan.originals[log_path] = existing
+            current = existing or ""
+            suffix = "" if existing is not None else f"# {self.today.isoformat()}\n\n"
+            if self.dreams:
+                suffix += fmt.append_block(current + suffix, self.dreams, DREAMS)
+            if self.actions:
+                suffix += fmt.append_block(current + suffix, self.actions, NEXT_SESSION)
+            self.plan.appends[log_path] = suffix
+        return self.plan

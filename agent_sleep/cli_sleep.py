@@ -1,0 +1,248 @@
+"""Commands of the sleep path: flush, should-flush, sleep, status, rollback."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+
+import click
+
+from agent_sleep.cli_common import common_options, emit
+from agent_sleep.errors import BadInput
+
+ARGV_LIMIT = 128 * 1024  # one argv string on Linux (MAX_ARG_STRLEN)
+
+provider_option = click.option(
+    "--provider",
+    "-p",
+    type=click.Choice(["anthropic", "offline"]),
+    envvar="AGENT_SLEEP_PROVIDER",
+    default=None,
+    help="Model provider (env AGENT_SLEEP_PROVIDER; default anthropic when ANTHROPIC_API_KEY "
+    "is set, else offline).",
+)
+model_option = click.option(
+    "--model",
+    "-m",
+    default=None,
+    help="Model id for the anthropic provider (env AGENT_SLEEP_MODEL).",
+)
+
+
+def _progress(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@click.command(
+    "flush",
+    epilog="""\b
+One argv string is capped at 128 KiB on Linux: pass big dumps as a file or on stdin.
+\b
+Examples:
+  agent-sleep flush --context-file session_log.txt
+  cat session_log.txt | agent-sleep flush --context-dump -
+  agent-sleep flush --context-dump "User prefers tabs. We decided to ship on Friday."
+  python scripts/micro_rest.py --flush --context-dump "$(cat log)" --workspace DIR""",
+)
+@click.option("--context-dump", "dump", metavar="TEXT|-", help="The context text, or - for stdin.")
+@click.option(
+    "--context-file", "path", type=click.Path(dir_okay=False), help="Read the context from a file."
+)
+@provider_option
+@model_option
+@common_options
+def flush_cmd(
+    dump: str | None,
+    path: str | None,
+    provider: str | None,
+    model: str | None,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Extract durable notes from a context dump into today's log (pre-compaction flush).
+
+    Write-gated: keeps what is reusable, not derivable from code or config, not ephemeral.
+    Flushing the same dump twice writes nothing."""
+    from agent_sleep.flush import flush
+
+    if (dump is None) == (path is None):
+        raise BadInput(
+            "give exactly one of --context-file PATH, --context-dump TEXT or --context-dump - "
+            "(stdin); dumps over 128 KiB must use the file or stdin form, since one argv string "
+            "is capped at 128 KiB on Linux"
+        )
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            raise BadInput(f"cannot read --context-file {path}: {e.strerror}") from e
+    elif dump == "-":
+        text = sys.stdin.read()
+    else:
+        text = dump or ""
+        if len(text.encode("utf-8", "surrogatepass")) > ARGV_LIMIT - 4096:
+            _progress(
+                "warning: this dump is close to the 128 KiB argv limit; use --context-file PATH "
+                "or --context-dump - (stdin) for bigger ones"
+            )
+    r = flush(text, workspace=workspace, provider=provider, model=model)
+    if r.already_flushed:
+        message = f"This dump was already flushed ({r.dump_hash}); nothing written."
+    else:
+        message = f"{len(r.written)} notes written to {r.path}" + (
+            f" ({sum(r.rejected.values())} rejected by the write gate)" if r.rejected else ""
+        )
+    emit(as_json, asdict(r), message)
+
+
+@click.command(
+    "should-flush",
+    epilog="""\b
+Examples:
+  agent-sleep should-flush --tokens 170000 --context-window 200000
+  agent-sleep should-flush -q --tokens "$T" --context-window 200000 && echo flush now""",
+)
+@click.option("--tokens", type=int, required=True, help="Tokens used by the session so far.")
+@click.option("--context-window", type=int, required=True, help="The model's context window.")
+@click.option("--reserve", type=int, default=20000, show_default=True, help="Reserve tokens.")
+@click.option(
+    "--soft-threshold", type=int, default=4000, show_default=True, help="Soft threshold tokens."
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing; exit 0 to flush, 1 not yet.")
+@common_options
+def should_flush_cmd(
+    tokens: int,
+    context_window: int,
+    reserve: int,
+    soft_threshold: int,
+    quiet: bool,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Say whether to flush now: tokens > context window - reserve - soft threshold."""
+    from agent_sleep.flush import should_flush
+
+    answer = should_flush(tokens, context_window, reserve, soft_threshold)
+    if quiet:
+        sys.exit(0 if answer else 1)
+    threshold = context_window - reserve - soft_threshold
+    emit(
+        as_json,
+        {"flush": answer, "tokens": tokens, "threshold": threshold},
+        "yes" if answer else "no",
+    )
+
+
+@click.command(
+    "sleep",
+    epilog="""\b
+Examples:
+  agent-sleep sleep
+  agent-sleep sleep --phase nrem --dry-run
+  agent-sleep sleep --since 2026-01-01 --provider offline
+  agent-sleep sleep --prune-memory --memory-budget 6000 --json
+  python scripts/sleep_cycle.py --workspace DIR --phase both""",
+)
+@click.option(
+    "--phase",
+    type=click.Choice(["nrem", "rem", "both"]),
+    default="both",
+    show_default=True,
+    help="NREM consolidation, REM synthesis, or both in order.",
+)
+@click.option("--prune-memory", is_flag=True, help="Allow removing more than 25% of MEMORY.md.")
+@click.option("--dry-run", is_flag=True, help="Print the diff; write nothing.")
+@click.option("--since", metavar="YYYY-MM-DD", default=None, help="Include older logs (backlog).")
+@click.option(
+    "--memory-budget",
+    type=int,
+    default=None,
+    help="MEMORY.md size budget in characters (env AGENT_SLEEP_MEMORY_BUDGET, default 8000).",
+)
+@provider_option
+@model_option
+@common_options
+def sleep_cmd(
+    phase: str,
+    prune_memory: bool,
+    dry_run: bool,
+    since: str | None,
+    memory_budget: int | None,
+    provider: str | None,
+    model: str | None,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Consolidate pending notes: NREM into MEMORY.md and bank/, REM into dreams and
+    next-session actions. Running it again over the same notes changes nothing."""
+    from agent_sleep.sleep import sleep_cycle
+
+    r = sleep_cycle(
+        workspace,
+        phase,
+        provider,
+        dry_run=dry_run,
+        prune_memory=prune_memory,
+        since=since,
+        model=model,
+        memory_budget_chars=memory_budget,
+        progress=None if as_json else _progress,
+    )
+    if as_json:
+        emit(True, asdict(r))
+        return
+    if dry_run:
+        click.echo(r.diff or "No changes.", nl=not r.diff)
+        return
+    if not r.notes_in:
+        click.echo("Nothing to consolidate.")
+        return
+    decisions = ", ".join(f"{k} {v}" for k, v in r.decisions.items()) or "no changes"
+    dropped = ", ".join(f"{k} {v}" for k, v in r.dropped.items())
+    click.echo(
+        f"Run {r.run_id}: {r.notes_in} notes; {decisions}"
+        + (f"; dropped {dropped}" if dropped else "")
+    )
+    for path in r.files_changed:
+        click.echo(f"  {path}")
+
+
+@click.command(
+    "status",
+    epilog="""\b
+Examples:
+  agent-sleep status
+  agent-sleep status --json""",
+)
+@click.option("--memory-budget", type=int, default=None, help="MEMORY.md budget to report against.")
+@common_options
+def status_cmd(memory_budget: int | None, workspace: str | None, as_json: bool) -> None:
+    """Show pending notes, MEMORY.md size against its budget, and recent sleep runs."""
+    from agent_sleep.status import render, status
+
+    s = status(workspace, memory_budget_chars=memory_budget)
+    emit(as_json, s, render(s))
+
+
+@click.command(
+    "rollback",
+    epilog="""\b
+Examples:
+  agent-sleep rollback
+  agent-sleep rollback 20260105T221500Z-3f2a
+  agent-sleep rollback --force --json""",
+)
+@click.argument("run_id", required=False)
+@click.option("--force", is_flag=True, help="Restore even if files changed after the run.")
+@common_options
+def rollback_cmd(run_id: str | None, force: bool, workspace: str | None, as_json: bool) -> None:
+    """Undo a sleep run (default: the latest): restore the files it changed, byte for byte."""
+    from agent_sleep.journal import rollback
+
+    r = rollback(workspace, run_id, force=force)
+    emit(
+        as_json,
+        r,
+        f"Rolled back {r['run_id']}: restored {', '.join(r['files_restored']) or 'nothing'}",
+    )

@@ -1,0 +1,145 @@
+"""Pre-compaction flush: extract durable notes from a context dump into today's daily log.
+
+Write-gated (reusable, not derivable from code or config, not ephemeral), grounded (a note's
+words must come from the dump), redacted, and once per dump: the dump's hash is remembered in
+``.agent-sleep/flush.json`` and stamped on every note it produced (``source=flush:<hash>``), so
+flushing the same dump again writes nothing even after the state folder is deleted.
+Never touches MEMORY.md; sleep consolidates the notes later.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+
+from agent_sleep import gate, lexical, notes, prompts, temporal
+from agent_sleep.errors import BadInput
+from agent_sleep.providers import Provider, ask, get_provider
+from agent_sleep.redact import redact
+from agent_sleep.rest import append_notes, build_note
+from agent_sleep.workspace import Workspace
+
+STATE_FILE = "flush.json"
+MAX_DUMP_CHARS = 2_000_000
+GROUNDED_SHARE = 0.6
+DEFAULT_RESERVE = 20000
+DEFAULT_SOFT_THRESHOLD = 4000
+
+
+def should_flush(
+    tokens: int,
+    context_window: int,
+    reserve: int = DEFAULT_RESERVE,
+    soft_threshold: int = DEFAULT_SOFT_THRESHOLD,
+) -> bool:
+    """True when the session (``tokens``) is past ``context_window - reserve - soft_threshold``."""
+    if min(tokens, context_window, reserve, soft_threshold) < 0:
+        raise BadInput("token counts must not be negative")
+    return tokens > context_window - reserve - soft_threshold
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    dump_hash: str
+    written: list[str]
+    already_flushed: bool = False
+    duplicates: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    provider: str = ""
+    path: str = ""
+
+
+def dump_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _flushed(ws: Workspace) -> dict[str, str]:
+    raw = ws.read_text(ws.state_dir / STATE_FILE)
+    try:
+        data = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def _grounded(text: str, dump_tokens: set[str]) -> bool:
+    toks = lexical.tokens(text)
+    return bool(toks) and sum(t in dump_tokens for t in toks) >= GROUNDED_SHARE * len(toks)
+
+
+def flush(
+    text: str,
+    *,
+    workspace: str | os.PathLike[str] | Workspace | None = None,
+    provider: Provider | str | None = None,
+    model: str | None = None,
+) -> FlushResult:
+    """Extract durable notes from ``text`` into today's log; returns what was written."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("the context dump is empty")
+    if len(text) > MAX_DUMP_CHARS:
+        raise BadInput(
+            f"the context dump is {len(text)} characters, over {MAX_DUMP_CHARS}; flush in parts"
+        )
+    ws = Workspace.at(workspace).ensure()
+    prov = (
+        get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
+    )
+    h = dump_hash(text)
+    today = dt.date.today()
+    log = ws.day_log(today)
+    with ws.lock():
+        seen = h in _flushed(ws) or f"source=flush:{h}" in ws.read_text(log)
+    if seen:
+        return FlushResult(h, [], already_flushed=True, provider=prov.name, path=str(log))
+    clean = temporal.resolve(redact(text), today)
+    answer = ask(
+        prov,
+        prompts.FLUSH_SYSTEM,
+        prompts.payload("flush", today=today.isoformat(), text=clean),
+        prompts.FLUSH_SCHEMA,
+    )
+    dump_tokens = set(lexical.tokens(clean))
+    present = {" ".join(n.text.split()) for n in notes.notes_in(ws.read_text(log))}
+    rejected: dict[str, int] = {}
+    built: list[notes.Note] = []
+    duplicates = 0
+    for item in answer.data.get("notes", []):
+        body = " ".join(notes.normalize_text(redact(str(item.get("text", "")))).split())
+        reason = gate.reject_reason(body)
+        if reason is None and not _grounded(body, dump_tokens):
+            reason = "ungrounded"
+        if reason:
+            rejected[reason] = rejected.get(reason, 0) + 1
+            continue
+        if body in present:
+            duplicates += 1
+            continue
+        present.add(body)
+        kind = str(item.get("type", "W"))
+        conf = item.get("confidence") if kind == "O" else None
+        note, _ = build_note(body, kind, confidence=_clamp(conf), source=f"flush:{h}")
+        built.append(note)
+    if built:
+        append_notes(ws, today, built)
+    with ws.lock():
+        state = _flushed(ws)
+        state[h] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state, indent=0, sort_keys=True))
+    return FlushResult(
+        h,
+        [n.id for n in built],
+        duplicates=duplicates,
+        rejected=rejected,
+        provider=prov.name,
+        path=str(log),
+    )
+
+
+def _clamp(conf: object) -> float | None:
+    if conf is None or isinstance(conf, bool) or not isinstance(conf, (int, float)):
+        return None
+    return min(1.0, max(0.0, float(conf)))

@@ -1,0 +1,196 @@
+"""The run journal, before-images, the consolidation watermark and rollback.
+
+Everything here lives under ``.agent-sleep/`` and is derived: deleting it loses the history of
+runs but never a note (MEMORY.md and bank entries cite their source notes, which is what keeps a
+re-run from adding them twice).
+
+- ``journal.jsonl``: one JSON line per run (and per rollback), credentials redacted;
+- ``runs/<run_id>/``: ``meta.json`` and the before-image of every file the run touched;
+- ``consolidated.json``: ids of the notes NREM and REM have already processed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from agent_sleep.apply import Plan
+from agent_sleep.errors import AgentSleepError, BadInput
+from agent_sleep.redact import redact
+from agent_sleep.workspace import ENCODING, ERRORS, Workspace
+
+JOURNAL = "journal.jsonl"
+RUNS = "runs"
+WATERMARK = "consolidated.json"
+PHASES = ("nrem", "rem")
+
+
+def new_run_id() -> str:
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(2)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redacted(v) for v in value]
+    return value
+
+
+def load_watermark(ws: Workspace) -> dict[str, set[str]]:
+    raw = ws.read_text(ws.state_dir / WATERMARK)
+    try:
+        data = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        data = {}
+    return {p: set(data.get(p, [])) for p in PHASES}
+
+
+def save_watermark(ws: Workspace, marks: dict[str, set[str]]) -> None:
+    data = {p: sorted(marks.get(p, set())) for p in PHASES}
+    ws.write_text(ws.state_dir / WATERMARK, json.dumps(data, indent=0) + "\n")
+
+
+def append(ws: Workspace, entry: dict[str, Any]) -> None:
+    line = json.dumps(_redacted(entry), ensure_ascii=False, sort_keys=True, default=str)
+    ws.append_text(ws.state_dir / JOURNAL, line + "\n")
+
+
+def entries(ws: Workspace) -> list[dict[str, Any]]:
+    out = []
+    for line in ws.read_text(ws.state_dir / JOURNAL).splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def _rel(ws: Workspace, path: Path) -> str:
+    return path.relative_to(ws.root).as_posix()
+
+
+def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]]) -> list[str]:
+    """Write ``plan`` (caller holds the lock): before-images first, then atomic writes.
+
+    Returns the workspace-relative paths written."""
+    targets = [p for p in plan.changed()]
+    for p in targets:
+        ws.confine(p)  # every target checked before anything is written
+    run_dir = ws.state_dir / RUNS / run_id
+    (run_dir / "before").mkdir(parents=True, exist_ok=True)
+    files: dict[str, dict[str, Any]] = {}
+    for n, path in enumerate(targets):
+        rel = _rel(ws, path)
+        info: dict[str, Any] = {"existed": path.exists()}
+        if info["existed"]:
+            image = run_dir / "before" / str(n)
+            image.write_bytes(path.read_bytes())
+            info["before"] = f"before/{n}"
+        if path in plan.appends:
+            info["appended"] = plan.appends[path]
+        else:
+            info["after_sha"] = _sha(plan.texts[path].encode(ENCODING, ERRORS))
+        files[rel] = info
+    meta = {"run_id": run_id, "files": files, "marked": marked, "rolled_back": False}
+    ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
+    for path in targets:
+        if path in plan.appends:
+            ws.append_text(path, plan.appends[path])
+        else:
+            ws.write_text(path, plan.texts[path])
+    return [_rel(ws, p) for p in targets]
+
+
+def _meta(ws: Workspace, run_id: str) -> dict[str, Any]:
+    path = ws.state_dir / RUNS / run_id / "meta.json"
+    if "/" in run_id or run_id.startswith(".") or not path.is_file():
+        raise BadInput(f"no run {run_id!r} to roll back (see `agent-sleep status`)")
+    data: dict[str, Any] = json.loads(ws.read_text(path))
+    return data
+
+
+def latest_run(ws: Workspace) -> str | None:
+    for entry in reversed(entries(ws)):
+        if entry.get("event") != "sleep" or not entry.get("files_changed"):
+            continue
+        run_id = str(entry.get("run_id"))
+        try:
+            if not _meta(ws, run_id).get("rolled_back"):
+                return run_id
+        except BadInput:
+            continue
+    return None
+
+
+def rollback(
+    workspace: str | Workspace | None = None, run_id: str | None = None, *, force: bool = False
+) -> dict[str, Any]:
+    """Restore the files a run changed, byte for byte, and make its notes pending again.
+
+    Refuses when a file changed since the run (roll back the later run first) unless ``force``.
+    Notes appended to a daily log after the run are kept: only the run's own block is removed."""
+    ws = Workspace.at(workspace)
+    with ws.lock():
+        rid = run_id or latest_run(ws)
+        if rid is None:
+            raise BadInput("no sleep run to roll back")
+        meta = _meta(ws, rid)
+        if meta.get("rolled_back"):
+            raise BadInput(f"run {rid} was already rolled back")
+        run_dir = ws.state_dir / RUNS / rid
+        actions: list[tuple[Path, str | None]] = []
+        for rel, info in meta["files"].items():
+            path = ws.confine(rel)
+            before = (
+                (run_dir / info["before"]).read_bytes().decode(ENCODING, ERRORS)
+                if info.get("before")
+                else None
+            )
+            current = ws.read_text(path) if path.exists() else None
+            if "appended" in info:
+                block = info["appended"]
+                if current is None or block not in current:
+                    if not force:
+                        raise AgentSleepError(f"{rel} no longer holds the run's block; use --force")
+                    continue
+                at = current.find(block)
+                actions.append((path, current[:at] + current[at + len(block) :] or before))
+                continue
+            now_sha = _sha(current.encode(ENCODING, ERRORS)) if current is not None else None
+            if now_sha != info.get("after_sha") and not force:
+                raise AgentSleepError(
+                    f"{rel} changed after run {rid}; roll back later runs first, or use --force"
+                )
+            actions.append((path, before))
+        restored = []
+        for path, text in actions:
+            if text is None:
+                path.unlink(missing_ok=True)
+            else:
+                ws.write_text(path, text)
+            restored.append(_rel(ws, path))
+        marks = load_watermark(ws)
+        for phase, ids in meta.get("marked", {}).items():
+            marks.setdefault(phase, set()).difference_update(ids)
+        save_watermark(ws, marks)
+        meta["rolled_back"] = True
+        ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
+        result = {
+            "event": "rollback",
+            "run_id": rid,
+            "files_restored": sorted(restored),
+            "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        }
+        append(ws, result)
+    return result

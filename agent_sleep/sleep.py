@@ -1,0 +1,345 @@
+"""sleep: NREM two-track consolidation and REM synthesis over the notes not yet consolidated.
+
+One run:
+  1. under the workspace lock, read the window of daily logs, MEMORY.md and the bank, and take
+     the pending notes (not in the watermark and not cited by any MEMORY.md or bank entry);
+  2. without the lock, resolve relative dates, score salience, and ask the provider (NREM, then
+     REM on the result); notes appended meanwhile stay pending for the next run;
+  3. under the lock again, build the plan against the files as they are now and write it:
+     before-images, atomic writes, watermark, one journal line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_sleep import journal, prompts, salience, temporal
+from agent_sleep import notes as fmt
+from agent_sleep.apply import (
+    DREAMS,
+    NEXT_SESSION,
+    Builder,
+    Inputs,
+    MemoryDoc,
+    Plan,
+    memory_budget,
+    one_line,
+    sources_of,
+)
+from agent_sleep.errors import BadInput, WorkspaceError
+from agent_sleep.providers import Provider, Usage, ask, get_provider
+from agent_sleep.redact import redact
+from agent_sleep.workspace import Workspace
+
+PHASES = ("nrem", "rem", "both")
+LOOKBACK_DAYS = 30
+
+
+@dataclass(frozen=True)
+class DayNote:
+    id: str
+    date: str
+    time: str
+    type: str
+    confidence: float | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    window: list[DayNote]
+    memory: list[fmt.Note]
+    cited: frozenset[str]
+    dream_texts: frozenset[str]
+    bank_slugs: frozenset[str]
+    marks: dict[str, set[str]]
+
+
+@dataclass(frozen=True)
+class SleepResult:
+    run_id: str | None
+    phase: str
+    provider: str
+    model: str
+    notes_in: int
+    decisions: dict[str, int]
+    dropped: dict[str, int]
+    tokens: dict[str, int]
+    seconds: float
+    files_changed: list[str]
+    pending_left: int
+    dry_run: bool = False
+    diff: str = ""
+    open_questions: list[str] = field(default_factory=list)
+
+
+def parse_since(since: str | dt.date | None, today: dt.date) -> dt.date:
+    if since is None:
+        return today - dt.timedelta(days=LOOKBACK_DAYS)
+    if isinstance(since, dt.date):
+        return since
+    try:
+        return dt.date.fromisoformat(str(since))
+    except ValueError as e:
+        raise BadInput(f"--since {since!r} is not a date (YYYY-MM-DD)") from e
+
+
+def bank_pages(ws: Workspace) -> list[Path]:
+    out = []
+    for d in (ws.entities_dir, ws.concepts_dir):
+        if d.is_dir():
+            for p in sorted(d.glob("*.md")):
+                try:
+                    ws.confine(p)
+                except WorkspaceError:
+                    continue
+                out.append(p)
+    return out
+
+
+def cited_ids(ws: Workspace) -> set[str]:
+    """Note ids cited (``sources=``) by MEMORY.md entries and bank pages."""
+    out: set[str] = set()
+    for path in [ws.memory_md, *bank_pages(ws)]:
+        for note in fmt.notes_in(ws.read_text(path)):
+            out.update(sources_of(note))
+    return out
+
+
+def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
+    window: list[DayNote] = []
+    dreams: set[str] = set()
+    for path in ws.daily_logs():
+        day = path.stem
+        if day < since.isoformat():
+            continue
+        for block in fmt.parse(ws.read_text(path)).blocks:
+            n = block.note
+            if n is None or not n.id:
+                continue
+            if block.section in (DREAMS[3:], NEXT_SESSION[3:]):
+                dreams.add(one_line(n.text))
+            elif block.section == fmt.RETAIN_HEADING[3:]:
+                window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+    memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
+    return Snapshot(
+        window=window,
+        memory=memory,
+        cited=frozenset(cited_ids(ws)),
+        dream_texts=frozenset(dreams),
+        bank_slugs=frozenset(p.stem for p in bank_pages(ws)),
+        marks=journal.load_watermark(ws),
+    )
+
+
+def _note_payload(n: DayNote, scores: dict[str, salience.Scored]) -> dict[str, Any]:
+    s = scores.get(n.id)
+    return {
+        "id": n.id,
+        "date": n.date,
+        "time": n.time,
+        "type": n.type,
+        "confidence": n.confidence,
+        "text": temporal.resolve(redact(n.text), dt.date.fromisoformat(n.date)),
+        "salience": s.salience if s else 0.5,
+        "tier": s.tier if s else "condense",
+    }
+
+
+def _memory_payload(entries: list[fmt.Note]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": e.id,
+            "type": e.type,
+            "confidence": e.confidence,
+            "text": e.text,
+            "date": e.meta.get("date", ""),
+            "sources": sources_of(e),
+            "evidence": [s for s in e.meta.get("evidence", "").split(",") if s],
+        }
+        for e in entries
+    ]
+
+
+def _diff(ws: Workspace, plan: Plan) -> str:
+    out: list[str] = []
+    for path in plan.changed():
+        rel = path.relative_to(ws.root).as_posix()
+        before = plan.originals.get(path) or ""
+        after = plan.texts.get(path, before + plan.appends.get(path, ""))
+        out += difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            f"a/{rel}",
+            f"b/{rel}",
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def sleep_cycle(
+    workspace: str | os.PathLike[str] | Workspace | None = None,
+    phase: str = "both",
+    provider: Provider | str | None = None,
+    *,
+    dry_run: bool = False,
+    prune_memory: bool = False,
+    since: str | dt.date | None = None,
+    model: str | None = None,
+    memory_budget_chars: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> SleepResult:
+    """Consolidate the pending notes: NREM into MEMORY.md and the bank, REM into dreams,
+    confidence shifts and next-session actions. Same input twice changes nothing."""
+    if phase not in PHASES:
+        raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
+    say = progress or (lambda _msg: None)
+    started = time.monotonic()
+    ws = Workspace.at(workspace).ensure()
+    prov = (
+        get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
+    )
+    today = dt.date.today()
+    window_start = parse_since(since, today)
+    budget = memory_budget(memory_budget_chars)
+
+    with ws.lock():
+        snap = read_snapshot(ws, window_start)
+    known_memory = {e.id for e in snap.memory}
+    pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]
+    nrem_batch = pending[: prov.max_notes] if phase in ("nrem", "both") else []
+    if phase == "both":
+        rem_batch = nrem_batch
+    elif phase == "rem":
+        rem_batch = [n for n in snap.window if n.id not in snap.marks["rem"]][: prov.max_notes]
+    else:
+        rem_batch = []
+    scores = salience.score([(n.id, n.type, n.text) for n in snap.window])
+    batch_ids = {n.id: n for n in [*nrem_batch, *rem_batch]}
+    inputs = Inputs(
+        note_dates={i: n.date for i, n in batch_ids.items()},
+        note_types={i: n.type for i, n in batch_ids.items()},
+        memory_ids=frozenset(known_memory),
+        cited=snap.cited,
+        dream_texts=snap.dream_texts,
+    )
+    now = dt.datetime.now().strftime("%H:%M")
+    usage, repairs = Usage(), 0
+    nrem_out: dict[str, Any] = {}
+    rem_out: dict[str, Any] = {}
+
+    def build(read: Callable[[Path], str | None], inp: Inputs) -> Builder:
+        b = Builder(ws, read, inp, today=today, now=now, budget=budget, prune_memory=prune_memory)
+        if nrem_out:
+            b.nrem(nrem_out)
+        return b
+
+    def read_file(path: Path) -> str | None:
+        return ws.read_text(path) if path.exists() else None
+
+    if nrem_batch:
+        say(f"NREM: {len(nrem_batch)} notes with {prov.name} ({prov.model})")
+        user = prompts.payload(
+            "nrem",
+            today=today.isoformat(),
+            notes=[_note_payload(n, scores) for n in nrem_batch],
+            memory=[
+                {k: v for k, v in e.items() if k not in ("sources", "evidence")}
+                for e in _memory_payload(snap.memory)
+            ],
+        )
+        answer = ask(prov, prompts.NREM_SYSTEM, user, prompts.NREM_SCHEMA)
+        nrem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
+    if rem_batch:
+        preview = build(read_file, inputs).finish(None)
+        planned = MemoryDoc(preview.texts.get(ws.memory_md, preview.originals[ws.memory_md] or ""))
+        planned_entries = planned.entries()
+        inputs = Inputs(
+            note_dates=inputs.note_dates,
+            note_types=inputs.note_types,
+            memory_ids=frozenset(known_memory | {e.id for e in planned_entries}),
+            cited=inputs.cited,
+            dream_texts=inputs.dream_texts,
+        )
+        say(f"REM: {len(rem_batch)} notes with {prov.name} ({prov.model})")
+        user = prompts.payload(
+            "rem",
+            today=today.isoformat(),
+            notes=[_note_payload(n, scores) for n in rem_batch],
+            memory=_memory_payload(planned_entries),
+            open_questions=nrem_out.get("open_questions", []),
+            bank_pages=sorted(
+                snap.bank_slugs | {p.stem for p in preview.texts if p.parent != ws.root}
+            ),
+        )
+        answer = ask(prov, prompts.REM_SYSTEM, user, prompts.REM_SCHEMA)
+        rem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
+
+    run_id = None
+    files: list[str] = []
+    diff = ""
+    with ws.lock():
+        fresh = Inputs(
+            note_dates=inputs.note_dates,
+            note_types=inputs.note_types,
+            memory_ids=inputs.memory_ids,
+            cited=frozenset(cited_ids(ws)),
+            dream_texts=inputs.dream_texts,
+        )
+        builder = build(read_file, fresh)
+        if rem_out:
+            builder.rem(rem_out)
+        plan = builder.finish(ws.day_log(today))
+        if dry_run:
+            diff = _diff(ws, plan)
+        elif nrem_batch or rem_batch:
+            run_id = journal.new_run_id()
+            marked = {
+                "nrem": sorted(n.id for n in nrem_batch),
+                "rem": sorted(n.id for n in rem_batch),
+            }
+            files = journal.commit(ws, run_id, plan, marked)
+            marks = journal.load_watermark(ws)
+            for ph, ids in marked.items():
+                marks[ph].update(ids)
+            journal.save_watermark(ws, marks)
+        result = SleepResult(
+            run_id=run_id,
+            phase=phase,
+            provider=prov.name,
+            model=prov.model,
+            notes_in=len(batch_ids),
+            decisions=dict(sorted(plan.decisions.items())),
+            dropped=dict(sorted(plan.dropped.items())),
+            tokens={
+                "input": usage.input_tokens,
+                "output": usage.output_tokens,
+                "calls": usage.calls,
+                "repairs": repairs,
+            },
+            seconds=round(time.monotonic() - started, 3),
+            files_changed=files,
+            pending_left=max(0, len(pending) - len(nrem_batch)),
+            dry_run=dry_run,
+            diff=diff,
+            open_questions=[q.get("text", "") for q in nrem_out.get("open_questions", [])],
+        )
+        if run_id is not None:
+            journal.append(
+                ws,
+                {
+                    "event": "sleep",
+                    "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                    **{k: v for k, v in result.__dict__.items() if k not in ("diff", "dry_run")},
+                    "notes": {"nrem": len(nrem_batch), "rem": len(rem_batch)},
+                    "superseded": plan.superseded,
+                    "weakly_learned": nrem_out.get("weakly_learned", []),
+                },
+            )
+    return result

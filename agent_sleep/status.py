@@ -1,0 +1,84 @@
+"""status: what is waiting for sleep, how full MEMORY.md is, and what recent runs did."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import Any
+
+from agent_sleep import journal
+from agent_sleep.apply import MemoryDoc, memory_budget
+from agent_sleep.sleep import bank_pages, parse_since, read_snapshot
+from agent_sleep.workspace import Workspace
+
+RECENT = 5
+
+
+def status(
+    workspace: str | os.PathLike[str] | Workspace | None = None,
+    *,
+    memory_budget_chars: int | None = None,
+) -> dict[str, Any]:
+    ws = Workspace.at(workspace)
+    if not ws.exists():
+        return {"workspace": str(ws.root), "exists": False}
+    today = dt.date.today()
+    window_start = parse_since(None, today)
+    with ws.lock():
+        snap = read_snapshot(ws, dt.date.min)
+        memory_text = ws.read_text(ws.memory_md)
+        runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]
+    pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]
+    in_window = [n for n in pending if n.date >= window_start.isoformat()]
+    rolled = {e.get("run_id") for e in runs if e.get("event") == "rollback"}
+    recent = [
+        {
+            "run_id": e.get("run_id"),
+            "time": e.get("time"),
+            "phase": e.get("phase"),
+            "provider": e.get("provider"),
+            "model": e.get("model"),
+            "notes_in": e.get("notes_in"),
+            "files_changed": len(e.get("files_changed", [])),
+            "seconds": e.get("seconds"),
+            "rolled_back": e.get("run_id") in rolled,
+        }
+        for e in runs
+        if e.get("event") == "sleep"
+    ][-RECENT:]
+    return {
+        "workspace": str(ws.root),
+        "exists": True,
+        "pending_notes": len(in_window),
+        "backlog_notes": len(pending) - len(in_window),
+        "window_start": window_start.isoformat(),
+        "memory_chars": len(memory_text),
+        "memory_budget": memory_budget(memory_budget_chars),
+        "memory_entries": len(MemoryDoc(memory_text).entries()),
+        "bank_pages": len(bank_pages(ws)),
+        "daily_logs": len(ws.daily_logs()),
+        "recent_runs": recent,
+    }
+
+
+def render(s: dict[str, Any]) -> str:
+    if not s.get("exists"):
+        return f"No workspace at {s['workspace']} (run `agent-sleep init`)."
+    lines = [
+        f"Workspace {s['workspace']}",
+        f"Pending notes: {s['pending_notes']} (since {s['window_start']})"
+        + (f", plus {s['backlog_notes']} older: sleep --since DATE" if s["backlog_notes"] else ""),
+        f"MEMORY.md: {s['memory_chars']}/{s['memory_budget']} chars, {s['memory_entries']} entries",
+        f"Bank pages: {s['bank_pages']}; daily logs: {s['daily_logs']}",
+    ]
+    if s["recent_runs"]:
+        lines.append("Recent runs:")
+        for r in s["recent_runs"]:
+            mark = " (rolled back)" if r["rolled_back"] else ""
+            lines.append(
+                f"  {r['run_id']}  {r['phase']:<4}  {r['provider']}  notes {r['notes_in']}  "
+                f"files {r['files_changed']}  {r['seconds']}s{mark}"
+            )
+    else:
+        lines.append("No sleep runs yet.")
+    return "\n".join(lines)
