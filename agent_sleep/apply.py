@@ -226,7 +226,6 @@ class Builder:
         self.start_entries = len(self.memory.entries())
         self.removed = 0
         self.pages: dict[Path, str] = {}
-        self.cited = set(inputs.cited)
         self.dreams: list[str] = []
         self.actions: list[str] = []
 
@@ -244,7 +243,7 @@ class Builder:
 
     def _fresh(self, ids: list[str]) -> bool:
         notes = [i for i in ids if i in self.inputs.note_dates]
-        return not notes or any(i not in self.cited for i in notes)
+        return not notes or any(i not in self.inputs.cited for i in notes)
 
     def _date(self, ids: Iterable[str]) -> str:
         dates = [self.inputs.note_dates[i] for i in ids if i in self.inputs.note_dates]
@@ -305,7 +304,6 @@ class Builder:
                 note = self._entry(item.get("type", "S"), text, item.get("confidence"), ids)
                 self.memory.add(note, SECTIONS[note.type])
                 self.plan.decisions["memory_add"] += 1
-            self.cited.update(ids)
             return
         ref = str(item.get("replaces", ""))
         i = self.memory.index(ref) if ref else None
@@ -339,7 +337,6 @@ class Builder:
                 }
             )
             self.plan.decisions["memory_update"] += 1
-            self.cited.update(cited)
             return
         if action == "remove":
             cap = int(REMOVAL_CAP * self.start_entries)
@@ -459,7 +456,6 @@ class Builder:
             [note],
         ):
             self.plan.decisions[decision] += 1
-            self.cited.update(ids)
 
     # -- REM ------------------------------------------------------------------------------
 

@@ -89,6 +89,17 @@ class AnthropicProvider:
         )
         self.max_retries = int(retries)
         self._client: Any = None
+        self.temperature_ok = True
+
+    def _create(self, client: Any, system: str, user: str, schema: dict[str, Any]) -> Any:
+        return client.messages.create(
+            model=self.model,
+            max_tokens=MAX_OUTPUT_TOKENS,
+            system=system,
+            messages=[{"role": "user", "content": user}],
+            output_config={"format": {"type": "json_schema", "schema": schema}},
+            extra_body={"temperature": 0} if self.temperature_ok else None,
+        )
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -113,19 +124,22 @@ class AnthropicProvider:
 
         client = self._get_client()
         try:
-            msg = client.messages.create(
-                model=self.model,
-                max_tokens=MAX_OUTPUT_TOKENS,
-                temperature=0,
-                system=system,
-                messages=[{"role": "user", "content": user}],
-                output_config={"format": {"type": "json_schema", "schema": schema}},
-            )
+            try:
+                msg = self._create(client, system, user, schema)
+            except anthropic.BadRequestError as e:
+                # SDK 1.x+ dropped the keyword; newer models refuse non-default sampling, so
+                # temperature 0 is asked for through the body and given up when refused.
+                if not self.temperature_ok or "temperature" not in str(e).lower():
+                    raise
+                self.temperature_ok = False
+                msg = self._create(client, system, user, schema)
         except anthropic.APITimeoutError as e:
             raise AgentSleepError(
                 f"the model call timed out after {self.timeout:g}s and {self.max_retries} retries; "
                 f"nothing was written (raise ${TIMEOUT_ENV}, or use --provider offline)"
             ) from e
+        except anthropic.BadRequestError as e:
+            raise AgentSleepError(f"the Messages API refused the request: {e}") from e
         except anthropic.AuthenticationError as e:
             raise AgentSleepError("the API key was rejected: check ANTHROPIC_API_KEY") from e
         except anthropic.APIStatusError as e:
