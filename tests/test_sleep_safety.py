@@ -1,0 +1,256 @@
+"""Safe apply: grounding, confinement, removal cap, budget, rollback, concurrency, dry run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_sleep import notes
+from agent_sleep.errors import AgentSleepError, BadInput
+from agent_sleep.journal import rollback
+from agent_sleep.rest import micro_rest
+from agent_sleep.sleep import sleep_cycle
+from agent_sleep.status import status
+from agent_sleep.workspace import Workspace
+from tests.conftest import ROOT
+from tests.fake_messages_api import QueueProvider
+
+
+def _note(ws: Path, text: str, kind: str = "B", **kw: Any) -> str:
+    when = dt.datetime.combine(dt.date.today(), dt.time(9, 0))
+    return micro_rest(text, kind, workspace=ws, when=when, **kw)
+
+
+def _nrem(
+    updates: list[dict[str, Any]] | None = None, bank: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    return {
+        "memory_md_updates": updates or [],
+        "bank_updates": bank or [],
+        "pruned_count": 0,
+        "weakly_learned": [],
+        "open_questions": [],
+    }
+
+
+def _add(text: str, sources: list[str], kind: str = "W", conf: float = 0.9) -> dict[str, Any]:
+    return {
+        "action": "add",
+        "type": kind,
+        "confidence": conf,
+        "text": text,
+        "replaces": "",
+        "sources": sources,
+    }
+
+
+def _entries(ws: Path) -> list[notes.Note]:
+    return [n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id]
+
+
+def _seed_memory(ws: Path, n: int) -> list[str]:
+    ids = [_note(ws, f"Fact number {i} about the {word} project") for i, word in
+           enumerate(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"][:n])]  # fmt: skip
+    q = QueueProvider().enqueue(
+        _nrem([_add(f"Fact number {i} holds", [nid]) for i, nid in enumerate(ids)])
+    )
+    sleep_cycle(ws, "nrem", q)
+    return [e.id for e in _entries(ws)]
+
+
+def test_symlink_escape_is_refused(ws: Path, tmp_path: Path) -> None:
+    nid = _note(ws, "Caroline went to a support group")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    entities = ws / "bank" / "entities"
+    entities.rmdir()
+    entities.symlink_to(outside, target_is_directory=True)
+    bank = [
+        {
+            "slug": "caroline",
+            "kind": "entity",
+            "section": "Notes",
+            "content": "support group",
+            "sources": [nid],
+        }
+    ]
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(bank=bank)))
+    assert r.dropped["unsafe_path"] == 1
+    assert list(outside.iterdir()) == []
+
+
+def test_memory_md_symlink_out_writes_nothing(ws: Path, tmp_path: Path) -> None:
+    nid = _note(ws, "Caroline went to a support group")
+    target = tmp_path / "elsewhere.md"
+    target.write_text("# not yours\n")
+    (ws / "MEMORY.md").unlink()
+    (ws / "MEMORY.md").symlink_to(target)
+    with pytest.raises(BadInput, match="outside the workspace"):
+        sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem([_add("A fact", [nid])])))
+    assert target.read_text() == "# not yours\n"
+
+
+def test_removal_cap_and_prune_flag(ws: Path) -> None:
+    ids = _seed_memory(ws, 8)
+    assert len(ids) == 8
+    extra = _note(ws, "The alpha to theta facts are mostly redundant")
+    removes = [{"action": "remove", "type": "W", "confidence": 0, "text": "", "replaces": i, "sources": [extra]}
+               for i in ids[:5]]  # fmt: skip
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)))
+    assert r.decisions["memory_remove"] == 2 and r.dropped["removal_cap"] == 3
+    assert len(_entries(ws)) == 6
+    archive = (ws / "bank/concepts/memory-archive.md").read_text()
+    assert "Fact number 0 holds" in archive and "Fact number 1 holds" in archive
+    line = json.loads((ws / ".agent-sleep/journal.jsonl").read_text().splitlines()[-1])
+    assert {s["old_id"] for s in line["superseded"]} == set(ids[:2])
+    assert all(s["sources"] == [extra] for s in line["superseded"])
+
+    extra2 = _note(ws, "Even more redundancy found in the remaining facts")
+    removes = [{"action": "remove", "type": "W", "confidence": 0, "text": "", "replaces": e.id, "sources": [extra2]}
+               for e in _entries(ws)[:5]]  # fmt: skip
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)), prune_memory=True)
+    assert r.decisions["memory_remove"] == 5 and len(_entries(ws)) == 1
+
+
+def test_budget_moves_lowest_value_entries_to_the_bank(ws: Path) -> None:
+    ids = [_note(ws, f"Project {w} uses Postgres version {i}") for i, w in enumerate("abcdefghij")]
+    updates = [
+        _add(f"Project {w} uses Postgres version {i}", [nid])
+        for i, (w, nid) in enumerate(zip("abcdefghij", ids))
+    ]
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)), memory_budget_chars=700)
+    text = (ws / "MEMORY.md").read_text()
+    assert len(text) <= 700
+    assert r.decisions["memory_evicted"] >= 1
+    assert r.decisions["memory_add"] == 10
+    archive = (ws / "bank/concepts/memory-archive.md").read_text()
+    kept = {n.text for n in _entries(ws)}
+    moved = {n.text for n in notes.notes_in(archive)}
+    assert kept | moved == {
+        f"Project {w} uses Postgres version {i}" for i, w in enumerate("abcdefghij")
+    }
+    assert not kept & moved
+
+
+def test_oversized_and_ungrounded_are_dropped_and_counted(ws: Path) -> None:
+    nid = _note(ws, "Short fact")
+    updates = [_add("x" * 5000, [nid]), _add("Made up", ["notanid000"]), _add("No sources", [])]
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)))
+    assert r.dropped == {"oversized": 1, "ungrounded": 2}
+    assert _entries(ws) == []
+
+
+def test_model_text_is_redacted(ws: Path) -> None:
+    nid = _note(ws, "Rotated the deploy key")
+    secret = "sk-ant-api03-" + "A" * 40
+    sleep_cycle(
+        ws, "nrem", QueueProvider().enqueue(_nrem([_add(f"The new key is {secret}", [nid])]))
+    )
+    text = (ws / "MEMORY.md").read_text()
+    assert secret not in text and "[REDACTED:anthropic-key]" in text
+    assert secret not in (ws / ".agent-sleep/journal.jsonl").read_text()
+
+
+def test_rollback_restores_bytes_and_keeps_later_notes(ws: Path) -> None:
+    Workspace.at(ws).ensure()
+    odd = b"# MEMORY\r\n\r\nhand-written \xff\xfe line\r\n- W: kept <!-- id=aaaaaaaaaa -->\r\n"
+    (ws / "MEMORY.md").write_bytes(odd)
+    nid = _note(ws, "Caroline moved to Boston")
+    rem = {
+        "aha_moments": [{"text": "Boston keeps coming up", "sources": [nid]}],
+        "creative_connections": [],
+        "confidence_updates": [],
+        "new_bank_suggestions": [
+            {"slug": "boston", "kind": "entity", "seed_content": "A city.", "sources": [nid]}
+        ],
+        "next_session_actions": [{"text": "Ask about the move", "sources": [nid]}],
+    }
+    q = QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])).enqueue(rem)
+    log = ws / "memory" / f"{dt.date.today().isoformat()}.md"
+    log_before = log.read_bytes()
+    r = sleep_cycle(ws, "both", q)
+    assert (ws / "bank/entities/boston.md").exists()
+    assert "## Dreams" in log.read_text() and "## Next session" in log.read_text()
+    later = _note(ws, "A note written after the run")
+    rolled = rollback(ws)
+    assert rolled["run_id"] == r.run_id
+    assert (ws / "MEMORY.md").read_bytes() == odd
+    assert not (ws / "bank/entities/boston.md").exists()
+    text = log.read_text()
+    assert "## Dreams" not in text and later in text
+    assert text.startswith(log_before.decode())
+    assert status(ws)["pending_notes"] == 2  # the run's note is pending again, plus the later one
+    with pytest.raises(BadInput, match="no sleep run"):
+        rollback(ws)
+
+
+def test_rollback_refuses_when_changed_after(ws: Path) -> None:
+    nid = _note(ws, "Caroline moved to Boston")
+    sleep_cycle(
+        ws, "nrem", QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])]))
+    )
+    with open(ws / "MEMORY.md", "a") as f:
+        f.write("- W: hand edit <!-- id=bbbbbbbbbb -->\n")
+    with pytest.raises(AgentSleepError, match="changed after run"):
+        rollback(ws)
+    rollback(ws, force=True)
+    assert "Caroline" not in (ws / "MEMORY.md").read_text()
+
+
+def test_dry_run_prints_diff_and_writes_nothing(ws: Path) -> None:
+    nid = _note(ws, "Caroline moved to Boston")
+    before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])),
+                    dry_run=True)  # fmt: skip
+    assert "+- W: Caroline moved to Boston" in r.diff and r.run_id is None
+    after = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    assert before == after
+
+
+def test_notes_appended_during_the_model_call_are_kept(ws: Path) -> None:
+    first = _note(ws, "Caroline moved to Boston")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def another_process_writes() -> None:
+        # A real process: it needs the workspace lock, so this also proves the lock is free.
+        subprocess.run(
+            [sys.executable, "-m", "agent_sleep", "rest", "--note", "Melanie joined mid-run", "-w", str(ws)],
+            check=True, env=env, timeout=60,
+        )  # fmt: skip
+
+    q = QueueProvider(during_call=another_process_writes)
+    q.enqueue(_nrem([_add("Caroline moved to Boston", [first])]))
+    r = sleep_cycle(ws, "nrem", q)
+    assert r.notes_in == 1
+    log = (ws / "memory" / f"{dt.date.today().isoformat()}.md").read_text()
+    assert "Melanie joined mid-run" in log
+    assert status(ws)["pending_notes"] == 1
+    second = sleep_cycle(ws, "nrem", "offline")
+    assert second.notes_in == 1
+
+
+def test_stale_reference_when_entry_vanished(ws: Path) -> None:
+    ids = _seed_memory(ws, 1)
+    nid = _note(ws, "New info")
+    upd = {
+        "action": "update",
+        "type": "W",
+        "confidence": 0.9,
+        "text": "Fact updated",
+        "replaces": ids[0],
+        "sources": [nid],
+    }
+
+    def hand_edit() -> None:
+        Workspace.at(ws).write_text(ws / "MEMORY.md", "# MEMORY\n")
+
+    r = sleep_cycle(ws, "nrem", QueueProvider(during_call=hand_edit).enqueue(_nrem([upd])))
+    assert r.dropped == {"stale_reference": 1}
+    assert (ws / "MEMORY.md").read_text() == "# MEMORY\n"
