@@ -35,14 +35,20 @@ def _note(ws: Path, text: str, days_ago: int = 0, **kw: Any) -> str:
 def _nrem(text: str, sources: list[str], **extra: Any) -> dict[str, Any]:
     return {
         "memory_md_updates": [
-            {"action": "add", "type": "W", "confidence": 0.9, "text": text, "replaces": "",
-             "sources": sources}
+            {
+                "action": "add",
+                "type": "W",
+                "confidence": 0.9,
+                "text": text,
+                "replaces": "",
+                "sources": sources,
+            }
         ],
         "bank_updates": extra.get("bank", []),
         "pruned_count": 0,
         "weakly_learned": [],
         "open_questions": [],
-    }  # fmt: skip
+    }
 
 
 def test_good_reply_is_applied_and_request_is_structured(ws: Path, api: FakeMessagesAPI) -> None:
@@ -141,14 +147,25 @@ def test_ungrounded_and_escaping_items(ws: Path, api: FakeMessagesAPI) -> None:
     nid = _note(ws, "Caroline went to a support group")
     out = _nrem("Caroline went to a support group", [nid])
     out["memory_md_updates"].append(
-        {"action": "add", "type": "W", "confidence": 1, "text": "Invented fact", "replaces": "",
-         "sources": ["zzzzzzzzzz"]}
-    )  # fmt: skip
+        {
+            "action": "add",
+            "type": "W",
+            "confidence": 1,
+            "text": "Invented fact",
+            "replaces": "",
+            "sources": ["zzzzzzzzzz"],
+        }
+    )
     out["bank_updates"] = [
-        {"slug": "../../../etc/passwd", "kind": "entity", "section": "## Notes",
-         "content": "support group", "sources": [nid]},
+        {
+            "slug": "../../../etc/passwd",
+            "kind": "entity",
+            "section": "## Notes",
+            "content": "support group",
+            "sources": [nid],
+        },
         {"slug": "!!!", "kind": "concept", "section": "x", "content": "y", "sources": [nid]},
-    ]  # fmt: skip
+    ]
     api.replies.append(Reply.json(out))
     r = sleep_cycle(ws, "nrem", "anthropic")
     assert "Invented fact" not in (ws / "MEMORY.md").read_text()

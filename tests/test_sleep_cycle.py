@@ -90,19 +90,37 @@ def test_daily_logs_are_never_rewritten(ws: Path) -> None:
 
 
 def test_rem_lands_where_the_next_session_sees_it(ws: Path) -> None:
-    old = micro_rest("User likes dark mode", "O", workspace=ws, confidence=0.7,
-                     when=dt.datetime.combine(dt.date.today(), dt.time(8, 0)))  # fmt: skip
+    old = micro_rest(
+        "User likes dark mode",
+        "O",
+        workspace=ws,
+        confidence=0.7,
+        when=dt.datetime.combine(dt.date.today(), dt.time(8, 0)),
+    )
     sleep_cycle(ws, "nrem", "offline")
     entry = next(n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id)
     assert entry.confidence == 0.7 and old in entry.meta["sources"]
     new = micro_rest("User likes dark mode in the terminal too", "B", workspace=ws)
     rem = {
-        "aha_moments": [{"text": "Dark mode is a consistent preference", "sources": [new, entry.id]}],
-        "creative_connections": [{"link": "terminal ↔ editor", "why": "same preference", "sources": [new, entry.id]}],
-        "confidence_updates": [{"item": entry.id, "old_c": 0.7, "new_c": 0.8, "reason": "reinforced", "sources": [new]}],
-        "new_bank_suggestions": [{"slug": "User Interface!", "kind": "concept", "seed_content": "Dark mode everywhere.", "sources": [new]}],
+        "aha_moments": [
+            {"text": "Dark mode is a consistent preference", "sources": [new, entry.id]}
+        ],
+        "creative_connections": [
+            {"link": "terminal ↔ editor", "why": "same preference", "sources": [new, entry.id]}
+        ],
+        "confidence_updates": [
+            {"item": entry.id, "old_c": 0.7, "new_c": 0.8, "reason": "reinforced", "sources": [new]}
+        ],
+        "new_bank_suggestions": [
+            {
+                "slug": "User Interface!",
+                "kind": "concept",
+                "seed_content": "Dark mode everywhere.",
+                "sources": [new],
+            }
+        ],
         "next_session_actions": [{"text": "Offer the dark theme by default", "sources": [new]}],
-    }  # fmt: skip
+    }
     q = QueueProvider().enqueue(rem)
     r = sleep_cycle(ws, "rem", q)
     assert r.decisions["confidence_updates"] == 1
@@ -187,9 +205,18 @@ def test_cli_sleep_status_rollback(ws: Path) -> None:
 def test_literal_skill_script(ws: Path) -> None:
     _fill(ws, DAY[:2])
     p = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "sleep_cycle.py"), "--workspace", str(ws), "--phase", "both"],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "sleep_cycle.py"),
+            "--workspace",
+            str(ws),
+            "--phase",
+            "both",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     assert "Redis default port is 6379" in (ws / "MEMORY.md").read_text()
     assert "NREM: 2 notes with offline" in p.stderr

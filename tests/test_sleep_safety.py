@@ -56,8 +56,12 @@ def _entries(ws: Path) -> list[notes.Note]:
 
 
 def _seed_memory(ws: Path, n: int) -> list[str]:
-    ids = [_note(ws, f"Fact number {i} about the {word} project") for i, word in
-           enumerate(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"][:n])]  # fmt: skip
+    ids = [
+        _note(ws, f"Fact number {i} about the {word} project")
+        for i, word in enumerate(
+            ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"][:n]
+        )
+    ]
     q = QueueProvider().enqueue(
         _nrem([_add(f"Fact number {i} holds", [nid]) for i, nid in enumerate(ids)])
     )
@@ -101,8 +105,17 @@ def test_removal_cap_and_prune_flag(ws: Path) -> None:
     ids = _seed_memory(ws, 8)
     assert len(ids) == 8
     extra = _note(ws, "The alpha to theta facts are mostly redundant")
-    removes = [{"action": "remove", "type": "W", "confidence": 0, "text": "", "replaces": i, "sources": [extra]}
-               for i in ids[:5]]  # fmt: skip
+    removes = [
+        {
+            "action": "remove",
+            "type": "W",
+            "confidence": 0,
+            "text": "",
+            "replaces": i,
+            "sources": [extra],
+        }
+        for i in ids[:5]
+    ]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)))
     assert r.decisions["memory_remove"] == 2 and r.dropped["removal_cap"] == 3
     assert len(_entries(ws)) == 6
@@ -113,8 +126,17 @@ def test_removal_cap_and_prune_flag(ws: Path) -> None:
     assert all(s["sources"] == [extra] for s in line["superseded"])
 
     extra2 = _note(ws, "Even more redundancy found in the remaining facts")
-    removes = [{"action": "remove", "type": "W", "confidence": 0, "text": "", "replaces": e.id, "sources": [extra2]}
-               for e in _entries(ws)[:5]]  # fmt: skip
+    removes = [
+        {
+            "action": "remove",
+            "type": "W",
+            "confidence": 0,
+            "text": "",
+            "replaces": e.id,
+            "sources": [extra2],
+        }
+        for e in _entries(ws)[:5]
+    ]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)), prune_memory=True)
     assert r.decisions["memory_remove"] == 5 and len(_entries(ws)) == 1
 
@@ -123,7 +145,7 @@ def test_budget_moves_lowest_value_entries_to_the_bank(ws: Path) -> None:
     ids = [_note(ws, f"Project {w} uses Postgres version {i}") for i, w in enumerate("abcdefghij")]
     updates = [
         _add(f"Project {w} uses Postgres version {i}", [nid])
-        for i, (w, nid) in enumerate(zip("abcdefghij", ids))
+        for i, (w, nid) in enumerate(zip("abcdefghij", ids, strict=True))
     ]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)), memory_budget_chars=700)
     text = (ws / "MEMORY.md").read_text()
@@ -207,8 +229,12 @@ def test_rollback_refuses_when_changed_after(ws: Path) -> None:
 def test_dry_run_prints_diff_and_writes_nothing(ws: Path) -> None:
     nid = _note(ws, "Caroline moved to Boston")
     before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])),
-                    dry_run=True)  # fmt: skip
+    r = sleep_cycle(
+        ws,
+        "nrem",
+        QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])),
+        dry_run=True,
+    )
     assert "+- W: Caroline moved to Boston" in r.diff and r.run_id is None
     after = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     assert before == after
@@ -221,9 +247,20 @@ def test_notes_appended_during_the_model_call_are_kept(ws: Path) -> None:
     def another_process_writes() -> None:
         # A real process: it needs the workspace lock, so this also proves the lock is free.
         subprocess.run(
-            [sys.executable, "-m", "agent_sleep", "rest", "--note", "Melanie joined mid-run", "-w", str(ws)],
-            check=True, env=env, timeout=60,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "agent_sleep",
+                "rest",
+                "--note",
+                "Melanie joined mid-run",
+                "-w",
+                str(ws),
+            ],
+            check=True,
+            env=env,
+            timeout=60,
+        )
 
     q = QueueProvider(during_call=another_process_writes)
     q.enqueue(_nrem([_add("Caroline moved to Boston", [first])]))
