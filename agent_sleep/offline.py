@@ -172,7 +172,9 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         same = [
             k + m
             for m in range(len(memory))
-            if sim[rep, k + m] >= DUPLICATE and _anchors(text) <= _anchors(memory[m]["text"])
+            if sim[rep, k + m] >= DUPLICATE
+            and negs[k + m] == negs[rep]
+            and _anchors(text) <= _anchors(memory[m]["text"])
         ]
         tier_keep = any(kept[j].get("tier") == "keep" for j in members)
         deliberate = note["type"] in ("W", "O")

@@ -1,0 +1,180 @@
+"""Pre-compaction flush: write gate, once per dump, never MEMORY.md, the CLI and script forms."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import gate, notes
+from agent_sleep.errors import BadInput
+from agent_sleep.flush import flush, should_flush
+from tests.conftest import ROOT, run_cli
+from tests.fake_messages_api import QueueProvider
+
+DUMP = """User: Hi! Can you look at the deploy script?
+Assistant: Sure. The dev server is listening on port 8421 and wrote /tmp/build-5521/out.log.
+User: I prefer small pull requests, always under 300 lines.
+Assistant: Noted. Run id 7f3a9c2e41 finished.
+```python
+def deploy():
+    return True
+```
+User: We decided to move the billing service to Postgres because MySQL replication kept failing.
+User: Remember that Alice owns the release calendar.
+Assistant: ok
+"""
+
+
+def _log(ws: Path) -> str:
+    return (ws / "memory" / f"{dt.date.today().isoformat()}.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("tokens", "window", "expected"),
+    [
+        (175_999, 200_000, False),
+        (176_000, 200_000, False),
+        (176_001, 200_000, True),
+        (10, 100, True),
+    ],
+)
+def test_should_flush_threshold(tokens: int, window: int, expected: bool) -> None:
+    assert should_flush(tokens, window) is expected
+
+
+def test_should_flush_configurable() -> None:
+    assert should_flush(150_000, 200_000, reserve=40_000, soft_threshold=15_000) is True
+    assert should_flush(150_000, 200_000, reserve=40_000, soft_threshold=5_000) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("The dev server is listening on port 8421 now", "ephemeral:port"),
+        ("Output went to /tmp/build-5521/out.log today", "ephemeral:temp-path"),
+        ("Run id 7f3a9c2e41 finished without errors", "ephemeral:run-id"),
+        ("def deploy(): return True and more", "derivable:code"),
+        ("ok", "too-short"),
+        ("User prefers small pull requests under 300 lines", None),
+        ("Redis default port is 6379 by default on installs", None),
+    ],
+)
+def test_write_gate(text: str, reason: str | None) -> None:
+    assert gate.reject_reason(text) == reason
+
+
+def test_offline_flush_extracts_durable_notes_once(ws: Path) -> None:
+    r = flush(DUMP, workspace=ws, provider="offline")
+    log = _log(ws)
+    written = notes.notes_in(log)
+    texts = [n.text for n in written]
+    assert any("small pull requests" in t for t in texts)
+    assert any("Postgres because MySQL replication" in t for t in texts)
+    assert any("Alice owns the release calendar" in t for t in texts)
+    assert not any(
+        "8421" in t or "/tmp/" in t or "7f3a9c2e41" in t or "def deploy" in t for t in texts
+    )
+    assert all(n.source == f"flush:{r.dump_hash}" for n in written)
+    pref = next(n for n in written if "small pull requests" in n.text)
+    assert pref.type == "O"
+    assert "## Retain" in log and "[REDACTED" not in log
+    memory_before = (ws / "MEMORY.md").read_bytes()
+    again = flush(DUMP, workspace=ws, provider="offline")
+    assert again.already_flushed and again.written == [] and _log(ws) == log
+    shutil.rmtree(ws / ".agent-sleep")  # the stamp in the log still says it was flushed
+    assert flush(DUMP, workspace=ws, provider="offline").already_flushed
+    assert (ws / "MEMORY.md").read_bytes() == memory_before
+
+
+def test_a_new_dump_with_known_notes_adds_only_new_ones(ws: Path) -> None:
+    flush(DUMP, workspace=ws, provider="offline")
+    before = len(notes.notes_in(_log(ws)))
+    r = flush(
+        DUMP + "\nUser: We decided the launch date is 7 June 2026.\n",
+        workspace=ws,
+        provider="offline",
+    )
+    assert len(r.written) == 1 and r.duplicates >= 3
+    assert len(notes.notes_in(_log(ws))) == before + 1
+
+
+def test_flush_resolves_relative_dates_and_redacts(ws: Path) -> None:
+    key = "sk-ant-api03-" + "B" * 40
+    q = QueueProvider().enqueue(
+        {
+            "notes": [
+                {
+                    "type": "B",
+                    "confidence": 0.8,
+                    "text": f"We rotated the key {key} yesterday, as agreed",
+                }
+            ]
+        }
+    )
+    flush(f"We rotated the key {key} yesterday, as agreed with the team.", workspace=ws, provider=q)
+    sent = q.history[0]["payload"]["text"]
+    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    assert key not in sent and f"yesterday ({yesterday})" in sent
+    log = _log(ws)
+    assert key not in log and "[REDACTED:anthropic-key]" in log
+
+
+def test_empty_dump_is_refused(ws: Path) -> None:
+    with pytest.raises(BadInput, match="empty"):
+        flush("   \n", workspace=ws, provider="offline")
+
+
+def test_cli_forms(ws: Path, tmp_path: Path) -> None:
+    f = tmp_path / "session.txt"
+    f.write_text(DUMP)
+    p = run_cli("flush", "--context-file", str(f), "--provider", "offline", "-w", str(ws), "--json")
+    assert p.returncode == 0, p.stderr
+    assert len(json.loads(p.stdout)["written"]) >= 3
+    p = run_cli(
+        "flush", "--context-dump", "-", "--provider", "offline", "-w", str(ws), "--json", input=DUMP
+    )
+    assert json.loads(p.stdout)["already_flushed"] is True
+    p = run_cli("flush", "-w", str(ws))
+    assert p.returncode == 2 and "--context-file" in p.stderr and "128 KiB" in p.stderr
+    p = run_cli("should-flush", "--tokens", "190000", "--context-window", "200000")
+    assert p.stdout.strip() == "yes"
+    p = run_cli("should-flush", "-q", "--tokens", "1000", "--context-window", "200000")
+    assert p.returncode == 1 and p.stdout == ""
+
+
+def test_literal_micro_rest_flush_form(ws: Path) -> None:
+    p = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "micro_rest.py"),
+            "--flush",
+            "--context-dump",
+            DUMP,
+            "--workspace",
+            str(ws),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "Alice owns the release calendar" in _log(ws)
+    assert "Alice" not in (ws / "MEMORY.md").read_text()
+
+
+def test_large_dump_on_stdin(ws: Path) -> None:
+    big = DUMP + "\n".join(
+        f"Assistant: filler line number {i} with nothing durable" for i in range(4000)
+    )
+    assert len(big.encode()) > 128 * 1024
+    p = run_cli(
+        "flush", "--context-dump", "-", "--provider", "offline", "-w", str(ws), "--json", input=big
+    )
+    assert p.returncode == 0, p.stderr
+    assert "Alice owns the release calendar" in _log(ws)
