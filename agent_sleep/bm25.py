@@ -1,0 +1,146 @@
+"""BM25 over recall units: tokenization with stopwords and light stemming, and a sparse index.
+
+The index is a term -> postings table in three numpy arrays (CSR layout, weights precomputed
+with Okapi BM25, k1=1.2, b=0.75), so a query costs one scatter-add per query term whatever
+the number of documents, and it saves to and loads from one ``.npz`` file plus a vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+K1 = 1.2
+B = 0.75
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been before
+    being below between both but by can can't cannot could couldn't did didn't do does doesn't
+    doing don't down during each few for from further had hadn't has hasn't have haven't having
+    he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm
+    i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor not
+    of off on once only or other ought our ours ourselves out over own same shan't she she'd
+    she'll she's should shouldn't so some such than that that's the their theirs them themselves
+    then there there's these they they'd they'll they're they've this those through to too under
+    until up very was wasn't we we'd we'll we're we've were weren't what what's when when's
+    where where's which while who who's whom why why's with won't would wouldn't you you'd
+    you'll you're you've your yours yourself yourselves also just will yes yeah oh ok okay hey
+    hi""".split()  # noqa: SIM905
+)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words as written (apostrophes kept inside words)."""
+    return _WORD.findall(text.lower().replace("\u2019", "'"))
+
+
+def stem(word: str) -> str:
+    """A light English suffix stripper: plurals, -ing, -ed, -ly, possessives.
+
+    Conservative on purpose: it merges inflections ("painted", "painting", "paints") and leaves
+    short words and identifiers alone."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    word = word.replace("'", "")
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if not any(ch in "aeiouy" for ch in base):
+                break
+            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]
+            word = base
+            break
+    if word.endswith("ly") and len(word) > 5:
+        word = word[:-2]
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms of a text: words minus stopwords, stemmed."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS]
+
+
+@dataclass(frozen=True)
+class BM25:
+    vocab: dict[str, int]
+    indptr: np.ndarray  # int64, len(vocab)+1
+    docs: np.ndarray  # int32 postings: document numbers
+    weights: np.ndarray  # float32 postings: BM25 weight of the term in the document
+    count: int
+
+    @classmethod
+    def build(cls, documents: Sequence[Sequence[str]]) -> BM25:
+        import numpy as np
+
+        n = len(documents)
+        lengths = np.array([len(d) for d in documents], dtype=np.float32)
+        avg = float(lengths.mean()) if n and lengths.sum() else 1.0
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for i, doc in enumerate(documents):
+            for term, tf in Counter(doc).items():
+                postings.setdefault(term, []).append((i, tf))
+        vocab = {term: j for j, term in enumerate(sorted(postings))}
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        for term, j in vocab.items():
+            indptr[j + 1] = len(postings[term])
+        np.cumsum(indptr, out=indptr)
+        docs = np.empty(int(indptr[-1]), dtype=np.int32)
+        tfs = np.empty(int(indptr[-1]), dtype=np.float32)
+        idf = np.empty(int(indptr[-1]), dtype=np.float32)
+        for term, j in vocab.items():
+            plist = postings[term]
+            lo, hi = int(indptr[j]), int(indptr[j + 1])
+            docs[lo:hi] = [d for d, _ in plist]
+            tfs[lo:hi] = [tf for _, tf in plist]
+            df = len(plist)
+            idf[lo:hi] = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        norm = K1 * (1.0 - B + B * lengths[docs] / avg) if len(docs) else tfs
+        weights = (idf * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32)
+        return cls(vocab, indptr, docs, weights, n)
+
+    def scores(self, query_terms: Sequence[str]) -> np.ndarray:
+        """BM25 score of every document for the query (repeated query terms count once)."""
+        import numpy as np
+
+        out = np.zeros(self.count, dtype=np.float32)
+        for term in dict.fromkeys(query_terms):
+            j = self.vocab.get(term)
+            if j is None:
+                continue
+            lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
+            out[self.docs[lo:hi]] += self.weights[lo:hi]
+        return out
+
+    def arrays(self) -> dict[str, Any]:
+        return {"indptr": self.indptr, "docs": self.docs, "weights": self.weights}
+
+    @classmethod
+    def from_arrays(cls, vocab: Sequence[str], arrays: Any, count: int) -> BM25:
+        return cls(
+            {t: j for j, t in enumerate(vocab)},
+            arrays["indptr"],
+            arrays["docs"],
+            arrays["weights"],
+            count,
+        )
+
+    def terms(self) -> list[str]:
+        return sorted(self.vocab, key=self.vocab.__getitem__)

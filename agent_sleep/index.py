@@ -1,0 +1,371 @@
+"""The derived search index, under ``.agent-sleep/index/`` in the workspace.
+
+Markdown stays the truth: the index holds the recall units, their BM25 postings and their
+embeddings, and can be deleted at any time (the next search rebuilds it). A manifest records the
+size and mtime of every source file; a file whose stat changed is re-read, the others keep their
+units. Embeddings are reused by content hash, so one new note costs one new embedding. Each
+build writes a new generation of files and then swaps the manifest atomically, so a reader never
+sees a half-written index; writers take a lock of their own (not the workspace lock, so notes
+can still be taken while a large index builds).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agent_sleep.bm25 import BM25, tokenize
+from agent_sleep.embed import Embedder, EmbedUnavailable
+from agent_sleep.units import Unit, units_of
+from agent_sleep.workspace import Workspace
+
+if TYPE_CHECKING:
+    import numpy as np
+
+VERSION = 1
+MANIFEST = "manifest.json"
+PROGRESS_EVERY = 256  # embeddings between progress lines on stderr
+PROGRESS_MIN = 512  # no progress lines for small jobs
+
+_embedders: dict[str, Embedder | None] = {}
+_loaded: dict[Path, Loaded] = {}
+
+
+@dataclass
+class Loaded:
+    """An index in memory: units, their sources, BM25, and vectors (None without a model)."""
+
+    generation: str
+    files: dict[str, list[int]]
+    units: list[Unit]
+    sources: list[tuple[str, ...]]
+    hashes: list[str]
+    tokens: list[str]
+    bm25: BM25
+    vectors: np.ndarray | None
+    model: str | None
+    _row_of_id: dict[str, int] = field(default_factory=dict)
+
+    def row_of_id(self, note_id: str) -> int | None:
+        if not self._row_of_id:
+            self._row_of_id = {i: r for r, u in enumerate(self.units) for i in u.ids}
+        return self._row_of_id.get(note_id)
+
+
+@dataclass(frozen=True)
+class Report:
+    units: int
+    embedded: int
+    files_read: int
+    model: str | None
+    seconds: float
+    path: Path
+
+
+def index_dir(ws: Workspace) -> Path:
+    return ws.state_dir / "index"
+
+
+def scan(ws: Workspace) -> dict[str, list[int]]:
+    """Source files relative to the root -> [mtime_ns, size]."""
+    out: dict[str, list[int]] = {}
+    candidates = [ws.memory_md]
+    for folder in (ws.memory_dir, ws.entities_dir, ws.concepts_dir):
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            candidates += [Path(e.path) for e in os.scandir(folder) if e.name.endswith(".md")]
+    for path in candidates:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        rel = path.relative_to(ws.root).as_posix()
+        if rel != "MEMORY.md" and not _is_source(rel):
+            continue
+        out[rel] = [st.st_mtime_ns, st.st_size]
+    return dict(sorted(out.items()))
+
+
+def _is_source(rel: str) -> bool:
+    if rel.startswith("bank/"):
+        return True
+    name = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    return len(name) == 10 and name[4] == "-" and name[7] == "-" and name.replace("-", "").isdigit()
+
+
+def embedder(ws: Workspace) -> Embedder | None:
+    """The embedding model, loaded once per process; None (after one warning) without it."""
+    key = "default"
+    if key not in _embedders:
+        from agent_sleep.embed import load_embedder
+
+        try:
+            _embedders[key] = load_embedder(ws.state_dir / "model")
+        except EmbedUnavailable as e:
+            print(f"warning: {e}; recall uses BM25 only", file=sys.stderr)
+            _embedders[key] = None
+    return _embedders[key]
+
+
+def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
+    """The index, brought up to date with the files first if needed."""
+    current = scan(ws)
+    cached = _loaded.get(ws.root)
+    want_model = vectors and embedder_available(ws)
+    if cached is not None and _fresh(cached, current, want_model):
+        return cached
+    loaded = _read(ws)
+    if loaded is None or not _fresh(loaded, current, want_model):
+        update(ws, vectors=vectors)
+        loaded = _read(ws)
+        if loaded is None:
+            raise RuntimeError("the index could not be read back after building it")
+    _loaded[ws.root] = loaded
+    return loaded
+
+
+def embedder_available(ws: Workspace) -> bool:
+    return embedder(ws) is not None
+
+
+def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
+    if {k: v[:2] for k, v in loaded.files.items()} != current:
+        return False
+    return not want_model or loaded.model is not None
+
+
+def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report:
+    """Bring the index up to date (``full``: re-read every file and re-embed everything)."""
+    start = time.monotonic()
+    folder = index_dir(ws)
+    ws.confine(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _writer_lock(folder):
+        current = scan(ws)
+        old = None if full else _read(ws)
+        model = embedder(ws) if vectors else None
+        if old is not None and _fresh(old, current, model is not None):
+            return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
+        units, tokens, files, read = _collect(ws, current, old)
+        hashes = [_hash(u) for u in units]
+        vecs, embedded = _vectors(units, hashes, old, model)
+        sources = _sources(units)
+        bm25 = BM25.build([t.split() for t in tokens])
+        _write(ws, folder, files, units, sources, hashes, tokens, bm25, vecs, model)
+    _loaded.pop(ws.root, None)
+    name = model.name if model is not None else None
+    return Report(len(units), embedded, read, name, time.monotonic() - start, folder)
+
+
+def _collect(
+    ws: Workspace, current: dict[str, list[int]], old: Loaded | None
+) -> tuple[list[Unit], list[str], dict[str, list[int]], int]:
+    slices: dict[str, tuple[int, int]] = {}
+    if old is not None:
+        at = 0
+        for rel, (mtime, size, count) in old.files.items():
+            slices[rel] = (at, at + count)
+            at += count
+    units: list[Unit] = []
+    tokens: list[str] = []
+    files: dict[str, list[int]] = {}
+    read = 0
+    for rel, (mtime, size) in current.items():
+        if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:
+            lo, hi = slices[rel]
+            got, toks = old.units[lo:hi], old.tokens[lo:hi]
+        else:
+            got = units_of(rel, ws.read_text(ws.root / rel))
+            toks = [" ".join(tokenize(u.text)) for u in got]
+            read += 1
+        units += got
+        tokens += toks
+        files[rel] = [mtime, size, len(got)]
+    return units, tokens, files, read
+
+
+def _hash(unit: Unit) -> str:
+    return hashlib.sha1(unit.indexed.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def _vectors(
+    units: list[Unit], hashes: list[str], old: Loaded | None, model: Embedder | None
+) -> tuple[np.ndarray | None, int]:
+    if model is None:
+        return None, 0
+    import numpy as np
+
+    out = np.zeros((len(units), model.dim), dtype=np.float32)
+    known: dict[str, int] = {}
+    if old is not None and old.vectors is not None and old.model == model.name:
+        known = {h: r for r, h in enumerate(old.hashes)}
+    todo: dict[str, list[int]] = {}
+    for row, h in enumerate(hashes):
+        if h in known and old is not None and old.vectors is not None:
+            out[row] = old.vectors[known[h]]
+        else:
+            todo.setdefault(h, []).append(row)
+    pending = list(todo.items())
+    shown = len(pending) >= PROGRESS_MIN
+    for start in range(0, len(pending), PROGRESS_EVERY):
+        part = pending[start : start + PROGRESS_EVERY]
+        vecs = model.embed_documents([units[rows[0]].indexed for _, rows in part])
+        for (_, rows), vec in zip(part, vecs, strict=True):
+            out[rows] = vec
+        if shown:
+            done = min(start + PROGRESS_EVERY, len(pending))
+            print(f"indexing: embedded {done}/{len(pending)} new units", file=sys.stderr)
+    return out, len(pending)
+
+
+def _sources(units: list[Unit]) -> list[tuple[str, ...]]:
+    """Each unit's note ids, outside refs and cited ids, with the refs of the notes it cites."""
+    refs_of: dict[str, tuple[str, ...]] = {}
+    for u in units:
+        for i in u.ids:
+            refs_of[i] = u.refs
+    out = []
+    for u in units:
+        cited_refs = [r for c in u.cites for r in refs_of.get(c, ())]
+        out.append(tuple(dict.fromkeys([*u.ids, *u.refs, *u.cites, *cited_refs])))
+    return out
+
+
+@contextlib.contextmanager
+def _writer_lock(folder: Path) -> Iterator[None]:
+    path = folder / "lock"
+    try:
+        import fcntl
+    except ImportError:
+        import filelock
+
+        with filelock.FileLock(str(path) + ".portable"):
+            yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+_FIELDS = ("kind", "path", "text", "date", "ids", "refs", "cites", "section", "time", "context")
+
+
+def _write(
+    ws: Workspace,
+    folder: Path,
+    files: dict[str, list[int]],
+    units: list[Unit],
+    sources: list[tuple[str, ...]],
+    hashes: list[str],
+    tokens: list[str],
+    bm25: BM25,
+    vecs: np.ndarray | None,
+    model: Embedder | None,
+) -> None:
+    import numpy as np
+
+    gen = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}".encode()).hexdigest()[:12]
+    records = [
+        [getattr(u, f) for f in _FIELDS] + [list(s)] for u, s in zip(units, sources, strict=True)
+    ]
+    meta = json.dumps(
+        {"units": records, "hashes": hashes}, ensure_ascii=False, separators=(",", ":")
+    )
+    _write_bytes(ws, folder / f"units-{gen}.json", meta.encode("utf-8", "surrogateescape"))
+    toks = json.dumps(tokens, ensure_ascii=False, separators=(",", ":"))
+    _write_bytes(ws, folder / f"tokens-{gen}.json", toks.encode("utf-8", "surrogateescape"))
+    buf = io.BytesIO()
+    np.savez(buf, vocab=np.array(bm25.terms(), dtype=str), **bm25.arrays())
+    _write_bytes(ws, folder / f"bm25-{gen}.npz", buf.getvalue())
+    if vecs is not None:
+        buf = io.BytesIO()
+        np.save(buf, vecs)
+        _write_bytes(ws, folder / f"vectors-{gen}.npy", buf.getvalue())
+    manifest = {
+        "version": VERSION,
+        "generation": gen,
+        "model": model.name if model is not None else None,
+        "units": len(units),
+        "files": files,
+    }
+    _write_bytes(ws, folder / MANIFEST, json.dumps(manifest).encode())
+    for old in folder.iterdir():
+        if "-" in old.name and old.suffix in (".json", ".npz", ".npy") and gen not in old.name:
+            old.unlink(missing_ok=True)
+
+
+def _write_bytes(ws: Workspace, path: Path, data: bytes) -> None:
+    target = ws.confine(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _read(ws: Workspace) -> Loaded | None:
+    """The index as last written, or None when missing, unreadable or of another version."""
+    folder = index_dir(ws)
+    for _ in range(3):  # a writer may swap generations between our reads
+        try:
+            return _read_once(folder)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return None
+
+
+def _read_once(folder: Path) -> Loaded | None:
+    import numpy as np
+
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    if manifest.get("version") != VERSION:
+        return None
+    gen = manifest["generation"]
+    meta = json.loads(
+        (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
+    )
+    tokens = json.loads(
+        (folder / f"tokens-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
+    )
+    with np.load(folder / f"bm25-{gen}.npz") as z:
+        arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
+        vocab = z["vocab"].tolist()
+    vectors = np.load(folder / f"vectors-{gen}.npy") if manifest["model"] else None
+    units, sources = [], []
+    for rec in meta["units"]:
+        values: dict[str, Any] = dict(zip(_FIELDS, rec, strict=False))
+        for key in ("ids", "refs", "cites"):
+            values[key] = tuple(values[key])
+        units.append(Unit(**values))
+        sources.append(tuple(rec[len(_FIELDS)]))
+    if len(units) != manifest["units"] or (vectors is not None and len(vectors) != len(units)):
+        return None
+    return Loaded(
+        generation=gen,
+        files=manifest["files"],
+        units=units,
+        sources=sources,
+        hashes=meta["hashes"],
+        tokens=tokens,
+        bm25=BM25.from_arrays(vocab, arrays, len(units)),
+        vectors=vectors,
+        model=manifest["model"],
+    )

@@ -1,0 +1,249 @@
+"""Hybrid recall: BM25 and MiniLM cosine over the workspace's units, fused, packed into a budget.
+
+How a query is scored (every constant lives in ``Fusion``; see references/recall.md):
+
+1. Candidates: the ``candidates × wanted`` best units by BM25 and as many by cosine.
+2. Each signal is min-max normalised over the candidates, then
+   ``fused = vector_weight · cos_n + text_weight · bm25_n``.
+3. Neighbours: a daily-log note also takes ``neighbour_weight ×`` the best fused score of the
+   notes right before and after it in the same log (a reply is found with its question).
+4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
+   MEMORY.md entries never decay.
+5. Cutoff: units under ``min_score`` are dropped, except exact keyword hits (every content word
+   of the query, or an identifier-like query term such as ``ERR_42`` or ``v2.1``, appears in the
+   unit's text as written), which are never cut.
+6. Near-duplicates (token Jaccard ≥ ``duplicate``) are folded into the better-ranked hit, whose
+   sources absorb theirs.
+7. Packing: hits are taken greedily by rank while they fit ``budget_tokens`` (tokens ≈ words ×
+   1.3), up to ``k``.
+
+Without the embedding model the vector weight is 0 and BM25 alone ranks (one warning).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from agent_sleep.bm25 import STOPWORDS, tokenize, words
+from agent_sleep.units import LOG, MEMORY
+from agent_sleep.workspace import Workspace
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from agent_sleep.index import Loaded
+
+DEFAULT_K = 6
+TOKENS_PER_WORD = 1.3
+_IDENTIFIER = re.compile(r"[A-Za-z]*\d[\w.\-]*|\w+[_.\-]\w[\w.\-]*|[a-z]+[A-Z]\w*")
+
+
+@dataclass(frozen=True)
+class Fusion:
+    vector_weight: float = 0.7
+    text_weight: float = 0.3
+    candidates: int = 4
+    min_candidates: int = 50
+    neighbour_weight: float = 0.0
+    half_life_days: float | None = None
+    min_score: float = 0.0
+    duplicate: float = 0.9
+
+
+@dataclass(frozen=True)
+class Hit:
+    text: str
+    path: str
+    score: float
+    sources: tuple[str, ...]
+    date: str | None = None
+    kind: str = ""
+    ids: tuple[str, ...] = ()
+    time: str | None = None
+    section: str | None = None
+    exact: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return count_tokens(self.text)
+
+
+def count_tokens(text: str) -> int:
+    return math.ceil(len(text.split()) * TOKENS_PER_WORD)
+
+
+def recall(
+    workspace: str | os.PathLike[str] | Workspace | None,
+    query: str,
+    k: int | None = None,
+    budget_tokens: int | None = None,
+    *,
+    fusion: Fusion | None = None,
+    today: dt.date | None = None,
+) -> list[Hit]:
+    """The units that best answer ``query``, best first: at most ``k`` and within
+    ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget)."""
+    from agent_sleep.index import open_index
+
+    fusion = fusion or Fusion()
+    ws = Workspace.at(workspace)
+    if not query.strip() or not (ws.exists() or ws.memory_md.exists()):
+        return []
+    if k is None and budget_tokens is None:
+        k = DEFAULT_K
+    index = open_index(ws, vectors=fusion.vector_weight > 0)
+    if not index.units:
+        return []
+    vector = None
+    if index.vectors is not None and fusion.vector_weight > 0:
+        from agent_sleep.index import embedder
+
+        model = embedder(ws)
+        if model is not None:
+            vector = model.embed_query(query)
+    ranked = rank(index, query, vector, fusion, k, budget_tokens, today or dt.date.today())
+    return pack(ranked, k, budget_tokens)
+
+
+def rank(
+    index: Loaded,
+    query: str,
+    vector: np.ndarray | None,
+    fusion: Fusion,
+    k: int | None,
+    budget_tokens: int | None,
+    today: dt.date,
+) -> list[Hit]:
+    import numpy as np
+
+    n = len(index.units)
+    wanted = k or max(1, (budget_tokens or 0) // 30)
+    pool = min(n, max(fusion.min_candidates, fusion.candidates * wanted))
+    text = index.bm25.scores(tokenize(query))
+    cand = _top(text, pool)
+    cand = cand[text[cand] > 0]
+    cos = None
+    if vector is not None and index.vectors is not None:
+        cos = index.vectors @ vector
+        cand = np.union1d(cand, _top(cos, pool))
+    if len(cand) == 0:
+        return []
+    fused = fusion.text_weight * _minmax(text[cand])
+    if cos is not None:
+        fused = fused + fusion.vector_weight * _minmax(cos[cand])
+    scores = dict(zip(cand.tolist(), fused.tolist(), strict=True))
+    if fusion.neighbour_weight > 0:
+        scores = _neighbours(index, scores, fusion.neighbour_weight)
+    content, identifiers = _keywords(query)
+    hits = []
+    for row, score in scores.items():
+        unit = index.units[row]
+        if fusion.half_life_days and unit.kind != MEMORY and unit.date:
+            age = (today - dt.date.fromisoformat(unit.date)).days
+            score *= 0.5 ** (max(age, 0) / fusion.half_life_days)
+        exact = _exact(unit.text, content, identifiers)
+        if score < fusion.min_score and not exact:
+            continue
+        hits.append(
+            Hit(
+                text=unit.text,
+                path=unit.path,
+                score=round(float(score), 6),
+                sources=index.sources[row],
+                date=unit.date,
+                kind=unit.kind,
+                ids=unit.ids,
+                time=unit.time,
+                section=unit.section,
+                exact=exact,
+            )
+        )
+    hits.sort(key=lambda h: (-h.score, h.path, h.time or ""))
+    return _dedupe(hits, fusion.duplicate)
+
+
+def _top(scores: np.ndarray, count: int) -> np.ndarray:
+    import numpy as np
+
+    if count >= len(scores):
+        return np.arange(len(scores))
+    return np.argpartition(-scores, count - 1)[:count]
+
+
+def _minmax(values: np.ndarray) -> np.ndarray:
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-9:
+        return values * 0 + (1.0 if hi > 0 else 0.0)
+    return (values - lo) / (hi - lo)
+
+
+def _neighbours(index: Loaded, scores: dict[int, float], weight: float) -> dict[int, float]:
+    out = dict(scores)
+    units = index.units
+    for row, score in scores.items():
+        if units[row].kind != LOG:
+            continue
+        for other in (row - 1, row + 1):
+            if 0 <= other < len(units) and units[other].path == units[row].path:
+                out[other] = max(out.get(other, 0.0), 0.0) + weight * score
+    return out
+
+
+def _keywords(query: str) -> tuple[set[str], set[str]]:
+    content = {w for w in words(query) if w not in STOPWORDS and len(w) > 1}
+    identifiers = {m.lower() for m in _IDENTIFIER.findall(query)}
+    return content, identifiers
+
+
+def _exact(text: str, content: set[str], identifiers: set[str]) -> bool:
+    if not content and not identifiers:
+        return False
+    have = set(words(text))
+    lowered = text.lower()
+    if identifiers and any(i in lowered for i in identifiers):
+        return True
+    return bool(content) and content <= have
+
+
+def _dedupe(hits: list[Hit], threshold: float) -> list[Hit]:
+    if threshold >= 1.0:
+        return hits
+    kept: list[Hit] = []
+    shapes: list[set[str]] = []
+    for hit in hits:
+        shape = set(tokenize(hit.text))
+        twin = next(
+            (
+                i
+                for i, s in enumerate(shapes)
+                if shape and s and len(shape & s) / len(shape | s) >= threshold
+            ),
+            None,
+        )
+        if twin is None:
+            kept.append(hit)
+            shapes.append(shape)
+        else:
+            merged = tuple(dict.fromkeys(kept[twin].sources + hit.sources))
+            kept[twin] = replace(kept[twin], sources=merged, exact=kept[twin].exact or hit.exact)
+    return kept
+
+
+def pack(hits: list[Hit], k: int | None, budget_tokens: int | None) -> list[Hit]:
+    """Greedy by rank: each hit that still fits the budget is taken, up to ``k`` hits."""
+    out: list[Hit] = []
+    used = 0
+    for hit in hits:
+        if k is not None and len(out) >= k:
+            break
+        cost = hit.tokens
+        if budget_tokens is not None and used + cost > budget_tokens:
+            continue
+        out.append(hit)
+        used += cost
+    return out

@@ -1,0 +1,200 @@
+"""The workspace split into recall units: what one search result can be.
+
+- ``memory``: one MEMORY.md entry (``sources=`` names the daily notes it cites; ``date=`` if set),
+- ``bank``: one ``## Section`` of a bank page (entries carry ``sources=`` too), long sections
+  split into chunks of whole entries,
+- ``log``: one note of a daily log, dated by the log's file name.
+
+Each unit carries its display text, path, date, the ids of the notes it stands for, their
+outside provenance refs (``source=``) and the ids it cites, plus ``context``: the text indexed
+for search, which adds what a bare note leaves implicit (its date, the page and section title,
+and the note before it in the same log, so a reply like "Yes, last week!" is found with its
+question). Pure functions of file contents; no I/O here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from agent_sleep import notes
+
+MEMORY = "memory"
+BANK = "bank"
+LOG = "log"
+CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
+CONTEXT_WORDS = 40  # how much of the previous note is indexed with a log note
+_COMMENT = re.compile(r" ?<!--.*?-->", re.S)
+_FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.S)
+
+
+@dataclass(frozen=True)
+class Unit:
+    kind: str
+    path: str  # relative to the workspace root, with forward slashes
+    text: str
+    date: str | None
+    ids: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()  # outside provenance (source=)
+    cites: tuple[str, ...] = ()  # note ids a consolidated entry cites (sources=)
+    section: str | None = None
+    time: str | None = None
+    context: str = ""
+
+    @property
+    def indexed(self) -> str:
+        return self.context or self.text
+
+
+def display(note: notes.Note) -> str:
+    """A note's text as an agent should read it: type prefix, no metadata comment."""
+    return f"{note.prefix}: {note.text}"
+
+
+def _split(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(v for v in (p.strip() for p in value.split(",")) if v)
+
+
+def _valid_date(value: str | None) -> str | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+def memory_units(text: str, path: str = "MEMORY.md") -> list[Unit]:
+    out = []
+    for block in notes.parse(text).blocks:
+        n = block.note
+        if n is None or not n.text.strip():
+            continue
+        date = _valid_date(n.meta.get("date"))
+        heading = block.section if block.section and block.section != "MEMORY" else None
+        context = " ".join(x for x in (heading, date, n.text) if x)
+        out.append(
+            Unit(
+                kind=MEMORY,
+                path=path,
+                text=display(n),
+                date=date,
+                ids=(n.id,) if n.id else (),
+                refs=_split(n.meta.get("source")),
+                cites=_split(n.meta.get("sources")),
+                section=block.section,
+                context=context,
+            )
+        )
+    return out
+
+
+def _frontmatter(text: str) -> tuple[dict[str, str], str]:
+    m = _FRONTMATTER.match(text)
+    if not m:
+        return {}, text
+    meta = {}
+    for line in m.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not key.startswith((" ", "\t")):
+            meta[key.strip()] = value.strip().strip("\"'")
+    return meta, text[m.end() :]
+
+
+def bank_units(text: str, path: str) -> list[Unit]:
+    meta, body = _frontmatter(text)
+    title = meta.get("title") or path.rsplit("/", 1)[-1].removesuffix(".md")
+    updated = _valid_date(meta.get("updated"))
+    sections: dict[str | None, list[notes.Block]] = {}
+    for block in notes.parse(body).blocks:
+        if block.heading is not None or not block.raw.strip():
+            continue
+        sections.setdefault(block.section, []).append(block)
+    out = []
+    for section, blocks in sections.items():
+        for chunk in _chunks(blocks):
+            lines, ids, refs, cites, dates = [], [], [], [], []
+            for b in chunk:
+                if b.note is not None:
+                    lines.append("- " + display(b.note))
+                    ids += [b.note.id] if b.note.id else []
+                    refs += _split(b.note.meta.get("source"))
+                    cites += _split(b.note.meta.get("sources"))
+                    dates += [d for d in [_valid_date(b.note.meta.get("date"))] if d]
+                else:
+                    lines.append(_COMMENT.sub("", b.raw.rstrip("\r\n")))
+            heading = f"{title} — {section}" if section and section != title else title
+            shown = "\n".join(line for line in lines if line.strip())
+            if not shown:
+                continue
+            out.append(
+                Unit(
+                    kind=BANK,
+                    path=path,
+                    text=f"{heading}\n{shown}",
+                    date=max(dates) if dates else updated,
+                    ids=tuple(dict.fromkeys(ids)),
+                    refs=tuple(dict.fromkeys(refs)),
+                    cites=tuple(dict.fromkeys(cites)),
+                    section=section,
+                )
+            )
+    return out
+
+
+def _chunks(blocks: list[notes.Block]) -> Iterator[list[notes.Block]]:
+    chunk: list[notes.Block] = []
+    size = 0
+    for b in blocks:
+        n = len(b.raw.split())
+        if chunk and size + n > CHUNK_WORDS:
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(b)
+        size += n
+    if chunk:
+        yield chunk
+
+
+def log_units(text: str, path: str, day: str) -> list[Unit]:
+    out = []
+    previous: str | None = None
+    for block in notes.parse(text).blocks:
+        if block.heading is not None:
+            previous = None
+            continue
+        n = block.note
+        if n is None or not n.text.strip():
+            continue
+        before = " ".join(previous.split()[-CONTEXT_WORDS:]) if previous else ""
+        out.append(
+            Unit(
+                kind=LOG,
+                path=path,
+                text=display(n),
+                date=day,
+                ids=(n.id,) if n.id else (),
+                refs=_split(n.meta.get("source")),
+                section=block.section,
+                time=n.time,
+                context=f"{day}: {n.text}" + (f" (after: {before})" if before else ""),
+            )
+        )
+        previous = n.text
+    return out
+
+
+def units_of(path: str, text: str) -> list[Unit]:
+    """The units of one workspace file, given its path relative to the root."""
+    if path == "MEMORY.md":
+        return memory_units(text, path)
+    if path.startswith("bank/"):
+        return bank_units(text, path)
+    day = _valid_date(path.rsplit("/", 1)[-1].removesuffix(".md"))
+    if path.startswith("memory/") and day:
+        return log_units(text, path, day)
+    return []
