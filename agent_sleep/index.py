@@ -171,7 +171,7 @@ def _collect(
     slices: dict[str, tuple[int, int]] = {}
     if old is not None:
         at = 0
-        for rel, (mtime, size, count) in old.files.items():
+        for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
             at += count
     units: list[Unit] = []

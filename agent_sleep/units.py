@@ -117,7 +117,11 @@ def bank_units(text: str, path: str) -> list[Unit]:
     out = []
     for section, blocks in sections.items():
         for chunk in _chunks(blocks):
-            lines, ids, refs, cites, dates = [], [], [], [], []
+            lines: list[str] = []
+            ids: list[str] = []
+            refs: list[str] = []
+            cites: list[str] = []
+            dates: list[str] = []
             for b in chunk:
                 if b.note is not None:
                     lines.append("- " + display(b.note))
