@@ -12,8 +12,8 @@ NREM
      of them; the number of notes cited is the item's reinforcement count.
   3. Confidence: the note's own (O notes) or a base per type, +0.1 per reinforcement, -0.2 per
      contradiction (a similar note or MEMORY.md entry of opposite polarity).
-  4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted items that are salient
-     (``keep``), reinforced, or deliberate W/O notes. An item repeating a MEMORY.md entry
+  4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted statements (not questions)
+     that are salient (``keep``), reinforced, or deliberate W/O notes. An item repeating a MEMORY.md entry
      updates it (adding its sources) instead of adding a copy.
   5. Slow track -> bank pages: everything else kept, grouped by the name it mentions most
      (entity page), else by its speaker, else by its main topic (concept page), in a section
@@ -81,18 +81,21 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
 
 
+def _filler(sentence: str) -> bool:
+    """Small talk: an interjection, a thank-you, a bare reaction with fewer than 4 content words."""
+    content = lexical.tokens(sentence)
+    if _FILLER_RE.match(sentence) and len(content) < 4:
+        return True
+    return len(content) < 2 and not lexical.entities(sentence) and not lexical.numbers(sentence)
+
+
 def condense(text: str) -> str:
     """Drop filler sentences; sentences holding a temporal expression always stay, verbatim."""
     label, body = lexical.split_speaker(text)
     parts = lexical.sentences(body)
     if len(parts) <= 1:
         return text
-    keep = [
-        s
-        for s in parts
-        if temporal.has_temporal(s)
-        or (not _FILLER_RE.match(s) and (lexical.entities(s) or len(lexical.tokens(s)) >= 3))
-    ]
+    keep = [s for s in parts if temporal.has_temporal(s) or not _filler(s)]
     if not keep:
         keep = [max(parts, key=lambda s: (len(lexical.tokens(s)), -parts.index(s)))]
     return label + " ".join(keep)
@@ -181,6 +184,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         fast = (
             conf >= FAST_CONFIDENCE
             and not contradicted
+            and not text.rstrip().endswith("?")
             and (tier_keep or len(members) > 1 or deliberate)
         )
         if same:

@@ -68,16 +68,26 @@ def test_salience_components_and_tiers() -> None:
         ("b", "B", "Caroline moved to Boston in May 2023 with Melanie"),
         ("c", "W", "ok"),
         ("d", "B", "Caroline loves Boston and Melanie visited Boston twice"),
+        ("e", "B", "haha yes"),
     ]
     s = salience.score(window)
     assert s["a"].tier == "prune"
     assert s["c"].tier == "condense"  # W notes are protected from pruning
     assert s["b"].downstream > 0 and s["b"].density > s["a"].density
-    assert s["d"].recency == 1.0
-    for x in s.values():
-        expected = 0.4 * x.downstream + 0.3 * x.recency + 0.3 * x.density
-        assert x.salience == pytest.approx(expected, abs=1e-3)
+    assert s["e"].recency == 1.0
+    ids = [w[0] for w in window]
+    down = salience.percentiles([s[i].downstream for i in ids])
+    den = salience.percentiles([s[i].density for i in ids])
+    for k, i in enumerate(ids):
+        expected = 0.4 * down[k] + 0.3 * s[i].recency + 0.3 * den[k]
+        assert s[i].salience == pytest.approx(expected, abs=1e-3)
+    assert s["b"].salience > s["a"].salience
     assert salience.score(window) == s
+
+
+def test_percentiles_share_ties() -> None:
+    assert salience.percentiles([0.0, 0.0, 1.0, 2.0]) == pytest.approx([0, 0, 2 / 3, 1])
+    assert salience.percentiles([0.5]) == [0.0]
 
 
 def test_temporal_notes_are_never_pruned() -> None:
