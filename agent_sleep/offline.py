@@ -13,8 +13,8 @@ NREM
   3. Confidence: the note's own (O notes) or a base per type, +0.1 per reinforcement, -0.2 per
      contradiction (a similar note or MEMORY.md entry of opposite polarity).
   4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted statements (not questions)
-     that are salient (``keep``), reinforced, or deliberate W/O notes. An item repeating a MEMORY.md entry
-     updates it (adding its sources) instead of adding a copy.
+     that are salient (``keep``), reinforced, or deliberate W/O notes. An item repeating a
+     MEMORY.md entry updates it (adding its sources) instead of adding a copy.
   5. Slow track -> bank pages: everything else kept, grouped by the name it mentions most
      (entity page), else by its speaker, else by its main topic (concept page), in a section
      per log date.

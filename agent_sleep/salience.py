@@ -9,9 +9,10 @@ Sleeping Agent"), where
 - density: named entities, numbers and temporal expressions per token, length-normalised.
 
 Downstream similarity and density enter as percentile ranks within the window (the share of
-other notes scoring lower), like recency. TF-IDF cosines run lower than the paper's MiniLM cosines and chat
-turns carry few names, so raw values would leave every note in the bottom tiers; ranks keep the
-tiers meaningful whatever the similarity measure: a note must stand out from its own window.
+other notes scoring lower), like recency. TF-IDF cosines run lower than the paper's MiniLM
+cosines and chat turns carry few names, so raw values would leave every note in the bottom
+tiers; ranks keep the tiers meaningful whatever the similarity measure: a note must stand out
+from its own window.
 
 Tiers: ``keep`` (>= 0.6, kept verbatim), ``condense`` (0.3-0.6), ``prune`` (< 0.3). Protected
 categories never fall to ``prune``: notes holding a temporal expression (dates are what generic

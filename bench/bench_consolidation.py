@@ -162,7 +162,8 @@ def main() -> None:
     for kind in sorted(tot["total_all"]):
         print(
             f"{kind:<10}  {_pct(tot['kept'][kind], tot['total'][kind])} of {tot['total'][kind]:>5}"
-            f"          {_pct(tot['kept_all'][kind], tot['total_all'][kind])} of {tot['total_all'][kind]:>5}"
+            f"          {_pct(tot['kept_all'][kind], tot['total_all'][kind])} of "
+            f"{tot['total_all'][kind]:>5}"
         )
     print(
         f"{'all':<10}  {_pct(sum(tot['kept'].values()), sum(tot['total'].values()))} of "
