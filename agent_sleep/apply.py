@@ -442,7 +442,8 @@ class Builder:
             return
         if self._too_big(text, MAX_CONTENT_CHARS):
             return
-        if not self._fresh(ids):
+        # REM may seed a page from notes NREM already filed; NREM must not file a note twice
+        if decision == "bank_entries" and not self._fresh(ids):
             self.plan.dropped["already_consolidated"] += 1
             return
         note_ids = [i for i in ids if i in self.inputs.note_types]

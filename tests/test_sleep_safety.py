@@ -291,3 +291,48 @@ def test_stale_reference_when_entry_vanished(ws: Path) -> None:
     r = sleep_cycle(ws, "nrem", QueueProvider(during_call=hand_edit).enqueue(_nrem([upd])))
     assert r.dropped == {"stale_reference": 1}
     assert (ws / "MEMORY.md").read_text() == "# MEMORY\n"
+
+
+def test_two_concurrent_sleeps_do_not_duplicate(ws: Path) -> None:
+    _note(ws, "Redis default port is 6379", "W")
+    _note(ws, "Caroline moved to Boston in May 2023")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def another_sleep() -> None:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "agent_sleep",
+                "sleep",
+                "--phase",
+                "nrem",
+                "--provider",
+                "offline",
+                "-w",
+                str(ws),
+            ],
+            check=True,
+            env=env,
+            timeout=60,
+            capture_output=True,
+        )
+
+    q = QueueProvider(during_call=another_sleep)
+    q.enqueue(json.loads(json.dumps(_offline_answer(ws))))
+    r = sleep_cycle(ws, "nrem", q)
+    assert r.dropped.get("already_consolidated", 0) >= 1
+    texts = [n.text for n in _entries(ws)]
+    assert len(texts) == len(set(texts))
+    bank = [n.text for p in (ws / "bank").rglob("*.md") for n in notes.notes_in(p.read_text())]
+    assert len(bank) == len(set(bank))
+
+
+def _offline_answer(ws: Path) -> dict[str, Any]:
+    """What the offline consolidator would answer for the pending notes right now."""
+    probe = QueueProvider()
+    probe.enqueue(_nrem())
+    sleep_cycle(ws, "nrem", probe, dry_run=True)
+    from agent_sleep import offline
+
+    return offline.nrem(probe.history[0]["payload"])
