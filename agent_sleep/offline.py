@@ -118,8 +118,8 @@ def _group(
         return "entity", label.rstrip(": ")
     if names:
         return "entity", names[0]
-    terms = tfidf.top_terms(row, 1)
-    return "concept", terms[0] if terms else "notes"
+    words = [t for t in tfidf.top_terms(row, 8) if re.fullmatch(r"[a-z][a-z-]{2,}", t)]
+    return "concept", words[0] if words else "notes"
 
 
 def nrem(p: dict[str, Any]) -> dict[str, Any]:

@@ -232,3 +232,18 @@ def test_schema_validator() -> None:
     assert any("confidence: expected number" in e for e in errs)
     assert any("unexpected key 'extra'" in e for e in errs)
     assert schema.errors({}, prompts.FLUSH_SCHEMA) == ["$: missing required key 'notes'"]
+
+
+def test_concept_pages_are_named_by_words_not_dates() -> None:
+    p = {
+        "notes": [
+            _n(
+                "a1",
+                "fixed the flaky auth test yesterday (2026-11-28) by pinning the clock",
+                tier="condense",
+            )
+        ],
+        "memory": [],
+    }
+    [item] = offline.nrem(p)["bank_updates"]
+    assert item["kind"] == "concept" and item["slug"].isalpha()
