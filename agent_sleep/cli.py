@@ -43,7 +43,11 @@ class LazyGroup(click.Group):
 
 @click.group(
     cls=LazyGroup,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    context_settings={
+        "help_option_names": ["-h", "--help"],
+        "max_content_width": 100,
+        "terminal_width": 100,
+    },
     epilog="""\b
 Examples:
   agent-sleep init

@@ -25,5 +25,26 @@ while IFS='|' read -r type conf source note; do
   printf '%s  %s: %s\n' "$id" "$type" "$note"
 done < "$here/sample_notes.txt"
 
+echo "== flush: durable facts from a raw context dump (examples/session_log.txt)"
+as should-flush --tokens 178000 --context-window 200000 || true
+as flush --context-file "$here/session_log.txt"
+
 echo "== today's log: $ws/memory/$(date +%F).md"
 cat "$ws/memory/$(date +%F).md"
+
+echo "== sleep: NREM + REM, offline"
+as sleep --phase both
+
+echo "== MEMORY.md"
+cat "$ws/MEMORY.md"
+for page in "$ws"/bank/entities/*.md "$ws"/bank/concepts/*.md; do
+  [ -e "$page" ] || continue
+  echo "== bank/${page#"$ws"/bank/}"
+  cat "$page"
+done
+
+echo "== next session (from today's log)"
+sed -n '/^## Next session/,/^## /p' "$ws/memory/$(date +%F).md"
+
+echo "== status"
+as status
