@@ -160,6 +160,8 @@ class AnthropicProvider:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise InvalidOutput(f"the reply is not valid JSON ({e.msg} at {e.pos})", usage) from e
+        except RecursionError as e:
+            raise InvalidOutput("the reply's JSON is nested too deeply", usage) from e
         if not isinstance(data, dict):
             raise InvalidOutput("the reply is not a JSON object", usage)
         return data, usage
