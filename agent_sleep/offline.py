@@ -32,15 +32,20 @@ import re
 from collections import Counter
 from typing import Any
 
-from agent_sleep import gate, lexical, temporal
+from agent_sleep import distill, gate, lexical, temporal
 
 DUPLICATE = 0.8
 CONTRADICTION = 0.5
 LINK_MIN, LINK_MAX = 0.25, 0.8
 FAST_CONFIDENCE = 0.7
+MAX_FAST = 6  # MEMORY.md additions per run: the clearest facts only
+KEEP_WORDS, CONDENSE_WORDS = 40, 20  # word budgets of condensed chat turns, by tier
 BASE_CONFIDENCE = {"W": 0.8, "B": 0.75, "S": 0.6, "O": 0.7}
 MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
 RECURRING = 3
+INFO = distill.INFORMATIVE
+MAX_PAGES = 2  # new entity pages and concept pages suggested per run, each
+TOPIC_SHARE = 0.25
 
 _QUESTION_RE = re.compile(
     r"\?\s*$|\b(?:not sure|unclear|unknown|tbd|todo|to do|find out|figure out|open question)\b",
@@ -73,6 +78,16 @@ _DURABLE_RE = re.compile(
     r"|will|goal|owner|responsible)\b",
     re.I,
 )
+_AFTER_DETERMINER_RE = re.compile(
+    r"\b(?:a|an|the|my|your|his|her|our|their|this|that|these|those|some)\s+([a-z]{4,})\b", re.I
+)
+# Adjectives and quantifiers that often follow an article but name no topic.
+_NOT_TOPICS = frozenset(
+    """last long first next little whole same other different real true few own best big small
+    new old full hard easy more most much many such very only part kind sort type lots couple
+    while time times moment moments thing things something someone people person place way ways
+    days weeks months years year week month today tonight""".split()  # noqa: SIM905
+)
 _ROLE_RE = re.compile(r"^\s*(?:user|human|assistant|ai|claude)\s*:\s*", re.I)
 _SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
 
@@ -81,24 +96,11 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
 
 
-def _filler(sentence: str) -> bool:
-    """Small talk: an interjection, a thank-you, a bare reaction with fewer than 4 content words."""
-    content = lexical.tokens(sentence)
-    if _FILLER_RE.match(sentence) and len(content) < 4:
-        return True
-    return len(content) < 2 and not lexical.entities(sentence) and not lexical.numbers(sentence)
-
-
-def condense(text: str) -> str:
-    """Drop filler sentences; sentences holding a temporal expression always stay, verbatim."""
-    label, body = lexical.split_speaker(text)
-    parts = lexical.sentences(body)
-    if len(parts) <= 1:
-        return text
-    keep = [s for s in parts if temporal.has_temporal(s) or not _filler(s)]
-    if not keep:
-        keep = [max(parts, key=lambda s: (len(lexical.tokens(s)), -parts.index(s)))]
-    return label + " ".join(keep)
+def condense(text: str, tier: str = "condense", known: frozenset[str] | None = None) -> str:
+    """The note as memory: its informative sentences (all of them for ``keep``, the best within
+    :data:`CONDENSE_WORDS` for ``condense``), dates always kept verbatim, speaker label kept."""
+    budget = KEEP_WORDS if tier == "keep" else CONDENSE_WORDS
+    return distill.condense(text, budget, known)
 
 
 def _anchors(text: str) -> set[str]:
@@ -108,26 +110,53 @@ def _anchors(text: str) -> set[str]:
 def _group(
     text: str, counts: Counter[str], tfidf: lexical.TfIdf, row: int, known: frozenset[str]
 ) -> tuple[str, str]:
-    """(kind, display name) of the bank page an item belongs on."""
-    names = lexical.entities(text, known)
-    frequent = [n for n in names if counts[n] >= 2]
-    if frequent:
-        return "entity", max(frequent, key=lambda n: (counts[n], -names.index(n)))
+    """(kind, display name) of the bank page an item belongs on: its speaker's page for a chat
+    turn (what a person says is what is known about them), else the page of the name it
+    mentions that recurs most, else a concept page named after its strongest term."""
     label, _ = lexical.split_speaker(text)
     if label:
         return "entity", label.rstrip(": ")
+    names = distill.names(text, known)
     if names:
-        return "entity", names[0]
-    words = [t for t in tfidf.top_terms(row, 8) if re.fullmatch(r"[a-z][a-z-]{2,}", t)]
+        return "entity", max(names, key=lambda n: (counts[n], -names.index(n)))
+    words = [
+        t
+        for t in tfidf.top_terms(row, 8)
+        if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER
+    ]
     return "concept", words[0] if words else "notes"
+
+
+def _prunable(note: dict[str, Any], info: float) -> bool:
+    """Pruned: the salience tier says so, or a chat turn / experience note is small talk.
+    Notes the agent wrote on purpose (W, O) are never pruned here."""
+    if note["type"] in ("W", "O"):
+        return False
+    return note.get("tier") == "prune" or info < distill.INFORMATIVE
+
+
+def _open_question(text: str, known: frozenset[str]) -> bool:
+    """A gap worth a next-session action: an explicit "not sure / TBD / find out", or a
+    question with real content (not "How have you been?")."""
+    if not _QUESTION_RE.search(text):
+        return False
+    if not text.rstrip().endswith("?"):
+        return True
+    last = lexical.sentences(lexical.split_speaker(text)[1])[-1]
+    return distill.sentence_score(last, known) + distill.W_QUESTION >= distill.STRONG
 
 
 def nrem(p: dict[str, Any]) -> dict[str, Any]:
     notes: list[dict[str, Any]] = p.get("notes", [])
     memory: list[dict[str, Any]] = p.get("memory", [])
-    kept = [n for n in notes if n.get("tier") != "prune"]
+    known = distill.known_names([n["text"] for n in notes] + [m["text"] for m in memory])
+    info = {n["id"]: distill.information(n["text"], known) for n in notes}
+    kept = [n for n in notes if not _prunable(n, info[n["id"]])]
     pruned = len(notes) - len(kept)
-    texts = [condense(n["text"]) if n.get("tier") == "condense" else n["text"] for n in kept]
+    texts = [
+        n["text"] if n["type"] in ("W", "O") else condense(n["text"], n.get("tier", ""), known)
+        for n in kept
+    ]
     corpus = texts + [m["text"] for m in memory]
     tfidf = lexical.TfIdf(corpus)
     sim = tfidf.similarity()
@@ -150,17 +179,16 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         clusters.setdefault(owner[j], []).append(j)
 
     negs = [lexical.negated(t) for t in corpus]
-    known = lexical.mid_sentence_names(corpus)
     counts: Counter[str] = Counter()
     for t in texts:
-        counts.update(set(lexical.entities(t, known)))
+        counts.update(set(distill.names(t, known)))
 
     updates: list[dict[str, Any]] = []
-    bank: list[dict[str, Any]] = []
+    filed: list[tuple[int, str, list[str], float, bool]] = []  # rep, text, sources, conf, fast
     weak: list[dict[str, Any]] = []
     for head, members in clusters.items():
         note = kept[head]
-        rep = max(members, key=lambda j: (len(texts[j]), -j))
+        rep = max(members, key=lambda j: (info[kept[j]["id"]], len(texts[j]), -j))
         text = texts[rep]
         sources = [kept[j]["id"] for j in members]
         conf = note.get("confidence") if note["type"] == "O" else None
@@ -179,14 +207,6 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
             and negs[k + m] == negs[rep]
             and _anchors(text) <= _anchors(memory[m]["text"])
         ]
-        tier_keep = any(kept[j].get("tier") == "keep" for j in members)
-        deliberate = note["type"] in ("W", "O")
-        fast = (
-            conf >= FAST_CONFIDENCE
-            and not contradicted
-            and not text.rstrip().endswith("?")
-            and (tier_keep or len(members) > 1 or deliberate)
-        )
         if same:
             entry = memory[same[0] - k]
             updates.append(
@@ -201,7 +221,30 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
                     "sources": sources,
                 }
             )
-        elif fast:
+            continue
+        tier_keep = any(kept[j].get("tier") == "keep" for j in members)
+        deliberate = note["type"] in ("W", "O")
+        clear = distill.information(text, known) >= distill.STRONG
+        fast = (
+            conf >= FAST_CONFIDENCE
+            and not contradicted
+            and not text.rstrip().endswith("?")
+            and (deliberate or (clear and (tier_keep or len(members) > 1)))
+        )
+        filed.append((rep, text, sources, conf, fast))
+        if conf < FAST_CONFIDENCE or contradicted:
+            weak.append({"text": text, "sources": sources})
+
+    # MEMORY.md takes the clearest facts of the run, a few at a time; the rest go to the bank
+    ranked = sorted(
+        (f for f in filed if f[4]),
+        key=lambda f: (kept[f[0]]["type"] not in ("W", "O"), -info[kept[f[0]]["id"]], f[0]),
+    )
+    to_memory = {f[0] for f in ranked[:MAX_FAST]}
+    bank: list[dict[str, Any]] = []
+    for rep, text, sources, conf, _fast in filed:
+        note = kept[rep]
+        if rep in to_memory:
             updates.append(
                 {
                     "action": "add",
@@ -212,24 +255,22 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
                     "sources": sources,
                 }
             )
-        else:
-            kind, name = _group(text, counts, tfidf, rep, known)
-            bank.append(
-                {
-                    "slug": slugify(name) or "notes",
-                    "kind": kind,
-                    "section": f"## {note.get('date') or p.get('today', '')}".rstrip(),
-                    "content": text,
-                    "sources": sources,
-                }
-            )
-            if conf < FAST_CONFIDENCE or contradicted:
-                weak.append({"text": text, "sources": sources})
+            continue
+        kind, name = _group(text, counts, tfidf, rep, known)
+        bank.append(
+            {
+                "slug": slugify(name) or "notes",
+                "kind": kind,
+                "section": f"## {note.get('date') or p.get('today', '')}".rstrip(),
+                "content": text,
+                "sources": sources,
+            }
+        )
     by_salience = sorted(kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
     open_questions = [
         {"text": n["text"], "sources": [n["id"]]}
         for n in by_salience
-        if _QUESTION_RE.search(n["text"])
+        if _open_question(n["text"], known)
     ][:MAX_OPEN]
     return {
         "memory_md_updates": updates,
@@ -304,32 +345,27 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
                 }
             )
 
+    known = distill.known_names(corpus)
+    useful = [
+        i for i in range(k) if not _prunable(notes[i], distill.information(notes[i]["text"], known))
+    ]
+    speakers = {lexical.split_speaker(n["text"])[0].rstrip(": ") for n in notes} - {""}
     mentions: dict[str, list[int]] = {}
-    known = lexical.mid_sentence_names(corpus)
-    for i, note in enumerate(notes):
-        for name in lexical.entities(note["text"], known):
-            mentions.setdefault(name, []).append(i)
-    pages = set(p.get("bank_pages", []))
+    for i in useful:
+        for name in distill.names(notes[i]["text"], known):
+            if name not in speakers:
+                mentions.setdefault(name, []).append(i)
     recurring = sorted(
         ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
         key=lambda t: (-len(t[1]), t[0]),
     )
-    for name, idx in recurring:
-        slug = slugify(name)
-        if not slug or slug in pages:
-            continue
-        pages.add(slug)
-        days = sorted({notes[i].get("date", "") for i in idx} - {""})
-        span = f" ({days[0]} to {days[-1]})" if len(days) > 1 else (f" ({days[0]})" if days else "")
-        out["new_bank_suggestions"].append(
-            {
-                "slug": slug,
-                "kind": "entity",
-                "seed_content": f"{name} came up in {len(idx)} notes{span}: "
-                + "; ".join(_excerpt(notes[i]["text"], 100) for i in idx[:3]),
-                "sources": [notes[i]["id"] for i in idx],
-            }
-        )
+    # A page is seeded, or given a dated overview line if it exists, each time its name or
+    # topic recurs in a run.
+    for name, idx in recurring[:MAX_PAGES]:
+        if slugify(name):
+            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known))
+    for topic, idx in _topics(notes, useful, mentions, known)[:MAX_PAGES]:
+        out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known))
     for name, idx in recurring:
         days = sorted({notes[i].get("date", "") for i in idx} - {""})
         in_memory = [e["id"] for e in memory if name in e["text"]]
@@ -349,17 +385,85 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
     actions: list[dict[str, Any]] = []
     for q in p.get("open_questions", []):
         actions.append({"text": f"Find out: {_excerpt(q['text'], 200)}", "sources": q["sources"]})
-    for note in notes:
-        if _INTENT_RE.search(note["text"]) and not _QUESTION_RE.search(note["text"]):
-            actions.append(
-                {"text": f"Follow up: {_excerpt(note['text'], 200)}", "sources": [note["id"]]}
-            )
+    for i in useful:
+        intent = _intention(notes[i]["text"], known)
+        if intent:
+            actions.append({"text": f"Follow up: {intent}", "sources": [notes[i]["id"]]})
     seen_text: set[str] = set()
     for a in actions:
         if a["text"] not in seen_text and len(out["next_session_actions"]) < MAX_ACTIONS:
             seen_text.add(a["text"])
             out["next_session_actions"].append(a)
     return out
+
+
+def _best_sentence(text: str, known: frozenset[str], must: str = "") -> str:
+    """The note's most informative sentence (containing ``must``), with its speaker label."""
+    label, _ = lexical.split_speaker(text)
+    parts = [
+        s for s in distill.analyse(text, known) if not s.caption and must.lower() in s.text.lower()
+    ]
+    if not parts:
+        return ""
+    best = max(parts, key=lambda s: s.score)
+    return label + distill.strip_filler(best.text)
+
+
+def _seed(
+    name: str, kind: str, notes: list[dict[str, Any]], idx: list[int], known: frozenset[str]
+) -> dict[str, Any]:
+    """A bank page seed: how often and when the name or topic came up, who raised it, and the
+    most informative thing said about it."""
+    days = sorted({notes[i].get("date", "") for i in idx} - {""})
+    span = f" ({days[0]} to {days[-1]})" if len(days) > 1 else (f" ({days[0]})" if days else "")
+    who = sorted({lexical.split_speaker(notes[i]["text"])[0].rstrip(": ") for i in idx} - {""})
+    by = f", from {' and '.join(who)}" if who else ""
+    best = max(idx, key=lambda i: (distill.information(notes[i]["text"], known), -i))
+    quote = _excerpt(_best_sentence(notes[best]["text"], known, name), 160)
+    return {
+        "slug": slugify(name),
+        "kind": kind,
+        "seed_content": f"{name} came up in {len(idx)} notes{span}{by}. {quote}".strip(),
+        "sources": [notes[i]["id"] for i in idx],
+    }
+
+
+def _topics(
+    notes: list[dict[str, Any]],
+    useful: list[int],
+    mentions: dict[str, list[int]],
+    known: frozenset[str],
+) -> list[tuple[str, list[int]]]:
+    """Recurring topics: nouns (words seen right after an article or a possessive, not names,
+    not filler, not common adjectives) in RECURRING informative notes or more, but in at most
+    TOPIC_SHARE of them (a word everyone uses is not a topic)."""
+    names = {w.lower() for n in mentions for w in n.split()} | {w.lower() for w in known}
+    where: dict[str, list[int]] = {}
+    nouns: set[str] = set()
+    for i in useful:
+        body, _caption = distill.split_caption(lexical.split_speaker(notes[i]["text"])[1])
+        nouns.update(m.group(1).lower() for m in _AFTER_DETERMINER_RE.finditer(body))
+        for w in set(lexical.tokens(body)):
+            if len(w) >= 4 and w.isalpha() and w not in distill.FILLER and w not in names:
+                where.setdefault(w, []).append(i)
+    where = {w: idx for w, idx in where.items() if w in nouns and w not in _NOT_TOPICS}
+    cap = max(RECURRING, TOPIC_SHARE * len(useful))
+    found = [(w, idx) for w, idx in where.items() if RECURRING <= len(idx) <= cap]
+    return sorted(found, key=lambda t: (-len(t[1]), t[0]))
+
+
+def _intention(text: str, known: frozenset[str]) -> str:
+    """The informative sentence of a note stating an intention or a plan, or ""."""
+    label, _ = lexical.split_speaker(text)
+    for s in distill.analyse(text, known):
+        if (
+            not s.caption
+            and s.score >= distill.INFORMATIVE
+            and _INTENT_RE.search(s.text)
+            and not _QUESTION_RE.search(s.text)
+        ):
+            return _excerpt(label + distill.strip_filler(s.text), 200)
+    return ""
 
 
 def _candidates(dump: str) -> list[str]:

@@ -6,7 +6,9 @@ Sleeping Agent"), where
 - downstream: the highest TF-IDF cosine between the note and any later note of the window
   (what keeps coming up matters);
 - recency: the note's rank in time order over the window, divided by the window's size;
-- density: named entities, numbers and temporal expressions per token, length-normalised.
+- density: the information in the note's best sentence (:func:`agent_sleep.distill.information`:
+  content words, names, numbers, temporal expressions, first-person statements; questions and
+  reactions count against it).
 
 Downstream similarity and density enter as percentile ranks within the window (the share of
 other notes scoring lower), like recency. TF-IDF cosines run lower than the paper's MiniLM
@@ -14,9 +16,12 @@ cosines and chat turns carry few names, so raw values would leave every note in 
 tiers; ranks keep the tiers meaningful whatever the similarity measure: a note must stand out
 from its own window.
 
-Tiers: ``keep`` (>= 0.6, kept verbatim), ``condense`` (0.3-0.6), ``prune`` (< 0.3). Protected
-categories never fall to ``prune``: notes holding a temporal expression (dates are what generic
-summaries lose first), world facts and opinions the agent wrote on purpose (W and O notes).
+Tiers: ``keep`` (>= 0.6: every informative sentence kept verbatim), ``condense`` (0.3-0.6: the
+most informative sentences only), ``prune`` (< 0.3, or small talk: no informative sentence at
+all, whatever the rank). A low-ranked note still holding a clear fact
+(:data:`agent_sleep.distill.STRONG`) is condensed, not pruned. Protected categories never fall
+to ``prune``: notes holding a date, time or age (dates are what generic summaries lose first),
+world facts and opinions the agent wrote on purpose (W and O notes).
 The score depends only on the window's notes, not on which of them are pending, so scoring the
 same logs twice gives the same tiers.
 """
@@ -27,12 +32,11 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agent_sleep import lexical, temporal
+from agent_sleep import distill, lexical, temporal
 
 W_DOWNSTREAM, W_RECENCY, W_DENSITY = 0.4, 0.3, 0.3
 KEEP, CONDENSE = 0.6, 0.3
-DENSITY_SCALE = 2.5
-MIN_TOKENS = 12
+CONCRETE = frozenset({"date", "time", "age"})
 MAX_WINDOW = 4000
 
 
@@ -46,17 +50,17 @@ class Scored:
     density: float
 
 
-def density(text: str) -> float:
-    items = len(lexical.entities(text)) + lexical.numbers(text) + len(temporal.extract(text))
-    n = len(lexical.tokens(lexical.split_speaker(text)[1]))
-    return min(1.0, DENSITY_SCALE * items / max(n, MIN_TOKENS))
+def density(text: str, known: frozenset[str] | None = None) -> float:
+    return max(0.0, distill.information(text, known))
 
 
-def tier_of(salience: float, note_type: str, text: str) -> str:
-    tier = "keep" if salience >= KEEP else "condense" if salience >= CONDENSE else "prune"
-    if tier == "prune" and (note_type in ("W", "O") or temporal.has_temporal(text)):
-        return "condense"
-    return tier
+def tier_of(salience: float, note_type: str, text: str, info: float | None = None) -> str:
+    if note_type in ("W", "O") or any(e.kind in CONCRETE for e in temporal.extract(text)):
+        return "keep" if salience >= KEEP else "condense"
+    info = distill.information(text) if info is None else info
+    if info < distill.INFORMATIVE or (salience < CONDENSE and info < distill.STRONG):
+        return "prune"
+    return "keep" if salience >= KEEP else "condense"
 
 
 def score(window: Sequence[tuple[str, str, str]]) -> dict[str, Scored]:
@@ -65,15 +69,18 @@ def score(window: Sequence[tuple[str, str, str]]) -> dict[str, Scored]:
     n = len(window)
     if n == 0:
         return {}
-    sim = lexical.TfIdf([text for _, _, text in window]).similarity()
+    texts = [text for _, _, text in window]
+    sim = lexical.TfIdf(texts).similarity()
     downs = [float(sim[i, i + 1 :].max()) if i + 1 < n else 0.0 for i in range(n)]
-    dens = [density(text) for _, _, text in window]
+    known = distill.known_names(texts)
+    dens = [density(text, known) for text in texts]
     down_rank, den_rank = percentiles(downs), percentiles(dens)
     out: dict[str, Scored] = {}
     for i, (note_id, note_type, text) in enumerate(window):
         rec = (i + 1) / n
         s = round(W_DOWNSTREAM * down_rank[i] + W_RECENCY * rec + W_DENSITY * den_rank[i], 4)
-        out[note_id] = Scored(note_id, s, tier_of(s, note_type, text), downs[i], rec, dens[i])
+        tier = tier_of(s, note_type, text, dens[i])
+        out[note_id] = Scored(note_id, s, tier, downs[i], rec, dens[i])
     return out
 
 

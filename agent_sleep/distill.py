@@ -1,0 +1,271 @@
+"""What a note says that is worth keeping: a small information-density model for plain text.
+
+Consolidation must not copy chat into memory. This module tells small talk (greetings, thanks,
+reactions, compliments, questions without content, sign-offs) from statements that carry
+durable information, sentence by sentence, with lexical features only:
+
+- content words: tokens that are neither function words nor conversational filler
+  (``wow``, ``awesome``, ``thanks``, ``glad``, ``totally``…);
+- facts: proper nouns (not a name used to address someone: "Thanks, Mel!"), numbers and
+  temporal expressions;
+- a first-person statement ("I", "my", "we", "our"), which is how people state facts about
+  themselves;
+- penalties for a question and for a reaction to the other person ("That's…", "Sounds…",
+  "You're…").
+
+:func:`sentence_score` combines them; a sentence scoring :data:`INFORMATIVE` or more is
+informative. :func:`condense` keeps a note's informative sentences (the best ones first, within
+a word budget, in their original order), always keeps a sentence holding a date, time, duration
+or age, strips leading interjections and vocatives, and keeps the speaker label so the result
+stands alone. :func:`names` finds proper nouns for bank pages. No model, no network: numpy-free
+regular expressions, fast enough for thousands of notes per second.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from agent_sleep import lexical, temporal
+
+INFORMATIVE = 4.0  # a sentence scoring this much carries information
+STRONG = 9.0  # a clear fact: content plus a name, number or date, usually first person
+W_FACT, W_FIRST_PERSON, W_QUESTION, W_REACTION, W_CAPTION = 2.0, 2.0, 3.0, 2.0, 0.5
+MAX_CONTENT = 8  # content words counted per sentence, so one long ramble does not dominate
+
+# Conversational filler: interjections, thanks, praise and reactions, hedges, sign-offs. Words
+# that carry no fact on their own in any conversation.
+FILLER = frozenset(
+    """wow woah whoa oh ooh ohh aww aw ah ahh haha hahaha hehe lol lmao omg yay yikes hey hi
+    hello hiya bye goodbye cya thanks thank thx ty congrats congratulations cheers cool great
+    awesome amazing nice neat sweet lovely wonderful fantastic fabulous incredible terrific
+    gorgeous beautiful brilliant superb super glad happy proud sorry hope hoping hoped wish
+    wishing luck cute fun funny totally absolutely definitely agree agreed exactly indeed yeah
+    yep yup yes nope nah okay ok alright right sounds sound seems seem looks look looking talk
+    talking chat chatting catch soon later care keep stuff thing things something anything
+    everything kinda sorta pretty truly mean means meant lot lots bit good bad best better
+    inspiring rewarding exciting excited blast appreciate appreciated means guess bet tell
+    telling know knew dear buddy pal friend ya gotta wanna hear heard glad thrilled stoked
+    touched honored impressive impressed wonderful special true""".split()  # noqa: SIM905
+)
+# Capitalised words that are never names on their own.
+NOT_NAMES = frozenset(
+    w.lower()
+    for w in """I The A An It This That These Those We You He She They My Our Your His Her Their
+    But And Or So If When What Why How Where Who Which Not Maybe Also Just Really Here There Let
+    Do Did Does Is Are Was Were Have Has Had Can Could Would Should Will May Might Must Me Mine
+    Today Tomorrow Yesterday Tonight Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+    January February March April June July August September October November December Mon Tue
+    Tues Wed Thu Thurs Fri Sat Sun Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Mr Mrs Ms
+    Dr St Mom Dad Mum Ma Pa Bro Sis Guys Everyone Anyone Someone Nobody Please Sorry Same Both
+    All Any Some Each Every No None One Two Three Now Then Still Even Yet Though Although Since
+    Because As At By For From In Into Of On Onto To With Without About After Before During
+    Until Over Under Like Unlike Ok Okay""".split()  # noqa: SIM905
+) | FILLER | lexical.STOPWORDS
+
+_CAPTION_RE = re.compile(r"\s*\[shares (?:a |an )?(?:photo|image|picture)s?:\s*(.*?)\]\s*$", re.I)
+_PHOTO_OF_RE = re.compile(r"^(?:a |an )?(?:photo|picture|image|close up|closeup)s? of\s+", re.I)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+# "I" and "my" state facts about the writer; "we all…" is more often a platitude, so plural
+# pronouns earn nothing by themselves.
+_FIRST_PERSON_RE = re.compile(r"\bI\b|\b(?:my|me|mine)\b", re.I)
+_REACTION_RE = re.compile(
+    r"^(?:"
+    r"(?:that|this|it|which)(?:'s|’s| is| was| sounds| looks| seems)"
+    r"|sounds|looks|seems|what an?"
+    r"|(?:how|so) (?:cool|nice|great|awesome|sweet|lovely|fun|amazing|exciting|glad|happy|proud)"
+    r"|you(?:'re|’re|'ve|’ve|'ll|’ll|'d|’d| are| were| have| did| must| should| will| would"
+    r"| can| deserve| rock)?"
+    r"|your|good (?:luck|job|for you)|keep (?:it|up)|take care|see you"
+    r"|talk (?:to you|soon|later)|catch you|have (?:a|fun)|enjoy"
+    r")\b",
+    re.I,
+)
+_LEADING_FILLER_RE = re.compile(
+    r"^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|hey|hi|hello|well|haha|hahaha|lol|ok|okay|sure"
+    r"|totally|aww|aw|omg|ah|um|hmm|thanks|thank you|so|anyway|btw|by the way|also|and|but|right)"
+    r"\b[,!.:;\s-]*)+",
+    re.I,
+)
+_VOCATIVE_RE = re.compile(
+    r"(?:,\s*|^|\b(?i:hey|hi|hello|thanks|thank you|bye|dear|congrats)\s+)([A-Z][a-z]+)"
+    r"(?=\s*[!?.,]|\s*$)"
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    score: float
+    temporal: bool
+    caption: bool = False
+
+
+def split_caption(text: str) -> tuple[str, str]:
+    """``(text without the photo caption, the caption)``; an imported chat turn may end with
+    ``[shares a photo: …]``."""
+    m = _CAPTION_RE.search(text)
+    if not m:
+        return text, ""
+    return text[: m.start()].rstrip(), _PHOTO_OF_RE.sub("", m.group(1).strip())
+
+
+def strip_filler(sentence: str) -> str:
+    """Drop leading interjections and a vocative ("Yeah, Mel, I went…" -> "I went…")."""
+    out = _LEADING_FILLER_RE.sub("", sentence)
+    m = re.match(r"^([A-Z][a-z]+)\s*[,!]\s*", out)
+    if m and m.group(1).lower() not in NOT_NAMES and out[m.end() :][:1].isalpha():
+        out = out[m.end() :]
+    if out and out != sentence:
+        out = out[0].upper() + out[1:]
+    return out or sentence
+
+
+def _vocatives(sentence: str) -> set[str]:
+    return {m.group(1) for m in _VOCATIVE_RE.finditer(sentence)}
+
+
+def names(text: str, known: Iterable[str] | None = None) -> list[str]:
+    """Proper nouns in ``text`` (speaker label, vocatives and contractions excluded).
+
+    A capitalised word counts when it is not at a sentence start, or when ``known`` (words seen
+    capitalised mid-sentence elsewhere) holds it. Runs of capitalised words make one name
+    ("New York"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver")."""
+    known_set = frozenset(known or ())
+    _, body = lexical.split_speaker(text)
+    body, _caption = split_caption(body)
+    out: list[str] = []
+    for sentence in lexical.sentences(body):
+        vocative = _vocatives(sentence)
+        run: list[str] = []
+        run_end = -1
+        for m in _WORD_RE.finditer(sentence):
+            word = _name_word(m.group(0))
+            good = bool(word) and word not in vocative
+            if good and _at_start(sentence, m.start()) and word not in known_set:
+                good = False
+            if good and run and sentence[run_end : m.start()] == " ":
+                run.append(word)
+            else:
+                if run and " ".join(run) not in out:
+                    out.append(" ".join(run))
+                run = [word] if good else []
+            run_end = m.end()
+        if run and " ".join(run) not in out:
+            out.append(" ".join(run))
+    return out
+
+
+def _name_word(word: str) -> str:
+    """The word as a name, or "" (not capitalised, a function word, a contraction)."""
+    if not word[:1].isupper():
+        return ""
+    w = re.sub(r"['’]s$", "", word).strip("-'’")
+    if not w or "'" in w or "’" in w or len(w) < 2:
+        return ""
+    if w.lower() in NOT_NAMES:
+        return ""
+    return w
+
+
+def _at_start(sentence: str, at: int) -> bool:
+    before = sentence[:at].rstrip(" \"'([“‘")
+    return not before or before[-1] in ".!?:;-–—\n"
+
+
+def known_names(texts: Iterable[str]) -> frozenset[str]:
+    """The names of a corpus: words seen capitalised somewhere other than a sentence start,
+    plus words that open two sentences or more and never appear in lower case ("Alice owns…",
+    "Alice said…"; "Take" is not a name because "take" occurs too)."""
+    mid: set[str] = set()
+    openers: dict[str, int] = {}
+    lower: set[str] = set()
+    for text in texts:
+        _, body = lexical.split_speaker(text)
+        body, _caption = split_caption(body)
+        lower.update(w for w in _WORD_RE.findall(body) if w[:1].islower())
+        for sentence in lexical.sentences(body):
+            for m in _WORD_RE.finditer(sentence):
+                w = _name_word(m.group(0))
+                if not w:
+                    continue
+                if _at_start(sentence, m.start()):
+                    openers[w] = openers.get(w, 0) + 1
+                else:
+                    mid.add(w)
+    lowered = {w.lower() for w in lower}
+    mid.update(w for w, c in openers.items() if c >= 2 and w.lower() not in lowered)
+    return frozenset(mid)
+
+
+def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
+    """How much durable information one sentence carries (see the module docstring)."""
+    clean = sentence
+    for v in _vocatives(sentence):
+        clean = clean.replace(v, "")
+    content = [t for t in lexical.tokens(clean) if t not in FILLER and not t.isdigit()]
+    facts = len(names(sentence, known)) + lexical.numbers(sentence)
+    facts += len(temporal.extract(sentence))
+    s = min(len(content), MAX_CONTENT) + W_FACT * facts
+    if _FIRST_PERSON_RE.search(clean):
+        s += W_FIRST_PERSON
+    if sentence.rstrip().endswith("?"):
+        s -= W_QUESTION
+    if _REACTION_RE.match(strip_filler(sentence)):
+        s -= W_REACTION
+    return s
+
+
+def analyse(text: str, known: Iterable[str] | None = None) -> list[Sentence]:
+    """The sentences of a note (speaker label excluded), each scored; a photo caption last."""
+    _, body = lexical.split_speaker(text)
+    body, caption = split_caption(body)
+    known = frozenset(known or ())
+    out = [
+        Sentence(s, sentence_score(s, known), temporal.has_temporal(s))
+        for s in lexical.sentences(body)
+    ]
+    if caption:
+        score = W_CAPTION * min(len(lexical.tokens(caption)), MAX_CONTENT)
+        out.append(Sentence(f"[photo: {caption}]", score, False, caption=True))
+    return out
+
+
+def information(text: str, known: Iterable[str] | None = None) -> float:
+    """A note's information: its best sentence's score (0 when it has none)."""
+    return max((s.score for s in analyse(text, known)), default=0.0)
+
+
+def small_talk(text: str, known: Iterable[str] | None = None) -> bool:
+    """True when no sentence of the note is informative: greetings, thanks, reactions."""
+    return information(text, known) < INFORMATIVE
+
+
+def condense(text: str, max_words: int, known: Iterable[str] | None = None) -> str:
+    """The note's informative sentences, best first within ``max_words``, in original order.
+
+    Sentences holding a date, time, duration or age (or a relative time) are always kept, and
+    kept verbatim; the speaker label stays. A note without any informative sentence keeps
+    its best one, so a cited note never becomes empty."""
+    label, _ = lexical.split_speaker(text)
+    parts = analyse(text, known)
+    if not parts:
+        return text
+    chosen: set[int] = {i for i, s in enumerate(parts) if s.temporal}
+    words = sum(len(parts[i].text.split()) for i in chosen)
+    ranked = sorted(range(len(parts)), key=lambda i: (-parts[i].score, i))
+    for i in ranked:
+        if i in chosen or parts[i].score < INFORMATIVE:
+            continue
+        n = len(strip_filler(parts[i].text).split())
+        best = i == ranked[0]
+        if words and words + n > max_words and not best:
+            continue
+        chosen.add(i)
+        words += n
+    if not chosen:
+        chosen.add(ranked[0])
+    # strip_filler only removes leading interjections and a vocative, never a temporal word
+    kept = [parts[i] for i in sorted(chosen)]
+    return label + " ".join(s.text if s.caption else strip_filler(s.text) for s in kept)
