@@ -158,7 +158,8 @@ class Workspace:
 
     def read_text(self, path: Path) -> str:
         try:
-            return path.read_text(encoding=ENCODING, errors=ERRORS)
+            # bytes, not text mode: newline translation would turn CRLF into LF on rewrite
+            return path.read_bytes().decode(ENCODING, ERRORS)
         except FileNotFoundError:
             return ""
 
