@@ -87,15 +87,13 @@ def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]])
     targets = [p for p in plan.changed()]
     for p in targets:
         ws.confine(p)  # every target checked before anything is written
-    run_dir = ws.state_dir / RUNS / run_id
-    (run_dir / "before").mkdir(parents=True, exist_ok=True)
+    run_dir = ws.confine(ws.state_dir / RUNS / run_id)
     files: dict[str, dict[str, Any]] = {}
     for n, path in enumerate(targets):
         rel = _rel(ws, path)
         info: dict[str, Any] = {"existed": path.exists()}
         if info["existed"]:
-            image = run_dir / "before" / str(n)
-            image.write_bytes(path.read_bytes())
+            ws.write_text(run_dir / "before" / str(n), ws.read_text(path))
             info["before"] = f"before/{n}"
         if path in plan.appends:
             info["appended"] = plan.appends[path]

@@ -136,6 +136,7 @@ class Workspace:
         path = self.state_dir / "lock"
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
+            self.confine(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StorageError(f"cannot lock workspace {self.root}: {e.strerror}") from e
