@@ -129,6 +129,10 @@ class BM25:
             out[self.docs[lo:hi]] += self.weights[lo:hi]
         return out
 
+    def df(self, term: str) -> int:
+        j = self.vocab.get(term)
+        return 0 if j is None else int(self.indptr[j + 1] - self.indptr[j])
+
     def arrays(self) -> dict[str, Any]:
         return {"indptr": self.indptr, "docs": self.docs, "weights": self.weights}
 

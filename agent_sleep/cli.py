@@ -19,6 +19,9 @@ from agent_sleep.errors import AgentSleepError
 COMMANDS: dict[str, str] = {
     "init": "agent_sleep.cli_notes:init_cmd",
     "rest": "agent_sleep.cli_notes:rest_cmd",
+    "context": "agent_sleep.cli_recall:context_cmd",
+    "search": "agent_sleep.cli_recall:search_cmd",
+    "reindex": "agent_sleep.cli_recall:reindex_cmd",
     "flush": "agent_sleep.cli_sleep:flush_cmd",
     "should-flush": "agent_sleep.cli_sleep:should_flush_cmd",
     "sleep": "agent_sleep.cli_sleep:sleep_cmd",

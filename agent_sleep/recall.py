@@ -36,6 +36,7 @@ from agent_sleep.workspace import Workspace
 if TYPE_CHECKING:
     import numpy as np
 
+    from agent_sleep.embed import Embedder
     from agent_sleep.index import Loaded
 
 DEFAULT_K = 6
@@ -105,9 +106,23 @@ def recall(
 
         model = embedder(ws)
         if model is not None:
-            vector = model.embed_query(query)
+            vector = _query_vector(model, query)
     ranked = rank(index, query, vector, fusion, k, budget_tokens, today or dt.date.today())
-    return pack(ranked, k, budget_tokens)
+    return pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
+
+
+_query_vectors: dict[tuple[str, str], np.ndarray] = {}
+QUERY_CACHE = 256
+
+
+def _query_vector(model: Embedder, query: str) -> np.ndarray:
+    """Agents repeat queries within a session; a repeated one skips the model."""
+    key = (model.name, query)
+    if key not in _query_vectors:
+        if len(_query_vectors) >= QUERY_CACHE:
+            _query_vectors.pop(next(iter(_query_vectors)))
+        _query_vectors[key] = model.embed_query(query)
+    return _query_vectors[key]
 
 
 def rank(
@@ -118,7 +133,8 @@ def rank(
     k: int | None,
     budget_tokens: int | None,
     today: dt.date,
-) -> list[Hit]:
+) -> list[tuple[float, int]]:
+    """Candidates as (score, row), best first, after fusion, neighbours, decay and cutoff."""
     import numpy as np
 
     n = len(index.units)
@@ -140,31 +156,17 @@ def rank(
     if fusion.neighbour_weight > 0:
         scores = _neighbours(index, scores, fusion.neighbour_weight)
     content, identifiers = _keywords(query)
-    hits = []
+    out = []
     for row, score in scores.items():
         unit = index.units[row]
         if fusion.half_life_days and unit.kind != MEMORY and unit.date:
             age = (today - dt.date.fromisoformat(unit.date)).days
             score *= 0.5 ** (max(age, 0) / fusion.half_life_days)
-        exact = _exact(unit.text, content, identifiers)
-        if score < fusion.min_score and not exact:
+        if score < fusion.min_score and not _exact(unit.text, content, identifiers):
             continue
-        hits.append(
-            Hit(
-                text=unit.text,
-                path=unit.path,
-                score=round(float(score), 6),
-                sources=index.sources[row],
-                date=unit.date,
-                kind=unit.kind,
-                ids=unit.ids,
-                time=unit.time,
-                section=unit.section,
-                exact=exact,
-            )
-        )
-    hits.sort(key=lambda h: (-h.score, h.path, h.time or ""))
-    return _dedupe(hits, fusion.duplicate)
+        out.append((round(float(score), 6), row))
+    out.sort(key=lambda t: (-t[0], t[1]))
+    return out
 
 
 def _top(scores: np.ndarray, count: int) -> np.ndarray:
@@ -210,40 +212,97 @@ def _exact(text: str, content: set[str], identifiers: set[str]) -> bool:
     return bool(content) and content <= have
 
 
-def _dedupe(hits: list[Hit], threshold: float) -> list[Hit]:
-    if threshold >= 1.0:
-        return hits
-    kept: list[Hit] = []
-    shapes: list[set[str]] = []
-    for hit in hits:
-        shape = set(tokenize(hit.text))
-        twin = next(
-            (
-                i
-                for i, s in enumerate(shapes)
-                if shape and s and len(shape & s) / len(shape | s) >= threshold
-            ),
-            None,
-        )
-        if twin is None:
-            kept.append(hit)
-            shapes.append(shape)
-        else:
-            merged = tuple(dict.fromkeys(kept[twin].sources + hit.sources))
-            kept[twin] = replace(kept[twin], sources=merged, exact=kept[twin].exact or hit.exact)
-    return kept
-
-
-def pack(hits: list[Hit], k: int | None, budget_tokens: int | None) -> list[Hit]:
-    """Greedy by rank: each hit that still fits the budget is taken, up to ``k`` hits."""
+def pack(
+    index: Loaded,
+    ranked: list[tuple[float, int]],
+    k: int | None,
+    budget_tokens: int | None,
+    duplicate: float = 0.9,
+    query: str = "",
+) -> list[Hit]:
+    """Greedy by rank: each hit that still fits the budget is taken, up to ``k`` hits; a
+    near-duplicate of a taken hit (token Jaccard >= ``duplicate``) adds its sources to it."""
+    content, identifiers = _keywords(query)
     out: list[Hit] = []
+    shapes = _Shapes(duplicate, index)
     used = 0
-    for hit in hits:
+    for score, row in ranked:
         if k is not None and len(out) >= k:
             break
-        cost = hit.tokens
+        if budget_tokens is not None and budget_tokens - used < 2:
+            break
+        unit = index.units[row]
+        cost = count_tokens(unit.text)
         if budget_tokens is not None and used + cost > budget_tokens:
             continue
-        out.append(hit)
+        shape = set(index.tokens[row].split())
+        twin = shapes.twin(shape)
+        if twin is not None:
+            merged = tuple(dict.fromkeys(out[twin].sources + index.sources[row]))
+            out[twin] = replace(out[twin], sources=merged)
+            continue
+        out.append(
+            Hit(
+                text=unit.text,
+                path=unit.path,
+                score=score,
+                sources=index.sources[row],
+                date=unit.date,
+                kind=unit.kind,
+                ids=unit.ids,
+                time=unit.time,
+                section=unit.section,
+                exact=_exact(unit.text, content, identifiers),
+            )
+        )
+        shapes.add(shape)
         used += cost
     return out
+
+
+class _Shapes:
+    """Token sets of the hits taken so far, indexed for near-duplicate lookup by prefix
+    filtering: two sets with Jaccard >= t share one of the first ``|A| - ceil(t·|A|) + 1``
+    rarest terms of each, so only those are indexed and probed."""
+
+    def __init__(self, threshold: float, index: Loaded) -> None:
+        self.threshold = threshold
+        self.bm25 = index.bm25
+        self.sets: list[set[str]] = []
+        self.postings: dict[str, list[int]] = {}
+        self._df: dict[str, int] = {}
+        self._last: tuple[set[str], list[str]] | None = None
+
+    def _prefix(self, shape: set[str]) -> list[str]:
+        if self._last is not None and self._last[0] is shape:
+            return self._last[1]
+        for t in shape:
+            if t not in self._df:
+                self._df[t] = self.bm25.df(t)
+        size = len(shape) - math.ceil(self.threshold * len(shape)) + 1
+        prefix = sorted(shape, key=lambda t: (self._df[t], t))[:size]
+        self._last = (shape, prefix)
+        return prefix
+
+    def twin(self, shape: set[str]) -> int | None:
+        if self.threshold >= 1.0 or not shape:
+            return None
+        seen = set()
+        for term in self._prefix(shape):
+            for i in self.postings.get(term, ()):
+                if i in seen:
+                    continue
+                seen.add(i)
+                other = self.sets[i]
+                common = len(shape & other)
+                if common / (len(shape) + len(other) - common) >= self.threshold:
+                    return i
+        return None
+
+    def add(self, shape: set[str]) -> None:
+        if self.threshold >= 1.0 or not shape:
+            self.sets.append(shape)
+            return
+        for term in self._prefix(shape):
+            self.postings.setdefault(term, []).append(len(self.sets))
+        self.sets.append(shape)

@@ -1,0 +1,146 @@
+"""Commands of the recall path: ``context``, ``search`` and ``reindex``.
+
+``context`` without ``--query`` must start as fast as ``rest``: everything heavier than the note
+format is imported inside the commands that need it.
+"""
+
+from __future__ import annotations
+
+import click
+
+from agent_sleep.cli_common import common_options, emit
+
+
+@click.command(
+    "context",
+    epilog="""\b
+Examples:
+  agent-sleep context
+  agent-sleep context --max-memory-chars 6000 --no-yesterday
+  agent-sleep context --query "deploy to staging" --budget-tokens 800""",
+)
+@click.option(
+    "--max-memory-chars",
+    type=click.IntRange(min=0),
+    default=3000,
+    show_default=True,
+    help="Trim MEMORY.md to this many characters, at entry boundaries.",
+)
+@click.option(
+    "--yesterday/--no-yesterday", default=True, show_default=True, help="Include yesterday's log."
+)
+@click.option("--query", "-q", default=None, help="Add the memories most relevant to this query.")
+@click.option(
+    "--budget-tokens",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Token budget of the relevant memories (default: 6 results).",
+)
+@common_options
+def context_cmd(
+    max_memory_chars: int,
+    yesterday: bool,
+    query: str | None,
+    budget_tokens: int | None,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Print the memory block for a system prompt: MEMORY.md, today's and yesterday's logs,
+    next-session actions, and with --query the relevant memories."""
+    from agent_sleep.context import get_context
+
+    text = get_context(
+        workspace,
+        max_memory_chars=max_memory_chars,
+        load_yesterday=yesterday,
+        query=query,
+        budget_tokens=budget_tokens,
+    )
+    emit(as_json, {"context": text}, text.rstrip("\n"))
+
+
+@click.command(
+    "search",
+    epilog="""\b
+Examples:
+  agent-sleep search "redis port"
+  agent-sleep search "what did the user decide about the API" -k 10
+  agent-sleep search "deploy" --budget-tokens 500 --json""",
+)
+@click.argument("query")
+@click.option("-k", "k", type=click.IntRange(min=1), default=None, help="At most this many hits.")
+@click.option(
+    "--budget-tokens",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Fill this many tokens (≈ words × 1.3) with the best hits.",
+)
+@click.option(
+    "--half-life",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="DAYS",
+    help="Favour recent notes: scores halve every DAYS days (MEMORY.md never decays).",
+)
+@click.option("--bm25-only", is_flag=True, help="Keyword search only; do not load the model.")
+@common_options
+def search_cmd(
+    query: str,
+    k: int | None,
+    budget_tokens: int | None,
+    half_life: float | None,
+    bm25_only: bool,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes."""
+    from dataclasses import asdict, replace
+
+    from agent_sleep.recall import Fusion, recall
+
+    fusion = Fusion(half_life_days=half_life)
+    if bm25_only:
+        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
+    hits = recall(workspace, query, k=k, budget_tokens=budget_tokens, fusion=fusion)
+    lines = []
+    for h in hits:
+        when = " ".join(x for x in (h.date, h.time) if x)
+        lines.append(f"{h.score:.3f}  {h.path}{'  ' + when if when else ''}")
+        lines.append("  " + h.text.replace("\n", "\n  "))
+    emit(as_json, [asdict(h) for h in hits], "\n".join(lines) if lines else "(no matches)")
+
+
+@click.command(
+    "reindex",
+    epilog="""\b
+Examples:
+  agent-sleep reindex
+  agent-sleep reindex --full --json""",
+)
+@click.option("--full", is_flag=True, help="Rebuild from scratch instead of updating.")
+@click.option("--bm25-only", is_flag=True, help="Skip embeddings (no model load).")
+@common_options
+def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: bool) -> None:
+    """Bring the search index (.agent-sleep/index/) up to date with the Markdown files."""
+    from agent_sleep.index import update
+    from agent_sleep.workspace import Workspace
+
+    ws = Workspace.at(workspace)
+    if not ws.exists():
+        from agent_sleep.errors import WorkspaceError
+
+        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+    r = update(ws, vectors=not bm25_only, full=full)
+    data = {
+        "units": r.units,
+        "embedded": r.embedded,
+        "files_read": r.files_read,
+        "model": r.model,
+        "seconds": round(r.seconds, 3),
+        "index": str(r.path),
+    }
+    text = (
+        f"{r.units} units indexed ({r.files_read} files read, {r.embedded} embedded, "
+        f"model {r.model or 'none: BM25 only'}) in {r.seconds:.2f} s"
+    )
+    emit(as_json, data, text)

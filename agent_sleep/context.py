@@ -1,0 +1,155 @@
+"""``get_context``: the memory block an agent puts into its system prompt at session start.
+
+Sections, each under a clear heading and left out when empty:
+
+1. Long-term memory: MEMORY.md, trimmed to ``max_memory_chars`` at entry boundaries (never
+   mid-line); what was left out is said in one line.
+2. Today's log, and yesterday's when ``load_yesterday``.
+3. Next session: the actions of the most recent ``## Next session`` section in the daily logs.
+4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``.
+
+Notes are shown without their metadata comments. Without a query this path reads a few files
+and imports nothing heavy (no numpy, no model): it runs on every session start.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+
+from agent_sleep import notes
+from agent_sleep.workspace import MEMORY_HEADER, Workspace
+
+NEXT_SESSION = "Next session"
+RETAIN = "Retain"
+NEXT_SESSION_LOOKBACK = 30  # daily logs searched, newest first, for the latest actions
+_META = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)
+_BLANKS = re.compile(r"\n{3,}")
+
+
+def get_context(
+    workspace: str | os.PathLike[str] | Workspace | None = "~/.agent_workspace",
+    max_memory_chars: int = 3000,
+    load_yesterday: bool = True,
+    query: str | None = None,
+    budget_tokens: int | None = None,
+) -> str:
+    """The memory block for a system prompt (empty when the workspace holds nothing)."""
+    ws = Workspace.at(workspace)
+    today = dt.date.today()
+    parts = []
+    memory = memory_section(ws.read_text(ws.memory_md), max_memory_chars)
+    if memory:
+        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
+    shown_logs = []
+    days = [(today, "Today's log")]
+    if load_yesterday:
+        days.append((today - dt.timedelta(days=1), "Yesterday's log"))
+    for day, title in days:
+        path = ws.day_log(day)
+        body = log_section(ws.read_text(path))
+        if body:
+            parts.append(f"## {title} ({day.isoformat()})\n\n{body}")
+            shown_logs.append(path.relative_to(ws.root).as_posix())
+    actions = next_session(ws)
+    if actions:
+        day, body = actions
+        parts.append(f"## Next session (planned {day})\n\n{body}")
+    if query and query.strip():
+        parts.append(relevant_section(ws, query, budget_tokens, set(shown_logs)))
+    if not parts:
+        return ""
+    return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+
+def strip_meta(raw: str) -> str:
+    return _META.sub("", raw)
+
+
+def memory_section(text: str, max_chars: int) -> str:
+    """MEMORY.md without metadata, cut before the first entry that does not fit ``max_chars``."""
+    if text.startswith(MEMORY_HEADER):
+        text = text[len(MEMORY_HEADER) :]
+    blocks = notes.parse(text).blocks
+    kept: list[str] = []
+    headings: list[str] = []  # held back until an entry under them fits
+    size = 0
+    for i, block in enumerate(blocks):
+        shown = strip_meta(block.raw)
+        if block.heading is not None:
+            if block.heading.level > 1:  # one level down, under our own "##"
+                headings.append("#" + shown)
+            continue
+        if not shown.strip():
+            if kept and kept[-1].strip():
+                kept.append("\n")
+            continue
+        extra = "".join(headings) + shown
+        if size + len(extra) > max_chars:
+            rest = [b for b in blocks[i:] if b.heading is None and b.raw.strip()]
+            entries = sum(1 for b in rest if b.note is not None)
+            chars = sum(len(strip_meta(b.raw)) for b in rest)
+            noun = "entry" if entries == 1 else "entries"
+            kept.append(
+                f"\n[MEMORY.md trimmed to max_memory_chars={max_chars}: {entries} more {noun} "
+                f"({chars} characters) not shown; `agent-sleep search QUERY` finds them]\n"
+            )
+            break
+        kept += [*headings, shown]
+        size += len(extra)
+        headings = []
+    return _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
+
+
+def log_section(text: str) -> str:
+    """A daily log's notes (and any other lines) without its title, metadata comments or
+    ``## Next session`` actions (shown in their own section)."""
+    out: list[str] = []
+    for block in notes.parse(text).blocks:
+        if block.section == NEXT_SESSION:
+            continue
+        if block.heading is not None:
+            if block.heading.level == 1 or block.heading.title == RETAIN:
+                continue
+            out.append(f"### {block.heading.title}\n")
+            continue
+        if not block.raw.strip():
+            continue
+        out.append(strip_meta(block.raw))
+    return "".join(out).strip("\n")
+
+
+def next_session(ws: Workspace) -> tuple[str, str] | None:
+    """(date, actions) of the newest daily log with a ``## Next session`` section."""
+    for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
+        text = ws.read_text(path)
+        if f"## {NEXT_SESSION}" not in text:
+            continue
+        found = [
+            strip_meta(b.raw)
+            for b in notes.parse(text).blocks
+            if b.section == NEXT_SESSION and b.note is not None
+        ]
+        if found:
+            return path.stem, "".join(found).strip("\n")
+    return None
+
+
+def relevant_section(
+    ws: Workspace, query: str, budget_tokens: int | None, skip_paths: set[str]
+) -> str:
+    from agent_sleep.recall import recall
+
+    hits = [h for h in recall(ws, query, budget_tokens=budget_tokens) if h.path not in skip_paths]
+    title = f"## Relevant memories (query: {' '.join(query.split())})"
+    if not hits:
+        return f"{title}\n\n(nothing found beyond the logs above)"
+    lines = []
+    for h in hits:
+        when = " ".join(x for x in (h.date, h.time) if x)
+        where = f"[{when}] " if when else ""
+        text = h.text.replace("\n", "\n  ")
+        origin = "" if h.path.startswith("memory/") else f" ({h.path})"
+        lines.append(f"- {where}{text}{origin}")
+    return title + "\n\n" + "\n".join(lines)
