@@ -56,7 +56,8 @@ def stable_id(*parts: str) -> str:
 
 
 def slug_of(raw: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-")[:64].strip("-")
+    # redacted first: a credential in a model-chosen slug must not become a file name
+    return re.sub(r"[^a-z0-9]+", "-", redact(raw).lower()).strip("-")[:64].strip("-")
 
 
 def sources_of(note: Note) -> list[str]:
