@@ -403,6 +403,9 @@ class Builder:
     def _page_entries(
         self, slug: str, kind: str, section: str, entries: list[Note], *, force: bool = False
     ) -> bool:
+        if chosen not in self.pages and os.path.lexists(chosen) and not chosen.is_file():
+            self.plan.dropped["not_a_file"] += 1
+            return None
         path = self._page_path(slug, kind)
         if path is None:
             return False

@@ -36,7 +36,7 @@ from agent_sleep.apply import (
 from agent_sleep.errors import BadInput, WorkspaceError
 from agent_sleep.providers import Provider, Usage, ask, get_provider
 from agent_sleep.redact import redact
-from agent_sleep.workspace import Workspace
+from agent_sleep.workspace import Workspace, warn_skip
 
 PHASES = ("nrem", "rem", "both")
 LOOKBACK_DAYS = 30
@@ -102,6 +102,9 @@ def bank_pages(ws: Workspace) -> list[Path]:
                     continue
                 out.append(p)
     return out
+                if not p.is_file():
+                    warn_skip(p, "not a file")
+                    continue
 
 
 def cited_ids(ws: Workspace) -> set[str]:

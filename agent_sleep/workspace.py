@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -83,6 +84,9 @@ class Workspace:
             try:
                 dt.date.fromisoformat(p.stem)
             except ValueError:
+                continue
+            if not p.is_file():
+                warn_skip(p, "not a file")
                 continue
             out.append(p)
         return sorted(out)
@@ -220,6 +224,16 @@ class Workspace:
             os.close(fd)
         if created:
             _fsync_dir(target.parent)
+
+
+_warned: set[tuple[Path, str]] = set()
+
+
+def warn_skip(path: Path, why: str) -> None:
+    """One warning per file and reason per process, on stderr: the file is skipped."""
+    if (path, why) not in _warned:
+        _warned.add((path, why))
+        print(f"warning: skipping {path}: {why}", file=sys.stderr)
 
 
 def _fsync_dir(path: Path) -> None:
