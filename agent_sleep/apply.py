@@ -33,6 +33,7 @@ REMOVAL_CAP = 0.25
 MAX_TEXT_CHARS = 1200
 MAX_CONTENT_CHARS = 6000
 MAX_ITEMS = 2000
+RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
 SECTIONS = {"W": "Facts", "B": "Experiences", "O": "Preferences", "S": "Summaries"}
 ARCHIVE_SLUG = "memory-archive"
 ARCHIVE_SECTION = "## Moved out of MEMORY.md"
@@ -77,6 +78,19 @@ def _section_title(raw: str) -> str:
     return title or "Notes"
 
 
+def _bounded(value: Any) -> Any:
+    """``value`` with every string cut to ``RAW_LIMIT + 1`` characters: still over every cap
+    (so dropped as oversized), but redaction and normalization no longer scale with what the
+    model sent (a 10 MB field took minutes)."""
+    if isinstance(value, str):
+        return value[: RAW_LIMIT + 1]
+    if isinstance(value, dict):
+        return {k: _bounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_bounded(v) for v in value[:MAX_ITEMS]]
+    return value
+
+
 def _merge_ids(*groups: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(i for g in groups for i in g if i))
 
@@ -109,13 +123,14 @@ class MemoryDoc:
 
     def index(self, ref: str) -> int | None:
         ref = ref.strip()
+        wanted = one_line(ref)
         by_text = None
         for i, b in enumerate(self.blocks):
             if b.note is None or not b.note.id:
                 continue
             if b.note.id == ref:
                 return i
-            if by_text is None and ref and one_line(b.note.text) == one_line(ref):
+            if by_text is None and ref and one_line(b.note.text) == wanted:
                 by_text = i
         return by_text
 
@@ -268,6 +283,7 @@ class Builder:
         )
 
     def nrem(self, out: dict[str, Any]) -> None:
+        out = _bounded(out)
         for item in out.get("memory_md_updates", [])[:MAX_ITEMS]:
             self._memory_update(item)
         for item in out.get("bank_updates", [])[:MAX_ITEMS]:
@@ -387,6 +403,9 @@ class Builder:
         except WorkspaceError:
             self.plan.dropped["unsafe_path"] += 1
             return None
+        if chosen not in self.pages and os.path.lexists(chosen) and not chosen.is_file():
+            self.plan.dropped["not_a_file"] += 1
+            return None
         return chosen
 
     def _page_text(self, path: Path, slug: str, kind: str) -> str:
@@ -403,9 +422,6 @@ class Builder:
     def _page_entries(
         self, slug: str, kind: str, section: str, entries: list[Note], *, force: bool = False
     ) -> bool:
-        if chosen not in self.pages and os.path.lexists(chosen) and not chosen.is_file():
-            self.plan.dropped["not_a_file"] += 1
-            return None
         path = self._page_path(slug, kind)
         if path is None:
             return False
@@ -465,6 +481,7 @@ class Builder:
     # -- REM ------------------------------------------------------------------------------
 
     def rem(self, out: dict[str, Any]) -> None:
+        out = _bounded(out)
         for item in out.get("confidence_updates", [])[:MAX_ITEMS]:
             self._confidence(item)
         for item in out.get("creative_connections", [])[:MAX_ITEMS]:
