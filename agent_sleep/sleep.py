@@ -24,6 +24,7 @@ from agent_sleep import journal, prompts, salience, temporal
 from agent_sleep import notes as fmt
 from agent_sleep.apply import (
     DREAMS,
+    MAX_TEXT_CHARS,
     NEXT_SESSION,
     Builder,
     Inputs,
@@ -40,6 +41,7 @@ from agent_sleep.workspace import Workspace, warn_skip
 
 PHASES = ("nrem", "rem", "both")
 LOOKBACK_DAYS = 30
+BRIEF_ITEMS = 50  # open questions / weakly-learned items kept per run
 
 
 @dataclass(frozen=True)
@@ -100,11 +102,11 @@ def bank_pages(ws: Workspace) -> list[Path]:
                     ws.confine(p)
                 except WorkspaceError:
                     continue
-                out.append(p)
-    return out
                 if not p.is_file():
                     warn_skip(p, "not a file")
                     continue
+                out.append(p)
+    return out
 
 
 def cited_ids(ws: Workspace) -> set[str]:
@@ -168,6 +170,17 @@ def _memory_payload(entries: list[fmt.Note]) -> list[dict[str, Any]]:
             "evidence": [s for s in e.meta.get("evidence", "").split(",") if s],
         }
         for e in entries
+    ]
+
+
+def _brief(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Model-written side notes as the journal keeps them: bounded, whatever the model sent."""
+    return [
+        {
+            "text": one_line(str(i.get("text", ""))[: 2 * MAX_TEXT_CHARS])[:MAX_TEXT_CHARS],
+            "sources": [str(s)[: 2 * fmt.ID_LENGTH] for s in i.get("sources", [])[:BRIEF_ITEMS]],
+        }
+        for i in items[:BRIEF_ITEMS]
     ]
 
 
@@ -331,7 +344,7 @@ def sleep_cycle(
             pending_left=max(0, len(pending) - len(nrem_batch)),
             dry_run=dry_run,
             diff=diff,
-            open_questions=[q.get("text", "") for q in nrem_out.get("open_questions", [])],
+            open_questions=[q["text"] for q in _brief(nrem_out.get("open_questions", []))],
         )
         if run_id is not None:
             journal.append(
@@ -342,7 +355,7 @@ def sleep_cycle(
                     **{k: v for k, v in result.__dict__.items() if k not in ("diff", "dry_run")},
                     "notes": {"nrem": len(nrem_batch), "rem": len(rem_batch)},
                     "superseded": plan.superseded,
-                    "weakly_learned": nrem_out.get("weakly_learned", []),
+                    "weakly_learned": _brief(nrem_out.get("weakly_learned", [])),
                 },
             )
     return result
