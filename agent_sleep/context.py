@@ -54,8 +54,8 @@ def get_context(
             shown_logs.append(path.relative_to(ws.root).as_posix())
     actions = next_session(ws)
     if actions:
-        day, body = actions
-        parts.append(f"## Next session (planned {day})\n\n{body}")
+        planned, body = actions
+        parts.append(f"## Next session (planned {planned})\n\n{body}")
     if query and query.strip():
         parts.append(relevant_section(ws, query, budget_tokens, set(shown_logs)))
     if not parts:

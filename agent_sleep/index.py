@@ -12,6 +12,7 @@ can still be taken while a large index builds).
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 import io
 import json
@@ -98,15 +99,18 @@ def _is_source(rel: str) -> bool:
     if rel.startswith("bank/"):
         return True
     name = rel.rsplit("/", 1)[-1].removesuffix(".md")
-    return len(name) == 10 and name[4] == "-" and name[7] == "-" and name.replace("-", "").isdigit()
+    try:
+        return dt.date.fromisoformat(name).isoformat() == name
+    except ValueError:
+        return False
 
 
 def embedder(ws: Workspace) -> Embedder | None:
     """The embedding model, loaded once per process; None (after one warning) without it."""
-    key = "default"
-    if key not in _embedders:
-        from agent_sleep.embed import load_embedder
+    from agent_sleep.embed import MODEL_ENV, load_embedder
 
+    key = os.environ.get(MODEL_ENV, "")
+    if key not in _embedders:
         try:
             _embedders[key] = load_embedder(ws.state_dir / "model")
         except EmbedUnavailable as e:

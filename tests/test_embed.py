@@ -1,0 +1,89 @@
+"""The light embedding route gives sentence-transformers' vectors, and checks its weights."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent_sleep import embed
+from agent_sleep.embed import EmbedUnavailable, MiniLM, ModelFiles, load_embedder, model_files
+
+SENTENCES = [
+    "Redis default port is 6379",
+    "Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+    "x",
+    "",
+    "Émile a mangé des crêpes à Paris 🙂",
+    "A much longer note that goes on and on " * 40,  # over 256 tokens: truncated like ST
+]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> MiniLM:
+    return load_embedder(tmp_path_factory.mktemp("model-cache"))
+
+
+def test_vectors_match_sentence_transformers(model: MiniLM) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    reference = SentenceTransformer(str(model_files().folder), device="cpu")
+    expected = reference.encode(SENTENCES, normalize_embeddings=True)
+    got = model.embed_documents(SENTENCES)
+    assert got.shape == (len(SENTENCES), 384)
+    assert np.abs(got - expected).max() < 1e-4
+    assert np.abs(model.embed_query(SENTENCES[1]) - expected[1]).max() < 1e-4
+
+
+def test_unit_length_and_batching_do_not_change_vectors(model: MiniLM) -> None:
+    many = [f"note number {i} about topic {i % 7}" for i in range(70)]
+    batched = model.embed_documents(many)
+    one_by_one = np.stack([model.embed_query(t) for t in many[:5]])
+    assert np.allclose(np.linalg.norm(batched, axis=1), 1.0, atol=1e-5)
+    assert np.abs(batched[:5] - one_by_one).max() < 1e-5
+
+
+def test_onnx_graph_is_cached_and_reused(tmp_path: Path) -> None:
+    load_embedder(tmp_path)
+    graphs = list(tmp_path.glob("minilm-*.onnx"))
+    assert len(graphs) == 1
+    stamp = graphs[0].stat().st_mtime_ns
+    load_embedder(tmp_path)
+    assert graphs[0].stat().st_mtime_ns == stamp
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    folder = tmp_path / "model"
+    shutil.copytree(model_files().folder, folder)
+    return folder
+
+
+def test_tampered_weights_are_refused(tmp_path: Path) -> None:
+    folder = _copy_model(tmp_path)
+    with open(folder / "model.safetensors", "r+b") as f:
+        f.seek(embed.WEIGHTS_SIZE // 2)
+        f.write(b"\x00\x01\x02\x03")
+    with pytest.raises(EmbedUnavailable, match="SHA-256"):
+        embed.verify_weights(ModelFiles(folder, checked=True))
+
+
+def test_weight_verdict_is_cached_by_size_and_mtime(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    files = ModelFiles(_copy_model(tmp_path), checked=True)
+    verdict = tmp_path / "ok.json"
+    embed.verify_weights(files, verdict)
+    assert verdict.exists()
+    monkeypatch.setattr(embed, "_sha256", lambda path: pytest.fail("hashed again"))
+    embed.verify_weights(files, verdict)
+    os.utime(files.weights, ns=(1, 1))  # a changed file is checked again
+    with pytest.raises(pytest.fail.Exception):
+        embed.verify_weights(files, verdict)
+
+
+def test_configured_model_folder_is_used(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv(embed.MODEL_ENV, str(tmp_path / "nowhere"))
+    assert model_files().folder == tmp_path / "nowhere"
+    with pytest.raises(EmbedUnavailable, match="not found"):
+        load_embedder(tmp_path / "cache")

@@ -1,0 +1,117 @@
+"""The derived index: incremental, content-hash embedding cache, rebuildable, BM25 fallback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import index
+from agent_sleep.recall import recall
+from agent_sleep.rest import micro_rest
+from agent_sleep.workspace import Workspace
+from tests.conftest import run_cli
+
+DAY = dt.datetime(2026, 3, 2, 9, 30)
+
+
+def _fill(ws: Path, count: int = 5) -> list[str]:
+    return [
+        micro_rest(
+            f"Note {i}: the build server number {i} runs Debian", "W", workspace=ws, when=DAY
+        )
+        for i in range(count)
+    ]
+
+
+def test_one_new_note_embeds_one_note(ws: Path) -> None:
+    _fill(ws)
+    first = index.update(Workspace.at(ws))
+    assert first.embedded == 5 and first.units == 5 and first.model == "all-MiniLM-L6-v2"
+    micro_rest("The staging database moved to Postgres 16", "W", workspace=ws, when=DAY)
+    second = index.update(Workspace.at(ws))
+    assert (second.units, second.embedded, second.files_read) == (6, 1, 1)
+    assert index.update(Workspace.at(ws)).embedded == 0
+
+
+def test_search_sees_a_new_note_without_reindex(ws: Path) -> None:
+    _fill(ws)
+    assert recall(ws, "Postgres staging database", k=1)[0].text.startswith("W: Note")
+    note_id = micro_rest("The staging database moved to Postgres 16", "W", workspace=ws)
+    assert recall(ws, "Postgres staging database", k=1)[0].ids == (note_id,)
+
+
+def test_edited_and_deleted_files_are_noticed(ws: Path) -> None:
+    _fill(ws)
+    recall(ws, "Debian", k=3)
+    log = Workspace.at(ws).day_log(DAY.date())
+    log.write_text(log.read_text().replace("Debian", "Alpine Linux"))
+    assert all("Alpine" in h.text for h in recall(ws, "Alpine Linux", k=3))
+    log.unlink()
+    assert recall(ws, "Alpine Linux", k=3) == []
+
+
+def test_deleting_the_index_loses_nothing(ws: Path) -> None:
+    _fill(ws)
+    before = recall(ws, "build server 3", k=3)
+    shutil.rmtree(Workspace.at(ws).state_dir / "index")
+    index._loaded.clear()
+    assert recall(ws, "build server 3", k=3) == before
+
+
+def test_index_lives_in_the_hidden_folder_and_keeps_one_generation(ws: Path) -> None:
+    _fill(ws)
+    index.update(Workspace.at(ws))
+    micro_rest("another note", "B", workspace=ws, when=DAY)
+    index.update(Workspace.at(ws))
+    folder = Workspace.at(ws).state_dir / "index"
+    names = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+    gens = {n.split("-", 1)[1].split(".")[0] for n in names if "-" in n}
+    assert len(gens) == 1, names
+    assert {"manifest.json", "lock"} <= set(names)
+
+
+def test_progress_goes_to_stderr_for_long_indexing(ws: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(index, "PROGRESS_MIN", 4)
+    monkeypatch.setattr(index, "PROGRESS_EVERY", 2)
+    _fill(ws, 5)
+    index.update(Workspace.at(ws))
+    captured = capsys.readouterr()
+    assert "embedded 2/5" in captured.err and "embedded 5/5" in captured.err
+    assert captured.out == ""
+
+
+def test_without_the_model_recall_falls_back_to_bm25_with_one_warning(
+    ws: Path,
+    tmp_path: Path,
+    monkeypatch,
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    _fill(ws)
+    monkeypatch.setenv("AGENT_SLEEP_EMBED_MODEL", str(tmp_path / "missing-model"))
+    hits = recall(ws, "build server number 2 Debian", k=2)
+    recall(ws, "Debian", k=2)
+    assert hits and "number 2" in hits[0].text
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "BM25 only" in err
+
+
+def test_reindex_command_reports_json(ws: Path) -> None:
+    _fill(ws, 3)
+    r = run_cli("reindex", "-w", str(ws), "--json", "--bm25-only")
+    assert r.returncode == 0, r.stderr
+    assert '"units": 3' in r.stdout and '"model": null' in r.stdout
+
+
+def test_reindex_without_a_workspace_fails_clearly(tmp_path: Path) -> None:
+    r = run_cli("reindex", "-w", str(tmp_path / "none"))
+    assert r.returncode == 2 and r.stderr.startswith("Error: no workspace")
+
+
+@pytest.mark.parametrize("name", ["notes.md", "2026-13-45.md"])
+def test_files_that_are_not_daily_logs_are_not_indexed(ws: Path, name: str) -> None:
+    _fill(ws, 1)
+    (Workspace.at(ws).memory_dir / name).write_text("- W: stray note <!-- id=zzzzzzzzzz -->\n")
+    assert "memory/" + name not in index.scan(Workspace.at(ws))

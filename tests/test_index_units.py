@@ -1,0 +1,91 @@
+"""Splitting the workspace into recall units (pure functions of file contents)."""
+
+from __future__ import annotations
+
+from agent_sleep.units import BANK, LOG, MEMORY, units_of
+
+LOG_TEXT = """# 2026-03-02
+
+## Retain
+
+- 09:30 B: Caroline: Are you going to the support group? <!-- id=aaaaaaaaaa source=D1:1 -->
+- 09:31 B: Melanie: Yes, last week!
+  It was great. <!-- id=bbbbbbbbbb source=D1:2 -->
+
+## Next session
+
+- S: Ask about the group <!-- id=cccccccccc -->
+"""
+
+MEMORY_TEXT = """# MEMORY
+
+## People
+
+- W: Melanie joined a support group in March 2026 <!-- id=mmmmmmmmmm sources=bbbbbbbbbb date=2026-03-02 -->
+- O(c=0.8): Caroline likes hiking <!-- id=nnnnnnnnnn sources=aaaaaaaaaa,bbbbbbbbbb -->
+"""
+
+BANK_TEXT = """---
+title: Melanie
+kind: entity
+updated: 2026-03-05
+---
+
+## Activities
+
+- B: Runs a pottery class <!-- id=pppppppppp sources=bbbbbbbbbb -->
+- B: Goes camping <!-- id=qqqqqqqqqq sources=aaaaaaaaaa -->
+
+## Family
+
+- W: Has two kids <!-- id=rrrrrrrrrr sources=bbbbbbbbbb -->
+"""
+
+
+def test_daily_log_notes_carry_date_time_ids_refs_and_context() -> None:
+    units = units_of("memory/2026-03-02.md", LOG_TEXT)
+    assert [u.kind for u in units] == [LOG, LOG, LOG]
+    first, second, action = units
+    assert first.text == "B: Caroline: Are you going to the support group?"
+    assert (first.date, first.time, first.ids, first.refs) == (
+        "2026-03-02",
+        "09:30",
+        ("aaaaaaaaaa",),
+        ("D1:1",),
+    )
+    assert second.text == "B: Melanie: Yes, last week!\nIt was great."
+    assert "support group" in second.context and "2026-03-02" in second.context
+    assert action.section == "Next session" and "support group" not in action.context
+
+
+def test_memory_entries_cite_sources_and_keep_their_date() -> None:
+    units = units_of("MEMORY.md", MEMORY_TEXT)
+    assert [u.kind for u in units] == [MEMORY, MEMORY]
+    assert units[0].cites == ("bbbbbbbbbb",) and units[0].date == "2026-03-02"
+    assert units[1].cites == ("aaaaaaaaaa", "bbbbbbbbbb") and units[1].date is None
+    assert units[1].text == "O(c=0.8): Caroline likes hiking"
+
+
+def test_bank_pages_split_by_section_with_title_and_citations() -> None:
+    units = units_of("bank/entities/melanie.md", BANK_TEXT)
+    assert [u.kind for u in units] == [BANK, BANK]
+    activities, family = units
+    assert activities.text.startswith("Melanie — Activities\n- B: Runs a pottery class")
+    assert "<!--" not in activities.text
+    assert activities.cites == ("bbbbbbbbbb", "aaaaaaaaaa")
+    assert activities.ids == ("pppppppppp", "qqqqqqqqqq")
+    assert family.date == "2026-03-05"
+
+
+def test_long_bank_sections_are_chunked_at_entry_boundaries() -> None:
+    entries = "".join(
+        f"- W: fact {i} " + "word " * 40 + f"<!-- id=x{i:09d} -->\n" for i in range(20)
+    )
+    units = units_of("bank/concepts/big.md", f"---\ntitle: Big\n---\n\n## All\n\n{entries}")
+    assert len(units) > 1
+    assert sum(len(u.ids) for u in units) == 20
+    assert all(len(u.text.split()) < 400 for u in units)
+
+
+def test_other_files_give_no_units() -> None:
+    assert units_of("memory/notes.md", LOG_TEXT) == []
