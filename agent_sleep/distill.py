@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from agent_sleep import lexical, temporal
 
-INFORMATIVE = 4.0  # a sentence scoring this much carries information
+INFORMATIVE = 3.0  # a sentence scoring this much carries information
 STRONG = 9.0  # a clear fact: content plus a name, number or date, usually first person
 W_FACT, W_FIRST_PERSON, W_QUESTION, W_REACTION, W_CAPTION = 2.0, 2.0, 3.0, 2.0, 0.5
 MAX_CONTENT = 8  # content words counted per sentence, so one long ramble does not dominate
@@ -49,10 +49,18 @@ FILLER = frozenset(
     telling know knew dear buddy pal friend ya gotta wanna hear heard glad thrilled stoked
     touched honored impressive impressed wonderful special true""".split()  # noqa: SIM905
 )
+# Light verbs and vague words: they fill a sentence without saying what happened.
+LIGHT = frozenset(
+    """see seeing saw seen wait waiting make makes making made take takes taking took go goes
+    going went come comes coming came feel feels feeling felt find try trying tried need needs
+    want wants wanted wanna think thinking thought do doing done happen happens happened put
+    give gives gave giving way ways kind sort time times day days moment moments""".split()  # noqa: SIM905
+)
 # Capitalised words that are never names on their own.
-NOT_NAMES = frozenset(
-    w.lower()
-    for w in """I The A An It This That These Those We You He She They My Our Your His Her Their
+NOT_NAMES = (
+    frozenset(
+        w.lower()
+        for w in """I The A An It This That These Those We You He She They My Our Your His Her Their
     But And Or So If When What Why How Where Who Which Not Maybe Also Just Really Here There Let
     Do Did Does Is Are Was Were Have Has Had Can Could Would Should Will May Might Must Me Mine
     Today Tomorrow Yesterday Tonight Monday Tuesday Wednesday Thursday Friday Saturday Sunday
@@ -62,7 +70,10 @@ NOT_NAMES = frozenset(
     All Any Some Each Every No None One Two Three Now Then Still Even Yet Though Although Since
     Because As At By For From In Into Of On Onto To With Without About After Before During
     Until Over Under Like Unlike Ok Okay""".split()  # noqa: SIM905
-) | FILLER | lexical.STOPWORDS
+    )
+    | FILLER
+    | lexical.STOPWORDS
+)
 
 _CAPTION_RE = re.compile(r"\s*\[shares (?:a |an )?(?:photo|image|picture)s?:\s*(.*?)\]\s*$", re.I)
 _PHOTO_OF_RE = re.compile(r"^(?:a |an )?(?:photo|picture|image|close up|closeup)s? of\s+", re.I)
@@ -78,10 +89,13 @@ _REACTION_RE = re.compile(
     r"|you(?:'re|’re|'ve|’ve|'ll|’ll|'d|’d| are| were| have| did| must| should| will| would"
     r"| can| deserve| rock)?"
     r"|your|good (?:luck|job|for you)|keep (?:it|up)|take care|see you"
-    r"|talk (?:to you|soon|later)|catch you|have (?:a|fun)|enjoy"
+    r"|talk (?:to you|soon|later)|catch you|have (?:a|fun)|enjoy|let's|let us|let me"
+    r"|can't wait|cannot wait|don't forget|remember to|hopefully|gotta|here's|here is|check"
     r")\b",
     re.I,
 )
+_CLAUSE_RE = re.compile(r"\s+[-–—]+\s+|(?<=\w)[–—](?=\w)|;\s+")
+_YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you’re|you've|you’ve)\b", re.I)
 _LEADING_FILLER_RE = re.compile(
     r"^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|hey|hi|hello|well|haha|hahaha|lol|ok|okay|sure"
     r"|totally|aww|aw|omg|ah|um|hmm|thanks|thank you|so|anyway|btw|by the way|also|and|but|right)"
@@ -204,7 +218,9 @@ def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
     clean = sentence
     for v in _vocatives(sentence):
         clean = clean.replace(v, "")
-    content = [t for t in lexical.tokens(clean) if t not in FILLER and not t.isdigit()]
+    content = [
+        t for t in lexical.tokens(clean) if t not in FILLER and t not in LIGHT and not t.isdigit()
+    ]
     facts = len(names(sentence, known)) + lexical.numbers(sentence)
     facts += len(temporal.extract(sentence))
     s = min(len(content), MAX_CONTENT) + W_FACT * facts
@@ -214,17 +230,33 @@ def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
         s -= W_QUESTION
     if _REACTION_RE.match(strip_filler(sentence)):
         s -= W_REACTION
+    if len(_YOU_RE.findall(clean)) > len(_FIRST_PERSON_RE.findall(clean)):
+        s -= W_REACTION  # about the listener, not a fact the speaker states
     return s
 
 
+def clauses(sentence: str) -> list[str]:
+    """A sentence cut at dashes and semicolons, the places chat joins two statements ("I ran a
+    race last Saturday - it was so rewarding!"); each piece but the last ends with a full stop
+    so a piece kept alone still reads as a sentence."""
+    parts = [p.strip() for p in _CLAUSE_RE.split(sentence) if p.strip()]
+    if len(parts) <= 1:
+        return [sentence]
+    parts = [parts[0]] + [p[0].upper() + p[1:] for p in parts[1:]]
+    out = [p if p[-1] in ".!?…\"')]" else p + "." for p in parts[:-1]]
+    return [*out, parts[-1]]
+
+
 def analyse(text: str, known: Iterable[str] | None = None) -> list[Sentence]:
-    """The sentences of a note (speaker label excluded), each scored; a photo caption last."""
+    """The sentences (cut into clauses) of a note, speaker label excluded, each scored; a photo
+    caption last."""
     _, body = lexical.split_speaker(text)
     body, caption = split_caption(body)
     known = frozenset(known or ())
     out = [
-        Sentence(s, sentence_score(s, known), temporal.has_temporal(s))
+        Sentence(c, sentence_score(c, known), temporal.has_temporal(c))
         for s in lexical.sentences(body)
+        for c in clauses(s)
     ]
     if caption:
         score = W_CAPTION * min(len(lexical.tokens(caption)), MAX_CONTENT)

@@ -39,7 +39,7 @@ CONTRADICTION = 0.5
 LINK_MIN, LINK_MAX = 0.25, 0.8
 FAST_CONFIDENCE = 0.7
 MAX_FAST = 6  # MEMORY.md additions per run: the clearest facts only
-KEEP_WORDS, CONDENSE_WORDS = 40, 20  # word budgets of condensed chat turns, by tier
+KEEP_WORDS, CONDENSE_WORDS = 30, 15  # word budgets of condensed chat turns, by tier
 BASE_CONFIDENCE = {"W": 0.8, "B": 0.75, "S": 0.6, "O": 0.7}
 MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
 RECURRING = 3
@@ -78,15 +78,20 @@ _DURABLE_RE = re.compile(
     r"|will|goal|owner|responsible)\b",
     re.I,
 )
+# "the adoption." / "my painting and…": a word after an article or a possessive and before a
+# function word or punctuation is a noun ("a huge difference" does not make "huge" one).
 _AFTER_DETERMINER_RE = re.compile(
-    r"\b(?:a|an|the|my|your|his|her|our|their|this|that|these|those|some)\s+([a-z]{4,})\b", re.I
+    r"\b(?:a|an|the|my|your|his|her|our|their)\s+([a-z]{4,})(?=\s*[.,!?;:)\-]|\s*$|\s+(?:"
+    r"and|or|but|is|was|are|were|has|had|have|with|for|of|in|on|at|to|that|which|who|from"
+    r"|again|too|now|yesterday|today)\b)",
+    re.I,
 )
 # Adjectives and quantifiers that often follow an article but name no topic.
 _NOT_TOPICS = frozenset(
     """last long first next little whole same other different real true few own best big small
     new old full hard easy more most much many such very only part kind sort type lots couple
     while time times moment moments thing things something someone people person place way ways
-    days weeks months years year week month today tonight""".split()  # noqa: SIM905
+    days weeks months years year week month today tonight back help life love lots""".split()  # noqa: SIM905
 )
 _ROLE_RE = re.compile(r"^\s*(?:user|human|assistant|ai|claude)\s*:\s*", re.I)
 _SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
@@ -361,11 +366,14 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
     )
     # A page is seeded, or given a dated overview line if it exists, each time its name or
     # topic recurs in a run.
+    pages = set(p.get("bank_pages", []))
     for name, idx in recurring[:MAX_PAGES]:
         if slugify(name):
-            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known))
+            new = slugify(name) not in pages
+            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known, new))
     for topic, idx in _topics(notes, useful, mentions, known)[:MAX_PAGES]:
-        out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known))
+        new = slugify(topic) not in pages
+        out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known, new))
     for name, idx in recurring:
         days = sorted({notes[i].get("date", "") for i in idx} - {""})
         in_memory = [e["id"] for e in memory if name in e["text"]]
@@ -410,20 +418,28 @@ def _best_sentence(text: str, known: frozenset[str], must: str = "") -> str:
 
 
 def _seed(
-    name: str, kind: str, notes: list[dict[str, Any]], idx: list[int], known: frozenset[str]
+    name: str,
+    kind: str,
+    notes: list[dict[str, Any]],
+    idx: list[int],
+    known: frozenset[str],
+    quote: bool,
 ) -> dict[str, Any]:
-    """A bank page seed: how often and when the name or topic came up, who raised it, and the
-    most informative thing said about it."""
+    """A bank page seed: how often and when the name or topic came up and who raised it; for a
+    new page also the most informative thing said about it (an existing page already holds
+    what was said, on the speakers' pages, so it only gets the dated line)."""
     days = sorted({notes[i].get("date", "") for i in idx} - {""})
     span = f" ({days[0]} to {days[-1]})" if len(days) > 1 else (f" ({days[0]})" if days else "")
     who = sorted({lexical.split_speaker(notes[i]["text"])[0].rstrip(": ") for i in idx} - {""})
     by = f", from {' and '.join(who)}" if who else ""
-    best = max(idx, key=lambda i: (distill.information(notes[i]["text"], known), -i))
-    quote = _excerpt(_best_sentence(notes[best]["text"], known, name), 160)
+    said = ""
+    if quote:
+        best = max(idx, key=lambda i: (distill.information(notes[i]["text"], known), -i))
+        said = _excerpt(_best_sentence(notes[best]["text"], known, name), 160)
     return {
         "slug": slugify(name),
         "kind": kind,
-        "seed_content": f"{name} came up in {len(idx)} notes{span}{by}. {quote}".strip(),
+        "seed_content": f"{name} came up in {len(idx)} notes{span}{by}. {said}".strip(),
         "sources": [notes[i]["id"] for i in idx],
     }
 

@@ -11,7 +11,14 @@ Printed, per conversation and overall:
   generic summaries, 62% with one protecting sentence); also over all notes, pruned ones included;
 - compression: words in MEMORY.md and bank entries against words in the raw daily notes;
 - evidence cited: share of questions (categories 1-4) whose evidence turns are all cited by a
-  MEMORY.md or bank entry, and the mean share of evidence turns cited, by category.
+  MEMORY.md or bank entry, and the mean share of evidence turns cited, by category;
+- answer words kept: of the answer's words found in a question's evidence turns (relative dates
+  resolved), the share also found in the MEMORY.md and bank entries citing those turns. Citing
+  a turn is not enough to keep what it said; this checks that condensation kept the words that
+  matter. The questions and answers are read only to measure, never to consolidate.
+
+Knobs for trade-off tables: ``--condense-words`` and ``--keep-words`` (word budgets of a
+condensed note by tier) and ``--informative`` (the small-talk threshold).
 
     python bench/bench_consolidation.py [--path ../shared/data/locomo/locomo-dev.json] [--limit N]
 """
@@ -29,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent_sleep import notes, temporal  # noqa: E402
+from agent_sleep import distill, lexical, notes, offline, temporal  # noqa: E402
 from agent_sleep.apply import sources_of  # noqa: E402
 from agent_sleep.rest import micro_rest  # noqa: E402
 from agent_sleep.sleep import bank_pages, sleep_cycle  # noqa: E402
@@ -103,6 +110,7 @@ def run_one(sample: dict, budget: int | None) -> dict:
                     kept[e.kind] += _survives(e, text, day, "\n".join(citing[nid]))
 
         covered, share, asked = Counter(), Counter(), Counter()
+        answer_in_raw, answer_kept = Counter(), Counter()
         for q in locomo.questions(sample):
             ev = [note_of[d] for d in q.evidence if d in note_of]
             asked[q.category] += 1
@@ -111,6 +119,11 @@ def run_one(sample: dict, budget: int | None) -> dict:
             hit = sum(1 for e in ev if e in citing)
             covered[q.category] += hit == len(ev)
             share[q.category] += hit / len(ev)
+            source = " ".join(temporal.resolve(*raw[e]) for e in ev if e in raw)
+            kept_text = "\n".join(t for e in ev for t in citing.get(e, []))
+            words = set(lexical.tokens(q.answer)) & set(lexical.tokens(source))
+            answer_in_raw[q.category] += len(words)
+            answer_kept[q.category] += len(words & set(lexical.tokens(kept_text)))
         return {
             "id": sample.get("sample_id", "?"),
             "days": len(by_day),
@@ -126,6 +139,8 @@ def run_one(sample: dict, budget: int | None) -> dict:
             "covered": covered,
             "share": share,
             "asked": asked,
+            "answer_in_raw": answer_in_raw,
+            "answer_kept": answer_kept,
             "seconds": seconds,
         }
 
@@ -139,7 +154,16 @@ def main() -> None:
     ap.add_argument("--path", default=str(locomo.DEFAULT_PATH), help="LoCoMo JSON file")
     ap.add_argument("--limit", type=int, default=None, help="first N conversations only")
     ap.add_argument("--memory-budget", type=int, default=None, help="MEMORY.md budget (chars)")
+    ap.add_argument("--condense-words", type=int, default=offline.CONDENSE_WORDS)
+    ap.add_argument("--keep-words", type=int, default=offline.KEEP_WORDS)
+    ap.add_argument("--informative", type=float, default=distill.INFORMATIVE)
     args = ap.parse_args()
+    offline.CONDENSE_WORDS, offline.KEEP_WORDS = args.condense_words, args.keep_words
+    distill.INFORMATIVE = args.informative
+    print(
+        f"settings: condense {args.condense_words} words, keep {args.keep_words} words, "
+        f"informative >= {args.informative}"
+    )
     samples = locomo.load(args.path)[: args.limit]
     results = []
     print("conversation  days  notes  cited  temporal kept  compression  MEMORY.md  seconds")
@@ -155,7 +179,17 @@ def main() -> None:
         )
     tot = {
         k: sum((r[k] for r in results), Counter())
-        for k in ("kept", "total", "kept_all", "total_all", "covered", "share", "asked")
+        for k in (
+            "kept",
+            "total",
+            "kept_all",
+            "total_all",
+            "covered",
+            "share",
+            "asked",
+            "answer_in_raw",
+            "answer_kept",
+        )
     }
     print("\nTemporal-expression preservation (verbatim or resolved date)")
     print("kind        in cited notes            in all notes")
@@ -181,17 +215,19 @@ def main() -> None:
         f"({_pct(cited_total, notes_total).strip()})"
     )
     print("\nQuestions whose evidence turns are cited by a MEMORY.md or bank entry")
-    print("category       questions   all evidence cited   mean share cited")
+    print("category       questions   all evidence cited   mean share cited   answer words kept")
     for cat in sorted(tot["asked"]):
         n = tot["asked"][cat]
         print(
             f"{cat} {locomo.CATEGORIES[cat]:<11}  {n:>9}   {_pct(tot['covered'][cat], n):>18}   "
-            f"{_pct(tot['share'][cat], n):>16}"
+            f"{_pct(tot['share'][cat], n):>16}   "
+            f"{_pct(tot['answer_kept'][cat], tot['answer_in_raw'][cat]):>17}"
         )
     n = sum(tot["asked"].values())
     print(
         f"{'all 1-4':<13}  {n:>9}   {_pct(sum(tot['covered'].values()), n):>18}   "
-        f"{_pct(sum(tot['share'].values()), n):>16}"
+        f"{_pct(sum(tot['share'].values()), n):>16}   "
+        f"{_pct(sum(tot['answer_kept'].values()), sum(tot['answer_in_raw'].values())):>17}"
     )
     print(f"\nSeconds: {sum(r['seconds'] for r in results):.1f} for {len(results)} conversations")
 
