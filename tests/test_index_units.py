@@ -21,7 +21,7 @@ MEMORY_TEXT = """# MEMORY
 
 ## People
 
-- W: Melanie joined a support group in March 2026 <!-- id=mmmmmmmmmm sources=bbbbbbbbbb date=2026-03-02 -->
+- W: Melanie joined a group in March 2026 <!-- id=mmmmmmmmmm sources=bbbbbbbbbb date=2026-03-02 -->
 - O(c=0.8): Caroline likes hiking <!-- id=nnnnnnnnnn sources=aaaaaaaaaa,bbbbbbbbbb -->
 """
 

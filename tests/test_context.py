@@ -1,0 +1,133 @@
+"""get_context: the session-start memory block, and its literal skill-folder import."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+from agent_sleep import get_context
+from agent_sleep.rest import micro_rest
+from agent_sleep.workspace import Workspace
+from tests.conftest import ROOT, run_cli
+
+TODAY = dt.date.today()
+NOW = dt.datetime.combine(TODAY, dt.time(9, 15))
+YESTERDAY = NOW - dt.timedelta(days=1)
+
+
+def _memory(ws: Path, count: int) -> None:
+    w = Workspace.at(ws).ensure()
+    entries = "".join(
+        f"- W: Durable fact number {i:02d} about the project <!-- id=m{i:09d} sources=x -->\n"
+        for i in range(count)
+    )
+    w.memory_md.write_text(w.memory_md.read_text() + "## Facts\n\n" + entries)
+
+
+def _next_session(ws: Path, day: dt.date, action: str) -> None:
+    log = Workspace.at(ws).day_log(day)
+    log.write_text(
+        log.read_text() + f"\n## Next session\n\n- S: {action} <!-- id=s{day:%m%d}aaaaaa -->\n"
+    )
+
+
+def test_sections_today_yesterday_memory_and_next_session(ws: Path) -> None:
+    _memory(ws, 2)
+    micro_rest("Fixed the login bug", "B", workspace=ws, when=NOW, source="PR-7")
+    micro_rest("User prefers tabs", "O", workspace=ws, when=YESTERDAY, confidence=0.9)
+    _next_session(ws, YESTERDAY.date(), "Review the login fix")
+    text = get_context(workspace=ws)
+    assert text.startswith("# Memory\n")
+    assert "## Long-term memory (MEMORY.md)\n\n### Facts\n- W: Durable fact number 00" in text
+    assert f"## Today's log ({TODAY})\n\n- 09:15 B: Fixed the login bug" in text
+    assert f"## Yesterday's log ({YESTERDAY.date()})\n\n- 09:15 O(c=0.9): User prefers tabs" in text
+    assert f"## Next session (planned {YESTERDAY.date()})\n\n- S: Review the login fix" in text
+    assert text.count("Review the login fix") == 1
+    assert "<!--" not in text and "PR-7" not in text
+    assert "Long-term memory: durable facts" not in text  # the file's boilerplate intro
+    assert "Yesterday's log" not in get_context(workspace=ws, load_yesterday=False)
+
+
+def test_latest_next_session_wins(ws: Path) -> None:
+    micro_rest("a", "B", workspace=ws, when=NOW - dt.timedelta(days=5))
+    micro_rest("b", "B", workspace=ws, when=NOW - dt.timedelta(days=3))
+    _next_session(ws, TODAY - dt.timedelta(days=5), "Old plan")
+    _next_session(ws, TODAY - dt.timedelta(days=3), "Newer plan")
+    text = get_context(workspace=ws)
+    assert "Newer plan" in text and "Old plan" not in text
+
+
+def test_memory_is_trimmed_at_entry_boundaries_and_says_so(ws: Path) -> None:
+    _memory(ws, 40)
+    text = get_context(workspace=ws, max_memory_chars=500)
+    section = text.split("## Long-term memory (MEMORY.md)\n\n")[1].split("\n\n[MEMORY.md")[0]
+    assert len(section) <= 500
+    assert all(line.startswith(("- W: Durable fact", "### Facts")) for line in section.splitlines())
+    shown = section.count("- W:")
+    assert f"{40 - shown} more entries" in text and "max_memory_chars=500" in text
+    assert text.count("trimmed") == 1
+    untrimmed = get_context(workspace=ws, max_memory_chars=100_000)
+    assert "trimmed" not in untrimmed and untrimmed.count("- W: Durable fact") == 40
+
+
+def test_empty_or_missing_workspace_gives_empty_string(tmp_path: Path) -> None:
+    assert get_context(workspace=tmp_path / "missing") == ""
+    assert not (tmp_path / "missing").exists()
+
+
+def test_query_adds_relevant_memories_within_budget(ws: Path) -> None:
+    old = NOW - dt.timedelta(days=40)
+    micro_rest("The staging database runs Postgres 16", "W", workspace=ws, when=old)
+    for i in range(30):
+        micro_rest(f"Filler note {i} about lunch and weather", "B", workspace=ws, when=old)
+    micro_rest("Today we talked about Postgres upgrades", "B", workspace=ws, when=NOW)
+    text = get_context(workspace=ws, query="which postgres version on staging", budget_tokens=40)
+    relevant = text.split("## Relevant memories (query: which postgres version on staging)\n\n")[1]
+    assert relevant.splitlines()[0].endswith("W: The staging database runs Postgres 16")
+    assert "Today we talked" not in relevant  # today's log is already shown above
+    assert sum(len(line.split()) for line in relevant.splitlines()) * 1.3 <= 40 + 15
+
+
+def _probe(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=60, env={}
+    )
+
+
+def test_literal_skill_import_works_and_loads_nothing_heavy(ws: Path) -> None:
+    micro_rest("Skill folder note", "B", workspace=ws, when=NOW)
+    code = (
+        "import sys\n"
+        "from scripts.load_memory import get_context\n"
+        f"text = get_context(workspace={str(ws)!r}, max_memory_chars=3000, load_yesterday=True)\n"
+        "print(text)\n"
+        "print('HEAVY', [m for m in ('numpy', 'onnxruntime', 'torch', 'anthropic') if m in sys.modules])"
+    )
+    r = _probe(code, ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "- 09:15 B: Skill folder note" in r.stdout and "HEAVY []" in r.stdout
+
+
+def test_load_memory_script_runs_from_anywhere(ws: Path, tmp_path: Path) -> None:
+    micro_rest("Script note", "B", workspace=ws, when=NOW)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "load_memory.py"), "--workspace", str(ws)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env={},
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Script note" in r.stdout
+
+
+def test_context_command(ws: Path) -> None:
+    micro_rest("CLI note about Kafka", "W", workspace=ws, when=NOW)
+    r = run_cli("context", "-w", str(ws), "--json")
+    assert r.returncode == 0, r.stderr
+    assert "CLI note about Kafka" in r.stdout and r.stdout.startswith('{"context": ')
+    r = run_cli("context", "-w", str(ws), "--query", "kafka", "--no-yesterday")
+    assert "## Relevant memories (query: kafka)" in r.stdout
