@@ -103,7 +103,8 @@ def test_literal_skill_import_works_and_loads_nothing_heavy(ws: Path) -> None:
         "from scripts.load_memory import get_context\n"
         f"text = get_context(workspace={str(ws)!r}, max_memory_chars=3000, load_yesterday=True)\n"
         "print(text)\n"
-        "print('HEAVY', [m for m in ('numpy', 'onnxruntime', 'torch', 'anthropic') if m in sys.modules])"
+        "heavy = ('numpy', 'onnxruntime', 'torch', 'anthropic')\n"
+        "print('HEAVY', [m for m in heavy if m in sys.modules])"
     )
     r = _probe(code, ROOT)
     assert r.returncode == 0, r.stderr
