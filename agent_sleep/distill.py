@@ -95,6 +95,7 @@ _REACTION_RE = re.compile(
     re.I,
 )
 _CLAUSE_RE = re.compile(r"\s+[-–—]+\s+|(?<=\w)[–—](?=\w)|;\s+")
+_TERMINAL_RE = re.compile(r"[.!?…][\"'”’)\]]*$")
 _YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you’re|you've|you’ve)\b", re.I)
 _LEADING_FILLER_RE = re.compile(
     r"^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|hey|hi|hello|well|haha|hahaha|lol|ok|okay|sure"
@@ -243,7 +244,7 @@ def clauses(sentence: str) -> list[str]:
     if len(parts) <= 1:
         return [sentence]
     parts = [parts[0]] + [p[0].upper() + p[1:] for p in parts[1:]]
-    out = [p if p[-1] in ".!?…\"')]" else p + "." for p in parts[:-1]]
+    out = [p if _TERMINAL_RE.search(p) else p + "." for p in parts[:-1]]
     return [*out, parts[-1]]
 
 

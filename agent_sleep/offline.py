@@ -78,20 +78,17 @@ _DURABLE_RE = re.compile(
     r"|will|goal|owner|responsible)\b",
     re.I,
 )
-# "the adoption." / "my painting and…": a word after an article or a possessive and before a
-# function word or punctuation is a noun ("a huge difference" does not make "huge" one).
-_AFTER_DETERMINER_RE = re.compile(
-    r"\b(?:a|an|the|my|your|his|her|our|their)\s+([a-z]{4,})(?=\s*[.,!?;:)\-]|\s*$|\s+(?:"
-    r"and|or|but|is|was|are|were|has|had|have|with|for|of|in|on|at|to|that|which|who|from"
-    r"|again|too|now|yesterday|today)\b)",
-    re.I,
-)
+# A word right after an article or a possessive is a noun or an adjective; adjectives are
+# filtered by _NOT_TOPICS and by their endings.
+_AFTER_DETERMINER_RE = re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+([a-z]{4,})\b", re.I)
+_ADJECTIVE_END_RE = re.compile(r"(?:ful|ous|ive|ible|able|less|ly|ish|est|er)$")
 # Adjectives and quantifiers that often follow an article but name no topic.
 _NOT_TOPICS = frozenset(
     """last long first next little whole same other different real true few own best big small
     new old full hard easy more most much many such very only part kind sort type lots couple
     while time times moment moments thing things something someone people person place way ways
-    days weeks months years year week month today tonight back help life love lots""".split()  # noqa: SIM905
+    days weeks months years year week month today tonight back help life love lots huge tiny
+    favorite favourite local whole recent current latest usual""".split()  # noqa: SIM905
 )
 _ROLE_RE = re.compile(r"^\s*(?:user|human|assistant|ai|claude)\s*:\s*", re.I)
 _SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
@@ -462,7 +459,11 @@ def _topics(
         for w in set(lexical.tokens(body)):
             if len(w) >= 4 and w.isalpha() and w not in distill.FILLER and w not in names:
                 where.setdefault(w, []).append(i)
-    where = {w: idx for w, idx in where.items() if w in nouns and w not in _NOT_TOPICS}
+    where = {
+        w: idx
+        for w, idx in where.items()
+        if w in nouns and w not in _NOT_TOPICS and not _ADJECTIVE_END_RE.search(w)
+    }
     cap = max(RECURRING, TOPIC_SHARE * len(useful))
     found = [(w, idx) for w, idx in where.items() if RECURRING <= len(idx) <= cap]
     return sorted(found, key=lambda t: (-len(t[1]), t[0]))

@@ -1,0 +1,213 @@
+"""What the offline consolidator writes must read like distilled memory, not raw chat."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_sleep import distill, offline, salience, temporal
+from agent_sleep import notes as fmt
+from agent_sleep.apply import sources_of
+from agent_sleep.rest import micro_rest
+from agent_sleep.sleep import bank_pages, sleep_cycle
+from agent_sleep.workspace import Workspace
+
+DAY = dt.date(2023, 5, 8)
+
+SMALL_TALK = [
+    "Caroline: Hey Mel! Good to see you! How have you been?",
+    "Melanie: Thanks, Caroline! That's really sweet.",
+    "Caroline: Wow, that's so cool! You're doing amazing!",
+    "Melanie: Sounds great! Can't wait to hear about it!",
+    "Caroline: Bye! Take care, talk to you soon!",
+    "Melanie: Yep, totally agree. Glad you had fun!",
+    "Caroline: What kinda jobs are you thinking of?",
+]
+FACTS = [
+    "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    "Melanie: Yeah, I painted that lake sunrise last year!",
+    "Caroline: I'm keen on counseling or working in mental health.",
+    "Melanie: We adopted a cat named Bailey in March and she is 2 years old.",
+]
+
+
+@pytest.mark.parametrize("text", SMALL_TALK)
+def test_small_talk_is_recognised(text: str) -> None:
+    assert distill.small_talk(text)
+    assert salience.tier_of(0.9, "B", text) == "prune"
+
+
+@pytest.mark.parametrize("text", FACTS)
+def test_statements_of_fact_are_not_small_talk(text: str) -> None:
+    assert not distill.small_talk(text)
+    assert salience.tier_of(0.9, "B", text) == "keep"
+
+
+def test_notes_written_on_purpose_and_dated_notes_are_never_pruned() -> None:
+    assert salience.tier_of(0.1, "W", "ok") != "prune"
+    assert salience.tier_of(0.1, "B", "ok see you at 9pm") != "prune"
+
+
+def test_condense_keeps_speaker_facts_and_every_date() -> None:
+    text = (
+        "Melanie: Hey Caroline, good to hear from you! Wow, that's awesome. "
+        "I ran a charity race for mental health last Saturday (2023-05-06) - it was so rewarding. "
+        "We're heading to the beach on 14 June. What about you? Thanks again!"
+    )
+    out = distill.condense(text, 15)
+    assert out.startswith("Melanie: I ran a charity race for mental health")
+    for e in temporal.extract(text):
+        assert e.text in out
+    for gone in ("Hey", "awesome", "What about you", "Thanks again", "rewarding"):
+        assert gone not in out
+    assert len(out.split()) <= len(text.split()) / 2
+
+
+def test_condense_respects_its_budget_but_keeps_the_best_sentence() -> None:
+    text = (
+        "Jon: I lost my job at the bank and started a dance studio downtown with two partners. "
+        "The studio teaches contemporary and hip-hop classes for kids and adults every evening. "
+        "I also signed a lease for a second room near the river for private lessons."
+    )
+    short = distill.condense(text, 5)
+    assert short.startswith("Jon: ") and len(lexical_sentences(short)) == 1
+    assert distill.condense(text, 200) == text
+
+
+def lexical_sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", text.split(": ", 1)[1]) if s]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Melanie: Thanks, Caroline! I met Matt Patterson in New York.",
+            ["Matt Patterson", "New York"],
+        ),
+        ("Caroline: Oliver's hilarious! He hid his bone in my slipper.", []),
+        ("Caroline: Yep, they're here. Bye! Can't wait, we've been busy.", []),
+        ("Jon: Hey Gina! I went to Paris with Jon.", ["Paris", "Jon"]),
+    ],
+)
+def test_names_are_proper_nouns_only(text: str, expected: list[str]) -> None:
+    assert distill.names(text) == expected
+
+
+def test_a_sentence_opening_word_is_a_name_only_when_known() -> None:
+    corpus = [
+        "Caroline: Oliver's hilarious! He hid his bone.",
+        "Melanie: I walked Oliver today.",
+        "Caroline: Take it easy. Long day. I will take the bus.",
+    ]
+    known = distill.known_names(corpus)
+    assert "Oliver" in known and "Take" not in known and "Long" not in known
+    assert distill.names(corpus[0], known) == ["Oliver"]
+    assert distill.known_names(["Alice owns the repo.", "Alice reviews code."]) == {"Alice"}
+
+
+def _n(i: str, text: str, tier: str = "keep", kind: str = "B") -> dict[str, Any]:
+    return {
+        "id": i,
+        "date": "2023-05-08",
+        "time": "10:00",
+        "type": kind,
+        "confidence": None,
+        "text": text,
+        "salience": 0.7,
+        "tier": tier,
+    }
+
+
+def test_nrem_prunes_small_talk_and_counts_it() -> None:
+    notes = [_n(f"s{i}", t) for i, t in enumerate(SMALL_TALK)]
+    notes += [_n(f"f{i}", t) for i, t in enumerate(FACTS)]
+    out = offline.nrem({"notes": notes, "memory": []})
+    cited = {s for item in out["memory_md_updates"] + out["bank_updates"] for s in item["sources"]}
+    assert out["pruned_count"] == len(SMALL_TALK)
+    assert cited == {f"f{i}" for i in range(len(FACTS))}
+    assert out["open_questions"] == []  # "How have you been?" is not a gap worth a task
+
+
+def test_nrem_merges_near_duplicates_with_a_reinforcement_count() -> None:
+    same = "Caroline: I moved to Boston in May 2023 for a counseling job."
+    notes = [
+        _n("a1", same),
+        _n("a2", "Caroline: Wow! I moved to Boston in May 2023 for a counseling job."),
+        _n("a3", same),
+        _n("b1", "Melanie: My daughter turned 8 and we threw a party at the lake."),
+    ]
+    out = offline.nrem({"notes": notes, "memory": []})
+    items = out["memory_md_updates"] + [
+        {"text": b["content"], "sources": b["sources"]} for b in out["bank_updates"]
+    ]
+    boston = [i for i in items if "Boston" in i["text"]]
+    assert len(boston) == 1 and boston[0]["sources"] == ["a1", "a2", "a3"]
+    [fast] = [u for u in out["memory_md_updates"] if "Boston" in u["text"]]
+    assert fast["confidence"] == pytest.approx(0.95)  # 0.75 + 0.1 per extra note, capped
+
+
+def test_slow_track_files_a_chat_turn_on_its_speakers_page() -> None:
+    notes = [_n("a1", "Melanie: Thanks, Caroline! I signed up for a pottery class.", "condense")]
+    [item] = offline.nrem({"notes": notes, "memory": []})["bank_updates"]
+    assert item["slug"] == "melanie" and item["kind"] == "entity"
+    assert item["content"] == "Melanie: I signed up for a pottery class."
+
+
+def test_rem_suggests_pages_for_recurring_names_and_topics_only() -> None:
+    notes = [
+        _n("a1", "Melanie: Oliver hid his bone in my slipper. They're cute, yep."),
+        _n("a2", "Melanie: I took Oliver to the vet for his vaccination."),
+        _n("a3", "Caroline: I bought a toy for Oliver at the pottery fair."),
+        _n("a4", "Caroline: I finished the pottery class yesterday."),
+        _n("a5", "Melanie: My pottery bowl cracked in the kiln."),
+        _n("a6", "Caroline: Bye! Yep, can't wait, they're great."),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    pages = {(s["slug"], s["kind"]) for s in out["new_bank_suggestions"]}
+    assert pages == {("oliver", "entity"), ("pottery", "concept")}
+    for s in out["new_bank_suggestions"]:
+        assert set(s["sources"]) <= {"a1", "a2", "a3", "a4", "a5"}
+
+
+@pytest.fixture
+def chat_workspace(tmp_path: Path) -> Workspace:
+    ws = Workspace.at(tmp_path / "ws").ensure()
+    day = [
+        "Caroline: Hey Mel! Good to see you! How have you been?",
+        "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work.",
+        "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+        "Melanie: Wow, that's cool, Caroline! Did you hear any inspiring stories?",
+        "Caroline: Thanks, Melanie! The support group gave me courage to embrace myself.",
+        "Melanie: Yeah, I painted that lake sunrise last year! It's special to me.",
+        "Caroline: Thanks, Mel! Sounds great! Bye!",
+        "Melanie: Yep. Talk to you soon! Take care!",
+    ]
+    for k, text in enumerate(day):
+        micro_rest(text, "B", workspace=ws, when=dt.datetime(2023, 5, 8, 13, k), source=f"D1:{k}")
+    return ws
+
+
+def test_a_slept_chat_reads_like_memory(chat_workspace: Workspace) -> None:
+    ws = chat_workspace
+    result = sleep_cycle(ws, "both", "offline", since=DAY)
+    assert result.decisions["pruned"] >= 4
+    entries = [
+        n for p in [ws.memory_md, *bank_pages(ws)] for n in fmt.notes_in(ws.read_text(p)) if n.id
+    ]
+    texts = "\n".join(n.text for n in entries)
+    for junk in ("Good to see you", "Bye", "Talk to you soon", "Sounds great", "Thanks"):
+        assert junk not in texts
+    assert "yesterday (2023-05-07)" in texts and "last year (2022)" in texts
+    slugs = {p.stem for p in bank_pages(ws)}
+    assert slugs <= {"caroline", "melanie", "lgbtq", "memory-archive"}
+    raw = [n for p in ws.daily_logs() for n in fmt.parse(ws.read_text(p)).notes("Retain")]
+    assert len(raw) == 8  # pruned notes stay in the daily log
+    cited = {s for n in entries for s in sources_of(n)}
+    assert cited <= {n.id for n in raw}
+    raw_words = sum(len(n.text.split()) for n in raw)
+    assert sum(len(n.text.split()) for n in entries) < 0.5 * raw_words
