@@ -1,0 +1,226 @@
+"""Recall speed on synthetic workspaces: 1k, 10k and 100k notes spread over 365 daily logs.
+
+For each size it prints one row of a scaling table:
+
+- build: a full index build (BM25 + one embedding per note) in-process, and its rate,
+- warm p50 / p95: ``recall(query, k=6)`` in-process with the index loaded, 40 distinct queries,
+- cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
+- one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds),
+
+and, on the largest workspace, ``agent-sleep context`` (no query) against
+``python -c "import click"``, measured alternately, medians of 20 runs each.
+
+Workspaces are kept under ``--work`` so a rerun skips generation and embedding.
+
+    python bench/bench_speed.py [--sizes 1000,10000,100000] [--work DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent_sleep import index, notes  # noqa: E402
+from agent_sleep.recall import recall  # noqa: E402
+from agent_sleep.rest import log_header, micro_rest  # noqa: E402
+from agent_sleep.workspace import Workspace  # noqa: E402
+
+PEOPLE = [
+    *("Alice", "Bilal", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana"),
+    *("Ivan", "Jun", "Kofi", "Lena", "Mateo", "Nadia", "Omar"),
+]
+VERBS = [
+    *("deployed", "fixed", "reviewed", "discussed", "planned"),
+    *("tested", "migrated", "documented", "rolled back"),
+]
+THINGS = [
+    "the billing service",
+    "the login page",
+    "the search index",
+    "the staging database",
+    "the mobile app",
+    "the payment webhook",
+    "the onboarding flow",
+    "the metrics dashboard",
+    "the email templates",
+    "the API gateway",
+    "the cache layer",
+    "the CI pipeline",
+]
+DETAILS = [
+    "after the outage",
+    "with a retry and backoff",
+    "because latency doubled",
+    "for the Berlin customer",
+    "before the quarterly release",
+    "using feature flags",
+    "while on call",
+    "with help from the data team",
+    "to cut costs",
+    "as the user asked",
+]
+END = dt.date(2026, 6, 30)
+
+
+def note_text(rng: random.Random) -> str:
+    who, verb, thing, detail = (
+        rng.choice(PEOPLE),
+        rng.choice(VERBS),
+        rng.choice(THINGS),
+        rng.choice(DETAILS),
+    )
+    return f"{who} {verb} {thing} {detail} (ticket #{rng.randint(1000, 99999)})"
+
+
+def generate(folder: Path, count: int, seed: int = 7) -> Workspace:
+    """``count`` notes over 365 daily logs, written in the note format like micro_rest does."""
+    ws = Workspace.at(folder).ensure()
+    rng = random.Random(seed)
+    days = [END - dt.timedelta(days=d) for d in range(364, -1, -1)]
+    per_day = [count // 365 + (1 if i < count % 365 else 0) for i in range(365)]
+    for day, n in zip(days, per_day, strict=True):
+        lines = [log_header(day), "## Retain\n\n"]
+        for j in range(n):
+            minute = (j * 1439) // max(n, 1)
+            lines.append(
+                notes.render_note(
+                    notes.Note(
+                        type=rng.choice("WBO"),
+                        text=note_text(rng),
+                        id=notes.new_id(),
+                        time=f"{minute // 60:02d}:{minute % 60:02d}",
+                        confidence=0.8,
+                        meta={"source": f"msg-{rng.randint(1, 10**6)}"},
+                    )
+                )
+            )
+        ws.write_text(ws.day_log(day), "".join(lines))
+    return ws
+
+
+def queries(n: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    forms = [
+        "when did {p} work on {t}",
+        "what happened with {t} {d}",
+        "who {v} {t}",
+        "{t} problems",
+        "why was {t} {v}",
+    ]
+    out = []
+    for _ in range(n):
+        form = rng.choice(forms)
+        out.append(
+            form.format(
+                p=rng.choice(PEOPLE),
+                t=rng.choice(THINGS),
+                d=rng.choice(DETAILS),
+                v=rng.choice(VERBS),
+            )
+        )
+    return out
+
+
+def cli(*args: str) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "agent_sleep", *args], capture_output=True, env=env)
+    elapsed = time.perf_counter() - start
+    if r.returncode != 0:
+        raise SystemExit(f"agent-sleep {' '.join(args)} failed: {r.stderr.decode()}")
+    return elapsed
+
+
+def click_import() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import click"], check=True)
+    return time.perf_counter() - start
+
+
+def measure(folder: Path, count: int) -> dict[str, float]:
+    marker = folder / ".agent-sleep" / "bench-generated"
+    if not marker.exists():
+        if folder.exists():
+            import shutil
+
+            shutil.rmtree(folder)
+        generate(folder, count)
+        marker.write_text(str(count))
+    ws = Workspace.at(folder)
+    start = time.perf_counter()
+    report = index.update(ws)
+    build = time.perf_counter() - start
+    qs = queries(40)
+    recall(ws, "warm up", k=6)
+    warm = []
+    for q in qs:
+        t = time.perf_counter()
+        recall(ws, q, k=6)
+        warm.append(time.perf_counter() - t)
+    cold = [cli("search", q, "-w", str(folder), "-k", "6") for q in qs[:5]]
+    micro_rest("Alice moved the search index to a new cluster", "B", workspace=ws)
+    t = time.perf_counter()
+    one = index.update(ws)
+    one_s = time.perf_counter() - t
+    return {
+        "notes": report.units,
+        "build_s": build,
+        "embedded": report.embedded,
+        "warm_p50_ms": 1000 * statistics.median(warm),
+        "warm_p95_ms": 1000 * sorted(warm)[int(0.95 * len(warm)) - 1],
+        "cold_s": statistics.median(cold),
+        "one_embedded": one.embedded,
+        "one_s": one_s,
+    }
+
+
+def context_vs_click(folder: Path, runs: int = 20) -> tuple[float, float]:
+    ctx, clk = [], []
+    for _ in range(runs):
+        ctx.append(cli("context", "-w", str(folder)))
+        clk.append(click_import())
+    return statistics.median(ctx), statistics.median(clk)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--work", default="/tmp/agent-sleep-bench/speed")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    work = Path(args.work)
+    rows = []
+    for size in sizes:
+        rows.append(measure(work / f"ws-{size}", size))
+        print(f"measured {size} notes", file=sys.stderr)
+    print(f"Recall speed, {os.cpu_count()} cores, synthetic notes over 365 daily logs")
+    print(
+        f"{'notes':>7} {'build s':>8} {'emb/s':>6} {'warm p50 ms':>11} {'p95 ms':>7} "
+        f"{'cold search s':>13} {'+1 note: embedded':>17} {'s':>5}"
+    )
+    for r in rows:
+        rate = r["embedded"] / r["build_s"] if r["embedded"] else float("nan")
+        print(
+            f"{r['notes']:>7.0f} {r['build_s']:>8.1f} {rate:>6.0f} {r['warm_p50_ms']:>11.1f} "
+            f"{r['warm_p95_ms']:>7.1f} {r['cold_s']:>13.2f} {r['one_embedded']:>17.0f} "
+            f"{r['one_s']:>5.2f}"
+        )
+    ctx, clk = context_vs_click(work / f"ws-{sizes[-1]}")
+    print(
+        f"agent-sleep context (no query), {sizes[-1]} notes: {1000 * ctx:.0f} ms median; "
+        f'python -c "import click": {1000 * clk:.0f} ms; ratio {ctx / clk:.2f}'
+    )
+
+
+if __name__ == "__main__":
+    main()
