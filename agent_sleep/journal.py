@@ -156,14 +156,22 @@ def rollback(
                 else None
             )
             current = ws.read_text(path) if path.exists() else None
+            # a run killed mid-write left some files untouched: nothing to restore there
             if "appended" in info:
                 block = info["appended"]
+                untouched = current == before or (
+                    current is not None and before is not None and current.startswith(before)
+                )
+                if (current is None or block not in current) and untouched:
+                    continue
                 if current is None or block not in current:
                     if not force:
                         raise AgentSleepError(f"{rel} no longer holds the run's block; use --force")
                     continue
                 at = current.find(block)
                 actions.append((path, current[:at] + current[at + len(block) :] or before))
+                continue
+            if current == before:
                 continue
             now_sha = _sha(current.encode(ENCODING, ERRORS)) if current is not None else None
             if now_sha != info.get("after_sha") and not force:
