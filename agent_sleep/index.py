@@ -153,6 +153,8 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
     ws.confine(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with _writer_lock(folder):
+        for stale in folder.glob(".*.tmp"):  # left by a build that was killed; we hold the lock
+            stale.unlink(missing_ok=True)
         current = scan(ws)
         old = None if full else _read(ws)
         model = embedder(ws) if vectors else None
