@@ -99,8 +99,10 @@ def run_one(sample: dict, budget: int | None) -> dict:
                     citing[s].append(n.text)
         everything = "\n".join(t for texts in citing.values() for t in texts)
 
-        kept, total = Counter(), Counter()
-        kept_all, total_all = Counter(), Counter()
+        kept: Counter[str] = Counter()
+        total: Counter[str] = Counter()
+        kept_all: Counter[str] = Counter()
+        total_all: Counter[str] = Counter()
         for nid, (text, day) in raw.items():
             for e in temporal.extract(text):
                 total_all[e.kind] += 1
@@ -109,8 +111,11 @@ def run_one(sample: dict, budget: int | None) -> dict:
                     total[e.kind] += 1
                     kept[e.kind] += _survives(e, text, day, "\n".join(citing[nid]))
 
-        covered, share, asked = Counter(), Counter(), Counter()
-        answer_in_raw, answer_kept = Counter(), Counter()
+        covered: Counter[int] = Counter()
+        share: dict[int, float] = defaultdict(float)
+        asked: Counter[int] = Counter()
+        answer_in_raw: Counter[int] = Counter()
+        answer_kept: Counter[int] = Counter()
         for q in locomo.questions(sample):
             ev = [note_of[d] for d in q.evidence if d in note_of]
             asked[q.category] += 1
@@ -137,7 +142,7 @@ def run_one(sample: dict, budget: int | None) -> dict:
             "out_words": out_words,
             "memory_chars": memory_chars,
             "covered": covered,
-            "share": share,
+            "share": Counter(share),
             "asked": asked,
             "answer_in_raw": answer_in_raw,
             "answer_kept": answer_kept,
@@ -177,7 +182,7 @@ def main() -> None:
             f"{r['seconds']:>7.1f}",
             flush=True,
         )
-    tot = {
+    tot: dict[str, Counter] = {
         k: sum((r[k] for r in results), Counter())
         for k in (
             "kept",
