@@ -95,6 +95,11 @@ _REACTION_RE = re.compile(
     re.I,
 )
 _CLAUSE_RE = re.compile(r"\s+[-–—]+\s+|(?<=\w)[–—](?=\w)|;\s+")
+_CLAUSE_START_RE = re.compile(
+    r"(?i:it|it's|it’s|we|we're|we’re|they|they're|they’re|she|he|you|that's|that’s"
+    r"|this|there|my|our|his|her|their)\b|[A-Z]"
+)
+_THANKS_RE = re.compile(r"^\W*(?:thanks|thank you|thank u|thx|ty)\b", re.I)
 _TERMINAL_RE = re.compile(r"[.!?…][\"'”’)\]]*$")
 _YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you’re|you've|you’ve)\b", re.I)
 _LEADING_FILLER_RE = re.compile(
@@ -229,7 +234,7 @@ def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
         s += W_FIRST_PERSON
     if sentence.rstrip().endswith("?"):
         s -= W_QUESTION
-    if _REACTION_RE.match(strip_filler(sentence)):
+    if _REACTION_RE.match(strip_filler(sentence)) or _THANKS_RE.match(sentence):
         s -= W_REACTION
     if len(_YOU_RE.findall(clean)) > len(_FIRST_PERSON_RE.findall(clean)):
         s -= W_REACTION  # about the listener, not a fact the speaker states
@@ -238,9 +243,19 @@ def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
 
 def clauses(sentence: str) -> list[str]:
     """A sentence cut at dashes and semicolons, the places chat joins two statements ("I ran a
-    race last Saturday - it was so rewarding!"); each piece but the last ends with a full stop
-    so a piece kept alone still reads as a sentence."""
-    parts = [p.strip() for p in _CLAUSE_RE.split(sentence) if p.strip()]
+    race last Saturday - it was so rewarding!"). A cut is made only where the next piece starts
+    a clause of its own (a pronoun or a capital), not before "which…" or a list ("- running,
+    reading -"). Each piece but the last ends with a full stop so a piece kept alone still
+    reads as a sentence."""
+    pieces: list[str] = []
+    start = 0
+    for m in _CLAUSE_RE.finditer(sentence):
+        rest = sentence[m.end() :]
+        if _CLAUSE_START_RE.match(rest):
+            pieces.append(sentence[start : m.start()].strip())
+            start = m.end()
+    pieces.append(sentence[start:].strip())
+    parts = [p for p in pieces if p]
     if len(parts) <= 1:
         return [sentence]
     parts = [parts[0]] + [p[0].upper() + p[1:] for p in parts[1:]]
@@ -266,8 +281,9 @@ def analyse(text: str, known: Iterable[str] | None = None) -> list[Sentence]:
 
 
 def information(text: str, known: Iterable[str] | None = None) -> float:
-    """A note's information: its best sentence's score (0 when it has none)."""
-    return max((s.score for s in analyse(text, known)), default=0.0)
+    """A note's information: its best sentence's score (0 when it has none). A photo caption
+    does not count: a note is worth keeping for what its writer said."""
+    return max((s.score for s in analyse(text, known) if not s.caption), default=0.0)
 
 
 def small_talk(text: str, known: Iterable[str] | None = None) -> bool:
@@ -279,21 +295,23 @@ def condense(text: str, max_words: int, known: Iterable[str] | None = None) -> s
     """The note's informative sentences, best first within ``max_words``, in original order.
 
     Sentences holding a date, time, duration or age (or a relative time) are always kept, and
-    kept verbatim; the speaker label stays. A note without any informative sentence keeps
-    its best one, so a cited note never becomes empty."""
+    kept verbatim; the speaker label stays. The best sentence is kept even when longer than
+    the budget; a photo caption only when it fits. A note without any informative sentence
+    keeps its best one, so a cited note never becomes empty."""
     label, _ = lexical.split_speaker(text)
     parts = analyse(text, known)
     if not parts:
         return text
     chosen: set[int] = {i for i, s in enumerate(parts) if s.temporal}
     words = sum(len(parts[i].text.split()) for i in chosen)
-    ranked = sorted(range(len(parts)), key=lambda i: (-parts[i].score, i))
+    # what the writer said first, best first; a photo caption only if room is left
+    ranked = sorted(range(len(parts)), key=lambda i: (parts[i].caption, -parts[i].score, i))
     for i in ranked:
         if i in chosen or parts[i].score < INFORMATIVE:
             continue
         n = len(strip_filler(parts[i].text).split())
-        best = i == ranked[0]
-        if words and words + n > max_words and not best:
+        best = i == ranked[0] and not parts[i].caption
+        if (words or parts[i].caption) and words + n > max_words and not best:
             continue
         chosen.add(i)
         words += n

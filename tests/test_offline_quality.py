@@ -211,3 +211,39 @@ def test_a_slept_chat_reads_like_memory(chat_workspace: Workspace) -> None:
     assert cited <= {n.id for n in raw}
     raw_words = sum(len(n.text.split()) for n in raw)
     assert sum(len(n.text.split()) for n in entries) < 0.5 * raw_words
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pieces"),
+    [
+        (
+            "I ran a race last Saturday - it was so rewarding!",
+            ["I ran a race last Saturday.", "It was so rewarding!"],
+        ),
+        (
+            "I run every day - running, reading - which keeps me sane.",
+            ["I run every day - running, reading - which keeps me sane."],
+        ),
+        ("Researching agencies; Boston has three.", ["Researching agencies.", "Boston has three."]),
+    ],
+)
+def test_clauses_cut_only_where_a_new_statement_starts(sentence: str, pieces: list[str]) -> None:
+    assert distill.clauses(sentence) == pieces
+
+
+def test_a_photo_caption_never_stands_in_for_what_was_said() -> None:
+    text = "Melanie: Wow, so cool! [shares a photo: a man and a woman eating food on a blanket]"
+    assert distill.small_talk(text)
+    fact = "Melanie: I adopted a puppy. [shares a photo: a small brown dog asleep on a red blanket]"
+    assert distill.condense(fact, 5) == "Melanie: I adopted a puppy."
+    assert distill.condense(fact, 50).endswith("[photo: a small brown dog asleep on a red blanket]")
+
+
+def test_density_ranks_statements_above_small_talk() -> None:
+    window = [(f"s{i}", "B", t) for i, t in enumerate(SMALL_TALK)]
+    window += [(f"f{i}", "B", t) for i, t in enumerate(FACTS)]
+    scores = salience.score(window)
+    assert min(scores[f"f{i}"].density for i in range(len(FACTS))) > max(
+        scores[f"s{i}"].density for i in range(len(SMALL_TALK))
+    )
+    assert all(scores[f"s{i}"].tier == "prune" for i in range(len(SMALL_TALK)))
