@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from agent_sleep import index
-from agent_sleep.recall import recall
+from agent_sleep.recall import Fusion, recall
 from agent_sleep.rest import micro_rest
 from agent_sleep.workspace import Workspace
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 DAY = dt.datetime(2026, 3, 2, 9, 30)
 
@@ -115,3 +118,29 @@ def test_files_that_are_not_daily_logs_are_not_indexed(ws: Path, name: str) -> N
     _fill(ws, 1)
     (Workspace.at(ws).memory_dir / name).write_text("- W: stray note <!-- id=zzzzzzzzzz -->\n")
     assert "memory/" + name not in index.scan(Workspace.at(ws))
+
+
+def test_concurrent_searches_and_notes_keep_the_index_consistent(ws: Path) -> None:
+    _fill(ws, 3)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "agent_sleep", *args, "-w", str(ws)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        for args in (
+            ["search", "build server", "--bm25-only"],
+            ["reindex", "--bm25-only"],
+            ["rest", "--note", "Concurrent note about Kubernetes", "--type", "W"],
+            ["search", "Debian", "--bm25-only"],
+            ["reindex", "--bm25-only"],
+        )
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    hits = recall(ws, "Kubernetes", k=1, fusion=Fusion(vector_weight=0.0, text_weight=1.0))
+    assert hits and "Kubernetes" in hits[0].text
+    assert index.update(Workspace.at(ws), vectors=False).units == 4
