@@ -15,11 +15,12 @@ import datetime as dt
 import hashlib
 import json
 import secrets
+import shutil
 from pathlib import Path
 from typing import Any
 
 from agent_sleep.apply import Plan
-from agent_sleep.errors import AgentSleepError, BadInput
+from agent_sleep.errors import AgentSleepError, BadInput, StorageError
 from agent_sleep.redact import redact
 from agent_sleep.workspace import ENCODING, ERRORS, Workspace
 
@@ -102,12 +103,37 @@ def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]])
         files[rel] = info
     meta = {"run_id": run_id, "files": files, "marked": marked, "rolled_back": False}
     ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
-    for path in targets:
-        if path in plan.appends:
-            ws.append_text(path, plan.appends[path])
-        else:
-            ws.write_text(path, plan.texts[path])
+    written: list[Path] = []
+    try:
+        for path in targets:
+            if path in plan.appends:
+                ws.append_text(path, plan.appends[path])
+            else:
+                ws.write_text(path, plan.texts[path])
+            written.append(path)
+    except StorageError as e:
+        raise _undo(ws, run_id, plan, written, e) from e
     return [_rel(ws, p) for p in targets]
+
+
+def _undo(
+    ws: Workspace, run_id: str, plan: Plan, written: list[Path], error: StorageError
+) -> StorageError:
+    """Put back what a run wrote before a write failed, so a run lands whole or not at all."""
+    try:
+        for path in reversed(written):
+            original = plan.originals.get(path)
+            if original is None:
+                path.unlink(missing_ok=True)
+            else:
+                ws.write_text(path, original)
+    except (StorageError, OSError):
+        return StorageError(
+            f"{error}; {len(written)} files of run {run_id} were already written and could not "
+            f"be put back: run `agent-sleep rollback {run_id} --force` once the problem is fixed"
+        )
+    shutil.rmtree(ws.state_dir / RUNS / run_id, ignore_errors=True)
+    return StorageError(f"{error}; the run was undone, every file is as it was")
 
 
 def _meta(ws: Workspace, run_id: str) -> dict[str, Any]:
