@@ -75,7 +75,9 @@ NOT_NAMES = (
     | lexical.STOPWORDS
 )
 
-_CAPTION_RE = re.compile(r"\s*\[shares (?:a |an )?(?:photo|image|picture)s?:\s*(.*?)\]\s*$", re.I)
+_CAPTION_RE = re.compile(
+    r"\s*\[(?:shares (?:a |an )?(?:photo|image|picture)s?|photo):\s*(.*?)\]\s*$", re.I
+)
 _PHOTO_OF_RE = re.compile(r"^(?:a |an )?(?:photo|picture|image|close up|closeup)s? of\s+", re.I)
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # "I" and "my" state facts about the writer; "we all…" is more often a platitude, so plural

@@ -247,3 +247,15 @@ def test_density_ranks_statements_above_small_talk() -> None:
         scores[f"s{i}"].density for i in range(len(SMALL_TALK))
     )
     assert all(scores[f"s{i}"].tier == "prune" for i in range(len(SMALL_TALK)))
+
+
+def test_a_condensed_note_scores_as_it_did() -> None:
+    text = (
+        "Caroline: The stories were so inspiring! I was so happy and thankful for all the "
+        "support. [shares a photo: a photo of a dog walking past a brick wall with a large "
+        "painting of a woman]"
+    )
+    once = distill.condense(text, 30)
+    assert once.endswith("a brick wall with a large painting of a woman]")
+    assert distill.information(once) == distill.information(text)
+    assert distill.condense(once, 30) == once
