@@ -32,6 +32,16 @@ def common_options(f: F) -> F:
 def emit(as_json: bool, data: Any, text: str | None = None) -> None:
     """Print ``data`` as JSON, or ``text`` for people."""
     if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=None, default=str))
+        click.echo(valid_utf8(json.dumps(data, ensure_ascii=False, indent=None, default=str)))
     elif text is not None:
-        click.echo(text)
+        click.echo(valid_utf8(text))
+
+
+def valid_utf8(text: str) -> str:
+    """``text`` with the undecodable bytes of a hand-edited file (kept as surrogates so a rewrite
+    preserves them) shown as U+FFFD: what we print is always valid UTF-8."""
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "replace")
+    return data.decode("utf-8", "replace")
