@@ -175,7 +175,11 @@ class MiniLM:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tok.encode_batch(list(texts))
+        # undecodable bytes of hand-edited files arrive as lone surrogates, which the
+        # tokenizer refuses
+        encodings = self._tok.encode_batch(
+            [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
+        )
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]
