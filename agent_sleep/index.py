@@ -17,6 +17,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from agent_sleep.bm25 import BM25, tokenize
 from agent_sleep.embed import Embedder, EmbedUnavailable
 from agent_sleep.units import Unit, units_of
-from agent_sleep.workspace import Workspace
+from agent_sleep.workspace import Workspace, warn_skip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,6 +91,9 @@ def scan(ws: Workspace) -> dict[str, list[int]]:
             continue
         rel = path.relative_to(ws.root).as_posix()
         if rel != "MEMORY.md" and not _is_source(rel):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            warn_skip(path, "not a file")
             continue
         out[rel] = [st.st_mtime_ns, st.st_size]
     return dict(sorted(out.items()))
