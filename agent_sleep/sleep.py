@@ -41,6 +41,7 @@ from agent_sleep.workspace import Workspace, warn_skip
 
 PHASES = ("nrem", "rem", "both")
 LOOKBACK_DAYS = 30
+MAX_NOTE_CHARS = 16384  # a longer hand-written note is skipped (rest caps notes at 4 KiB)
 BRIEF_ITEMS = 50  # open questions / weakly-learned items kept per run
 
 
@@ -125,14 +126,32 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
         day = path.stem
         if day < since.isoformat():
             continue
-        for block in fmt.parse(ws.read_text(path)).blocks:
+        no_id = too_long = 0
+        for block in fmt.iter_blocks(ws.read_text(path)):
             n = block.note
-            if n is None or not n.id:
+            if n is None:
                 continue
             if block.section in (DREAMS[3:], NEXT_SESSION[3:]):
-                dreams.add(one_line(n.text))
-            elif block.section == fmt.RETAIN_HEADING[3:]:
+                if n.id:
+                    dreams.add(one_line(n.text))
+            elif not n.id:
+                no_id += 1
+            elif len(n.text) > MAX_NOTE_CHARS:
+                too_long += 1
+            else:  # under ## Retain, or hand-edited under another heading or none
                 window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+        if no_id:
+            warn_skip(
+                path,
+                f"{no_id} notes have no id comment, so sleep cannot track them "
+                "(take notes with `agent-sleep rest`)",
+            )
+        if too_long:
+            warn_skip(
+                path,
+                f"{too_long} notes are over {MAX_NOTE_CHARS} characters "
+                "(split them into smaller notes)",
+            )
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
     return Snapshot(
         window=window,
