@@ -237,6 +237,9 @@ def append_block(existing: str, note_lines: Iterable[str], heading: str = RETAIN
     prefix = ""
     if existing and not existing.endswith("\n"):
         prefix = "\n"
+    if sum(1 for line in _split_lines(existing) if line.startswith("```")) % 2:
+        prefix += "```\n"  # a hand edit left a code fence open: notes inside it are not notes
+    existing += prefix
     title = heading.lstrip("#").strip()
     if last_section(existing) != title:
         sep = "" if not existing or existing.endswith("\n\n") else "\n"
