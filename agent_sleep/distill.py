@@ -110,9 +110,13 @@ _LEADING_FILLER_RE = re.compile(
     r"\b[,!.:;\s-]*)+",
     re.I,
 )
+# A name used to address someone: after a comma or a greeting, before punctuation ("Thanks,
+# Mel!", "Hey Caroline"), or opening a sentence before a comma ("Yeah Mel, I…", "Mel, I…").
 _VOCATIVE_RE = re.compile(
     r"(?:,\s*|^|\b(?i:hey|hi|hello|thanks|thank you|bye|dear|congrats)\s+)([A-Z][a-z]+)"
     r"(?=\s*[!?.,]|\s*$)"
+    r"|^\W*(?:(?i:yeah|yes|yep|yup|oh|wow|hey|hi|hello|thanks|ok|okay|aww|aw|haha|sure|well"
+    r"|congrats|omg|ah|right|totally|great|awesome|cool)\W+)?([A-Z][a-z]+)(?=\s*[,!])"
 )
 
 
@@ -145,7 +149,7 @@ def strip_filler(sentence: str) -> str:
 
 
 def _vocatives(sentence: str) -> set[str]:
-    return {m.group(1) for m in _VOCATIVE_RE.finditer(sentence)}
+    return {m.group(1) or m.group(2) for m in _VOCATIVE_RE.finditer(sentence)}
 
 
 def names(text: str, known: Iterable[str] | None = None) -> list[str]:

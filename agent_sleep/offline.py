@@ -38,7 +38,7 @@ DUPLICATE = 0.8
 CONTRADICTION = 0.5
 LINK_MIN, LINK_MAX = 0.25, 0.8
 FAST_CONFIDENCE = 0.7
-MAX_FAST = 6  # MEMORY.md additions per run: the clearest facts only
+MAX_FAST = 6  # MEMORY.md additions per log date in a run: the clearest facts only
 KEEP_WORDS, CONDENSE_WORDS = 24, 12  # word budgets of condensed chat turns, by tier
 BASE_CONFIDENCE = {"W": 0.8, "B": 0.75, "S": 0.6, "O": 0.7}
 MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
@@ -242,7 +242,13 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         (f for f in filed if f[4]),
         key=lambda f: (kept[f[0]]["type"] not in ("W", "O"), -info[kept[f[0]]["id"]], f[0]),
     )
-    to_memory = {f[0] for f in ranked[:MAX_FAST]}
+    per_day: Counter[str] = Counter()
+    to_memory: set[int] = set()
+    for f in ranked:
+        day = kept[f[0]].get("date", "")
+        if per_day[day] < MAX_FAST:
+            per_day[day] += 1
+            to_memory.add(f[0])
     bank: list[dict[str, Any]] = []
     for rep, text, sources, conf, _fast in filed:
         note = kept[rep]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,7 @@ def lexical_sentences(text: str) -> list[str]:
         ("Caroline: Oliver's hilarious! He hid his bone in my slipper.", []),
         ("Caroline: Yep, they're here. Bye! Can't wait, we've been busy.", []),
         ("Jon: Hey Gina! I went to Paris with Jon.", ["Paris", "Jon"]),
+        ("Gina: Yeah Mel, I went to Paris. In Boston, we met Jon.", ["Paris", "Boston", "Jon"]),
     ],
 )
 def test_names_are_proper_nouns_only(text: str, expected: list[str]) -> None:
@@ -259,3 +261,17 @@ def test_a_condensed_note_scores_as_it_did() -> None:
     assert once.endswith("a brick wall with a large painting of a woman]")
     assert distill.information(once) == distill.information(text)
     assert distill.condense(once, 30) == once
+
+
+def test_a_backlog_gets_a_few_memory_entries_per_day_not_per_run() -> None:
+    fact = "Caroline: I moved to {} on {} May 2023 with my sister {} and her {} kids."
+    towns = ["Boston", "Denver", "Austin", "Seattle", "Portland", "Chicago", "Miami", "Tulsa"]
+    notes = [
+        {**_n(f"d{d}n{i}", fact.format(town, i + 1, f"Ann{d}{i}", i + 2)), "date": f"2023-05-0{d}"}
+        for d in (1, 2)
+        for i, town in enumerate(towns)
+    ]
+    out = offline.nrem({"notes": notes, "memory": []})
+    days = Counter(s[:2] for u in out["memory_md_updates"] for s in u["sources"])
+    assert days == {"d1": offline.MAX_FAST, "d2": offline.MAX_FAST}
+    assert len(out["bank_updates"]) == 2 * (len(towns) - offline.MAX_FAST)
