@@ -48,7 +48,7 @@ MAX_PAGES = 2  # new entity pages and concept pages suggested per run, each
 TOPIC_SHARE = 0.25
 
 _QUESTION_RE = re.compile(
-    r"\?\s*$|\b(?:not sure|unclear|unknown|tbd|todo|to do|find out|figure out|open question)\b",
+    r"\?\s*$|\b(?:not sure|unclear|unknown|tbd|todo|find out|figure out|open question)\b",
     re.I,
 )
 _INTENT_RE = re.compile(
@@ -137,15 +137,20 @@ def _prunable(note: dict[str, Any], info: float) -> bool:
     return note.get("tier") == "prune" or info < distill.INFORMATIVE
 
 
-def _open_question(text: str, known: frozenset[str]) -> bool:
-    """A gap worth a next-session action: an explicit "not sure / TBD / find out", or a
-    question with real content (not "How have you been?")."""
-    if not _QUESTION_RE.search(text):
-        return False
-    if not text.rstrip().endswith("?"):
-        return True
-    last = lexical.sentences(lexical.split_speaker(text)[1])[-1]
-    return distill.sentence_score(last, known) + distill.W_QUESTION >= distill.STRONG
+def _open_question(text: str, known: frozenset[str]) -> str:
+    """The sentence of a note that states a gap worth a next-session action, or "": an
+    informative "not sure / TBD / find out…", or a question with real content (not "How have
+    you been?"). Returned with the speaker label."""
+    label, _ = lexical.split_speaker(text)
+    for s in distill.analyse(text, known):
+        if s.caption or not _QUESTION_RE.search(s.text):
+            continue
+        asks = s.text.rstrip().endswith("?")
+        if s.score + (distill.W_QUESTION if asks else 0) >= (
+            distill.STRONG if asks else distill.INFORMATIVE
+        ):
+            return label + distill.strip_filler(s.text)
+    return ""
 
 
 def nrem(p: dict[str, Any]) -> dict[str, Any]:
@@ -275,11 +280,8 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
             }
         )
     by_salience = sorted(kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
-    open_questions = [
-        {"text": n["text"], "sources": [n["id"]]}
-        for n in by_salience
-        if _open_question(n["text"], known)
-    ][:MAX_OPEN]
+    gaps = [(n, _open_question(n["text"], known)) for n in by_salience]
+    open_questions = [{"text": q, "sources": [n["id"]]} for n, q in gaps if q][:MAX_OPEN]
     return {
         "memory_md_updates": updates,
         "bank_updates": bank,
@@ -312,7 +314,12 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
     k = len(notes)
 
     links: list[tuple[float, int, int]] = []
-    for i, note in enumerate(notes):
+    known = distill.known_names(corpus)
+    useful = [
+        i for i in range(k) if not _prunable(notes[i], distill.information(notes[i]["text"], known))
+    ]
+    for i in useful:
+        note = notes[i]
         for m, entry in enumerate(memory):
             s = float(sim[i, k + m])
             if LINK_MIN <= s < LINK_MAX and note["id"] not in entry.get("sources", []):
@@ -325,7 +332,8 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         shared = sorted(set(tfidf.toks[i]) & set(tfidf.toks[k + m]))[:4]
         out["creative_connections"].append(
             {
-                "link": f"{_excerpt(notes[i]['text'], 60)} ↔ {_excerpt(memory[m]['text'], 60)}",
+                "link": f"{_excerpt(_best_sentence(notes[i]['text'], known), 80)} ↔ "
+                f"{_excerpt(memory[m]['text'], 80)}",
                 "why": f"both concern {', '.join(shared)} (similarity {s:.2f})",
                 "sources": [notes[i]["id"], memory[m]["id"]],
             }
@@ -353,10 +361,6 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
                 }
             )
 
-    known = distill.known_names(corpus)
-    useful = [
-        i for i in range(k) if not _prunable(notes[i], distill.information(notes[i]["text"], known))
-    ]
     speakers = {lexical.split_speaker(n["text"])[0].rstrip(": ") for n in notes} - {""}
     mentions: dict[str, list[int]] = {}
     for i in useful:
@@ -437,8 +441,13 @@ def _seed(
     by = f", from {' and '.join(who)}" if who else ""
     said = ""
     if quote:
-        best = max(idx, key=lambda i: (distill.information(notes[i]["text"], known), -i))
-        said = _excerpt(_best_sentence(notes[best]["text"], known, name), 160)
+        said = _excerpt(
+            max(
+                (_best_sentence(notes[i]["text"], known, name) for i in idx),
+                key=lambda t: (distill.sentence_score(lexical.split_speaker(t)[1], known), -len(t)),
+            ),
+            160,
+        )
     return {
         "slug": slugify(name),
         "kind": kind,

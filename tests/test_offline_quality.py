@@ -275,3 +275,18 @@ def test_a_backlog_gets_a_few_memory_entries_per_day_not_per_run() -> None:
     days = Counter(s[:2] for u in out["memory_md_updates"] for s in u["sources"])
     assert days == {"d1": offline.MAX_FAST, "d2": offline.MAX_FAST}
     assert len(out["bank_updates"]) == 2 * (len(towns) - offline.MAX_FAST)
+
+
+def test_open_questions_are_real_gaps_stated_in_one_sentence() -> None:
+    notes = [
+        _n("a1", "Caroline: Glad you had fun! Life's too short to do anything else!"),
+        _n("a2", "Jon: Hey Gina! Not sure whether the venue in Boston takes deposits before June."),
+        _n("a3", "Gina: How have you been? Anything new?"),
+    ]
+    out = offline.nrem({"notes": notes, "memory": []})
+    assert out["open_questions"] == [
+        {
+            "text": "Jon: Not sure whether the venue in Boston takes deposits before June.",
+            "sources": ["a2"],
+        }
+    ]
