@@ -102,6 +102,7 @@ _CLAUSE_START_RE = re.compile(
     r"|this|there|my|our|his|her|their)\b|[A-Z]"
 )
 _THANKS_RE = re.compile(r"^\W*(?:thanks|thank you|thank u|thx|ty)\b", re.I)
+_RESOLVED_RE = re.compile(r" \((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
 _TERMINAL_RE = re.compile(r"[.!?…][\"'”’)\]]*$")
 _YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you’re|you've|you’ve)\b", re.I)
 _LEADING_FILLER_RE = re.compile(
@@ -233,8 +234,9 @@ def sentence_score(sentence: str, known: Iterable[str] | None = None) -> float:
     content = [
         t for t in lexical.tokens(clean) if t not in FILLER and t not in LIGHT and not t.isdigit()
     ]
-    facts = len(names(sentence, known)) + lexical.numbers(sentence)
-    facts += len(temporal.extract(sentence))
+    # a date resolved in code ("this week (week of 2023-08-21)") is one fact, not four
+    plain = _RESOLVED_RE.sub("", sentence)
+    facts = len(names(plain, known)) + lexical.numbers(plain) + len(temporal.extract(plain))
     s = min(len(content), MAX_CONTENT) + W_FACT * facts
     if _FIRST_PERSON_RE.search(clean):
         s += W_FIRST_PERSON

@@ -48,7 +48,8 @@ MAX_PAGES = 2  # new entity pages and concept pages suggested per run, each
 TOPIC_SHARE = 0.25
 
 _QUESTION_RE = re.compile(
-    r"\?\s*$|\b(?:not sure|unclear|unknown|tbd|todo|find out|figure out|open question)\b",
+    r"\?\s*$|\b(?:not sure|unclear|tbd|todo|open question|(?:need|needs|have|has) to"
+    r" (?:find|figure) out)\b",
     re.I,
 )
 _INTENT_RE = re.compile(
