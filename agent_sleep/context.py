@@ -23,6 +23,8 @@ from agent_sleep.workspace import MEMORY_HEADER, Workspace
 
 NEXT_SESSION = "Next session"
 RETAIN = "Retain"
+MAX_LOG_CHARS = 20_000  # of each day's log shown; the newest notes are kept
+TAIL_BYTES = 8 * MAX_LOG_CHARS
 NEXT_SESSION_LOOKBACK = 30  # daily logs searched, newest first, for the latest actions
 _META = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)
 _BLANKS = re.compile(r"\n{3,}")
@@ -48,7 +50,8 @@ def get_context(
         days.append((today - dt.timedelta(days=1), "Yesterday's log"))
     for day, title in days:
         path = ws.day_log(day)
-        body = log_section(ws.read_text(path))
+        text, cut = _tail(path)
+        body = log_section(text, MAX_LOG_CHARS, path.relative_to(ws.root).as_posix(), cut)
         if body:
             parts.append(f"## {title} ({day.isoformat()})\n\n{body}")
             shown_logs.append(path.relative_to(ws.root).as_posix())
@@ -102,9 +105,27 @@ def memory_section(text: str, max_chars: int) -> str:
     return _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
 
 
-def log_section(text: str) -> str:
+def _tail(path: os.PathLike[str]) -> tuple[str, bool]:
+    """The end of a log, enough for ``MAX_LOG_CHARS`` of notes: a huge log is never read whole
+    on this path (it runs at every session start)."""
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - TAIL_BYTES))
+            data = f.read()
+    except (FileNotFoundError, IsADirectoryError):
+        return "", False
+    if size > TAIL_BYTES:
+        data = data[data.find(b"\n- ") + 1 :]  # start at a note
+    return data.decode("utf-8", "surrogateescape"), size > TAIL_BYTES
+
+
+def log_section(
+    text: str, max_chars: int | None = None, name: str = "this log", cut: bool = False
+) -> str:
     """A daily log's notes (and any other lines) without its title, metadata comments or
-    ``## Next session`` actions (shown in their own section)."""
+    ``## Next session`` actions (shown in their own section); with ``max_chars``, the newest
+    that fit, and one line saying that older ones were left out."""
     out: list[str] = []
     for block in notes.parse(text).blocks:
         if block.section == NEXT_SESSION:
@@ -117,13 +138,25 @@ def log_section(text: str) -> str:
         if not block.raw.strip():
             continue
         out.append(strip_meta(block.raw))
+    if cut or (max_chars is not None and sum(len(part) for part in out) > max_chars):
+        kept: list[str] = []
+        size = 0
+        for part in reversed(out):
+            if max_chars is not None and size + len(part) > max_chars:
+                break
+            kept.append(part)
+            size += len(part)
+        out = [
+            f"[older notes of {name} not shown; `agent-sleep search QUERY` finds them]\n",
+            *reversed(kept),
+        ]
     return "".join(out).strip("\n")
 
 
 def next_session(ws: Workspace) -> tuple[str, str] | None:
     """(date, actions) of the newest daily log with a ``## Next session`` section."""
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
-        text = ws.read_text(path)
+        text, _ = _tail(path)  # sleep appends the actions at the end of the log
         if f"## {NEXT_SESSION}" not in text:
             continue
         found = [
