@@ -499,7 +499,12 @@ def _intention(text: str, known: frozenset[str]) -> str:
     return ""
 
 
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|we|we're|our|us)\b")
+
+
 def _candidates(dump: str) -> list[str]:
+    """Sentences of the dump's turns. A first-person sentence keeps who said it ("User: I
+    prefer…"), since "I" means nothing once the turn is out of its context."""
     out: list[str] = []
     in_fence = False
     for line in dump.splitlines():
@@ -508,8 +513,14 @@ def _candidates(dump: str) -> list[str]:
             continue
         if in_fence or _SKIP_ROLE_RE.match(line) or not line.strip():
             continue
+        role = _ROLE_RE.match(line)
+        speaker = role.group(0).strip().rstrip(":").strip().capitalize() if role else ""
         body = _ROLE_RE.sub("", line).strip().lstrip("-*• ").strip()
-        out.extend(lexical.sentences(body))
+        for sentence in lexical.sentences(body):
+            sentence = distill.strip_filler(sentence)
+            if speaker and _FIRST_PERSON_RE.search(sentence):
+                sentence = f"{speaker}: {sentence}"
+            out.append(sentence)
     return out
 
 

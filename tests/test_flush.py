@@ -178,3 +178,14 @@ def test_large_dump_on_stdin(ws: Path) -> None:
     )
     assert p.returncode == 0, p.stderr
     assert "Alice owns the release calendar" in _log(ws)
+
+
+def test_first_person_sentences_keep_their_speaker(ws: Path) -> None:
+    dump = (
+        "User: Well, I prefer that you ask before changing any cron schedule in production.\n"
+        "Assistant: The billing export now always streams invoices in pages of 500.\n"
+    )
+    flush(dump, workspace=ws)
+    texts = [n.text for n in notes.notes_in(next((ws / "memory").glob("*.md")).read_text())]
+    assert "User: I prefer that you ask before changing any cron schedule in production." in texts
+    assert not any(t.startswith(("I ", "Well")) for t in texts)
