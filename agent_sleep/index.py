@@ -21,7 +21,7 @@ import stat
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 VERSION = 1
+TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
 MANIFEST = "manifest.json"
 PROGRESS_EVERY = 256  # embeddings between progress lines on stderr
 PROGRESS_MIN = 512  # no progress lines for small jobs
@@ -51,16 +52,21 @@ class Loaded:
     units: list[Unit]
     sources: list[tuple[str, ...]]
     hashes: list[str]
-    tokens: list[str]
+    tokens_path: Path | None  # BM25 terms per unit, read only when the index is updated
     bm25: BM25
     vectors: np.ndarray | None
     model: str | None
-    _row_of_id: dict[str, int] = field(default_factory=dict)
+    terms: int = 1
+    _tokens: list[str] | None = None
 
-    def row_of_id(self, note_id: str) -> int | None:
-        if not self._row_of_id:
-            self._row_of_id = {i: r for r, u in enumerate(self.units) for i in u.ids}
-        return self._row_of_id.get(note_id)
+    @property
+    def tokens(self) -> list[str]:
+        if self._tokens is None:
+            if self.tokens_path is None:
+                raise FileNotFoundError("index tokens")
+            raw = self.tokens_path.read_bytes().decode("utf-8", "surrogateescape")
+            self._tokens = json.loads(raw)
+        return self._tokens
 
 
 @dataclass(frozen=True)
@@ -145,7 +151,7 @@ def embedder_available(ws: Workspace) -> bool:
 
 
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
-    if {k: v[:2] for k, v in loaded.files.items()} != current:
+    if {k: v[:2] for k, v in loaded.files.items()} != current or loaded.terms != TERMS:
         return False
     return not want_model or loaded.model is not None
 
@@ -189,12 +195,13 @@ def _collect(
     files: dict[str, list[int]] = {}
     read = 0
     for rel, (mtime, size) in current.items():
-        if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:
+        unchanged = old is not None and rel in slices and old.files[rel][:2] == [mtime, size]
+        if old is not None and unchanged and old.terms == TERMS:
             lo, hi = slices[rel]
             got, toks = old.units[lo:hi], old.tokens[lo:hi]
         else:
             got = units_of(rel, ws.read_text(ws.root / rel))
-            toks = [" ".join(tokenize(u.text)) for u in got]
+            toks = [" ".join(tokenize(u.indexed)) for u in got]
             read += 1
         units += got
         tokens += toks
@@ -307,6 +314,7 @@ def _write(
         "generation": gen,
         "model": model.name if model is not None else None,
         "units": len(units),
+        "terms": TERMS,
         "files": files,
     }
     _write_bytes(ws, folder / MANIFEST, json.dumps(manifest).encode())
@@ -352,9 +360,6 @@ def _read_once(folder: Path) -> Loaded | None:
     meta = json.loads(
         (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
     )
-    tokens = json.loads(
-        (folder / f"tokens-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
-    )
     with np.load(folder / f"bm25-{gen}.npz") as z:
         arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
         vocab = z["vocab"].tolist()
@@ -374,8 +379,9 @@ def _read_once(folder: Path) -> Loaded | None:
         units=units,
         sources=sources,
         hashes=meta["hashes"],
-        tokens=tokens,
+        tokens_path=folder / f"tokens-{gen}.json",
         bm25=BM25.from_arrays(vocab, arrays, len(units)),
         vectors=vectors,
         model=manifest["model"],
+        terms=manifest.get("terms", 1),
     )

@@ -5,8 +5,8 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
 1. Candidates: the ``candidates × wanted`` best units by BM25 and as many by cosine.
 2. Each signal is min-max normalised over the candidates, then
    ``fused = vector_weight · cos_n + text_weight · bm25_n``.
-3. Neighbours: a daily-log note also takes ``neighbour_weight ×`` the best fused score of the
-   notes right before and after it in the same log (a reply is found with its question).
+3. Sessions: a daily-log note also takes ``session_weight ×`` its log's relevance (the mean of
+   the log's ``session_top`` best fused scores): matches cluster in the days a topic came up.
 4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
    MEMORY.md entries never decay.
 5. Cutoff: units under ``min_score`` are dropped, except exact keyword hits (every content word
@@ -46,11 +46,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z]*\d[\w.\-]*|\w+[_.\-]\w[\w.\-]*|[a-z]+[A-Z]\w
 
 @dataclass(frozen=True)
 class Fusion:
-    vector_weight: float = 0.7
-    text_weight: float = 0.3
+    vector_weight: float = 0.6
+    text_weight: float = 0.4
     candidates: int = 4
     min_candidates: int = 50
-    neighbour_weight: float = 0.0
+    session_weight: float = 0.5
+    session_top: int = 1
     half_life_days: float | None = None
     min_score: float = 0.0
     duplicate: float = 0.9
@@ -153,8 +154,8 @@ def rank(
     if cos is not None:
         fused = fused + fusion.vector_weight * _minmax(cos[cand])
     scores = dict(zip(cand.tolist(), fused.tolist(), strict=True))
-    if fusion.neighbour_weight > 0:
-        scores = _neighbours(index, scores, fusion.neighbour_weight)
+    if fusion.session_weight > 0:
+        scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     content, identifiers = _keywords(query)
     out = []
     for row, score in scores.items():
@@ -184,16 +185,23 @@ def _minmax(values: np.ndarray) -> np.ndarray:
     return (values - lo) / (hi - lo)
 
 
-def _neighbours(index: Loaded, scores: dict[int, float], weight: float) -> dict[int, float]:
-    out = dict(scores)
-    units = index.units
+def _sessions(
+    index: Loaded, scores: dict[int, float], weight: float, top: int
+) -> dict[int, float]:
+    """Each daily note also takes ``weight ×`` its log's relevance (the mean of the log's
+    ``top`` best scores): a day that holds strong matches makes its other matches more likely
+    to be what the query is about."""
+    per_log: dict[str, list[float]] = {}
     for row, score in scores.items():
-        if units[row].kind != LOG:
-            continue
-        for other in (row - 1, row + 1):
-            if 0 <= other < len(units) and units[other].path == units[row].path:
-                out[other] = max(out.get(other, 0.0), 0.0) + weight * score
-    return out
+        if index.units[row].kind == LOG:
+            per_log.setdefault(index.units[row].path, []).append(score)
+    relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_log.items()}
+    return {
+        row: score + weight * relevance.get(index.units[row].path, 0.0)
+        if index.units[row].kind == LOG
+        else score
+        for row, score in scores.items()
+    }
 
 
 def _keywords(query: str) -> tuple[set[str], set[str]]:
@@ -235,7 +243,7 @@ def pack(
         cost = count_tokens(unit.text)
         if budget_tokens is not None and used + cost > budget_tokens:
             continue
-        shape = set(index.tokens[row].split())
+        shape = set(tokenize(unit.text))
         twin = shapes.twin(shape)
         if twin is not None:
             merged = tuple(dict.fromkeys(out[twin].sources + index.sources[row]))
