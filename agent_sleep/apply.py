@@ -12,6 +12,7 @@ moving the lowest-value entries to a bank page, never by truncation.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import os
 import re
@@ -69,6 +70,7 @@ def _clean(text: str) -> str:
     return fmt.normalize_text(redact(_PREFIX_RE.sub("", text)))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def one_line(text: str) -> str:
     return " ".join(_clean(text).split())
 
@@ -241,7 +243,9 @@ class Builder:
         self.memory = MemoryDoc(original or "")
         self.start_entries = len(self.memory.entries())
         self.removed = 0
-        self.pages: dict[Path, str] = {}
+        self.pages: dict[Path, str] = {}  # page text as read (or a new page's header)
+        self.present: dict[Path, set[str]] = {}  # normalized texts of the page's entries
+        self.added: dict[Path, dict[str, list[str]]] = {}  # page -> section -> new entries
         self.dreams: list[str] = []
         self.actions: list[str] = []
 
@@ -426,19 +430,29 @@ class Builder:
         if path is None:
             return False
         text = self._page_text(path, slug, kind)
-        present = {one_line(n.text) for n in fmt.notes_in(text)}
+        if path not in self.present:
+            self.present[path] = {one_line(n.text) for n in fmt.notes_in(text)}
+        present = self.present[path]
         fresh = [n for n in entries if force or one_line(n.text) not in present]
         if not fresh:
             self.plan.dropped["duplicate"] += len(entries)
             return False
-        created = self.plan.originals.get(path) is None and path not in self.plan.texts
-        self.pages[path] = _touch_updated(
-            add_to_page(text, section, [fmt.render_note(n) for n in fresh]), self.today
-        )
-        self.plan.texts[path] = self.pages[path]
+        created = self.plan.originals.get(path) is None and path not in self.added
+        # collected and written into the page once, in finish(): re-parsing the page for
+        # every entry made a run quadratic in the number of notes
+        added = self.added.setdefault(path, {}).setdefault(section, [])
+        added += [fmt.render_note(n) for n in fresh]
+        present.update(one_line(n.text) for n in fresh)
         if created:
             self.plan.decisions["bank_pages_created"] += 1
         return True
+
+    def _write_pages(self) -> None:
+        for path, sections in self.added.items():
+            text = self.pages[path]
+            for section, rendered in sections.items():
+                text = add_to_page(text, section, rendered)
+            self.plan.texts[path] = _touch_updated(text, self.today)
 
     def _bank_update(
         self,
@@ -588,6 +602,7 @@ class Builder:
 
     def finish(self, log_path: Path | None) -> Plan:
         self._enforce_budget()
+        self._write_pages()
         text = self.memory.render()
         if text != (self.plan.originals[self.ws.memory_md] or ""):
             self.plan.texts[self.ws.memory_md] = text
