@@ -35,7 +35,7 @@ _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower cas
 ID_LENGTH = 10
 
 _HEAD_RE = re.compile(
-    r"^- (?:(?P<time>\d{2}:\d{2}) )?"
+    r"^\ufeff?- (?:(?P<time>\d{2}:\d{2}) )?"
     r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
 )
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
@@ -192,7 +192,7 @@ def iter_blocks(text: str) -> Iterator[Block]:
                 yield Block(raw=line, heading=heading, section=section)
                 i += 1
                 continue
-            if bare.startswith("- "):
+            if bare.startswith(("- ", "\ufeff- ")):  # a BOM may open the file
                 j = i + 1
                 while j < len(lines) and lines[j].startswith(CONTINUATION) and lines[j].strip():
                     j += 1
