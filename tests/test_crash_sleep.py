@@ -235,6 +235,7 @@ def _series(template: Path, tmp: Path, env: dict[str, str], n: int, seed: int) -
         )
 
 
+@pytest.mark.slow
 def test_kill_offline_sleep(template: Path, tmp_path: Path) -> None:
     n = max(4, int(38 * SCALE))
     outcomes = list(_series(template, tmp_path, {"AGENT_SLEEP_PROVIDER": "offline"}, n, SEED))
@@ -244,6 +245,7 @@ def test_kill_offline_sleep(template: Path, tmp_path: Path) -> None:
     assert any(o.rolled_back for o in outcomes)
 
 
+@pytest.mark.slow
 def test_kill_anthropic_sleep(template: Path, tmp_path: Path) -> None:
     rng = random.Random(SEED + 1)
     with model_server(delay=lambda: rng.choice([0.0, 0.0, 0.3])) as api:

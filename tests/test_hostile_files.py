@@ -211,6 +211,7 @@ def _bank_crowd(ws: Path, n: int) -> None:
             )
 
 
+@pytest.mark.slow
 def test_ten_thousand_bank_files(ws: Path) -> None:
     _bank_crowd(ws, 10_000)
     for i in range(5):
@@ -279,6 +280,7 @@ def write_large_log(ws: Path, megabytes: float) -> int:
     return i
 
 
+@pytest.mark.slow
 def test_large_log_memory_stays_bounded(ws: Path) -> None:
     count = write_large_log(ws, 1)
     baseline = peak_rss_mb("status", "-w", str(ws / "empty"))

@@ -58,6 +58,7 @@ def _all_or_nothing(
     return False
 
 
+@pytest.mark.slow
 def test_disk_full_at_every_point_of_a_sleep(tmp_path: Path) -> None:
     template = build_template(tmp_path / "t")
     with _tmpfs(tmp_path / "small", "512k") as mnt:
