@@ -48,7 +48,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z]*\d[\w.\-]*|\w+[_.\-]\w[\w.\-]*|[a-z]+[A-Z]\w
 class Fusion:
     vector_weight: float = 0.6
     text_weight: float = 0.4
-    candidates: int = 4
+    candidates: int = 8
     min_candidates: int = 50
     session_weight: float = 0.5
     session_top: int = 1
