@@ -145,10 +145,17 @@ def _meta(ws: Workspace, run_id: str) -> dict[str, Any]:
 
 
 def latest_run(ws: Workspace) -> str | None:
-    for entry in reversed(entries(ws)):
-        if entry.get("event") != "sleep" or not entry.get("files_changed"):
-            continue
-        run_id = str(entry.get("run_id"))
+    """The newest run not rolled back: from the journal, or a run that was interrupted (killed
+    while writing) and so never got its journal line."""
+    journaled = [
+        str(e.get("run_id"))
+        for e in entries(ws)
+        if e.get("event") == "sleep" and e.get("files_changed")
+    ]
+    runs = ws.state_dir / RUNS
+    logged = set(journaled)
+    interrupted = [p.name for p in runs.iterdir() if p.name not in logged] if runs.is_dir() else []
+    for run_id in sorted({*journaled, *interrupted}, reverse=True):  # ids sort by time
         try:
             if not _meta(ws, run_id).get("rolled_back"):
                 return run_id
