@@ -172,8 +172,9 @@ def trial(
 
     rolled = False
     if recover_with_rollback and run is not None and (run / "meta.json").is_file():
-        r = cli("rollback", run.name, "-w", str(ws))
+        r = cli("rollback", "--json", "-w", str(ws))  # finds the interrupted run by itself
         assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["run_id"] == run.name
         now = tree(ws, skip_state=True)
         assert {k: v for k, v in now.items() if k not in leftovers} == before
         rolled = True
