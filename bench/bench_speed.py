@@ -7,6 +7,9 @@ For each size it prints one row of a scaling table:
 - cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
 - one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds),
 
+``--bm25-only-sizes`` measures sizes whose embedding would take too long on the machine at hand
+through the BM25 route only (no vectors; labelled so in the table).
+
 and, on the largest workspace, ``agent-sleep context`` (no query) against
 ``python -c "import click"``, measured alternately, medians of 20 runs each.
 
@@ -28,12 +31,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agent_sleep import index, notes  # noqa: E402
-from agent_sleep.recall import recall  # noqa: E402
+from agent_sleep.recall import Fusion, recall  # noqa: E402
 from agent_sleep.rest import log_header, micro_rest  # noqa: E402
 from agent_sleep.workspace import Workspace  # noqa: E402
 
@@ -149,7 +153,7 @@ def click_import() -> float:
     return time.perf_counter() - start
 
 
-def measure(folder: Path, count: int) -> dict[str, float]:
+def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     marker = folder / ".agent-sleep" / "bench-generated"
     if not marker.exists():
         if folder.exists():
@@ -161,7 +165,7 @@ def measure(folder: Path, count: int) -> dict[str, float]:
     ws = Workspace.at(folder)
     record = folder / ".agent-sleep" / "bench-build.json"
     start = time.perf_counter()
-    report = index.update(ws)
+    report = index.update(ws, vectors=vectors)
     build = time.perf_counter() - start
     embedded = report.embedded
     if embedded >= count:  # a full build: keep its figures for reruns, which find it cached
@@ -169,19 +173,22 @@ def measure(folder: Path, count: int) -> dict[str, float]:
     elif record.exists():
         saved = json.loads(record.read_text())
         build, embedded = saved["build_s"], saved["embedded"]
+    fusion = Fusion() if vectors else Fusion(vector_weight=0.0, text_weight=1.0)
+    flags = [] if vectors else ["--bm25-only"]
     qs = queries(40)
-    recall(ws, "warm up", k=6)
+    recall(ws, "warm up", k=6, fusion=fusion)
     warm = []
     for q in qs:
         t = time.perf_counter()
-        recall(ws, q, k=6)
+        recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
-    cold = [cli("search", q, "-w", str(folder), "-k", "6") for q in qs[:5]]
-    micro_rest("Alice moved the search index to a new cluster", "B", workspace=ws)
+    cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
+    micro_rest(f"Alice moved the search index to cluster {time.time_ns()}", "B", workspace=ws)
     t = time.perf_counter()
-    one = index.update(ws)
+    one = index.update(ws, vectors=vectors)
     one_s = time.perf_counter() - t
     return {
+        "vectors": vectors,
         "notes": report.units,
         "build_s": build,
         "embedded": embedded,
@@ -204,29 +211,40 @@ def context_vs_click(folder: Path, runs: int = 20) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument(
+        "--bm25-only-sizes",
+        default="",
+        help="Sizes measured without embeddings (BM25 path only), e.g. 100000.",
+    )
     parser.add_argument("--work", default="/tmp/agent-sleep-bench/speed")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    plain = [int(s) for s in args.bm25_only_sizes.split(",") if s]
     work = Path(args.work)
     rows = []
     for size in sizes:
         rows.append(measure(work / f"ws-{size}", size))
         print(f"measured {size} notes", file=sys.stderr)
+    for size in plain:
+        rows.append(measure(work / f"ws-{size}-bm25", size, vectors=False))
+        print(f"measured {size} notes, BM25 only", file=sys.stderr)
     print(f"Recall speed, {os.cpu_count()} cores, synthetic notes over 365 daily logs")
     print(
         f"{'notes':>7} {'build s':>8} {'emb/s':>6} {'warm p50 ms':>11} {'p95 ms':>7} "
-        f"{'cold search s':>13} {'+1 note: embedded':>17} {'s':>5}"
+        f"{'cold search s':>13} {'+1 note: embedded':>17} {'s':>5}  route"
     )
     for r in rows:
         rate = r["embedded"] / r["build_s"] if r["embedded"] else float("nan")
         print(
             f"{r['notes']:>7.0f} {r['build_s']:>8.1f} {rate:>6.0f} {r['warm_p50_ms']:>11.1f} "
             f"{r['warm_p95_ms']:>7.1f} {r['cold_s']:>13.2f} {r['one_embedded']:>17.0f} "
-            f"{r['one_s']:>5.2f}"
+            f"{r['one_s']:>5.2f}  {'hybrid' if r['vectors'] else 'BM25 only'}"
         )
-    ctx, clk = context_vs_click(work / f"ws-{sizes[-1]}")
+    largest = max([*sizes, *plain])
+    folder = work / (f"ws-{largest}" if largest in sizes else f"ws-{largest}-bm25")
+    ctx, clk = context_vs_click(folder)
     print(
-        f"agent-sleep context (no query), {sizes[-1]} notes: {1000 * ctx:.0f} ms median; "
+        f"agent-sleep context (no query), {largest} notes: {1000 * ctx:.0f} ms median; "
         f'python -c "import click": {1000 * clk:.0f} ms; ratio {ctx / clk:.2f}'
     )
 
