@@ -7,6 +7,8 @@ path) stays light: nothing heavy loads until a function that needs it is called.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -40,3 +42,17 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(list(globals()) + __all__)
+
+
+class _Package(types.ModuleType):
+    """Keeps ``agent_sleep.flush`` and ``agent_sleep.recall`` the functions: importing the
+    submodule of the same name (``from agent_sleep.recall import rank``, or get_context with a
+    query) would otherwise rebind the package attribute to the module."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            value = getattr(value, name, value)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
