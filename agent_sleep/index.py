@@ -20,10 +20,10 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from agent_sleep.bm25 import BM25, tokenize
 from agent_sleep.embed import Embedder, EmbedUnavailable
@@ -33,7 +33,7 @@ from agent_sleep.workspace import Workspace, warn_skip
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = 1
+VERSION = 2
 TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
 MANIFEST = "manifest.json"
 PROGRESS_EVERY = 256  # embeddings between progress lines on stderr
@@ -49,8 +49,8 @@ class Loaded:
 
     generation: str
     files: dict[str, list[int]]
-    units: list[Unit]
-    sources: list[tuple[str, ...]]
+    units: Sequence[Unit]
+    sources: Sequence[tuple[str, ...]]
     hashes: list[str]
     tokens_path: Path | None  # BM25 terms per unit, read only when the index is updated
     bm25: BM25
@@ -170,8 +170,7 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
         model = embedder(ws) if vectors else None
         if old is not None and _fresh(old, current, model is not None):
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
-        units, tokens, files, read = _collect(ws, current, old)
-        hashes = [_hash(u) for u in units]
+        units, hashes, tokens, files, read = _collect(ws, current, old, model is not None)
         vecs, embedded = _vectors(units, hashes, old, model)
         sources = _sources(units)
         bm25 = BM25.build([t.split() for t in tokens])
@@ -182,31 +181,38 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
 
 
 def _collect(
-    ws: Workspace, current: dict[str, list[int]], old: Loaded | None
-) -> tuple[list[Unit], list[str], dict[str, list[int]], int]:
+    ws: Workspace, current: dict[str, list[int]], old: Loaded | None, vectors: bool
+) -> tuple[list[Unit], list[str], list[str], dict[str, list[int]], int]:
+    """Units, their hashes and BM25 terms: reused for unchanged files, read for the others.
+
+    Stored units carry no ``context`` (only its hash and terms are kept), so an index built
+    without vectors, or with other terms, cannot be reused when those are now needed."""
     slices: dict[str, tuple[int, int]] = {}
-    if old is not None:
+    reusable = old is not None and old.terms == TERMS and (old.model is not None or not vectors)
+    if old is not None and reusable:
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
             at += count
     units: list[Unit] = []
+    hashes: list[str] = []
     tokens: list[str] = []
     files: dict[str, list[int]] = {}
     read = 0
     for rel, (mtime, size) in current.items():
-        unchanged = old is not None and rel in slices and old.files[rel][:2] == [mtime, size]
-        if old is not None and unchanged and old.terms == TERMS:
+        if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:
             lo, hi = slices[rel]
-            got, toks = old.units[lo:hi], old.tokens[lo:hi]
+            got, sums, toks = old.units[lo:hi], old.hashes[lo:hi], old.tokens[lo:hi]
         else:
             got = units_of(rel, ws.read_text(ws.root / rel))
+            sums = [_hash(u) for u in got]
             toks = [" ".join(tokenize(u.indexed)) for u in got]
             read += 1
         units += got
+        hashes += sums
         tokens += toks
         files[rel] = [mtime, size, len(got)]
-    return units, tokens, files, read
+    return units, hashes, tokens, files, read
 
 
 def _hash(unit: Unit) -> str:
@@ -275,7 +281,7 @@ def _writer_lock(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-_FIELDS = ("kind", "path", "text", "date", "ids", "refs", "cites", "section", "time", "context")
+_FIELDS = ("kind", "path", "text", "date", "ids", "refs", "cites", "section", "time")
 
 
 def _write(
@@ -337,6 +343,57 @@ def _write_bytes(ws: Workspace, path: Path, data: bytes) -> None:
         raise
 
 
+class _Units(Sequence[Unit]):
+    """Units built from their stored records on first access: a search touches a few hundred
+    of them, and building 100k dataclasses up front would dominate a cold start."""
+
+    def __init__(self, records: list[list[Any]]) -> None:
+        self._records = records
+        self._built: dict[int, Unit] = {}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, i: int) -> Unit: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Unit]: ...
+
+    def __getitem__(self, i: int | slice) -> Unit | list[Unit]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        unit = self._built.get(i)
+        if unit is None:
+            values: dict[str, Any] = dict(
+                zip(_FIELDS, self._records[i][: len(_FIELDS)], strict=True)
+            )
+            for key in ("ids", "refs", "cites"):
+                values[key] = tuple(values[key])
+            unit = self._built[i] = Unit(**values)
+        return unit
+
+
+class _Sources(Sequence[tuple[str, ...]]):
+    def __init__(self, records: list[list[Any]], width: int) -> None:
+        self._records = records
+        self._width = width
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[str, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[str, ...] | list[tuple[str, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return tuple(self._records[i][self._width])
+
+
 def _read(ws: Workspace) -> Loaded | None:
     """The index as last written, or None when missing, unreadable or of another version."""
     folder = index_dir(ws)
@@ -354,8 +411,9 @@ def _read_once(folder: Path) -> Loaded | None:
     import numpy as np
 
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    if manifest.get("version") != VERSION:
+    if manifest.get("version") not in (1, VERSION):
         return None
+    width = len(_FIELDS) + (1 if manifest["version"] == 1 else 0)  # v1 also stored the context
     gen = manifest["generation"]
     meta = json.loads(
         (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
@@ -364,13 +422,8 @@ def _read_once(folder: Path) -> Loaded | None:
         arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
         vocab = z["vocab"].tolist()
     vectors = np.load(folder / f"vectors-{gen}.npy") if manifest["model"] else None
-    units, sources = [], []
-    for rec in meta["units"]:
-        values: dict[str, Any] = dict(zip(_FIELDS, rec, strict=False))
-        for key in ("ids", "refs", "cites"):
-            values[key] = tuple(values[key])
-        units.append(Unit(**values))
-        sources.append(tuple(rec[len(_FIELDS)]))
+    records = meta["units"]
+    units, sources = _Units(records), _Sources(records, width)
     if len(units) != manifest["units"] or (vectors is not None and len(vectors) != len(units)):
         return None
     return Loaded(
