@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import hashlib
 import io
 import json
@@ -415,9 +416,17 @@ def _read_once(folder: Path) -> Loaded | None:
         return None
     width = len(_FIELDS) + (1 if manifest["version"] == 1 else 0)  # v1 also stored the context
     gen = manifest["generation"]
-    meta = json.loads(
-        (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
-    )
+    raw = (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
+    enabled = gc.isenabled()
+    gc.disable()  # the collector would rescan the growing records many times over
+    try:
+        meta = json.loads(raw)
+        # The records hold no cycles (refcounting frees them); keep later collections from
+        # rescanning them on every search.
+        gc.freeze()
+    finally:
+        if enabled:
+            gc.enable()
     with np.load(folder / f"bm25-{gen}.npz") as z:
         arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
         vocab = z["vocab"].tolist()
