@@ -48,3 +48,6 @@ sed -n '/^## Next session/,/^## /p' "$ws/memory/$(date +%F).md"
 
 echo "== status"
 as status
+
+echo "== next session start: the context an agent loads, with recall for a query"
+as context --query "who owns the webhook signing keys" --budget-tokens 400
