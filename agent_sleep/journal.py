@@ -155,7 +155,13 @@ def latest_run(ws: Workspace) -> str | None:
     runs = ws.state_dir / RUNS
     logged = set(journaled)
     interrupted = [p.name for p in runs.iterdir() if p.name not in logged] if runs.is_dir() else []
-    for run_id in sorted({*journaled, *interrupted}, reverse=True):  # ids sort by time
+    started: dict[str, int] = {}  # a run writes its meta.json first; ids only have seconds
+    for run_id in {*journaled, *interrupted}:
+        try:
+            started[run_id] = (runs / run_id / "meta.json").stat().st_mtime_ns
+        except OSError:
+            continue
+    for run_id in sorted(started, key=started.__getitem__, reverse=True):
         try:
             if not _meta(ws, run_id).get("rolled_back"):
                 return run_id

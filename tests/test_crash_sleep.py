@@ -292,3 +292,22 @@ def test_kill_reindex(template: Path, tmp_path: Path) -> None:
     index = ws / ".agent-sleep" / "index"
     stray = [p.name for p in index.iterdir() if p.name.endswith(".tmp")]
     assert not stray, f"temp files of killed builds are never cleaned: {stray}"
+
+
+def test_plain_rollback_takes_the_newest_run_within_one_second(ws: Path) -> None:
+    """Run ids carry seconds only: two runs in the same second must still roll back in order."""
+    from agent_sleep.journal import rollback
+
+    micro_rest("Caroline moved to Boston with Apollo", "W", workspace=ws, when=day(1))
+    first = sleep_cycle(ws, "nrem", "offline").run_id
+    micro_rest("Melanie adopted a cat named Luna", "B", workspace=ws, when=day(1))
+    second = sleep_cycle(ws, "nrem", "offline").run_id
+    assert first and second
+    same_second = first[:-4] + "0000"  # sorts before the first run's id
+    state = ws / ".agent-sleep"
+    (state / "runs" / second).rename(state / "runs" / same_second)
+    for path in (state / "journal.jsonl", state / "runs" / same_second / "meta.json"):
+        path.write_text(path.read_text().replace(second, same_second))
+    assert rollback(ws)["run_id"] == same_second
+    assert rollback(ws)["run_id"] == first
+    assert not memory_entries(ws)
