@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 VERSION = 2
 TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
+MEANING = 2  # what is embedded (Unit.embedded; 1 was Unit.indexed); a change re-embeds
 MANIFEST = "manifest.json"
 PROGRESS_EVERY = 256  # embeddings between progress lines on stderr
 PROGRESS_MIN = 512  # no progress lines for small jobs
@@ -58,6 +59,7 @@ class Loaded:
     vectors: np.ndarray | None
     model: str | None
     terms: int = 1
+    meaning: int = 1
     _tokens: list[str] | None = None
 
     @property
@@ -154,7 +156,7 @@ def embedder_available(ws: Workspace) -> bool:
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
     if {k: v[:2] for k, v in loaded.files.items()} != current or loaded.terms != TERMS:
         return False
-    return not want_model or loaded.model is not None
+    return not want_model or (loaded.model is not None and loaded.meaning == MEANING)
 
 
 def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report:
@@ -171,7 +173,9 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
         model = embedder(ws) if vectors else None
         if old is not None and _fresh(old, current, model is not None):
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
-        units, hashes, tokens, files, read = _collect(ws, current, old, model is not None)
+        units, hashes, tokens, files, read = _collect(
+            ws, current, old, model.name if model is not None else None
+        )
         vecs, embedded = _vectors(units, hashes, old, model)
         sources = _sources(units)
         bm25 = BM25.build([t.split() for t in tokens])
@@ -182,14 +186,19 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
 
 
 def _collect(
-    ws: Workspace, current: dict[str, list[int]], old: Loaded | None, vectors: bool
+    ws: Workspace, current: dict[str, list[int]], old: Loaded | None, model: str | None
 ) -> tuple[list[Unit], list[str], list[str], dict[str, list[int]], int]:
     """Units, their hashes and BM25 terms: reused for unchanged files, read for the others.
 
-    Stored units carry no ``context`` (only its hash and terms are kept), so an index built
-    without vectors, or with other terms, cannot be reused when those are now needed."""
+    Stored units carry no ``context`` nor ``meaning`` (only the terms and the hash of the
+    embedded text are kept), so an index built without vectors, with another model, other
+    terms or another embedded text cannot be reused when those are now needed."""
     slices: dict[str, tuple[int, int]] = {}
-    reusable = old is not None and old.terms == TERMS and (old.model is not None or not vectors)
+    reusable = (
+        old is not None
+        and old.terms == TERMS
+        and (model is None or (old.model == model and old.meaning == MEANING))
+    )
     if old is not None and reusable:
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
@@ -217,7 +226,7 @@ def _collect(
 
 
 def _hash(unit: Unit) -> str:
-    return hashlib.sha1(unit.indexed.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return hashlib.sha1(unit.embedded.encode("utf-8", "surrogateescape")).hexdigest()[:20]
 
 
 def _vectors(
@@ -241,7 +250,7 @@ def _vectors(
     shown = len(pending) >= PROGRESS_MIN
     for start in range(0, len(pending), PROGRESS_EVERY):
         part = pending[start : start + PROGRESS_EVERY]
-        vecs = model.embed_documents([units[rows[0]].indexed for _, rows in part])
+        vecs = model.embed_documents([units[rows[0]].embedded for _, rows in part])
         for (_, rows), vec in zip(part, vecs, strict=True):
             out[rows] = vec
         if shown:
@@ -322,6 +331,7 @@ def _write(
         "model": model.name if model is not None else None,
         "units": len(units),
         "terms": TERMS,
+        "meaning": MEANING,
         "files": files,
     }
     _write_bytes(ws, folder / MANIFEST, json.dumps(manifest).encode())
@@ -446,4 +456,5 @@ def _read_once(folder: Path) -> Loaded | None:
         vectors=vectors,
         model=manifest["model"],
         terms=manifest.get("terms", 1),
+        meaning=manifest.get("meaning", 1),
     )

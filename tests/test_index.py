@@ -39,6 +39,26 @@ def test_one_new_note_embeds_one_note(ws: Path) -> None:
     assert index.update(Workspace.at(ws)).embedded == 0
 
 
+def test_an_index_that_embedded_other_texts_is_re_embedded(ws: Path) -> None:
+    import json
+
+    _fill(ws, 3)
+    w = Workspace.at(ws)
+    index.update(w)
+    manifest = index.index_dir(w) / index.MANIFEST
+    data = json.loads(manifest.read_text())
+    data["meaning"] = index.MEANING - 1
+    manifest.write_text(json.dumps(data))
+    units = index.index_dir(w) / f"units-{data['generation']}.json"
+    stored = json.loads(units.read_text())
+    stored["hashes"] = [h[::-1] for h in stored["hashes"]]  # hashes of the texts embedded then
+    units.write_text(json.dumps(stored))
+    index._loaded.clear()
+    again = index.update(w)
+    assert again.embedded == 3 and again.files_read >= 1
+    assert index.open_index(w).meaning == index.MEANING
+
+
 def test_search_sees_a_new_note_without_reindex(ws: Path) -> None:
     _fill(ws)
     assert recall(ws, "Postgres staging database", k=1)[0].text.startswith("W: Note")

@@ -58,6 +58,13 @@ def test_daily_log_notes_carry_date_time_ids_refs_and_context() -> None:
     assert action.section == "Next session" and "support group" not in action.context
 
 
+def test_a_log_note_is_embedded_alone_while_bm25_sees_its_context() -> None:
+    second = units_of("memory/2026-03-02.md", LOG_TEXT)[1]
+    assert second.embedded == "Melanie: Yes, last week!\nIt was great."
+    assert "support group" in second.indexed and "support group" not in second.embedded
+    assert "2026-03-02" not in second.embedded
+
+
 def test_memory_entries_cite_sources_and_keep_their_date() -> None:
     units = units_of("MEMORY.md", MEMORY_TEXT)
     assert [u.kind for u in units] == [MEMORY, MEMORY]
