@@ -5,8 +5,9 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
 1. Candidates: the ``candidates × wanted`` best units by BM25 and as many by cosine.
 2. Each signal is min-max normalised over the candidates, then
    ``fused = vector_weight · cos_n + text_weight · bm25_n``.
-3. Sessions: a daily-log note also takes ``session_weight ×`` its log's relevance (the mean of
-   the log's ``session_top`` best fused scores): matches cluster in the days a topic came up.
+3. Sessions: a unit also takes ``session_weight ×`` its file's relevance (the mean of the
+   file's ``session_top`` best fused scores): matches cluster in the days a topic came up;
+   MEMORY.md and each bank page are a file too, so consolidated entries compete on equal terms.
 4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
    MEMORY.md entries never decay.
 5. Cutoff: units under ``min_score`` are dropped, except exact keyword hits (every content word
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from agent_sleep.bm25 import STOPWORDS, tokenize, words
-from agent_sleep.units import LOG, MEMORY
+from agent_sleep.units import MEMORY
 from agent_sleep.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -185,23 +186,16 @@ def _minmax(values: np.ndarray) -> np.ndarray:
     return (values - lo) / (hi - lo)
 
 
-def _sessions(
-    index: Loaded, scores: dict[int, float], weight: float, top: int
-) -> dict[int, float]:
-    """Each daily note also takes ``weight ×`` its log's relevance (the mean of the log's
-    ``top`` best scores): a day that holds strong matches makes its other matches more likely
-    to be what the query is about."""
-    per_log: dict[str, list[float]] = {}
+def _sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -> dict[int, float]:
+    """Each unit also takes ``weight ×`` its file's relevance (the mean of the file's ``top``
+    best scores): a day that holds strong matches makes its other matches more likely to be
+    what the query is about. MEMORY.md and each bank page count as one file too, so a
+    consolidated entry is not outranked by the raw notes of a day merely for that bonus."""
+    per_file: dict[str, list[float]] = {}
     for row, score in scores.items():
-        if index.units[row].kind == LOG:
-            per_log.setdefault(index.units[row].path, []).append(score)
-    relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_log.items()}
-    return {
-        row: score + weight * relevance.get(index.units[row].path, 0.0)
-        if index.units[row].kind == LOG
-        else score
-        for row, score in scores.items()
-    }
+        per_file.setdefault(index.units[row].path, []).append(score)
+    relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_file.items()}
+    return {row: score + weight * relevance[index.units[row].path] for row, score in scores.items()}
 
 
 def _keywords(query: str) -> tuple[set[str], set[str]]:

@@ -67,8 +67,8 @@ def test_recency_decay_favours_recent_notes_but_never_memory(filled: Path) -> No
     )
     micro_rest("Deployed the billing service to staging", "B", workspace=filled, when=OLD)
     query = "deployed billing service staging"
-    plain = recall(filled, query, k=30, today=TODAY)
-    decayed = recall(filled, query, k=30, fusion=Fusion(half_life_days=30), today=TODAY)
+    plain = recall(filled, query, k=3, today=TODAY)
+    decayed = recall(filled, query, k=3, fusion=Fusion(half_life_days=30), today=TODAY)
     old_score = {h.date: h.score for h in decayed}
     assert old_score["2026-03-01"] > old_score.get("2025-01-10", 0) * 100
     memory = [h for h in decayed if h.path == "MEMORY.md"]
