@@ -8,8 +8,9 @@ the number of documents, and it saves to and loads from one ``.npz`` file plus a
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -87,31 +88,52 @@ class BM25:
     count: int
 
     @classmethod
-    def build(cls, documents: Sequence[Sequence[str]]) -> BM25:
+    def build(cls, documents: Iterable[Sequence[str]]) -> BM25:
+        """The index of ``documents`` (read once, one at a time: only compact postings arrays
+        are kept, so a large corpus can be streamed in)."""
         import numpy as np
 
-        n = len(documents)
-        lengths = np.array([len(d) for d in documents], dtype=np.float32)
-        avg = float(lengths.mean()) if n and lengths.sum() else 1.0
-        postings: dict[str, list[tuple[int, int]]] = {}
+        ids: dict[str, int] = {}
+        terms_col, docs_col, tfs_col, lengths_col = array("i"), array("i"), array("i"), array("i")
+        n = 0
         for i, doc in enumerate(documents):
             for term, tf in Counter(doc).items():
-                postings.setdefault(term, []).append((i, tf))
-        vocab = {term: j for j, term in enumerate(sorted(postings))}
+                j = ids.get(term)
+                if j is None:
+                    j = ids[term] = len(ids)
+                terms_col.append(j)
+                docs_col.append(i)
+                tfs_col.append(tf)
+            lengths_col.append(len(doc))
+            n = i + 1
+        lengths = np.asarray(lengths_col, dtype=np.float32)
+        avg = float(lengths.mean()) if n and lengths.sum() else 1.0
+        sorted_terms = sorted(ids)
+        vocab = {term: j for j, term in enumerate(sorted_terms)}
+        position = np.empty(len(ids), dtype=np.int32)
+        position[[ids[t] for t in sorted_terms]] = np.arange(len(ids), dtype=np.int32)
+        del ids
+        term_of = position[np.frombuffer(terms_col, dtype=np.int32)] if len(terms_col) else None
+        del terms_col
+        counts = np.bincount(term_of, minlength=len(vocab)) if term_of is not None else None
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        for term, j in vocab.items():
-            indptr[j + 1] = len(postings[term])
-        np.cumsum(indptr, out=indptr)
-        docs = np.empty(int(indptr[-1]), dtype=np.int32)
-        tfs = np.empty(int(indptr[-1]), dtype=np.float32)
-        idf = np.empty(int(indptr[-1]), dtype=np.float32)
-        for term, j in vocab.items():
-            plist = postings[term]
-            lo, hi = int(indptr[j]), int(indptr[j + 1])
-            docs[lo:hi] = [d for d, _ in plist]
-            tfs[lo:hi] = [tf for _, tf in plist]
-            df = len(plist)
-            idf[lo:hi] = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        if counts is not None:
+            np.cumsum(counts, out=indptr[1:])
+        if term_of is not None:
+            # Postings of a term stay in document order (a stable sort of the appended rows).
+            order = np.argsort(term_of, kind="stable")
+            del term_of
+            docs = np.frombuffer(docs_col, dtype=np.int32)[order]
+            tfs = np.frombuffer(tfs_col, dtype=np.int32)[order].astype(np.float32)
+            del order, docs_col, tfs_col
+        else:
+            docs = np.empty(0, dtype=np.int32)
+            tfs = np.empty(0, dtype=np.float32)
+        per_term = np.array(
+            [np.log(1.0 + (n - df + 0.5) / (df + 0.5)) for df in indptr[1:] - indptr[:-1]],
+            dtype=np.float32,
+        )
+        idf = np.repeat(per_term, indptr[1:] - indptr[:-1])
         norm = K1 * (1.0 - B + B * lengths[docs] / avg) if len(docs) else tfs
         weights = (idf * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32)
         return cls(vocab, indptr, docs, weights, n)

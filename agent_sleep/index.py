@@ -21,14 +21,14 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
 from agent_sleep.bm25 import BM25, tokenize
 from agent_sleep.embed import Embedder, EmbedUnavailable
-from agent_sleep.units import Unit, units_of
+from agent_sleep.units import Unit, iter_units
 from agent_sleep.workspace import Workspace, warn_skip
 
 if TYPE_CHECKING:
@@ -139,8 +139,10 @@ def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
     want_model = vectors and embedder_available(ws)
     if cached is not None and _fresh(cached, current, want_model):
         return cached
+    _loaded.pop(ws.root, None)
     loaded = _read(ws)
     if loaded is None or not _fresh(loaded, current, want_model):
+        loaded = None  # update reads it again; two copies of a large index would not fit
         update(ws, vectors=vectors)
         loaded = _read(ws)
         if loaded is None:
@@ -173,22 +175,29 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
         model = embedder(ws) if vectors else None
         if old is not None and _fresh(old, current, model is not None):
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
-        units, hashes, tokens, files, read = _collect(
+        records, hashes, tokens, texts, files, read = _collect(
             ws, current, old, model.name if model is not None else None
         )
-        vecs, embedded = _vectors(units, hashes, old, model)
-        sources = _sources(units)
-        bm25 = BM25.build([t.split() for t in tokens])
-        _write(ws, folder, files, units, sources, hashes, tokens, bm25, vecs, model)
+        old_hashes, old_vectors = (old.hashes, old.vectors) if old is not None else ([], None)
+        old_model = old.model if old is not None else None
+        del old  # its records and tokens are copied into ours
+        vecs, embedded = _vectors(hashes, texts, old_hashes, old_vectors, old_model, model)
+        del texts, old_hashes, old_vectors
+        _add_sources(records)
+        bm25 = BM25.build(t.split() for t in tokens)
+        _write(ws, folder, files, records, hashes, tokens, bm25, vecs, model)
     _loaded.pop(ws.root, None)
     name = model.name if model is not None else None
-    return Report(len(units), embedded, read, name, time.monotonic() - start, folder)
+    return Report(len(records), embedded, read, name, time.monotonic() - start, folder)
 
 
 def _collect(
     ws: Workspace, current: dict[str, list[int]], old: Loaded | None, model: str | None
-) -> tuple[list[Unit], list[str], list[str], dict[str, list[int]], int]:
-    """Units, their hashes and BM25 terms: reused for unchanged files, read for the others.
+) -> tuple[list[list[Any]], list[str], list[str], dict[int, str], dict[str, list[int]], int]:
+    """Unit records (``_FIELDS``), their hashes and BM25 terms, and the text to embed of the
+    units read (by row, only with a model): reused for unchanged files, read for the others.
+    Units are kept as records from the start: a ``Unit`` with its context string costs several
+    times more, and a large log holds hundreds of thousands of them.
 
     Stored units carry no ``context`` nor ``meaning`` (only the terms and the hash of the
     embedded text are kept), so an index built without vectors, with another model, other
@@ -204,25 +213,38 @@ def _collect(
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
             at += count
-    units: list[Unit] = []
+    records: list[list[Any]] = []
     hashes: list[str] = []
     tokens: list[str] = []
+    texts: dict[int, str] = {}
     files: dict[str, list[int]] = {}
     read = 0
     for rel, (mtime, size) in current.items():
         if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:
             lo, hi = slices[rel]
-            got, sums, toks = old.units[lo:hi], old.hashes[lo:hi], old.tokens[lo:hi]
+            records += [_record(old.units, i) for i in range(lo, hi)]
+            hashes += old.hashes[lo:hi]
+            tokens += old.tokens[lo:hi]
+            count = hi - lo
         else:
-            got = units_of(rel, ws.read_text(ws.root / rel))
-            sums = [_hash(u) for u in got]
-            toks = [" ".join(tokenize(u.indexed)) for u in got]
+            first = len(records)
+            for u in iter_units(rel, ws.read_text(ws.root / rel)):
+                if model is not None:
+                    texts[len(records)] = u.embedded
+                records.append([getattr(u, f) for f in _FIELDS])
+                hashes.append(_hash(u))
+                tokens.append(" ".join(tokenize(u.indexed)))
+            count = len(records) - first
             read += 1
-        units += got
-        hashes += sums
-        tokens += toks
-        files[rel] = [mtime, size, len(got)]
-    return units, hashes, tokens, files, read
+        files[rel] = [mtime, size, count]
+    return records, hashes, tokens, texts, files, read
+
+
+def _record(units: Sequence[Unit], i: int) -> list[Any]:
+    if isinstance(units, _Units):
+        return list(units.record(i)[: len(_FIELDS)])
+    u = units[i]
+    return [getattr(u, f) for f in _FIELDS]
 
 
 def _hash(unit: Unit) -> str:
@@ -230,27 +252,34 @@ def _hash(unit: Unit) -> str:
 
 
 def _vectors(
-    units: list[Unit], hashes: list[str], old: Loaded | None, model: Embedder | None
+    hashes: list[str],
+    texts: dict[int, str],
+    old_hashes: list[str],
+    old_vectors: np.ndarray | None,
+    old_model: str | None,
+    model: Embedder | None,
 ) -> tuple[np.ndarray | None, int]:
+    """Vectors by row: reused by hash from the old index, embedded from ``texts`` otherwise
+    (a row not reused is always one whose file was read, so its text is there)."""
     if model is None:
         return None, 0
     import numpy as np
 
-    out = np.zeros((len(units), model.dim), dtype=np.float32)
+    out = np.zeros((len(hashes), model.dim), dtype=np.float32)
     known: dict[str, int] = {}
-    if old is not None and old.vectors is not None and old.model == model.name:
-        known = {h: r for r, h in enumerate(old.hashes)}
+    if old_vectors is not None and old_model == model.name:
+        known = {h: r for r, h in enumerate(old_hashes)}
     todo: dict[str, list[int]] = {}
     for row, h in enumerate(hashes):
-        if h in known and old is not None and old.vectors is not None:
-            out[row] = old.vectors[known[h]]
+        if h in known and old_vectors is not None:
+            out[row] = old_vectors[known[h]]
         else:
             todo.setdefault(h, []).append(row)
     pending = list(todo.items())
     shown = len(pending) >= PROGRESS_MIN
     for start in range(0, len(pending), PROGRESS_EVERY):
         part = pending[start : start + PROGRESS_EVERY]
-        vecs = model.embed_documents([units[rows[0]].embedded for _, rows in part])
+        vecs = model.embed_documents([texts[rows[0]] for _, rows in part])
         for (_, rows), vec in zip(part, vecs, strict=True):
             out[rows] = vec
         if shown:
@@ -259,17 +288,16 @@ def _vectors(
     return out, len(pending)
 
 
-def _sources(units: list[Unit]) -> list[tuple[str, ...]]:
-    """Each unit's note ids, outside refs and cited ids, with the refs of the notes it cites."""
-    refs_of: dict[str, tuple[str, ...]] = {}
-    for u in units:
-        for i in u.ids:
-            refs_of[i] = u.refs
-    out = []
-    for u in units:
-        cited_refs = [r for c in u.cites for r in refs_of.get(c, ())]
-        out.append(tuple(dict.fromkeys([*u.ids, *u.refs, *u.cites, *cited_refs])))
-    return out
+def _add_sources(records: list[list[Any]]) -> None:
+    """Append to each record its note ids, outside refs and cited ids, with the refs of the
+    notes it cites."""
+    refs_of: dict[str, Sequence[str]] = {}
+    for r in records:
+        for i in r[_IDS]:
+            refs_of[i] = r[_REFS]
+    for r in records:
+        cited_refs = [x for c in r[_CITES] for x in refs_of.get(c, ())]
+        r.append(list(dict.fromkeys([*r[_IDS], *r[_REFS], *r[_CITES], *cited_refs])))
 
 
 @contextlib.contextmanager
@@ -292,14 +320,16 @@ def _writer_lock(folder: Path) -> Iterator[None]:
 
 
 _FIELDS = ("kind", "path", "text", "date", "ids", "refs", "cites", "section", "time")
+_IDS, _REFS, _CITES = (_FIELDS.index(k) for k in ("ids", "refs", "cites"))
+_HEADER = b'{"hashes":'  # the units file of this writer: hashes, then one record per line
+_OPEN = b',"units":[\n'
 
 
 def _write(
     ws: Workspace,
     folder: Path,
     files: dict[str, list[int]],
-    units: list[Unit],
-    sources: list[tuple[str, ...]],
+    records: list[list[Any]],
     hashes: list[str],
     tokens: list[str],
     bm25: BM25,
@@ -309,27 +339,20 @@ def _write(
     import numpy as np
 
     gen = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}".encode()).hexdigest()[:12]
-    records = [
-        [getattr(u, f) for f in _FIELDS] + [list(s)] for u, s in zip(units, sources, strict=True)
-    ]
-    meta = json.dumps(
-        {"units": records, "hashes": hashes}, ensure_ascii=False, separators=(",", ":")
-    )
-    _write_bytes(ws, folder / f"units-{gen}.json", meta.encode("utf-8", "surrogateescape"))
-    toks = json.dumps(tokens, ensure_ascii=False, separators=(",", ":"))
-    _write_bytes(ws, folder / f"tokens-{gen}.json", toks.encode("utf-8", "surrogateescape"))
+    _write_chunks(ws, folder / f"units-{gen}.json", _units_json(records, hashes))
+    _write_chunks(ws, folder / f"tokens-{gen}.json", _list_json(tokens))
     buf = io.BytesIO()
     np.savez(buf, vocab=np.array(bm25.terms(), dtype=str), **bm25.arrays())
     _write_bytes(ws, folder / f"bm25-{gen}.npz", buf.getvalue())
+    del buf
     if vecs is not None:
-        buf = io.BytesIO()
-        np.save(buf, vecs)
-        _write_bytes(ws, folder / f"vectors-{gen}.npy", buf.getvalue())
+        with _atomic(ws, folder / f"vectors-{gen}.npy") as f:
+            np.save(f, vecs)
     manifest = {
         "version": VERSION,
         "generation": gen,
         "model": model.name if model is not None else None,
-        "units": len(units),
+        "units": len(records),
         "terms": TERMS,
         "meaning": MEANING,
         "files": files,
@@ -340,12 +363,51 @@ def _write(
             old.unlink(missing_ok=True)
 
 
+CHUNK = 4096  # records or tokens encoded at a time
+
+
+def _dumps(value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _units_json(records: list[list[Any]], hashes: list[str]) -> Iterator[bytes]:
+    """``{"hashes":[...],"units":[...]}`` with one record per line (JSON escapes newlines in
+    strings), so a reader can decode only the records it shows."""
+    yield _HEADER + _dumps(hashes) + _OPEN
+    for lo in range(0, len(records), CHUNK):
+        last = lo + CHUNK >= len(records)
+        part = b",\n".join(_dumps(r) for r in records[lo : lo + CHUNK])
+        yield part + (b"\n" if last else b",\n")
+    yield b"]}"
+
+
+def _list_json(items: list[str]) -> Iterator[bytes]:
+    yield b"["
+    for lo in range(0, len(items), CHUNK):
+        yield (b"," if lo else b"") + _dumps(items[lo : lo + CHUNK])[1:-1]
+    yield b"]"
+
+
 def _write_bytes(ws: Workspace, path: Path, data: bytes) -> None:
+    _write_chunks(ws, path, [data])
+
+
+def _write_chunks(ws: Workspace, path: Path, chunks: Iterable[bytes]) -> None:
+    with _atomic(ws, path) as f:
+        for chunk in chunks:
+            f.write(chunk)
+
+
+@contextlib.contextmanager
+def _atomic(ws: Workspace, path: Path) -> Iterator[BinaryIO]:
+    """A temp file beside ``path``, fsynced and renamed over it when the block succeeds,
+    removed when it fails."""
     target = ws.confine(path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
@@ -354,13 +416,44 @@ def _write_bytes(ws: Workspace, path: Path, data: bytes) -> None:
         raise
 
 
+class _Lines(Sequence[list[Any]]):
+    """The records of a units file written one per line, decoded on access."""
+
+    def __init__(self, raw: bytes, starts: np.ndarray) -> None:
+        self._raw = raw
+        self._starts = starts  # offset of each record's line, then of the closing line
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    @overload
+    def __getitem__(self, i: int) -> list[Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Any] | list[list[Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        line = self._raw[int(self._starts[i]) : int(self._starts[i + 1]) - 1].rstrip(b",")
+        value: list[Any] = json.loads(line.decode("utf-8", "surrogateescape"))
+        return value
+
+
 class _Units(Sequence[Unit]):
     """Units built from their stored records on first access: a search touches a few hundred
     of them, and building 100k dataclasses up front would dominate a cold start."""
 
-    def __init__(self, records: list[list[Any]]) -> None:
+    def __init__(self, records: Sequence[list[Any]]) -> None:
         self._records = records
         self._built: dict[int, Unit] = {}
+
+    def record(self, i: int) -> list[Any]:
+        return self._records[i]
 
     def __len__(self) -> int:
         return len(self._records)
@@ -386,7 +479,7 @@ class _Units(Sequence[Unit]):
 
 
 class _Sources(Sequence[tuple[str, ...]]):
-    def __init__(self, records: list[list[Any]], width: int) -> None:
+    def __init__(self, records: Sequence[list[Any]], width: int) -> None:
         self._records = records
         self._width = width
 
@@ -426,22 +519,29 @@ def _read_once(folder: Path) -> Loaded | None:
         return None
     width = len(_FIELDS) + (1 if manifest["version"] == 1 else 0)  # v1 also stored the context
     gen = manifest["generation"]
-    raw = (folder / f"units-{gen}.json").read_bytes().decode("utf-8", "surrogateescape")
-    enabled = gc.isenabled()
-    gc.disable()  # the collector would rescan the growing records many times over
-    try:
-        meta = json.loads(raw)
-        # The records hold no cycles (refcounting frees them); keep later collections from
-        # rescanning them on every search.
-        gc.freeze()
-    finally:
-        if enabled:
-            gc.enable()
+    data = (folder / f"units-{gen}.json").read_bytes()
+    records: Sequence[list[Any]]
+    lines = _lines(data)
+    if lines is not None:
+        hashes, records = lines
+    else:  # one JSON document (indexes written before the line layout)
+        raw = data.decode("utf-8", "surrogateescape")
+        del data
+        enabled = gc.isenabled()
+        gc.disable()  # the collector would rescan the growing records many times over
+        try:
+            meta = json.loads(raw)
+            # The records hold no cycles (refcounting frees them); keep later collections from
+            # rescanning them on every search.
+            gc.freeze()
+        finally:
+            if enabled:
+                gc.enable()
+        hashes, records = meta["hashes"], meta["units"]
     with np.load(folder / f"bm25-{gen}.npz") as z:
         arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
         vocab = z["vocab"].tolist()
     vectors = np.load(folder / f"vectors-{gen}.npy") if manifest["model"] else None
-    records = meta["units"]
     units, sources = _Units(records), _Sources(records, width)
     if len(units) != manifest["units"] or (vectors is not None and len(vectors) != len(units)):
         return None
@@ -450,7 +550,7 @@ def _read_once(folder: Path) -> Loaded | None:
         files=manifest["files"],
         units=units,
         sources=sources,
-        hashes=meta["hashes"],
+        hashes=hashes,
         tokens_path=folder / f"tokens-{gen}.json",
         bm25=BM25.from_arrays(vocab, arrays, len(units)),
         vectors=vectors,
@@ -458,3 +558,23 @@ def _read_once(folder: Path) -> Loaded | None:
         terms=manifest.get("terms", 1),
         meaning=manifest.get("meaning", 1),
     )
+
+
+def _lines(data: bytes) -> tuple[list[str], _Lines] | None:
+    """The hashes and lazily decoded records of a units file in the line layout, or None for
+    another layout. Only the hashes are decoded now: a search reads a few hundred records, and
+    decoding a large log's records up front would cost several times the file in memory."""
+    import numpy as np
+
+    first = data.find(b"\n")
+    if not data.startswith(_HEADER) or first < 0 or not data[: first + 1].endswith(_OPEN):
+        return None
+    if not data.endswith(b"\n]}"):
+        raise ValueError("truncated units file")
+    hashes = json.loads(data[len(_HEADER) : first + 1 - len(_OPEN)].decode("utf-8"))
+    view = np.frombuffer(data, dtype=np.uint8)
+    step = 1 << 24  # a byte mask of the whole file would double it in memory
+    starts = np.concatenate(
+        [np.flatnonzero(view[lo : lo + step] == 10) + (lo + 1) for lo in range(0, len(view), step)]
+    )
+    return hashes, _Lines(data, starts)

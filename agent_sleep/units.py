@@ -180,9 +180,14 @@ def _chunks(blocks: list[notes.Block]) -> Iterator[list[notes.Block]]:
 
 
 def log_units(text: str, path: str, day: str) -> list[Unit]:
-    out = []
+    return list(_log_units(text, path, day))
+
+
+def _log_units(text: str, path: str, day: str) -> Iterator[Unit]:
+    """A log's units one at a time, from its blocks one at a time (a large log's parsed
+    document and units never need to be in memory all at once)."""
     previous: str | None = None
-    for block in notes.parse(text).blocks:
+    for block in notes.iter_blocks(text):
         if block.heading is not None:
             previous = None
             continue
@@ -190,7 +195,7 @@ def log_units(text: str, path: str, day: str) -> list[Unit]:
         if n is None or not n.text.strip():
             continue
         before = " ".join(previous.split()[-CONTEXT_WORDS:]) if previous else ""
-        out.append(
+        yield (
             Unit(
                 kind=LOG,
                 path=path,
@@ -205,16 +210,20 @@ def log_units(text: str, path: str, day: str) -> list[Unit]:
             )
         )
         previous = n.text
-    return out
 
 
 def units_of(path: str, text: str) -> list[Unit]:
     """The units of one workspace file, given its path relative to the root."""
+    return list(iter_units(path, text))
+
+
+def iter_units(path: str, text: str) -> Iterator[Unit]:
+    """``units_of``, one unit at a time for a daily log."""
     if path == "MEMORY.md":
-        return memory_units(text, path)
+        return iter(memory_units(text, path))
     if path.startswith("bank/"):
-        return bank_units(text, path)
+        return iter(bank_units(text, path))
     day = _valid_date(path.rsplit("/", 1)[-1].removesuffix(".md"))
     if path.startswith("memory/") and day:
-        return log_units(text, path, day)
-    return []
+        return _log_units(text, path, day)
+    return iter(())
