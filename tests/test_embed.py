@@ -14,7 +14,7 @@ from agent_sleep.embed import EmbedUnavailable, MiniLM, ModelFiles, load_embedde
 
 SENTENCES = [
     "Redis default port is 6379",
-    "Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+    "Priya: I went to the pottery workshop yesterday and it was so calming.",
     "x",
     "",
     "Émile a mangé des crêpes à Paris 🙂",

@@ -20,19 +20,19 @@ from agent_sleep.workspace import Workspace
 DAY = dt.date(2023, 5, 8)
 
 SMALL_TALK = [
-    "Caroline: Hey Mel! Good to see you! How have you been?",
-    "Melanie: Thanks, Caroline! That's really sweet.",
-    "Caroline: Wow, that's so cool! You're doing amazing!",
-    "Melanie: Sounds great! Can't wait to hear about it!",
-    "Caroline: Bye! Take care, talk to you soon!",
-    "Melanie: Yep, totally agree. Glad you had fun!",
-    "Caroline: What kinda jobs are you thinking of?",
+    "Priya: Hey Tom! Nice to see you! How's everything going?",
+    "Tomas: Thanks, Priya! That's really sweet.",
+    "Priya: Wow, that's so cool! You're doing amazing!",
+    "Tomas: Sounds fun! Can't wait to hear more!",
+    "Priya: Bye! Take care, talk to you soon!",
+    "Tomas: Yep, totally agree. Glad you had fun!",
+    "Priya: What kinda trips are you planning?",
 ]
 FACTS = [
-    "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
-    "Melanie: Yeah, I painted that lake sunrise last year!",
-    "Caroline: I'm keen on counseling or working in mental health.",
-    "Melanie: We adopted a cat named Bailey in March and she is 2 years old.",
+    "Priya: I went to a pottery workshop yesterday and it was so calming.",
+    "Tomas: Yeah, I sketched that harbour at dawn last year!",
+    "Priya: I'm keen on teaching or working in a library.",
+    "Tomas: We adopted a cat named Bailey in March and she is 2 years old.",
 ]
 
 
@@ -55,12 +55,12 @@ def test_notes_written_on_purpose_and_dated_notes_are_never_pruned() -> None:
 
 def test_condense_keeps_speaker_facts_and_every_date() -> None:
     text = (
-        "Melanie: Hey Caroline, good to hear from you! Wow, that's awesome. "
-        "I ran a charity race for mental health last Saturday (2023-05-06) - it was so rewarding. "
+        "Tomas: Hey Priya, good to hear from you! Wow, that's awesome. "
+        "I ran a charity race for the library last Saturday (2023-05-06) - it was so rewarding. "
         "We're heading to the beach on 14 June. What about you? Thanks again!"
     )
     out = distill.condense(text, 15)
-    assert out.startswith("Melanie: I ran a charity race for mental health")
+    assert out.startswith("Tomas: I ran a charity race for the library")
     for e in temporal.extract(text):
         assert e.text in out
     for gone in ("Hey", "awesome", "What about you", "Thanks again", "rewarding"):
@@ -87,13 +87,13 @@ def lexical_sentences(text: str) -> list[str]:
     ("text", "expected"),
     [
         (
-            "Melanie: Thanks, Caroline! I met Matt Patterson in New York.",
+            "Tomas: Thanks, Priya! I met Matt Patterson in New York.",
             ["Matt Patterson", "New York"],
         ),
-        ("Caroline: Oliver's hilarious! He hid his bone in my slipper.", []),
-        ("Caroline: Yep, they're here. Bye! Can't wait, we've been busy.", []),
+        ("Priya: Biscuit's hilarious! He hid his ball in my boot.", []),
+        ("Priya: Yep, they're here. Bye! Can't wait, we've been busy.", []),
         ("Jon: Hey Gina! I went to Paris with Jon.", ["Paris", "Jon"]),
-        ("Gina: Yeah Mel, I went to Paris. In Boston, we met Jon.", ["Paris", "Boston", "Jon"]),
+        ("Gina: Yeah Tom, I went to Paris. In Boston, we met Jon.", ["Paris", "Boston", "Jon"]),
     ],
 )
 def test_names_are_proper_nouns_only(text: str, expected: list[str]) -> None:
@@ -102,13 +102,13 @@ def test_names_are_proper_nouns_only(text: str, expected: list[str]) -> None:
 
 def test_a_sentence_opening_word_is_a_name_only_when_known() -> None:
     corpus = [
-        "Caroline: Oliver's hilarious! He hid his bone.",
-        "Melanie: I walked Oliver today.",
-        "Caroline: Take it easy. Long day. I will take the bus.",
+        "Priya: Biscuit's hilarious! He hid his ball.",
+        "Tomas: I walked Biscuit today.",
+        "Priya: Take it easy. Long day. I will take the bus.",
     ]
     known = distill.known_names(corpus)
-    assert "Oliver" in known and "Take" not in known and "Long" not in known
-    assert distill.names(corpus[0], known) == ["Oliver"]
+    assert "Biscuit" in known and "Take" not in known and "Long" not in known
+    assert distill.names(corpus[0], known) == ["Biscuit"]
     assert distill.known_names(["Alice owns the repo.", "Alice reviews code."]) == {"Alice"}
 
 
@@ -136,12 +136,12 @@ def test_nrem_prunes_small_talk_and_counts_it() -> None:
 
 
 def test_nrem_merges_near_duplicates_with_a_reinforcement_count() -> None:
-    same = "Caroline: I moved to Boston in May 2023 for a counseling job."
+    same = "Priya: I moved to Boston in May 2023 for a counseling job."
     notes = [
         _n("a1", same),
-        _n("a2", "Caroline: Wow! I moved to Boston in May 2023 for a counseling job."),
+        _n("a2", "Priya: Wow! I moved to Boston in May 2023 for a counseling job."),
         _n("a3", same),
-        _n("b1", "Melanie: My daughter turned 8 and we threw a party at the lake."),
+        _n("b1", "Tomas: My daughter turned 8 and we threw a party at the lake."),
     ]
     out = offline.nrem({"notes": notes, "memory": []})
     items = out["memory_md_updates"] + [
@@ -154,24 +154,24 @@ def test_nrem_merges_near_duplicates_with_a_reinforcement_count() -> None:
 
 
 def test_slow_track_files_a_chat_turn_on_its_speakers_page() -> None:
-    notes = [_n("a1", "Melanie: Thanks, Caroline! I signed up for a pottery class.", "condense")]
+    notes = [_n("a1", "Tomas: Thanks, Priya! I signed up for a pottery class.", "condense")]
     [item] = offline.nrem({"notes": notes, "memory": []})["bank_updates"]
-    assert item["slug"] == "melanie" and item["kind"] == "entity"
-    assert item["content"] == "Melanie: I signed up for a pottery class."
+    assert item["slug"] == "tomas" and item["kind"] == "entity"
+    assert item["content"] == "Tomas: I signed up for a pottery class."
 
 
 def test_rem_suggests_pages_for_recurring_names_and_topics_only() -> None:
     notes = [
-        _n("a1", "Melanie: Oliver hid his bone in my slipper. They're cute, yep."),
-        _n("a2", "Melanie: I took Oliver to the vet for his vaccination."),
-        _n("a3", "Caroline: I bought a toy for Oliver at the pottery fair."),
-        _n("a4", "Caroline: I finished the pottery class yesterday."),
-        _n("a5", "Melanie: My pottery bowl cracked in the kiln."),
-        _n("a6", "Caroline: Bye! Yep, can't wait, they're great."),
+        _n("a1", "Tomas: Biscuit hid his ball in my boot. They're cute, yep."),
+        _n("a2", "Tomas: I took Biscuit to the vet for his vaccination."),
+        _n("a3", "Priya: I bought a toy for Biscuit at the pottery fair."),
+        _n("a4", "Priya: I finished the pottery class yesterday."),
+        _n("a5", "Tomas: My pottery bowl cracked in the kiln."),
+        _n("a6", "Priya: Bye! Yep, can't wait, they're great."),
     ]
     out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
     pages = {(s["slug"], s["kind"]) for s in out["new_bank_suggestions"]}
-    assert pages == {("oliver", "entity"), ("pottery", "concept")}
+    assert pages == {("biscuit", "entity"), ("pottery", "concept")}
     for s in out["new_bank_suggestions"]:
         assert set(s["sources"]) <= {"a1", "a2", "a3", "a4", "a5"}
 
@@ -180,14 +180,14 @@ def test_rem_suggests_pages_for_recurring_names_and_topics_only() -> None:
 def chat_workspace(tmp_path: Path) -> Workspace:
     ws = Workspace.at(tmp_path / "ws").ensure()
     day = [
-        "Caroline: Hey Mel! Good to see you! How have you been?",
-        "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work.",
-        "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
-        "Melanie: Wow, that's cool, Caroline! Did you hear any inspiring stories?",
-        "Caroline: Thanks, Melanie! The support group gave me courage to embrace myself.",
-        "Melanie: Yeah, I painted that lake sunrise last year! It's special to me.",
-        "Caroline: Thanks, Mel! Sounds great! Bye!",
-        "Melanie: Yep. Talk to you soon! Take care!",
+        "Priya: Hey Tom! Nice to see you! How's everything going?",
+        "Tomas: Hey Priya! Good to see you! I'm buried in work and the garden.",
+        "Priya: I went to a pottery workshop yesterday and it was so calming.",
+        "Tomas: Wow, that's cool, Priya! Did you make anything you liked?",
+        "Priya: Thanks, Tomas! The workshop gave me the patience to finish a bowl.",
+        "Tomas: Yeah, I sketched that harbour at dawn last year! It's special to me.",
+        "Priya: Thanks, Tom! Sounds great! Bye!",
+        "Tomas: Yep. Talk to you soon! Take care!",
     ]
     for k, text in enumerate(day):
         micro_rest(text, "B", workspace=ws, when=dt.datetime(2023, 5, 8, 13, k), source=f"D1:{k}")
@@ -206,7 +206,7 @@ def test_a_slept_chat_reads_like_memory(chat_workspace: Workspace) -> None:
         assert junk not in texts
     assert "yesterday (2023-05-07)" in texts and "last year (2022)" in texts
     slugs = {p.stem for p in bank_pages(ws)}
-    assert slugs <= {"caroline", "melanie", "lgbtq", "memory-archive"}
+    assert slugs <= {"priya", "tomas", "pottery", "memory-archive"}
     raw = [n for p in ws.daily_logs() for n in fmt.parse(ws.read_text(p)).notes("Retain")]
     assert len(raw) == 8  # pruned notes stay in the daily log
     cited = {s for n in entries for s in sources_of(n)}
@@ -234,10 +234,10 @@ def test_clauses_cut_only_where_a_new_statement_starts(sentence: str, pieces: li
 
 
 def test_a_photo_caption_never_stands_in_for_what_was_said() -> None:
-    text = "Melanie: Wow, so cool! [shares a photo: a man and a woman eating food on a blanket]"
+    text = "Tomas: Wow, so cool! [shares a photo: a man and a woman eating food on a blanket]"
     assert distill.small_talk(text)
-    fact = "Melanie: I adopted a puppy. [shares a photo: a small brown dog asleep on a red blanket]"
-    assert distill.condense(fact, 5) == "Melanie: I adopted a puppy."
+    fact = "Tomas: I adopted a puppy. [shares a photo: a small brown dog asleep on a red blanket]"
+    assert distill.condense(fact, 5) == "Tomas: I adopted a puppy."
     assert distill.condense(fact, 50).endswith("[photo: a small brown dog asleep on a red blanket]")
 
 
@@ -253,18 +253,18 @@ def test_density_ranks_statements_above_small_talk() -> None:
 
 def test_a_condensed_note_scores_as_it_did() -> None:
     text = (
-        "Caroline: The stories were so inspiring! I was so happy and thankful for all the "
-        "support. [shares a photo: a photo of a dog walking past a brick wall with a large "
-        "painting of a woman]"
+        "Priya: The talks were so moving! I was so glad and grateful for all the "
+        "help. [shares a photo: a photo of a cat sitting on a window sill next to a large "
+        "pot of basil]"
     )
     once = distill.condense(text, 30)
-    assert once.endswith("a brick wall with a large painting of a woman]")
+    assert once.endswith("a window sill next to a large pot of basil]")
     assert distill.information(once) == distill.information(text)
     assert distill.condense(once, 30) == once
 
 
 def test_a_backlog_gets_a_few_memory_entries_per_day_not_per_run() -> None:
-    fact = "Caroline: I moved to {} on {} May 2023 with my sister {} and her {} kids."
+    fact = "Priya: I moved to {} on {} May 2023 with my sister {} and her {} kids."
     towns = ["Boston", "Denver", "Austin", "Seattle", "Portland", "Chicago", "Miami", "Tulsa"]
     notes = [
         {**_n(f"d{d}n{i}", fact.format(town, i + 1, f"Ann{d}{i}", i + 2)), "date": f"2023-05-0{d}"}
@@ -279,7 +279,7 @@ def test_a_backlog_gets_a_few_memory_entries_per_day_not_per_run() -> None:
 
 def test_open_questions_are_real_gaps_stated_in_one_sentence() -> None:
     notes = [
-        _n("a1", "Caroline: Glad you had fun! Life's too short to do anything else!"),
+        _n("a1", "Priya: Glad you had fun! Life is short, do more of that!"),
         _n("a2", "Jon: Hey Gina! Not sure whether the venue in Boston takes deposits before June."),
         _n("a3", "Gina: How have you been? Anything new?"),
     ]
