@@ -388,7 +388,9 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         if len(days) < 2 and not in_memory:
             continue
         where = f" across {len(days)} days" if len(days) > 1 else ""
-        also = f"; MEMORY.md has {len(in_memory)} entries on it" if in_memory else ""
+        count = len(in_memory)
+        entries = "entry" if count == 1 else "entries"
+        also = f"; MEMORY.md has {count} {entries} on it" if in_memory else ""
         out["aha_moments"].append(
             {
                 "text": f"{name} keeps coming up: {len(idx)} notes{where}{also}.",
