@@ -87,22 +87,25 @@ def index_dir(ws: Workspace) -> Path:
 
 
 def scan(ws: Workspace) -> dict[str, list[int]]:
-    """Source files relative to the root -> [mtime_ns, size]."""
+    """Source files relative to the root -> [mtime_ns, size]. Runs before every search, so
+    it stays on ``os.scandir`` entries and plain strings (pathlib per file doubled a search)."""
     out: dict[str, list[int]] = {}
-    candidates = [ws.memory_md]
+    candidates: list[tuple[str, str]] = [("MEMORY.md", str(ws.memory_md))]
     for folder in (ws.memory_dir, ws.entities_dir, ws.concepts_dir):
+        prefix = folder.relative_to(ws.root).as_posix()
         with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-            candidates += [Path(e.path) for e in os.scandir(folder) if e.name.endswith(".md")]
-    for path in candidates:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        rel = path.relative_to(ws.root).as_posix()
+            candidates += [
+                (f"{prefix}/{e.name}", e.path) for e in os.scandir(folder) if e.name.endswith(".md")
+            ]
+    for rel, path in candidates:
         if rel != "MEMORY.md" and not _is_source(rel):
             continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
         if not stat.S_ISREG(st.st_mode):
-            warn_skip(path, "not a file")
+            warn_skip(Path(path), "not a file")
             continue
         out[rel] = [st.st_mtime_ns, st.st_size]
     return dict(sorted(out.items()))
