@@ -150,6 +150,8 @@ class MiniLM:
             graph = _onnx_file(files, cache_dir)
             options = ort.SessionOptions()
             options.log_severity_level = 3
+            # worker threads that spin after a run steal the core the next numpy step needs
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(
                 str(graph) if isinstance(graph, Path) else graph,
                 options,
