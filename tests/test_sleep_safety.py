@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +16,7 @@ from agent_sleep.rest import micro_rest
 from agent_sleep.sleep import sleep_cycle
 from agent_sleep.status import status
 from agent_sleep.workspace import Workspace
-from tests.conftest import ROOT
+from tests.conftest import run_cli
 from tests.fake_messages_api import QueueProvider
 
 
@@ -242,25 +239,11 @@ def test_dry_run_prints_diff_and_writes_nothing(ws: Path) -> None:
 
 def test_notes_appended_during_the_model_call_are_kept(ws: Path) -> None:
     first = _note(ws, "Caroline moved to Boston")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def another_process_writes() -> None:
         # A real process: it needs the workspace lock, so this also proves the lock is free.
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "agent_sleep",
-                "rest",
-                "--note",
-                "Melanie joined mid-run",
-                "-w",
-                str(ws),
-            ],
-            check=True,
-            env=env,
-            timeout=60,
-        )
+        r = run_cli("rest", "--note", "Melanie joined mid-run", "-w", str(ws))
+        assert r.returncode == 0, r.stderr
 
     q = QueueProvider(during_call=another_process_writes)
     q.enqueue(_nrem([_add("Caroline moved to Boston", [first])]))
@@ -296,27 +279,10 @@ def test_stale_reference_when_entry_vanished(ws: Path) -> None:
 def test_two_concurrent_sleeps_do_not_duplicate(ws: Path) -> None:
     _note(ws, "Redis default port is 6379", "W")
     _note(ws, "Caroline moved to Boston in May 2023")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def another_sleep() -> None:
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "agent_sleep",
-                "sleep",
-                "--phase",
-                "nrem",
-                "--provider",
-                "offline",
-                "-w",
-                str(ws),
-            ],
-            check=True,
-            env=env,
-            timeout=60,
-            capture_output=True,
-        )
+        r = run_cli("sleep", "--phase", "nrem", "--provider", "offline", "-w", str(ws))
+        assert r.returncode == 0, r.stderr
 
     q = QueueProvider(during_call=another_sleep)
     q.enqueue(json.loads(json.dumps(_offline_answer(ws))))
