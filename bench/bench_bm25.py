@@ -1,0 +1,469 @@
+"""BM25 backends side by side: ours (agent_sleep.bm25), rank-bm25 and bm25s, on the same tokens.
+
+Every backend indexes the same terms: ``agent_sleep.bm25.tokenize`` of each recall unit's indexed
+text, exactly as the search index stores them, and is queried with ``tokenize(query)``.
+
+- ours: ``agent_sleep.bm25.BM25`` (Okapi, k1=1.2, b=0.75, idf ``ln(1 + (N-df+0.5)/(df+0.5))``,
+  repeated query terms counted once),
+- rank-bm25: ``rank_bm25.BM25Okapi`` as shipped (k1=1.5, b=0.75, idf ``ln((N-df+0.5)/(df+0.5))``
+  floored at 0.25 × the mean idf for terms in more than half the documents), and with k1=1.2,
+- bm25s: ``bm25s.BM25(k1=1.2, b=0.75, method="lucene")`` fed token ids (Lucene's BM25 is ours
+  divided by k1+1, so it ranks the same).
+
+1. Quality: LoCoMo evidence recall at each budget, BM25 alone. Units are ranked by the
+   backend's score (units scoring 0 are left out, ties by position), packed greedily by rank
+   into the budget (``agent_sleep.recall.count_tokens``), and scored as bench_recall does: the
+   share of the question's gold evidence among the packed units' sources. Also printed: the
+   product's own BM25-only route (``recall`` with the vector weight at 0: sessions and
+   near-duplicate folding on top of our scores), the number of questions a backend scores
+   higher / lower than ours, and the mean share of our top 10 units that each backend also ranks
+   in its top 10.
+2. Speed and memory on the synthetic workspaces of bench_speed.py: per backend, in a process of
+   its own, build seconds, peak and retained RSS growth of the build (``VmHWM``/``VmRSS`` after
+   resetting the peak), query p50/p95 over 40 distinct queries (score every unit, then top 10 by
+   ``argpartition``), on-disk size when saved and load time; and each library's import time in
+   a new process.
+
+Workspaces are only read. An index that is not up to date (it would be rebuilt, dropping its
+embeddings) is never opened in place: the notes are copied under ``--work/bm25`` first.
+
+    python bench/bench_bm25.py [--data PATH] [--work DIR] [--budgets 1000,4000]
+                               [--sizes 10000,100000] [--parts quality,speed,imports]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import pickle
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent_sleep import index as search_index  # noqa: E402
+from agent_sleep.bm25 import BM25, tokenize  # noqa: E402
+from agent_sleep.recall import Fusion, count_tokens  # noqa: E402
+from agent_sleep.units import iter_units  # noqa: E402
+from agent_sleep.workspace import Workspace  # noqa: E402
+from bench import locomo  # noqa: E402
+
+TOP = 10  # top-k of the speed queries and of the ranking agreement
+QUERIES = 40
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One way to build and query BM25: ``build(docs)`` returns a model, ``scores(model, terms)``
+    the score of every document; ``save``/``load`` are None when the library cannot persist."""
+
+    name: str
+    build: Callable[[list[list[str]]], Any]
+    scores: Callable[[Any, list[str]], Any]
+    save: Callable[[Any, Path], None] | None
+    load: Callable[[Path], Any] | None
+    module: str  # what ``import`` costs for this backend
+
+
+def _ours_save(model: BM25, folder: Path) -> None:
+    import numpy as np
+
+    # The layout the search index writes (agent_sleep/index.py keeps the count in its manifest).
+    arrays = model.arrays()
+    np.savez(folder / "bm25.npz", vocab=np.array(model.terms(), dtype=str), **arrays)
+    (folder / "manifest.json").write_text(json.dumps({"units": model.count}))
+
+
+def _ours_load(folder: Path) -> BM25:
+    import numpy as np
+
+    count = json.loads((folder / "manifest.json").read_text())["units"]
+    with np.load(folder / "bm25.npz") as z:
+        arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
+        vocab = z["vocab"].tolist()
+    return BM25.from_arrays(vocab, arrays, count)
+
+
+def _rank_bm25(k1: float | None) -> Callable[[list[list[str]]], Any]:
+    def build(docs: list[list[str]]) -> Any:
+        from rank_bm25 import BM25Okapi
+
+        return BM25Okapi(docs) if k1 is None else BM25Okapi(docs, k1=k1, b=0.75)
+
+    return build
+
+
+def _pickle_save(model: Any, folder: Path) -> None:
+    with open(folder / "model.pickle", "wb") as f:
+        pickle.dump(model, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _pickle_load(folder: Path) -> Any:
+    with open(folder / "model.pickle", "rb") as f:
+        return pickle.load(f)
+
+
+def _bm25s_build(docs: list[list[str]]) -> Any:
+    import bm25s
+
+    vocab: dict[str, int] = {}
+    ids = [[vocab.setdefault(t, len(vocab)) for t in doc] for doc in docs]
+    model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+    model.index((ids, vocab), show_progress=False)
+    return model
+
+
+def _bm25s_scores(model: Any, terms: list[str]) -> Any:
+    return model.get_scores_from_ids(model.get_tokens_ids(terms))
+
+
+def _bm25s_save(model: Any, folder: Path) -> None:
+    model.save(folder, show_progress=False)
+
+
+def _bm25s_load(folder: Path) -> Any:
+    import bm25s
+
+    return bm25s.BM25.load(folder)
+
+
+BACKENDS = {
+    "ours": Backend(
+        "ours", BM25.build, lambda m, q: m.scores(q), _ours_save, _ours_load, "agent_sleep.bm25"
+    ),
+    "rank-bm25": Backend(
+        "rank-bm25",
+        _rank_bm25(None),
+        lambda m, q: m.get_scores(q),
+        None,
+        None,
+        "rank_bm25",
+    ),
+    "rank-bm25 k1=1.2": Backend(
+        "rank-bm25 k1=1.2",
+        _rank_bm25(1.2),
+        lambda m, q: m.get_scores(q),
+        None,
+        None,
+        "rank_bm25",
+    ),
+    "bm25s": Backend("bm25s", _bm25s_build, _bm25s_scores, _bm25s_save, _bm25s_load, "bm25s"),
+}
+QUALITY = ("ours", "rank-bm25", "rank-bm25 k1=1.2", "bm25s")
+SPEED = ("ours", "rank-bm25", "bm25s")  # rank-bm25's k1 does not change its cost
+IMPORTS = {
+    "python -c pass": "pass",
+    "numpy": "import numpy",
+    "ours (agent_sleep.bm25 + numpy)": "import agent_sleep.bm25, numpy",
+    "rank_bm25": "import rank_bm25",
+    "bm25s": "import bm25s",
+}
+
+
+# --- workspaces ---------------------------------------------------------------------------
+
+
+def readable(folder: Path, spare: Path) -> Workspace:
+    """``folder`` when its index is up to date (opening it then writes nothing); otherwise a copy
+    of its notes under ``spare``, whose index is built there (without vectors)."""
+    ws = Workspace.at(folder)
+    loaded = search_index._read(ws)
+    if loaded is not None and search_index._fresh(loaded, search_index.scan(ws), False):
+        return ws
+    copy = spare / folder.name
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".agent-sleep"))
+    print(f"{folder}: index not up to date; using a copy of its notes in {copy}", file=sys.stderr)
+    return Workspace.at(copy)
+
+
+def index_tokens(ws: Workspace) -> list[list[str]]:
+    """The BM25 terms of every unit, as the index stores them (``tokenize(unit.indexed)``)."""
+    loaded = search_index.open_index(ws, vectors=False)
+    return [t.split() for t in loaded.tokens]
+
+
+def fresh_tokens(ws: Workspace) -> list[list[str]]:
+    """The same terms computed from the files now, in the index's order."""
+    out = []
+    for rel in search_index.scan(ws):
+        for unit in iter_units(rel, ws.read_text(ws.root / rel)):
+            out.append(tokenize(unit.indexed))
+    return out
+
+
+# --- 1. quality ---------------------------------------------------------------------------
+
+
+def pack(order: Sequence[int], costs: Sequence[int], budget: int) -> list[int]:
+    """Greedy by rank, as recall packs: each unit that still fits is taken."""
+    out, used = [], 0
+    for row in order:
+        if budget - used < 2:
+            break
+        if used + costs[row] > budget:
+            continue
+        out.append(row)
+        used += costs[row]
+    return out
+
+
+def ranking(scores: Any) -> list[int]:
+    import numpy as np
+
+    order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
+    return [int(r) for r in order if scores[r] > 0]
+
+
+def quality(data: str, work: Path, budgets: list[int]) -> None:
+    from bench.bench_recall import evidence_recall, run, workspace_for
+
+    scores: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    overlap: dict[str, list[float]] = defaultdict(list)
+    samples = locomo.load(data)
+    units_total = 0
+    for sample in samples:
+        ws = readable(workspace_for(sample, work / "locomo"), work / "bm25")
+        docs = index_tokens(ws)
+        if docs != fresh_tokens(ws):
+            raise SystemExit(f"{ws.root}: the index's terms differ from tokenize(unit.indexed)")
+        loaded = search_index.open_index(ws, vectors=False)
+        costs = [count_tokens(loaded.units[r].text) for r in range(len(docs))]
+        sources = [set(loaded.sources[r]) for r in range(len(docs))]
+        units_total += len(docs)
+        models = {name: BACKENDS[name].build(docs) for name in QUALITY}
+        for q in locomo.questions(sample):
+            terms = tokenize(q.question)
+            tops: dict[str, set[int]] = {}
+            for name in QUALITY:
+                order = ranking(BACKENDS[name].scores(models[name], terms))
+                tops[name] = set(order[:TOP])
+                for budget in budgets:
+                    found = {s for r in pack(order, costs, budget) for s in sources[r]}
+                    scores[(name, budget, q.category)].append(_share(found, q.evidence))
+            for name in QUALITY:
+                shared = len(tops[name] & tops["ours"]) / max(len(tops["ours"]), 1)
+                overlap[name].append(shared if tops["ours"] else float(not tops[name]))
+            for budget in budgets:
+                fusion = Fusion(vector_weight=0.0, text_weight=1.0)
+                hits = run("bm25", ws, q.question, budget, fusion)
+                scores[("recall --bm25-only", budget, q.category)].append(
+                    evidence_recall(hits, q.evidence)
+                )
+    count = sum(len(locomo.questions(s)) for s in samples)
+    print(
+        f"LoCoMo evidence recall, BM25 only: {len(samples)} conversations, {units_total} units, "
+        f"{count} questions (categories 1-4)"
+    )
+    print(f"data: {data}")
+    cats = sorted(locomo.CATEGORIES)
+    rows = [*QUALITY, "recall --bm25-only"]
+    print(
+        f"{'backend':<19} {'budget':>6} "
+        + " ".join(f"{locomo.CATEGORIES[c]:>11}" for c in cats)
+        + f" {'overall':>8} {'vs ours +/-':>11} {'top-10 overlap':>14}"
+    )
+    for budget in budgets:
+        for name in rows:
+            total: list[float] = []
+            cells = []
+            better = worse = 0
+            for c in cats:
+                vals = scores[(name, budget, c)]
+                total += vals
+                cells.append(f"{100 * sum(vals) / max(len(vals), 1):10.1f}%")
+                for mine, theirs in zip(vals, scores[("ours", budget, c)], strict=True):
+                    better += mine > theirs
+                    worse += mine < theirs
+            paired = f"+{better}/-{worse}"
+            same = overlap.get(name)
+            same_cell = f"{100 * sum(same) / len(same):13.1f}%" if same else f"{'-':>14}"
+            overall = 100 * sum(total) / max(len(total), 1)
+            print(
+                f"{name:<19} {budget:>6} "
+                + " ".join(cells)
+                + f" {overall:7.1f}% {paired:>11} {same_cell}"
+            )
+
+
+def _share(found: set[str], evidence: tuple[str, ...]) -> float:
+    if not evidence:
+        return 1.0
+    return sum(e in found for e in evidence) / len(evidence)
+
+
+# --- 2. speed and memory ------------------------------------------------------------------
+
+
+def _status() -> dict[str, int]:
+    text = Path("/proc/self/status").read_text()
+    return {
+        k: int(m.group(1)) * 1024
+        for k in ("VmRSS", "VmHWM")
+        if (m := re.search(k + r":\s+(\d+)", text))
+    }
+
+
+def _reset_peak() -> None:
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def worker(name: str, folder: Path) -> dict[str, Any]:
+    """Measure one backend on one workspace, in this process (run as ``--worker``)."""
+    import importlib
+
+    import numpy as np
+
+    from bench.bench_speed import queries
+
+    backend = BACKENDS[name]
+    importlib.import_module(backend.module)
+    docs = index_tokens(Workspace.at(folder))
+    search_index._loaded.clear()  # only the terms are input; the rest of the index goes
+    qs = [tokenize(q) for q in queries(QUERIES)]
+    gc.collect()
+    before = _status()["VmRSS"]
+    _reset_peak()
+    start = time.perf_counter()
+    model = backend.build(docs)
+    build_s = time.perf_counter() - start
+    peak = _status()["VmHWM"] - before
+    gc.collect()
+    retained = _status()["VmRSS"] - before
+
+    def top(m: Any, q: list[str]) -> Any:
+        s = np.asarray(backend.scores(m, q))
+        k = min(TOP, len(s))
+        return np.argpartition(-s, k - 1)[:k]
+
+    top(model, qs[0])
+    times = []
+    for q in qs:
+        t = time.perf_counter()
+        top(model, q)
+        times.append(time.perf_counter() - t)
+    times.sort()
+    saver, loader = backend.save, backend.load
+    if saver is None or loader is None:
+        saver, loader, how = _pickle_save, _pickle_load, "pickle"
+    else:
+        how = "native"
+    with tempfile.TemporaryDirectory(prefix="bench-bm25-") as tmp:
+        saver(model, Path(tmp))
+        size = sum(p.stat().st_size for p in Path(tmp).rglob("*") if p.is_file())
+        del model
+        gc.collect()
+        start = time.perf_counter()
+        again = loader(Path(tmp))
+        load_s = time.perf_counter() - start
+        top(again, qs[0])
+    return {
+        "backend": name,
+        "docs": len(docs),
+        "build_s": build_s,
+        "peak_mb": peak / 2**20,
+        "retained_mb": retained / 2**20,
+        "p50_ms": 1000 * statistics.median(times),
+        "p95_ms": 1000 * times[int(0.95 * len(times)) - 1],
+        "saved_mb": size / 2**20,
+        "saved_as": how,
+        "load_s": load_s,
+    }
+
+
+def speed(work: Path, sizes: list[int], speed_dir: Path) -> None:
+    rows = []
+    for size in sizes:
+        folder = speed_dir / f"ws-{size}"
+        if not folder.exists():
+            from bench.bench_speed import generate
+
+            folder = work / "bm25" / f"ws-{size}"
+            if not folder.exists():
+                generate(folder, size)
+        ws = readable(folder, work / "bm25")
+        search_index.open_index(ws, vectors=False)  # built here, not in each worker
+        search_index._loaded.clear()
+        for name in SPEED:
+            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            cmd = [sys.executable, __file__, "--worker", name, "--workspace", str(ws.root)]
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            if r.returncode != 0:
+                raise SystemExit(f"{name} on {ws.root} failed:\n{r.stderr}")
+            rows.append(json.loads(r.stdout.strip().splitlines()[-1]))
+            print(f"measured {name} on {rows[-1]['docs']} units", file=sys.stderr)
+    print(f"BM25 speed and memory, {os.cpu_count()} cores, synthetic notes (bench_speed.py)")
+    print(
+        f"{'units':>7} {'backend':<10} {'build s':>8} {'peak MB':>8} {'kept MB':>8} "
+        f"{'p50 ms':>7} {'p95 ms':>7} {'saved MB':>9} {'load s':>7}"
+    )
+    for r in rows:
+        saved = f"{r['saved_mb']:.1f}" + ("" if r["saved_as"] == "native" else " (pickle)")
+        print(
+            f"{r['docs']:>7} {r['backend']:<10} {r['build_s']:>8.2f} {r['peak_mb']:>8.0f} "
+            f"{r['retained_mb']:>8.0f} {r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} {saved:>9} "
+            f"{r['load_s']:>7.3f}"
+        )
+    print(
+        "peak / kept MB: RSS growth during the build / after it (input terms already loaded); "
+        f"p50/p95: score every unit + top {TOP} by argpartition, {QUERIES} distinct queries"
+    )
+
+
+def imports(runs: int = 7) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    times: dict[str, list[float]] = defaultdict(list)
+    for _ in range(runs):  # alternated, so a busy moment hits every library alike
+        for label, code in IMPORTS.items():
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, env=env)
+            times[label].append(time.perf_counter() - start)
+    print(f"Import time in a new process, median of {runs}")
+    for label, vals in times.items():
+        print(f"{label:<34} {1000 * statistics.median(vals):6.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", default=str(locomo.DEFAULT_PATH))
+    parser.add_argument(
+        "--work",
+        default="/tmp/agent-sleep-bench",
+        help="holds locomo/<sample_id> (bench_recall) and speed/ws-N (bench_speed); "
+        "copies and generated workspaces go to its bm25/ folder",
+    )
+    parser.add_argument("--budgets", default="1000,4000")
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--parts", default="quality,speed,imports")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--workspace", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker, Path(args.workspace))))
+        return
+    work = Path(args.work)
+    parts = args.parts.split(",")
+    if "quality" in parts:
+        quality(args.data, work, [int(b) for b in args.budgets.split(",")])
+    if "speed" in parts:
+        speed(work, [int(s) for s in args.sizes.split(",") if s], work / "speed")
+    if "imports" in parts:
+        imports()
+
+
+if __name__ == "__main__":
+    main()
