@@ -24,8 +24,9 @@ text, exactly as the search index stores them, and is queried with ``tokenize(qu
    queries (score every unit, then top 10 by ``argpartition``); size on disk when saved and
    load time; and each library's import time in a new process.
 
-Workspaces are only read. An index that is not up to date (it would be rebuilt, dropping its
-embeddings) is never opened in place: the notes are copied under ``--work/bm25`` first.
+The workspaces of bench_recall and bench_speed are only read: their notes are copied under
+``--work/bm25`` and indexed there (BM25 only), so their own index and embeddings are never
+touched.
 
     python bench/bench_bm25.py [--data PATH] [--work DIR] [--budgets 1000,4000]
                                [--sizes 10000,100000] [--parts quality,speed,imports]
@@ -177,23 +178,25 @@ IMPORTS = {
 # --- workspaces ---------------------------------------------------------------------------
 
 
-def readable(folder: Path, spare: Path) -> Workspace:
-    """``folder`` when its index is up to date (opening it then writes nothing); otherwise a copy
-    of its notes under ``spare``, whose index is built there (without vectors)."""
-    ws = Workspace.at(folder)
-    loaded = search_index._read(ws)
-    if loaded is not None and search_index._fresh(loaded, search_index.scan(ws), False):
-        return ws
+def copy_notes(folder: Path, spare: Path) -> Workspace:
+    """A copy of the notes of ``folder`` (its Markdown, not its ``.agent-sleep``) under ``spare``.
+
+    The benchmark indexes and reads only the copy, so the workspaces of the other benchmarks
+    (and their embeddings) are never written, whatever the state of their index or of the code.
+    Files keep their mtimes, so the copy's index stays current across reruns."""
     copy = spare / folder.name
-    if copy.exists():
+    source = Workspace.at(folder)
+    if copy.exists() and set(search_index.scan(Workspace.at(copy))) != set(
+        search_index.scan(source)
+    ):
         shutil.rmtree(copy)
-    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".agent-sleep"))
-    print(f"{folder}: index not up to date; using a copy of its notes in {copy}", file=sys.stderr)
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".agent-sleep"), dirs_exist_ok=True)
     return Workspace.at(copy)
 
 
 def index_tokens(ws: Workspace) -> list[list[str]]:
-    """The BM25 terms of every unit, as the index stores them (``tokenize(unit.indexed)``)."""
+    """The BM25 terms of every unit, as the index stores them (``tokenize(unit.indexed)``);
+    ``ws`` is a copy made by ``copy_notes`` (opening an index may rebuild it)."""
     loaded = search_index.open_index(ws, vectors=False)
     return [t.split() for t in loaded.tokens]
 
@@ -238,7 +241,7 @@ def quality(data: str, work: Path, budgets: list[int]) -> None:
     samples = locomo.load(data)
     units_total = 0
     for sample in samples:
-        ws = readable(workspace_for(sample, work / "locomo"), work / "bm25")
+        ws = copy_notes(workspace_for(sample, work / "locomo"), work / "bm25" / "locomo")
         docs = index_tokens(ws)
         if docs != fresh_tokens(ws):
             raise SystemExit(f"{ws.root}: the index's terms differ from tokenize(unit.indexed)")
@@ -386,10 +389,10 @@ def speed(work: Path, sizes: list[int], speed_dir: Path) -> None:
         if not folder.exists():
             from bench.bench_speed import generate
 
-            folder = work / "bm25" / f"ws-{size}"
+            folder = work / "bm25" / "generated" / f"ws-{size}"
             if not folder.exists():
                 generate(folder, size)
-        ws = readable(folder, work / "bm25")
+        ws = copy_notes(folder, work / "bm25" / "speed")
         search_index.open_index(ws, vectors=False)  # built here, not in each worker
         search_index._loaded.clear()
         for name in SPEED:
