@@ -1,12 +1,16 @@
 """BM25 over recall units: tokenization with stopwords and light stemming, and a sparse index.
 
-The index is a term -> postings table in three numpy arrays (CSR layout, weights precomputed
-with Okapi BM25, k1=1.2, b=0.75), so a query costs one scatter-add per query term whatever
-the number of documents, and it saves to and loads from one ``.npz`` file plus a vocabulary.
+The index is a term -> postings table in numpy arrays (CSR layout: documents and term
+frequencies, plus each document's length), so a query costs a few vector operations per query
+term over that term's postings, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75)
+weights are computed at query time from collection statistics summed over segments: a new
+document goes into a small segment of its own and every score stays what one index over all
+documents gives. A segment saves to and loads from one ``.npz`` file plus a vocabulary.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from array import array
 from collections import Counter
@@ -80,22 +84,30 @@ def tokenize(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class BM25:
+class Segment:
+    """Postings of a run of consecutive documents: term frequencies and document lengths only.
+
+    Nothing stored depends on the rest of the collection, so a segment written once stays
+    valid when documents are added after it; ``BM25`` combines segments at query time."""
+
     vocab: dict[str, int]
     indptr: np.ndarray  # int64, len(vocab)+1
-    docs: np.ndarray  # int32 postings: document numbers
-    weights: np.ndarray  # float32 postings: BM25 weight of the term in the document
-    count: int
+    docs: np.ndarray  # int32 postings: document numbers within the segment
+    tfs: np.ndarray  # float32 postings: the term's frequency in the document
+    lengths: np.ndarray  # float32, one per document: its number of terms
+
+    @property
+    def count(self) -> int:
+        return len(self.lengths)
 
     @classmethod
-    def build(cls, documents: Iterable[Sequence[str]]) -> BM25:
-        """The index of ``documents`` (read once, one at a time: only compact postings arrays
-        are kept, so a large corpus can be streamed in)."""
+    def build(cls, documents: Iterable[Sequence[str]]) -> Segment:
+        """The postings of ``documents`` (read once, one at a time: only compact arrays are
+        kept, so a large corpus can be streamed in)."""
         import numpy as np
 
         ids: dict[str, int] = {}
         terms_col, docs_col, tfs_col, lengths_col = array("i"), array("i"), array("i"), array("i")
-        n = 0
         for i, doc in enumerate(documents):
             for term, tf in Counter(doc).items():
                 j = ids.get(term)
@@ -105,21 +117,16 @@ class BM25:
                 docs_col.append(i)
                 tfs_col.append(tf)
             lengths_col.append(len(doc))
-            n = i + 1
-        lengths = np.asarray(lengths_col, dtype=np.float32)
-        avg = float(lengths.mean()) if n and lengths.sum() else 1.0
         sorted_terms = sorted(ids)
         vocab = {term: j for j, term in enumerate(sorted_terms)}
         position = np.empty(len(ids), dtype=np.int32)
         position[[ids[t] for t in sorted_terms]] = np.arange(len(ids), dtype=np.int32)
         del ids
-        term_of = position[np.frombuffer(terms_col, dtype=np.int32)] if len(terms_col) else None
-        del terms_col
-        counts = np.bincount(term_of, minlength=len(vocab)) if term_of is not None else None
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        if counts is not None:
-            np.cumsum(counts, out=indptr[1:])
-        if term_of is not None:
+        if len(terms_col):
+            term_of = position[np.frombuffer(terms_col, dtype=np.int32)]
+            del terms_col
+            np.cumsum(np.bincount(term_of, minlength=len(vocab)), out=indptr[1:])
             # Postings of a term stay in document order (a stable sort of the appended rows).
             order = np.argsort(term_of, kind="stable")
             del term_of
@@ -129,44 +136,98 @@ class BM25:
         else:
             docs = np.empty(0, dtype=np.int32)
             tfs = np.empty(0, dtype=np.float32)
-        per_term = np.array(
-            [np.log(1.0 + (n - df + 0.5) / (df + 0.5)) for df in indptr[1:] - indptr[:-1]],
-            dtype=np.float32,
-        )
-        idf = np.repeat(per_term, indptr[1:] - indptr[:-1])
-        norm = K1 * (1.0 - B + B * lengths[docs] / avg) if len(docs) else tfs
-        weights = (idf * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32)
-        return cls(vocab, indptr, docs, weights, n)
+        lengths = np.asarray(lengths_col, dtype=np.float32)
+        return cls(vocab, indptr, docs, tfs, lengths)
 
-    def scores(self, query_terms: Sequence[str]) -> np.ndarray:
-        """BM25 score of every document for the query (repeated query terms count once)."""
-        import numpy as np
-
-        out = np.zeros(self.count, dtype=np.float32)
-        for term in dict.fromkeys(query_terms):
-            j = self.vocab.get(term)
-            if j is None:
-                continue
-            lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
-            out[self.docs[lo:hi]] += self.weights[lo:hi]
-        return out
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        j = self.vocab.get(term)
+        if j is None:
+            return None
+        lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
+        return self.docs[lo:hi], self.tfs[lo:hi]
 
     def df(self, term: str) -> int:
         j = self.vocab.get(term)
         return 0 if j is None else int(self.indptr[j + 1] - self.indptr[j])
 
     def arrays(self) -> dict[str, Any]:
-        return {"indptr": self.indptr, "docs": self.docs, "weights": self.weights}
+        return {"indptr": self.indptr, "docs": self.docs, "tfs": self.tfs, "lengths": self.lengths}
 
     @classmethod
-    def from_arrays(cls, vocab: Sequence[str], arrays: Any, count: int) -> BM25:
+    def from_arrays(cls, vocab: Sequence[str], arrays: Any) -> Segment:
         return cls(
             {t: j for j, t in enumerate(vocab)},
             arrays["indptr"],
             arrays["docs"],
-            arrays["weights"],
-            count,
+            arrays["tfs"],
+            arrays["lengths"],
         )
 
     def terms(self) -> list[str]:
         return sorted(self.vocab, key=self.vocab.__getitem__)
+
+
+@dataclass(frozen=True)
+class BM25:
+    """Okapi BM25 over consecutive segments, with collection statistics (N, average length,
+    document frequencies) summed over all of them, so the scores equal those of one index
+    built over every document: an index can take new documents as a small extra segment."""
+
+    segments: tuple[Segment, ...]
+    count: int  # documents in all segments
+    total: int  # terms in all documents
+
+    @classmethod
+    def of(cls, segments: Sequence[Segment]) -> BM25:
+        count = sum(s.count for s in segments)
+        total = sum(int(s.lengths.sum(dtype="float64")) for s in segments)
+        return cls(tuple(segments), count, total)
+
+    @classmethod
+    def build(cls, documents: Iterable[Sequence[str]]) -> BM25:
+        return cls.of([Segment.build(documents)])
+
+    def scores(self, query_terms: Sequence[str]) -> np.ndarray:
+        """BM25 score of every document for the query (repeated query terms count once).
+
+        Weights are computed here from the stored frequencies, elementwise per posting, so a
+        document's score does not depend on how the documents are split into segments."""
+        import numpy as np
+
+        out = np.zeros(self.count, dtype=np.float32)
+        avg = self.total / self.count if self.count and self.total else 1.0
+        for term in dict.fromkeys(query_terms):
+            found = []
+            at = 0
+            for segment in self.segments:
+                hit = segment.postings(term)
+                if hit is not None:
+                    found.append((at, segment, *hit))
+                at += segment.count
+            if not found:
+                continue
+            df = sum(len(docs) for _, _, docs, _ in found)
+            idf = np.float32(math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)))
+            for at, segment, docs, tfs in found:
+                norm = K1 * (1.0 - B + B * segment.lengths[docs] / avg)
+                out[at : at + segment.count][docs] += idf * tfs * (K1 + 1.0) / (tfs + norm)
+        return out
+
+    def df(self, term: str) -> int:
+        return sum(s.df(term) for s in self.segments)
+
+    def arrays(self) -> dict[str, Any]:
+        """The arrays of a one-segment index (``from_arrays`` reads them back)."""
+        (segment,) = self.segments
+        return segment.arrays()
+
+    @classmethod
+    def from_arrays(cls, vocab: Sequence[str], arrays: Any, count: int) -> BM25:
+        segment = Segment.from_arrays(vocab, arrays)
+        if segment.count != count:
+            raise ValueError(f"BM25 arrays hold {segment.count} documents, expected {count}")
+        return cls.of([segment])
+
+    def terms(self) -> list[str]:
+        (segment,) = self.segments
+        return segment.terms()

@@ -3,14 +3,23 @@
 Markdown stays the truth: the index holds the recall units, their BM25 postings and their
 embeddings, and can be deleted at any time (the next search rebuilds it). A manifest records the
 size and mtime of every source file; a file whose stat changed is re-read, the others keep their
-units. Embeddings are reused by content hash, so one new note costs one new embedding. Each
-build writes a new generation of files and then swaps the manifest atomically, so a reader never
-sees a half-written index; writers take a lock of their own (not the workspace lock, so notes
-can still be taken while a large index builds).
+units. Embeddings are reused by content hash, so one new note costs one new embedding.
+
+Units are stored in row order: daily logs by date, then MEMORY.md, then bank pages, so what
+changes often (today's log, the consolidated memory) sits at the end. The rows are split into
+parts, each a set of files of its own (units, BM25 postings, vectors, links between notes) that
+never changes once written: a main part holding every daily log but the newest, and a tail part
+holding the rest. A new note rewrites only the tail part (BM25 statistics are summed over the
+parts at query time, so scores equal those of one index over everything); the tail is merged
+into a new main part when it grows past ``TAIL_SHARE`` of the index, or when a change falls
+inside the main part. Each write adds new part files and then swaps the manifest atomically, so a
+reader never sees a half-written index; writers take a lock of their own (not the workspace lock,
+so notes can still be taken while a large index builds).
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
 import gc
@@ -22,11 +31,11 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
-from agent_sleep.bm25 import BM25, tokenize
+from agent_sleep.bm25 import BM25, Segment, tokenize
 from agent_sleep.embed import Embedder, EmbedUnavailable
 from agent_sleep.units import Unit, iter_units
 from agent_sleep.workspace import Workspace, warn_skip
@@ -34,15 +43,26 @@ from agent_sleep.workspace import Workspace, warn_skip
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = 2
+VERSION = 3  # 3: parts, BM25 stored as term frequencies; 1 and 2 are read only to reuse them
 TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
 MEANING = 2  # what is embedded (Unit.embedded; 1 was Unit.indexed); a change re-embeds
 MANIFEST = "manifest.json"
 PROGRESS_EVERY = 256  # embeddings between progress lines on stderr
 PROGRESS_MIN = 512  # no progress lines for small jobs
+TAIL_SHARE = 0.1  # a tail part larger than this share of all units is merged into the main part
+TAIL_MIN = 4096  # units a tail part may always hold
 
 _embedders: dict[str, Embedder | None] = {}
 _loaded: dict[Path, Loaded] = {}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One written part of the index: its file id, units and source files (in row order)."""
+
+    id: str
+    units: int
+    files: int
 
 
 @dataclass
@@ -50,26 +70,56 @@ class Loaded:
     """An index in memory: units, their sources, BM25, and vectors (None without a model)."""
 
     generation: str
-    files: dict[str, list[int]]
+    files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
     units: Sequence[Unit]
     sources: Sequence[tuple[str, ...]]
     hashes: list[str]
-    tokens_path: Path | None  # BM25 terms per unit, read only when the index is updated
     bm25: BM25
     vectors: np.ndarray | None
     model: str | None
     terms: int = 1
     meaning: int = 1
-    _tokens: list[str] | None = None
+    version: int = VERSION
+    folder: Path | None = None
+    parts: tuple[Part, ...] = ()
+    _tokens: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def tokens(self) -> list[str]:
-        if self._tokens is None:
-            if self.tokens_path is None:
+        """BM25 terms of every unit (space-joined), read from the parts' files."""
+        return self.token_rows(0, len(self.units))
+
+    def token_rows(self, lo: int, hi: int) -> list[str]:
+        out: list[str] = []
+        at = 0
+        for p in self.parts:
+            if at < hi and lo < at + p.units:
+                out += self._part_tokens(p)[max(lo - at, 0) : hi - at]
+            at += p.units
+        return out
+
+    def _part_tokens(self, part: Part) -> list[str]:
+        if part.id not in self._tokens:
+            if self.folder is None:
                 raise FileNotFoundError("index tokens")
-            raw = self.tokens_path.read_bytes().decode("utf-8", "surrogateescape")
-            self._tokens = json.loads(raw)
-        return self._tokens
+            path = self.folder / f"tokens-{part.id}.json"
+            raw = path.read_bytes().decode("utf-8", "surrogateescape")
+            self._tokens[part.id] = json.loads(raw)
+        return self._tokens[part.id]
+
+    def part_vectors(self) -> list[tuple[int, np.ndarray]]:
+        """(first row, vectors memory-mapped from the file) of each part: an update reads
+        only the rows it reuses."""
+        import numpy as np
+
+        if self.folder is None or self.model is None:
+            return []
+        out = []
+        at = 0
+        for p in self.parts:
+            out.append((at, np.load(self.folder / f"vectors-{p.id}.npy", mmap_mode="r")))
+            at += p.units
+        return out
 
 
 @dataclass(frozen=True)
@@ -108,7 +158,12 @@ def scan(ws: Workspace) -> dict[str, list[int]]:
             warn_skip(Path(path), "not a file")
             continue
         out[rel] = [st.st_mtime_ns, st.st_size]
-    return dict(sorted(out.items()))
+    return dict(sorted(out.items(), key=lambda kv: _row_key(kv[0])))
+
+
+def _row_key(rel: str) -> tuple[int, str]:
+    """Row order: daily logs by date, then MEMORY.md, then bank pages (see the module doc)."""
+    return (0 if rel.startswith("memory/") else 1 if rel == "MEMORY.md" else 2, rel)
 
 
 def _is_source(rel: str) -> bool:
@@ -159,7 +214,9 @@ def embedder_available(ws: Workspace) -> bool:
 
 
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
-    if {k: v[:2] for k, v in loaded.files.items()} != current or loaded.terms != TERMS:
+    if loaded.version != VERSION or loaded.terms != TERMS:
+        return False
+    if {k: v[:2] for k, v in loaded.files.items()} != current:
         return False
     return not want_model or (loaded.model is not None and loaded.meaning == MEANING)
 
@@ -174,44 +231,135 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
         for stale in folder.glob(".*.tmp"):  # left by a build that was killed; we hold the lock
             stale.unlink(missing_ok=True)
         current = scan(ws)
-        old = None if full else _read(ws)
+        old = None if full else _read(ws, vectors=False)
         model = embedder(ws) if vectors else None
         if old is not None and _fresh(old, current, model is not None):
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
-        records, hashes, tokens, texts, files, read = _collect(
-            ws, current, old, model.name if model is not None else None
-        )
-        old_hashes, old_vectors = (old.hashes, old.vectors) if old is not None else ([], None)
-        old_model = old.model if old is not None else None
-        del old  # its records and tokens are copied into ours
-        vecs, embedded = _vectors(hashes, texts, old_hashes, old_vectors, old_model, model)
-        del texts, old_hashes, old_vectors
-        _add_sources(records)
-        bm25 = BM25.build(t.split() for t in tokens)
-        _write(ws, folder, files, records, hashes, tokens, bm25, vecs, model)
+        name = model.name if model is not None else None
+        done = _update_tail(ws, folder, current, old, model) if old is not None else None
+        if done is None:
+            olds = [old]
+            del old  # _rewrite drops it once its records are copied
+            done = _rewrite(ws, folder, current, olds, model)
+        units, embedded, read = done
     _loaded.pop(ws.root, None)
+    return Report(units, embedded, read, name, time.monotonic() - start, folder)
+
+
+def _reusable(old: Loaded, model: str | None) -> bool:
+    return old.terms == TERMS and (model is None or (old.model == model and old.meaning == MEANING))
+
+
+def _rewrite(
+    ws: Workspace,
+    folder: Path,
+    current: dict[str, list[int]],
+    olds: list[Loaded | None],
+    model: Embedder | None,
+) -> tuple[int, int, int]:
+    """Write every unit anew (reusing what the old index holds for unchanged files) as a main
+    part, every daily log but the newest, and a tail part, the rest."""
     name = model.name if model is not None else None
-    return Report(len(records), embedded, read, name, time.monotonic() - start, folder)
+    items = [(rel, st[0], st[1]) for rel, st in current.items()]
+    old = olds.pop()
+    records, hashes, tokens, texts, files, read = _collect(ws, items, old, name)
+    old_hashes, old_vectors = _old_vectors(old, name)
+    del old  # its records and tokens are copied into ours
+    vecs, embedded = _vectors(hashes, texts, old_hashes, old_vectors, model)
+    del texts, old_hashes, old_vectors
+    _add_sources(records, {})
+    logs = [i for i, rel in enumerate(files) if rel.startswith("memory/")]
+    head = logs[-1] if logs else 0  # files in the main part: every daily log but the newest
+    split = sum(c for _, _, c in list(files.values())[:head])
+    bounds = [(0, split, head), (split, len(records), len(files) - head)] if head else []
+    parts = [
+        (records[lo:hi], hashes[lo:hi], tokens[lo:hi], _rows(vecs, lo, hi), n)
+        for lo, hi, n in bounds or [(0, len(records), len(files))]
+    ]
+    del records, tokens, vecs
+    _write(ws, folder, files, (), parts, model)
+    return len(hashes), embedded, read
+
+
+def _update_tail(
+    ws: Workspace,
+    folder: Path,
+    current: dict[str, list[int]],
+    old: Loaded,
+    model: Embedder | None,
+) -> tuple[int, int, int] | None:
+    """Rewrite only the parts from the first changed file on, keeping the ones before it;
+    None when that would not give what a full rewrite gives, or the rewritten part would be
+    too large (the caller then rewrites everything)."""
+    name = model.name if model is not None else None
+    if old.version != VERSION or not _reusable(old, name):
+        return None
+    old_items = list(old.files.items())
+    items = [(rel, st[0], st[1]) for rel, st in current.items()]
+    first = 0
+    for (rel, st), (rel2, mtime, size) in zip(old_items, items, strict=False):
+        if rel != rel2 or st[:2] != [mtime, size]:
+            break
+        first += 1
+    kept: list[Part] = []
+    kept_files = kept_rows = 0
+    for p in old.parts:
+        if kept_files + p.files > first:
+            break
+        kept.append(p)
+        kept_files += p.files
+        kept_rows += p.units
+    if not kept:
+        return None
+    records, hashes, tokens, texts, files, read = _collect(ws, items[kept_files:], old, name)
+    if len(records) > max(TAIL_MIN, TAIL_SHARE * (kept_rows + len(records))):
+        return None
+    links = [_read_links(folder, p) for p in kept]
+    cited = set().union(*(set(link["cites"]) for link in links))
+    dropped = (_record(old.units, i)[_IDS] for i in range(kept_rows, len(old.units)))
+    touched = {i for r in records for i in r[_IDS]}.union(*dropped)
+    if cited & touched:  # a kept unit cites a note whose refs may have changed
+        return None
+    refs_of: dict[str, Sequence[str]] = {}
+    for link in links:
+        refs_of.update(link["refs"])
+    old_hashes, old_vectors = _old_vectors(old, name)
+    vecs, embedded = _vectors(hashes, texts, old_hashes, old_vectors, model)
+    _add_sources(records, refs_of)
+    all_files = dict(old_items[:kept_files])
+    all_files.update(files)
+    tail = [(records, hashes, tokens, vecs, len(files))]
+    _write(ws, folder, all_files, tuple(kept), tail, model)
+    return kept_rows + len(records), embedded, read
+
+
+def _rows(vecs: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
+    return None if vecs is None else vecs[lo:hi]
+
+
+def _old_vectors(
+    old: Loaded | None, model: str | None
+) -> tuple[list[str], list[tuple[int, np.ndarray]]]:
+    """Hashes of the old rows, and the old parts' vectors (first row, rows) to copy from."""
+    if old is None or model is None or old.model != model:
+        return [], []
+    return old.hashes, old.part_vectors()
 
 
 def _collect(
-    ws: Workspace, current: dict[str, list[int]], old: Loaded | None, model: str | None
+    ws: Workspace, items: list[tuple[str, int, int]], old: Loaded | None, model: str | None
 ) -> tuple[list[list[Any]], list[str], list[str], dict[int, str], dict[str, list[int]], int]:
-    """Unit records (``_FIELDS``), their hashes and BM25 terms, and the text to embed of the
-    units read (by row, only with a model): reused for unchanged files, read for the others.
-    Units are kept as records from the start: a ``Unit`` with its context string costs several
-    times more, and a large log holds hundreds of thousands of them.
+    """Unit records (``_FIELDS``) of the files ``items`` (rel, mtime, size), their hashes and
+    BM25 terms, and the text to embed of the units read (by row, only with a model): reused for
+    unchanged files, read for the others. Units are kept as records from the start: a ``Unit``
+    with its context string costs several times more, and a large log holds hundreds of
+    thousands of them.
 
     Stored units carry no ``context`` nor ``meaning`` (only the terms and the hash of the
     embedded text are kept), so an index built without vectors, with another model, other
     terms or another embedded text cannot be reused when those are now needed."""
     slices: dict[str, tuple[int, int]] = {}
-    reusable = (
-        old is not None
-        and old.terms == TERMS
-        and (model is None or (old.model == model and old.meaning == MEANING))
-    )
-    if old is not None and reusable:
+    if old is not None and _reusable(old, model):
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
@@ -222,12 +370,12 @@ def _collect(
     texts: dict[int, str] = {}
     files: dict[str, list[int]] = {}
     read = 0
-    for rel, (mtime, size) in current.items():
+    for rel, mtime, size in items:
         if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:
             lo, hi = slices[rel]
             records += [_record(old.units, i) for i in range(lo, hi)]
             hashes += old.hashes[lo:hi]
-            tokens += old.tokens[lo:hi]
+            tokens += old.token_rows(lo, hi)
             count = hi - lo
         else:
             first = len(records)
@@ -258,26 +406,35 @@ def _vectors(
     hashes: list[str],
     texts: dict[int, str],
     old_hashes: list[str],
-    old_vectors: np.ndarray | None,
-    old_model: str | None,
+    old_parts: list[tuple[int, np.ndarray]],
     model: Embedder | None,
 ) -> tuple[np.ndarray | None, int]:
-    """Vectors by row: reused by hash from the old index, embedded from ``texts`` otherwise
-    (a row not reused is always one whose file was read, so its text is there)."""
+    """Vectors by row: reused by hash from the old index's parts (first row, vectors), embedded
+    from ``texts`` otherwise (a row not reused is always one whose file was read, so its text
+    is there)."""
     if model is None:
         return None, 0
     import numpy as np
 
     out = np.zeros((len(hashes), model.dim), dtype=np.float32)
-    known: dict[str, int] = {}
-    if old_vectors is not None and old_model == model.name:
-        known = {h: r for r, h in enumerate(old_hashes)}
+    known = {h: r for r, h in enumerate(old_hashes)} if old_parts else {}
+    rows: list[int] = []
+    old_rows: list[int] = []
     todo: dict[str, list[int]] = {}
     for row, h in enumerate(hashes):
-        if h in known and old_vectors is not None:
-            out[row] = old_vectors[known[h]]
-        else:
+        r = known.get(h)
+        if r is None:
             todo.setdefault(h, []).append(row)
+        else:
+            rows.append(row)
+            old_rows.append(r)
+    del known
+    if rows:
+        new_at, old_at = np.asarray(rows), np.asarray(old_rows)
+        for first, vecs in old_parts:
+            mine = (old_at >= first) & (old_at < first + len(vecs))
+            if mine.any():
+                out[new_at[mine]] = vecs[old_at[mine] - first]
     pending = list(todo.items())
     shown = len(pending) >= PROGRESS_MIN
     for start in range(0, len(pending), PROGRESS_EVERY):
@@ -291,10 +448,9 @@ def _vectors(
     return out, len(pending)
 
 
-def _add_sources(records: list[list[Any]]) -> None:
+def _add_sources(records: list[list[Any]], refs_of: dict[str, Sequence[str]]) -> None:
     """Append to each record its note ids, outside refs and cited ids, with the refs of the
-    notes it cites."""
-    refs_of: dict[str, Sequence[str]] = {}
+    notes it cites (``refs_of``: the refs of notes in rows before these, by id)."""
     for r in records:
         for i in r[_IDS]:
             refs_of[i] = r[_REFS]
@@ -326,44 +482,66 @@ _FIELDS = ("kind", "path", "text", "date", "ids", "refs", "cites", "section", "t
 _IDS, _REFS, _CITES = (_FIELDS.index(k) for k in ("ids", "refs", "cites"))
 _HEADER = b'{"hashes":'  # the units file of this writer: hashes, then one record per line
 _OPEN = b',"units":[\n'
+NewPart = tuple[list[list[Any]], list[str], list[str], "np.ndarray | None", int]
 
 
 def _write(
     ws: Workspace,
     folder: Path,
     files: dict[str, list[int]],
-    records: list[list[Any]],
-    hashes: list[str],
-    tokens: list[str],
-    bm25: BM25,
-    vecs: np.ndarray | None,
+    kept: tuple[Part, ...],
+    new: list[NewPart],
     model: Embedder | None,
 ) -> None:
+    """Write the ``new`` parts (records, hashes, terms, vectors, number of files), then the
+    manifest listing ``kept`` and them, then remove the files of parts no longer listed."""
     import numpy as np
 
-    gen = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}".encode()).hexdigest()[:12]
-    _write_chunks(ws, folder / f"units-{gen}.json", _units_json(records, hashes))
-    _write_chunks(ws, folder / f"tokens-{gen}.json", _list_json(tokens))
-    buf = io.BytesIO()
-    np.savez(buf, vocab=np.array(bm25.terms(), dtype=str), **bm25.arrays())
-    _write_bytes(ws, folder / f"bm25-{gen}.npz", buf.getvalue())
-    del buf
-    if vecs is not None:
-        with _atomic(ws, folder / f"vectors-{gen}.npy") as f:
-            np.save(f, vecs)
+    parts = list(kept)
+    for n, (records, hashes, tokens, vecs, nfiles) in enumerate(new):
+        pid = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}-{n}".encode()).hexdigest()[:12]
+        _write_chunks(ws, folder / f"units-{pid}.json", _units_json(records, hashes))
+        _write_chunks(ws, folder / f"tokens-{pid}.json", _list_json(tokens))
+        segment = Segment.build(t.split() for t in tokens)
+        buf = io.BytesIO()
+        np.savez(buf, vocab=np.array(segment.terms(), dtype=str), **segment.arrays())
+        _write_bytes(ws, folder / f"bm25-{pid}.npz", buf.getvalue())
+        del buf, segment
+        if vecs is not None:
+            with _atomic(ws, folder / f"vectors-{pid}.npy") as f:
+                np.save(f, vecs)
+        links = {
+            "refs": {i: r[_REFS] for r in records for i in r[_IDS]},
+            "cites": sorted({c for r in records for c in r[_CITES]}),
+        }
+        _write_bytes(ws, folder / f"links-{pid}.json", _dumps(links))
+        parts.append(Part(pid, len(records), nfiles))
     manifest = {
         "version": VERSION,
-        "generation": gen,
+        "generation": parts[-1].id,
         "model": model.name if model is not None else None,
-        "units": len(records),
+        "units": sum(p.units for p in parts),
         "terms": TERMS,
         "meaning": MEANING,
         "files": files,
+        "parts": [[p.id, p.units, p.files] for p in parts],
     }
     _write_bytes(ws, folder / MANIFEST, json.dumps(manifest).encode())
+    live = {p.id for p in parts}
     for old in folder.iterdir():
-        if "-" in old.name and old.suffix in (".json", ".npz", ".npy") and gen not in old.name:
+        name = old.name
+        if "-" in name and old.suffix in (".json", ".npz", ".npy") and _part_id(name) not in live:
             old.unlink(missing_ok=True)
+
+
+def _part_id(name: str) -> str:
+    return name.split("-", 1)[1].split(".")[0]
+
+
+def _read_links(folder: Path, part: Part) -> dict[str, Any]:
+    raw = (folder / f"links-{part.id}.json").read_bytes().decode("utf-8", "surrogateescape")
+    links: dict[str, Any] = json.loads(raw)
+    return links
 
 
 CHUNK = 4096  # records or tokens encoded at a time
@@ -501,12 +679,42 @@ class _Sources(Sequence[tuple[str, ...]]):
         return tuple(self._records[i][self._width])
 
 
-def _read(ws: Workspace) -> Loaded | None:
-    """The index as last written, or None when missing, unreadable or of another version."""
+class _Chain(Sequence[list[Any]]):
+    """The records of several parts as one sequence."""
+
+    def __init__(self, parts: list[Sequence[list[Any]]]) -> None:
+        self._parts = parts
+        self._starts = [0]
+        for p in parts:
+            self._starts.append(self._starts[-1] + len(p))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @overload
+    def __getitem__(self, i: int) -> list[Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Any] | list[list[Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        p = bisect.bisect_right(self._starts, i) - 1
+        return self._parts[p][i - self._starts[p]]
+
+
+def _read(ws: Workspace, *, vectors: bool = True) -> Loaded | None:
+    """The index as last written, or None when missing, unreadable or of another version
+    (``vectors=False``: without the vectors, which ``Loaded.part_vectors`` still reaches)."""
     folder = index_dir(ws)
     for _ in range(3):  # a writer may swap generations between our reads
         try:
-            return _read_once(folder)
+            return _read_once(folder, vectors)
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError):
@@ -514,53 +722,92 @@ def _read(ws: Workspace) -> Loaded | None:
     return None
 
 
-def _read_once(folder: Path) -> Loaded | None:
+def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
     import numpy as np
 
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    if manifest.get("version") not in (1, VERSION):
+    version = manifest.get("version")
+    if version not in (1, 2, VERSION):
         return None
-    width = len(_FIELDS) + (1 if manifest["version"] == 1 else 0)  # v1 also stored the context
-    gen = manifest["generation"]
-    data = (folder / f"units-{gen}.json").read_bytes()
-    records: Sequence[list[Any]]
-    lines = _lines(data)
-    if lines is not None:
-        hashes, records = lines
-    else:  # one JSON document (indexes written before the line layout)
-        raw = data.decode("utf-8", "surrogateescape")
-        del data
-        enabled = gc.isenabled()
-        gc.disable()  # the collector would rescan the growing records many times over
-        try:
-            meta = json.loads(raw)
-            # The records hold no cycles (refcounting frees them); keep later collections from
-            # rescanning them on every search.
-            gc.freeze()
-        finally:
-            if enabled:
-                gc.enable()
-        hashes, records = meta["hashes"], meta["units"]
-    with np.load(folder / f"bm25-{gen}.npz") as z:
-        arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
-        vocab = z["vocab"].tolist()
-    vectors = np.load(folder / f"vectors-{gen}.npy") if manifest["model"] else None
+    width = len(_FIELDS) + (1 if version == 1 else 0)  # v1 also stored the context
+    if version == VERSION:
+        parts = tuple(Part(str(p), int(u), int(f)) for p, u, f in manifest["parts"])
+    else:  # one generation of files, read only to reuse its units and vectors
+        parts = (Part(manifest["generation"], manifest["units"], len(manifest["files"])),)
+    hashes: list[str] = []
+    chunks: list[Sequence[list[Any]]] = []
+    for p in parts:
+        part_hashes, part_records = _read_units(folder / f"units-{p.id}.json")
+        if len(part_records) != p.units or len(part_hashes) != p.units:
+            return None
+        hashes += part_hashes
+        chunks.append(part_records)
+    records = chunks[0] if len(chunks) == 1 else _Chain(chunks)
+    segments = []
+    if version == VERSION:
+        for p in parts:
+            with np.load(folder / f"bm25-{p.id}.npz") as z:
+                arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "lengths")}
+                vocab = z["vocab"].tolist()
+            segments.append(Segment.from_arrays(vocab, arrays))
+            if segments[-1].count != p.units:
+                return None
+    vectors = None
+    if manifest["model"] and with_vectors:
+        vectors = _read_vectors([folder / f"vectors-{p.id}.npy" for p in parts])
     units, sources = _Units(records), _Sources(records, width)
     if len(units) != manifest["units"] or (vectors is not None and len(vectors) != len(units)):
         return None
     return Loaded(
-        generation=gen,
+        generation=manifest["generation"],
         files=manifest["files"],
         units=units,
         sources=sources,
         hashes=hashes,
-        tokens_path=folder / f"tokens-{gen}.json",
-        bm25=BM25.from_arrays(vocab, arrays, len(units)),
+        bm25=BM25.of(segments),
         vectors=vectors,
         model=manifest["model"],
         terms=manifest.get("terms", 1),
         meaning=manifest.get("meaning", 1),
+        version=version,
+        folder=folder,
+        parts=parts,
     )
+
+
+def _read_units(path: Path) -> tuple[list[str], Sequence[list[Any]]]:
+    data = path.read_bytes()
+    lines = _lines(data)
+    if lines is not None:
+        return lines
+    raw = data.decode("utf-8", "surrogateescape")  # one JSON document (before the line layout)
+    del data
+    enabled = gc.isenabled()
+    gc.disable()  # the collector would rescan the growing records many times over
+    try:
+        meta = json.loads(raw)
+        # The records hold no cycles (refcounting frees them); keep later collections from
+        # rescanning them on every search.
+        gc.freeze()
+    finally:
+        if enabled:
+            gc.enable()
+    return meta["hashes"], meta["units"]
+
+
+def _read_vectors(paths: list[Path]) -> np.ndarray:
+    """The parts' vectors read into one array (no second copy of the large part)."""
+    import numpy as np
+
+    if len(paths) == 1:
+        return np.load(paths[0])
+    maps = [np.load(p, mmap_mode="r") for p in paths]
+    out = np.empty((sum(len(m) for m in maps), maps[0].shape[1]), dtype=np.float32)
+    at = 0
+    for m in maps:
+        out[at : at + len(m)] = m
+        at += len(m)
+    return out
 
 
 def _lines(data: bytes) -> tuple[list[str], _Lines] | None:
