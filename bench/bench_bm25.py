@@ -18,18 +18,21 @@ text, exactly as the search index stores them, and is queried with ``tokenize(qu
    near-duplicate folding on top of our scores), the number of questions a backend scores
    higher / lower than ours, and the mean share of our top 10 units that each backend also ranks
    in its top 10.
-2. Speed and memory on the synthetic workspaces of bench_speed.py: per backend, in a process of
+2. In the product: ``recall`` as shipped (its BM25-only route and the hybrid with MiniLM), with
+   rank-bm25 and bm25s put in place of the index's BM25; each row is compared question by
+   question with the same route on ours.
+3. Speed and memory on the synthetic workspaces of bench_speed.py: per backend, in a process of
    its own, build seconds (median of 3); peak and retained memory of a build (``tracemalloc``,
    which numpy reports to; the input terms are not counted); query p50/p95 over 40 distinct
    queries (score every unit, then top 10 by ``argpartition``); size on disk when saved and
    load time; and each library's import time in a new process.
 
-The workspaces of bench_recall and bench_speed are only read: their notes are copied under
-``--work/bm25`` and indexed there (BM25 only), so their own index and embeddings are never
-touched.
+The workspaces of bench_recall and bench_speed are only read: their notes (for part 2 with
+their index and embeddings) are copied under ``--work/bm25`` and indexed there, so their own
+index is never rebuilt or written.
 
     python bench/bench_bm25.py [--data PATH] [--work DIR] [--budgets 1000,4000]
-                               [--sizes 10000,100000] [--parts quality,speed,imports]
+                               [--sizes 10000,100000] [--parts quality,recall,speed,imports]
 """
 
 from __future__ import annotations
@@ -274,12 +277,27 @@ def quality(data: str, work: Path, budgets: list[int]) -> None:
         f"{count} questions (categories 1-4)"
     )
     print(f"data: {data}")
+    table(scores, [*QUALITY, "recall --bm25-only"], budgets, lambda _: "ours", overlap)
+
+
+Scores = dict[tuple[str, int, int], list[float]]
+
+
+def table(
+    scores: Scores,
+    rows: Sequence[str],
+    budgets: list[int],
+    reference: Callable[[str], str],
+    overlap: dict[str, list[float]] | None = None,
+) -> None:
+    """Evidence recall per category and overall, and how many questions each row scores
+    higher / lower than its ``reference(row)`` (same questions, same order)."""
     cats = sorted(locomo.CATEGORIES)
-    rows = [*QUALITY, "recall --bm25-only"]
     print(
         f"{'backend':<19} {'budget':>6} "
         + " ".join(f"{locomo.CATEGORIES[c]:>11}" for c in cats)
-        + f" {'overall':>8} {'vs ours +/-':>11} {'top-10 overlap':>14}"
+        + f" {'overall':>8} {'vs ours +/-':>11}"
+        + (f" {'top-10 overlap':>14}" if overlap is not None else "")
     )
     for budget in budgets:
         for name in rows:
@@ -290,18 +308,16 @@ def quality(data: str, work: Path, budgets: list[int]) -> None:
                 vals = scores[(name, budget, c)]
                 total += vals
                 cells.append(f"{100 * sum(vals) / max(len(vals), 1):10.1f}%")
-                for mine, theirs in zip(vals, scores[("ours", budget, c)], strict=True):
+                for mine, theirs in zip(vals, scores[(reference(name), budget, c)], strict=True):
                     better += mine > theirs
                     worse += mine < theirs
             paired = f"+{better}/-{worse}"
-            same = overlap.get(name)
-            same_cell = f"{100 * sum(same) / len(same):13.1f}%" if same else f"{'-':>14}"
             overall = 100 * sum(total) / max(len(total), 1)
-            print(
-                f"{name:<19} {budget:>6} "
-                + " ".join(cells)
-                + f" {overall:7.1f}% {paired:>11} {same_cell}"
-            )
+            line = f"{name:<19} {budget:>6} " + " ".join(cells) + f" {overall:7.1f}% {paired:>11}"
+            if overlap is not None:
+                same = overlap.get(name)
+                line += f" {100 * sum(same) / len(same):13.1f}%" if same else f" {'-':>14}"
+            print(line)
 
 
 def _share(found: set[str], evidence: tuple[str, ...]) -> float:
@@ -310,7 +326,69 @@ def _share(found: set[str], evidence: tuple[str, ...]) -> float:
     return sum(e in found for e in evidence) / len(evidence)
 
 
-# --- 2. speed and memory ------------------------------------------------------------------
+# --- 2. in the product's recall -----------------------------------------------------------
+
+
+class Substitute:
+    """Another backend in the index's place: recall asks the index's BM25 for ``scores`` (of
+    every unit) and ``df`` (near-duplicate folding), nothing else."""
+
+    def __init__(self, backend: Backend, docs: list[list[str]]) -> None:
+        from collections import Counter
+
+        self.backend = backend
+        self.model = backend.build(docs)
+        self._df: Counter[str] = Counter()
+        for doc in docs:
+            self._df.update(set(doc))
+
+    def scores(self, terms: Sequence[str]) -> Any:
+        import numpy as np
+
+        return np.asarray(self.backend.scores(self.model, list(terms)), dtype=np.float32)
+
+    def df(self, term: str) -> int:
+        return self._df[term]
+
+
+def in_recall(data: str, work: Path, budgets: list[int]) -> None:
+    """``recall`` as shipped (BM25-only route and hybrid), with each backend in place of ours."""
+    from bench.bench_recall import evidence_recall, run, workspace_for
+
+    scores: Scores = defaultdict(list)
+    samples = locomo.load(data)
+    for sample in samples:
+        source = workspace_for(sample, work / "locomo")
+        copy = work / "bm25" / "recall" / source.name
+        # With its index and embeddings this time, so the hybrid rows embed nothing.
+        shutil.copytree(source, copy, dirs_exist_ok=True)
+        ws = Workspace.at(copy)
+        loaded = search_index.open_index(ws)
+        if loaded.vectors is None:
+            raise SystemExit("the embedding model is not available; the hybrid rows need it")
+        docs = [t.split() for t in loaded.tokens]
+        backends = {"ours": loaded.bm25, **{n: Substitute(BACKENDS[n], docs) for n in SPEED[1:]}}
+        for q in locomo.questions(sample):
+            for name, bm25 in backends.items():
+                loaded.bm25 = bm25  # type: ignore[assignment]
+                for method in ("bm25", "hybrid"):
+                    for budget in budgets:
+                        hits = run(method, ws, q.question, budget, Fusion())
+                        scores[(f"{method} {name}", budget, q.category)].append(
+                            evidence_recall(hits, q.evidence)
+                        )
+            if search_index.open_index(ws) is not loaded:
+                raise SystemExit(f"{ws.root}: the index was reloaded; the substitution was lost")
+    count = sum(len(locomo.questions(s)) for s in samples)
+    print(
+        f"LoCoMo evidence recall through recall() with each backend in place of ours: "
+        f"{len(samples)} conversations, {count} questions"
+    )
+    rows = [f"{m} {n}" for m in ("bm25", "hybrid") for n in SPEED]
+    table(scores, rows, budgets, lambda row: row.split()[0] + " ours")
+
+
+# --- 3. speed and memory ------------------------------------------------------------------
 
 
 def worker(name: str, folder: Path) -> dict[str, Any]:
@@ -443,7 +521,7 @@ def main() -> None:
     )
     parser.add_argument("--budgets", default="1000,4000")
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--parts", default="quality,speed,imports")
+    parser.add_argument("--parts", default="quality,recall,speed,imports")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--workspace", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -454,6 +532,8 @@ def main() -> None:
     parts = args.parts.split(",")
     if "quality" in parts:
         quality(args.data, work, [int(b) for b in args.budgets.split(",")])
+    if "recall" in parts:
+        in_recall(args.data, work, [int(b) for b in args.budgets.split(",")])
     if "speed" in parts:
         speed(work, [int(s) for s in args.sizes.split(",") if s], work / "speed")
     if "imports" in parts:
