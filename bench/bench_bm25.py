@@ -97,7 +97,7 @@ def _ours_load(folder: Path) -> BM25:
 
     count = json.loads((folder / "manifest.json").read_text())["units"]
     with np.load(folder / "bm25.npz") as z:
-        arrays = {k: z[k] for k in ("indptr", "docs", "weights")}
+        arrays = {k: z[k] for k in z.files if k != "vocab"}
         vocab = z["vocab"].tolist()
     return BM25.from_arrays(vocab, arrays, count)
 
