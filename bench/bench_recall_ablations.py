@@ -1,0 +1,230 @@
+"""Recall ablations on LoCoMo: ranking ideas measured against the shipped fusion, not shipped.
+
+Each variant changes one thing in how units are scored, then packs into the same budgets and
+scores evidence recall exactly as ``bench_recall.py`` does (same workspaces, same questions).
+The first row re-derives the shipped ranking from its parts and must print the same figures as
+``bench_recall.py``'s hybrid row; every other row is one idea:
+
+- neighbours: a log note also takes 0.2 × the better fused score of the notes just before and
+  after it in the same log,
+- sentences: the cosine becomes 0.5 × the note's + 0.5 × the best of its own sentences' (notes of
+  two sentences or more, each sentence embedded on its own),
+- own-words: BM25 counts a note's own words twice and its context (date, previous note) once,
+- rm3: pseudo-relevance feedback: the 10 best-fused units' 10 most weighted terms are added to
+  the BM25 query at weight 0.3,
+- prev-vector: the cosine becomes 0.7 × the note's + 0.3 × that of the note read with the note
+  before it,
+- length prior: fused scores multiplied by (tokens of the unit) ** 0.1.
+
+Sentence and context vectors are embedded at run time (about a minute on 2 cores).
+
+    python bench/bench_recall_ablations.py [--data PATH] [--work DIR] [--budgets 1000,4000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agent_sleep.bm25 import BM25, tokenize  # noqa: E402
+from agent_sleep.index import Loaded, embedder, open_index  # noqa: E402
+from agent_sleep.recall import Fusion, _minmax, _sessions, _top, count_tokens, pack  # noqa: E402
+from agent_sleep.workspace import Workspace  # noqa: E402
+from bench import locomo  # noqa: E402
+from bench.bench_recall import evidence_recall, workspace_for  # noqa: E402
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\[shares a photo:\s*|\]\s*$")
+
+
+@dataclass
+class Conversation:
+    index: Loaded
+    questions: list[locomo.Question]
+    query_vectors: np.ndarray
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+Signals = tuple[np.ndarray, np.ndarray]  # BM25 scores, cosines (every unit)
+Variant = Callable[[Conversation, int, Signals], Signals | np.ndarray]
+
+
+def fuse(conv: Conversation, text: np.ndarray, cos: np.ndarray, wanted: int, f: Fusion) -> tuple:
+    """The shipped candidate pool and min-max fusion, as full arrays over the candidates."""
+    n = len(conv.index.units)
+    pool = min(n, max(f.min_candidates, f.candidates * wanted))
+    cand = _top(text, pool)
+    cand = np.union1d(cand[text[cand] > 0], _top(cos, pool))
+    fused = f.text_weight * _minmax(text[cand]) + f.vector_weight * _minmax(cos[cand])
+    return cand, fused
+
+
+def ranked(conv: Conversation, cand: np.ndarray, fused: np.ndarray, f: Fusion) -> list:
+    scores = _sessions(
+        conv.index,
+        dict(zip(cand.tolist(), fused.tolist(), strict=True)),
+        f.session_weight,
+        f.session_top,
+    )
+    return sorted(((round(float(s), 6), r) for r, s in scores.items()), key=lambda t: (-t[0], t[1]))
+
+
+def embed_parts(conv: Conversation, ws: Workspace) -> None:
+    """Sentence vectors (row of each) and previous-note context vectors, for two variants."""
+    model = embedder(ws)
+    assert model is not None, "the ablations need the embedding model"
+    units = conv.index.units
+    rows, sentences, contexts = [], [], []
+    for r in range(len(units)):
+        u = units[r]
+        parts = [p.strip() for p in _SENTENCE.split(u.embedded) if p and len(p.split()) >= 3]
+        if len(parts) >= 2:
+            rows += [r] * len(parts)
+            sentences += parts
+        before = units[r - 1].embedded if r and units[r - 1].path == u.path else ""
+        contexts.append(f"{before} {u.embedded}".strip())
+    conv.extra["sentence_rows"] = np.array(rows, dtype=np.int64)
+    conv.extra["sentences"] = np.asarray(model.embed_documents(sentences), dtype=np.float32)
+    conv.extra["contexts"] = np.asarray(model.embed_documents(contexts), dtype=np.float32)
+    conv.extra["own_words"] = BM25.build(
+        tokenize(units[r].embedded) + tokenize(units[r].indexed) for r in range(len(units))
+    )
+    conv.extra["terms"] = [tokenize(units[r].embedded) for r in range(len(units))]
+    conv.extra["cost"] = np.array([count_tokens(units[r].text) for r in range(len(units))])
+
+
+def sentences(conv: Conversation, qi: int, sig: Signals) -> Signals:
+    text, cos = sig
+    best = cos.copy()
+    sv = conv.extra["sentences"] @ conv.query_vectors[qi]  # type: ignore[operator]
+    np.maximum.at(best, conv.extra["sentence_rows"], sv)  # type: ignore[arg-type]
+    return text, 0.5 * cos + 0.5 * best
+
+
+def own_words(conv: Conversation, qi: int, sig: Signals) -> Signals:
+    bm25: BM25 = conv.extra["own_words"]  # type: ignore[assignment]
+    return bm25.scores(tokenize(conv.questions[qi].question)), sig[1]
+
+
+def prev_vector(conv: Conversation, qi: int, sig: Signals) -> Signals:
+    ctx = conv.extra["contexts"] @ conv.query_vectors[qi]  # type: ignore[operator]
+    return sig[0], 0.7 * sig[1] + 0.3 * ctx
+
+
+def rm3(conv: Conversation, qi: int, sig: Signals, f: Fusion, wanted: int) -> Signals:
+    text, cos = sig
+    cand, fused = fuse(conv, text, cos, wanted, f)
+    terms: list[list[str]] = conv.extra["terms"]  # type: ignore[assignment]
+    query = set(tokenize(conv.questions[qi].question))
+    weight: Counter[str] = Counter()
+    for r in cand[np.argsort(-fused)[:10]]:
+        for t, x in Counter(terms[r]).items():
+            weight[t] += x / max(1, len(terms[r]))
+    n = len(terms)
+    bm25 = conv.index.bm25
+    order = sorted(weight, key=lambda t: -weight[t] * math.log(1 + n / (1 + bm25.df(t))))
+    expansion = [t for t in order if t not in query][:10]
+    return (text + 0.3 * bm25.scores(expansion) if expansion else text), cos
+
+
+def neighbours(conv: Conversation, fused_all: np.ndarray) -> np.ndarray:
+    paths = conv.extra.setdefault(
+        "paths", np.array([conv.index.units[r].path for r in range(len(conv.index.units))])
+    )
+    same = paths[1:] == paths[:-1]  # type: ignore[index]
+    before = np.r_[0.0, np.where(same, fused_all[:-1], 0.0)]
+    after = np.r_[np.where(same, fused_all[1:], 0.0), 0.0]
+    return fused_all + 0.2 * np.maximum(before, after)
+
+
+VARIANTS = ("shipped", "neighbours", "sentences", "own-words", "rm3", "prev-vector", "length prior")
+
+
+def run_variant(name: str, conv: Conversation, qi: int, budget: int, f: Fusion) -> list:
+    q = conv.questions[qi].question
+    wanted = max(1, budget // 30)
+    sig: Signals = (
+        conv.index.bm25.scores(tokenize(q)),
+        conv.index.vectors @ conv.query_vectors[qi],
+    )
+    sig = {
+        "sentences": sentences,
+        "own-words": own_words,
+        "prev-vector": prev_vector,
+        "rm3": lambda c, i, s: rm3(c, i, s, f, wanted),
+    }.get(name, lambda c, i, s: s)(conv, qi, sig)
+    cand, fused = fuse(conv, sig[0], sig[1], wanted, f)
+    if name == "neighbours":
+        full = np.zeros(len(conv.index.units))
+        full[cand] = fused
+        fused = neighbours(conv, full)[cand]
+    elif name == "length prior":
+        fused = fused * conv.extra["cost"][cand] ** 0.1  # type: ignore[index]
+    return ranked(conv, cand, fused, f)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", default=str(locomo.DEFAULT_PATH))
+    parser.add_argument("--work", default="/tmp/agent-sleep-bench/locomo")
+    parser.add_argument("--budgets", default="1000,4000")
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    f = Fusion()
+    started = time.monotonic()
+    scores: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    for sample in locomo.load(args.data):
+        ws = Workspace.at(workspace_for(sample, Path(args.work)))
+        index = open_index(ws)
+        model = embedder(ws)
+        assert model is not None and index.vectors is not None, "the ablations need vectors"
+        qs = locomo.questions(sample)
+        conv = Conversation(index, qs, np.stack([model.embed_query(q.question) for q in qs]))
+        embed_parts(conv, ws)
+        print(f"{sample['sample_id']}: {len(qs)} questions", file=sys.stderr, flush=True)
+        for qi, q in enumerate(qs):
+            for budget in budgets:
+                for name in VARIANTS:
+                    hits = pack(
+                        index,
+                        run_variant(name, conv, qi, budget, f),
+                        None,
+                        budget,
+                        f.duplicate,
+                        q.question,
+                    )
+                    scores[(name, budget, q.category)].append(evidence_recall(hits, q.evidence))
+    cats = sorted(locomo.CATEGORIES)
+    print(
+        f"{'variant':<13} {'budget':>6} "
+        + " ".join(f"{locomo.CATEGORIES[c]:>12}" for c in cats)
+        + f" {'overall':>8}"
+    )
+    for budget in budgets:
+        for name in VARIANTS:
+            total: list[float] = []
+            cells = []
+            for c in cats:
+                vals = scores[(name, budget, c)]
+                total += vals
+                cells.append(f"{100 * sum(vals) / max(len(vals), 1):11.1f}%")
+            print(
+                f"{name:<13} {budget:>6} "
+                + " ".join(cells)
+                + f" {100 * sum(total) / max(len(total), 1):7.1f}%"
+            )
+    print(f"({time.monotonic() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
