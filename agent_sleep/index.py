@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import datetime as dt
+import functools
 import gc
 import hashlib
 import io
@@ -166,6 +167,7 @@ def _row_key(rel: str) -> tuple[int, str]:
     return (0 if rel.startswith("memory/") else 1 if rel == "MEMORY.md" else 2, rel)
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_source(rel: str) -> bool:
     if rel.startswith("bank/"):
         return True
