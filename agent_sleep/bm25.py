@@ -1,21 +1,20 @@
 """BM25 over recall units: tokenization with stopwords and light stemming, and a sparse index.
 
 The index is a term -> postings table in numpy arrays (CSR layout: documents and term
-frequencies, plus each document's length), so a query costs a few vector operations per query
-term over that term's postings, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75)
-weights are computed at query time from collection statistics summed over segments: a new
-document goes into a small segment of its own and every score stays what one index over all
-documents gives. A segment saves to and loads from one ``.npz`` file plus a vocabulary.
+frequencies, plus each document's length), so a query costs one scatter-add per query term and
+segment, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75)
+weights are computed once an index is loaded, from collection statistics summed over segments:
+a new document goes into a small segment of its own and every score stays what one index over
+all documents gives. A segment saves to and loads from one ``.npz`` file plus a vocabulary.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -176,6 +175,7 @@ class BM25:
     segments: tuple[Segment, ...]
     count: int  # documents in all segments
     total: int  # terms in all documents
+    _computed: list[np.ndarray] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def of(cls, segments: Sequence[Segment]) -> BM25:
@@ -188,30 +188,52 @@ class BM25:
         return cls.of([Segment.build(documents)])
 
     def scores(self, query_terms: Sequence[str]) -> np.ndarray:
-        """BM25 score of every document for the query (repeated query terms count once).
-
-        Weights are computed here from the stored frequencies, elementwise per posting, so a
-        document's score does not depend on how the documents are split into segments."""
+        """BM25 score of every document for the query (repeated query terms count once)."""
         import numpy as np
 
+        weights = self._weights()
         out = np.zeros(self.count, dtype=np.float32)
-        avg = self.total / self.count if self.count and self.total else 1.0
         for term in dict.fromkeys(query_terms):
-            found = []
             at = 0
-            for segment in self.segments:
-                hit = segment.postings(term)
-                if hit is not None:
-                    found.append((at, segment, *hit))
+            for segment, w in zip(self.segments, weights, strict=True):
+                j = segment.vocab.get(term)
+                if j is not None:
+                    lo, hi = int(segment.indptr[j]), int(segment.indptr[j + 1])
+                    out[at : at + segment.count][segment.docs[lo:hi]] += w[lo:hi]
                 at += segment.count
-            if not found:
-                continue
-            df = sum(len(docs) for _, _, docs, _ in found)
-            idf = np.float32(math.log(1.0 + (self.count - df + 0.5) / (df + 0.5)))
-            for at, segment, docs, tfs in found:
-                norm = K1 * (1.0 - B + B * segment.lengths[docs] / avg)
-                out[at : at + segment.count][docs] += idf * tfs * (K1 + 1.0) / (tfs + norm)
         return out
+
+    def _weights(self) -> list[np.ndarray]:
+        """The Okapi weight of every posting, per segment, from the collection statistics of
+        all segments; computed on first use (elementwise per posting, so a document's weights
+        do not depend on how the documents are split into segments)."""
+        import numpy as np
+
+        if len(self._computed) == len(self.segments):
+            return self._computed
+        avg = self.total / self.count if self.count and self.total else 1.0
+        for segment in self.segments:
+            df = np.diff(segment.indptr)
+            for other in self.segments:
+                if other is segment:
+                    continue
+                # walk the smaller vocabulary: a small segment beside a large one costs little
+                if len(other.vocab) <= len(segment.vocab):
+                    for term in other.vocab:
+                        k = segment.vocab.get(term)
+                        if k is not None:
+                            df[k] += other.df(term)
+                else:
+                    for term, k in segment.vocab.items():
+                        df[k] += other.df(term)
+            idf = np.log(1.0 + (self.count - df + 0.5) / (df + 0.5)).astype(np.float32)
+            tfs = segment.tfs
+            norm = K1 * (1.0 - B + B * segment.lengths[segment.docs] / avg)
+            per_posting = np.repeat(idf, np.diff(segment.indptr))
+            self._computed.append(
+                (per_posting * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32)
+            )
+        return self._computed
 
     def df(self, term: str) -> int:
         return sum(s.df(term) for s in self.segments)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from agent_sleep import index
-from agent_sleep.bm25 import tokenize
+from agent_sleep.bm25 import BM25, tokenize
 from agent_sleep.rest import micro_rest
 from agent_sleep.workspace import Workspace
 
@@ -67,10 +67,13 @@ def _assert_same(ours: index.Loaded, scratch: index.Loaded, vectors: bool = Fals
     assert list(ours.sources) == list(scratch.sources)
     assert ours.hashes == scratch.hashes
     assert ours.tokens == scratch.tokens
+    assert len(ours.bm25.segments) == len(ours.parts) >= 1
+    whole = BM25.build(t.split() for t in scratch.tokens)  # one segment over every unit
     for query in QUERIES:
         terms = tokenize(query)
         # bitwise equal: statistics are summed over parts, weights computed per posting
-        assert np.array_equal(ours.bm25.scores(terms), scratch.bm25.scores(terms)), query
+        assert np.array_equal(ours.bm25.scores(terms), whole.scores(terms)), query
+        assert np.array_equal(scratch.bm25.scores(terms), whole.scores(terms)), query
     if vectors:
         assert ours.vectors is not None and scratch.vectors is not None
         np.testing.assert_allclose(ours.vectors, scratch.vectors, atol=1e-5)
