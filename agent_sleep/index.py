@@ -236,6 +236,7 @@ def update(ws: Workspace, *, vectors: bool = True, full: bool = False) -> Report
         old = None if full else _read(ws, vectors=False)
         model = embedder(ws) if vectors else None
         if old is not None and _fresh(old, current, model is not None):
+            _prune(folder, old.parts)  # a writer killed after its manifest swap left them
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
         name = model.name if model is not None else None
         done = _update_tail(ws, folder, current, old, model) if old is not None else None
@@ -529,6 +530,12 @@ def _write(
         "parts": [[p.id, p.units, p.files] for p in parts],
     }
     _write_bytes(ws, folder / MANIFEST, json.dumps(manifest).encode())
+    _prune(folder, parts)
+
+
+def _prune(folder: Path, parts: Iterable[Part]) -> None:
+    """Remove the files of parts the manifest does not list (replaced ones, or those of a
+    write that was killed)."""
     live = {p.id for p in parts}
     for old in folder.iterdir():
         name = old.name

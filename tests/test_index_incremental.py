@@ -195,3 +195,54 @@ def test_a_reader_sees_every_new_note(ws: Path) -> None:
         note = micro_rest(f"Quokka sighting number {i}", "B", workspace=ws, when=_day(5))
         hits = recall(ws, f"quokka sighting number {i}", k=1, fusion=bm25)
         assert hits and hits[0].ids == (note,)
+
+
+_NOTES_AND_UPDATES = """
+import datetime as dt, sys
+from agent_sleep import index
+from agent_sleep.rest import micro_rest
+from agent_sleep.workspace import Workspace
+ws = Workspace.at(sys.argv[1])
+when = dt.datetime(2026, 4, 6, 12, 0)
+for i in range(100000):
+    micro_rest(f"Jonas logged run number {i}", "B", workspace=ws, when=when)
+    index.update(ws, vectors=False)
+    print(i, flush=True)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_killing_an_incremental_update_leaves_a_readable_index(
+    ws: Path, tmp_path: Path, seed: int
+) -> None:
+    """kill -9 at a random point of a stream of notes and tail updates: the manifest always
+    names complete parts, and the next update converges to a full build."""
+    import os
+    import random
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    _workspace(ws)
+    w = Workspace.at(ws)
+    index.update(w, vectors=False)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _NOTES_AND_UPDATES, str(ws)],
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()  # one update done: the process is past its imports
+    time.sleep(random.Random(seed).uniform(0.0, 0.3))
+    proc.kill()
+    proc.wait()
+    proc.stdout.close()
+    index._loaded.clear()
+    assert index._read(w) is not None
+    index.update(w, vectors=False)
+    _assert_same(_read(ws), _from_scratch(ws, tmp_path, vectors=False))
+    names = [p.name for p in index.index_dir(w).iterdir() if "-" in p.name]
+    assert {index._part_id(n) for n in names} == {p.id for p in _read(ws).parts}
