@@ -138,19 +138,24 @@ def index_dir(ws: Workspace) -> Path:
 
 
 def scan(ws: Workspace) -> dict[str, list[int]]:
-    """Source files relative to the root -> [mtime_ns, size]. Runs before every search, so
+    """Source files relative to the root -> [mtime_ns, size], in row order (daily logs by
+    date, then MEMORY.md, then bank pages: see the module doc). Runs before every search, so
     it stays on ``os.scandir`` entries and plain strings (pathlib per file doubled a search)."""
-    out: dict[str, list[int]] = {}
-    candidates: list[tuple[str, str]] = [("MEMORY.md", str(ws.memory_md))]
+    logs: list[tuple[str, str]] = []
+    bank: list[tuple[str, str]] = []
     for folder in (ws.memory_dir, ws.entities_dir, ws.concepts_dir):
-        prefix = folder.relative_to(ws.root).as_posix()
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-            candidates += [
-                (f"{prefix}/{e.name}", e.path) for e in os.scandir(folder) if e.name.endswith(".md")
-            ]
-    for rel, path in candidates:
-        if rel != "MEMORY.md" and not _is_source(rel):
-            continue
+        prefix = folder.relative_to(ws.root).as_posix() + "/"
+        dated = folder == ws.memory_dir
+        into = logs if dated else bank
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError), os.scandir(folder) as it:
+            for e in it:
+                name = e.name
+                if name.endswith(".md") and (not dated or _is_log_name(name)):
+                    into.append((prefix + name, e.path))
+    logs.sort()
+    bank.sort()
+    out: dict[str, list[int]] = {}
+    for rel, path in (*logs, ("MEMORY.md", str(ws.memory_md)), *bank):
         try:
             st = os.stat(path)
         except OSError:
@@ -159,21 +164,14 @@ def scan(ws: Workspace) -> dict[str, list[int]]:
             warn_skip(Path(path), "not a file")
             continue
         out[rel] = [st.st_mtime_ns, st.st_size]
-    return dict(sorted(out.items(), key=lambda kv: _row_key(kv[0])))
-
-
-def _row_key(rel: str) -> tuple[int, str]:
-    """Row order: daily logs by date, then MEMORY.md, then bank pages (see the module doc)."""
-    return (0 if rel.startswith("memory/") else 1 if rel == "MEMORY.md" else 2, rel)
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
-def _is_source(rel: str) -> bool:
-    if rel.startswith("bank/"):
-        return True
-    name = rel.rsplit("/", 1)[-1].removesuffix(".md")
+def _is_log_name(name: str) -> bool:
+    day = name.removesuffix(".md")
     try:
-        return dt.date.fromisoformat(name).isoformat() == name
+        return dt.date.fromisoformat(day).isoformat() == day
     except ValueError:
         return False
 
