@@ -55,6 +55,11 @@ TAIL_MIN = 4096  # units a tail part may always hold
 
 _embedders: dict[str, Embedder | None] = {}
 _loaded: dict[Path, Loaded] = {}
+# Parts are never changed once written, so the parsed parts of the index last read are kept
+# (by folder, then part id): re-reading the index after a new note parses only the new tail.
+# An entry is used only while its units file keeps the stat it had when parsed.
+_parsed: dict[Path, dict[str, tuple[os.stat_result, list[str], Sequence[list[Any]], Segment]]] = {}
+_links: dict[Path, dict[str, dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True)
@@ -266,6 +271,8 @@ def _rewrite(
     records, hashes, tokens, texts, files, read = _collect(ws, items, old, name)
     old_hashes, old_vectors = _old_vectors(old, name)
     del old  # its records and tokens are copied into ours
+    _parsed.pop(folder, None)
+    _links.pop(folder, None)
     vecs, embedded = _vectors(hashes, texts, old_hashes, old_vectors, model)
     del texts, old_hashes, old_vectors
     _add_sources(records, {})
@@ -546,9 +553,11 @@ def _part_id(name: str) -> str:
 
 
 def _read_links(folder: Path, part: Part) -> dict[str, Any]:
-    raw = (folder / f"links-{part.id}.json").read_bytes().decode("utf-8", "surrogateescape")
-    links: dict[str, Any] = json.loads(raw)
-    return links
+    known = _links.setdefault(folder, {})
+    if part.id not in known:
+        raw = (folder / f"links-{part.id}.json").read_bytes().decode("utf-8", "surrogateescape")
+        known[part.id] = json.loads(raw)
+    return known[part.id]
 
 
 CHUNK = 4096  # records or tokens encoded at a time
@@ -743,22 +752,35 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         parts = (Part(manifest["generation"], manifest["units"], len(manifest["files"])),)
     hashes: list[str] = []
     chunks: list[Sequence[list[Any]]] = []
-    for p in parts:
-        part_hashes, part_records = _read_units(folder / f"units-{p.id}.json")
-        if len(part_records) != p.units or len(part_hashes) != p.units:
-            return None
-        hashes += part_hashes
-        chunks.append(part_records)
-    records = chunks[0] if len(chunks) == 1 else _Chain(chunks)
     segments = []
-    if version == VERSION:
-        for p in parts:
+    known = _parsed.get(folder, {})
+    parsed = {}
+    for p in parts:
+        st = os.stat(folder / f"units-{p.id}.json")
+        hit = known.get(p.id)
+        if hit is not None and (hit[0].st_mtime_ns, hit[0].st_size) == (st.st_mtime_ns, st.st_size):
+            _, part_hashes, part_records, segment = hit
+        else:
+            part_hashes, part_records = _read_units(folder / f"units-{p.id}.json")
+            if len(part_records) != p.units or len(part_hashes) != p.units:
+                return None
+            if version != VERSION:  # read only to reuse units and vectors; never searched
+                hashes, chunks = part_hashes, [part_records]
+                break
             with np.load(folder / f"bm25-{p.id}.npz") as z:
                 arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "lengths")}
                 vocab = z["vocab"].tolist()
-            segments.append(Segment.from_arrays(vocab, arrays))
-            if segments[-1].count != p.units:
+            segment = Segment.from_arrays(vocab, arrays)
+            if segment.count != p.units:
                 return None
+        parsed[p.id] = (st, part_hashes, part_records, segment)
+        hashes += part_hashes
+        chunks.append(part_records)
+        segments.append(segment)
+    records = chunks[0] if len(chunks) == 1 else _Chain(chunks)
+    if version == VERSION:
+        _parsed[folder] = parsed
+        _links[folder] = {k: v for k, v in _links.get(folder, {}).items() if k in parsed}
     vectors = None
     if manifest["model"] and with_vectors:
         vectors = _read_vectors([folder / f"vectors-{p.id}.npy" for p in parts])
