@@ -143,8 +143,8 @@ def rank(
     wanted = k or max(1, (budget_tokens or 0) // 30)
     pool = min(n, max(fusion.min_candidates, fusion.candidates * wanted))
     text = index.bm25.scores(tokenize(query))
-    cand = _top(text, pool)
-    cand = cand[text[cand] > 0]
+    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
+    cand = matched[_top(text[matched], pool)] if len(matched) > pool else matched
     cos = None
     if vector is not None and index.vectors is not None:
         cos = index.vectors @ vector
