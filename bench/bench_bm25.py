@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import pickle
@@ -546,6 +547,9 @@ def main() -> None:
     if args.worker:
         print(json.dumps(worker(args.worker, Path(args.workspace))))
         return
+    missing = [m for m in ("bm25s", "rank_bm25") if importlib.util.find_spec(m) is None]
+    if missing:
+        sys.exit(f"Error: bench_bm25 needs {' and '.join(missing)}: pip install -e '.[bench]'")
     work = Path(args.work)
     parts = args.parts.split(",")
     if "quality" in parts:
