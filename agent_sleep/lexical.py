@@ -67,6 +67,7 @@ class TfIdf:
         df: Counter[str] = Counter()
         for ts in self.toks:
             df.update(set(ts))
+        self.df = df
         self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
         shared = sorted(t for t, c in df.items() if c >= 2)
         index = {t: i for i, t in enumerate(shared)}

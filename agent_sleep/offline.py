@@ -115,7 +115,8 @@ def _group(
 ) -> tuple[str, str]:
     """(kind, display name) of the bank page an item belongs on: its speaker's page for a chat
     turn (what a person says is what is known about them), else the page of the name it
-    mentions that recurs most, else a concept page named after its strongest term."""
+    mentions that recurs most, else a concept page named after its strongest term that other
+    notes of the run share (a topic, "billing"), or its strongest term when none is shared."""
     label, _ = lexical.split_speaker(text)
     if label:
         return "entity", label.rstrip(": ")
@@ -127,7 +128,8 @@ def _group(
         for t in tfidf.top_terms(row, 8)
         if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER
     ]
-    return "concept", words[0] if words else "notes"
+    shared = [t for t in words if tfidf.df.get(t, 0) >= 2]
+    return "concept", (shared or words or ["notes"])[0]
 
 
 def _prunable(note: dict[str, Any], info: float) -> bool:

@@ -21,7 +21,10 @@ most informative sentences only), ``prune`` (< 0.3, or small talk: no informativ
 all, whatever the rank). A low-ranked note still holding a clear fact
 (:data:`agent_sleep.distill.STRONG`) is condensed, not pruned. Protected categories never fall
 to ``prune``: notes holding a date, time or age (dates are what generic summaries lose first),
-world facts and opinions the agent wrote on purpose (W and O notes).
+world facts and opinions the agent wrote on purpose (W and O notes). A B or S note the agent
+wrote itself (no ``Speaker:`` label) is pruned only as small talk, never for its rank: ranking
+within a window always puts some note last, and an agent's own experience note was written
+because it mattered.
 The score depends only on the window's notes, not on which of them are pending, so scoring the
 same logs twice gives the same tiers.
 """
@@ -58,7 +61,12 @@ def tier_of(salience: float, note_type: str, text: str, info: float | None = Non
     if note_type in ("W", "O") or any(e.kind in CONCRETE for e in temporal.extract(text)):
         return "keep" if salience >= KEEP else "condense"
     info = distill.information(text) if info is None else info
-    if info < distill.INFORMATIVE or (salience < CONDENSE and info < distill.STRONG):
+    if info < distill.INFORMATIVE:
+        return "prune"
+    # A note the agent wrote itself (no speaker label, unlike a chat turn) was worth writing:
+    # its rank within a window never prunes it, only having nothing informative in it does.
+    own = not lexical.split_speaker(text)[0]
+    if salience < CONDENSE and info < distill.STRONG and not own:
         return "prune"
     return "keep" if salience >= KEEP else "condense"
 

@@ -53,6 +53,33 @@ def test_notes_written_on_purpose_and_dated_notes_are_never_pruned() -> None:
     assert salience.tier_of(0.1, "B", "ok see you at 9pm") != "prune"
 
 
+def test_an_agents_own_note_is_never_pruned_for_its_rank_only_a_chat_turn_is() -> None:
+    fact = "Fixed the flaky billing test by freezing the clock with freezegun"
+    assert salience.tier_of(0.05, "B", fact) != "prune"
+    assert salience.tier_of(0.05, "B", f"Tomas: {fact.lower()}") == "prune"
+    assert salience.tier_of(0.05, "B", "ok, thanks!") == "prune"  # small talk still goes
+
+
+def test_a_sleep_keeps_every_informative_note_of_a_short_agent_day(tmp_path: Path) -> None:
+    day = [
+        ("B", "Fixed the flaky billing test by freezing the clock with freezegun"),
+        ("W", "The billing service retries webhooks 5 times over 24 hours"),
+        ("B", "Deployed billing v2 to staging yesterday"),
+        ("W", "Staging database is reset every Sunday at 02:00 UTC"),
+        ("B", "Maria from the payments team owns the webhook signing keys"),
+        ("W", "Billing v2 needs the STRIPE_WEBHOOK_SECRET env var in every environment"),
+    ]
+    ids = [micro_rest(text, kind, workspace=tmp_path) for kind, text in day]
+    sleep_cycle(workspace=tmp_path)
+    ws = Workspace.at(tmp_path)
+    filed = ws.memory_md.read_text() + "".join(
+        p.read_text() for p in sorted(ws.bank_dir.rglob("*.md"))
+    )
+    assert all(i in filed for i in ids)
+    concept_pages = sorted(p.stem for p in ws.concepts_dir.glob("*.md"))
+    assert "deployed" not in concept_pages  # a page is named after a topic other notes share
+
+
 def test_condense_keeps_speaker_facts_and_every_date() -> None:
     text = (
         "Tomas: Hey Priya, good to hear from you! Wow, that's awesome. "
