@@ -14,7 +14,10 @@ The first row re-derives the shipped ranking from its parts and must print the s
   the BM25 query at weight 0.3,
 - prev-vector: the cosine becomes 0.7 × the note's + 0.3 × that of the note read with the note
   before it,
-- length prior: fused scores multiplied by (tokens of the unit) ** 0.1.
+- length prior: fused scores multiplied by (tokens of the unit) ** 0.1,
+- mmr: maximal marginal relevance (λ 0.7, OpenClaw's default) re-orders the 400 best units:
+  each next one maximises 0.7 × its min-max fused score − 0.3 × its highest cosine to those
+  already taken.
 
 Sentence and context vectors are embedded at run time (about a minute on 2 cores).
 
@@ -147,7 +150,31 @@ def neighbours(conv: Conversation, fused_all: np.ndarray) -> np.ndarray:
     return fused_all + 0.2 * np.maximum(before, after)
 
 
-VARIANTS = ("shipped", "neighbours", "sentences", "own-words", "rm3", "prev-vector", "length prior")
+VARIANTS = (
+    *("shipped", "neighbours", "sentences", "own-words"),
+    *("rm3", "prev-vector", "length prior", "mmr"),
+)
+
+
+def mmr(conv: Conversation, order: list, lam: float = 0.7, depth: int = 400) -> list:
+    """``order`` (score, row) re-ordered by maximal marginal relevance over its first ``depth``."""
+    head, tail = order[:depth], order[depth:]
+    if not head:
+        return order
+    rows = np.array([r for _, r in head])
+    relevance = _minmax(np.array([s for s, _ in head]))
+    vectors = conv.index.vectors[rows]  # type: ignore[index]
+    similarity = vectors @ vectors.T
+    closest = np.zeros(len(rows))
+    free = np.ones(len(rows), dtype=bool)
+    out = []
+    for k in range(len(rows)):
+        value = np.where(free, lam * relevance - (1 - lam) * closest, -np.inf)
+        j = int(np.argmax(value))
+        free[j] = False
+        out.append((float(len(rows) - k), int(rows[j])))
+        closest = np.maximum(closest, similarity[j]) if k else similarity[j].copy()
+    return out + tail
 
 
 def run_variant(name: str, conv: Conversation, qi: int, budget: int, f: Fusion) -> list:
@@ -170,7 +197,8 @@ def run_variant(name: str, conv: Conversation, qi: int, budget: int, f: Fusion) 
         fused = neighbours(conv, full)[cand]
     elif name == "length prior":
         fused = fused * conv.extra["cost"][cand] ** 0.1  # type: ignore[index]
-    return ranked(conv, cand, fused, f)
+    order = ranked(conv, cand, fused, f)
+    return mmr(conv, order) if name == "mmr" else order
 
 
 def main() -> None:
