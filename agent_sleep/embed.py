@@ -36,7 +36,7 @@ WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9
 WEIGHTS_SIZE = 90_868_376
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
-GRAPH_VERSION = 1  # bump when onnx_export builds a different graph
+GRAPH_VERSION = 2  # bump when onnx_export builds a different graph
 
 
 class EmbedUnavailable(AgentSleepError):
@@ -177,25 +177,65 @@ class MiniLM:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        # undecodable bytes of hand-edited files arrive as lone surrogates, which the
-        # tokenizer refuses
-        encodings = self._tok.encode_batch(
-            [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
-        )
+        encodings = self._encode(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]
-            width = max(len(encodings[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.float32)
-            for row, i in enumerate(idx):
-                n = len(encodings[i].ids)
-                ids[row, :n] = encodings[i].ids
-                mask[row, :n] = 1.0
-            pooled = self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            ids, mask = self._batch([encodings[i] for i in idx])
+            pooled = self._session.run(["pooled"], {"input_ids": ids, "attention_mask": mask})[0]
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[idx] = pooled / np.maximum(norms, 1e-12)
         return out
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's token vectors (tokens × dim, each row of unit length, [CLS] and [SEP]
+        included): what late interaction compares, one row per word piece."""
+        np = self._np
+        out: list[np.ndarray] = [np.zeros((0, self.dim), np.float32)] * len(texts)
+        if not texts:
+            return out
+        encodings = self._encode(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), BATCH):
+            idx = order[start : start + BATCH]
+            ids, mask = self._batch([encodings[i] for i in idx])
+            states = self._session.run(["tokens"], {"input_ids": ids, "attention_mask": mask})[0]
+            for row, i in enumerate(idx):
+                t = states[row, : len(encodings[i].ids)]
+                out[i] = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def query_tokens(self, text: str) -> tuple[np.ndarray, list[str | None], list[str]]:
+        """The query's token vectors (as ``embed_tokens``), the word of the text each token
+        belongs to (None for [CLS] and [SEP]) and the word pieces themselves."""
+        enc = self._encode([text])[0]
+        vectors = self.embed_tokens([text])[0]
+        clean = text.encode("utf-8", "replace").decode("utf-8")
+        owners: list[str | None] = []
+        for word in enc.word_ids:
+            if word is None:
+                owners.append(None)
+                continue
+            lo, hi = enc.word_to_chars(word)
+            owners.append(clean[lo:hi])
+        return vectors, owners, list(enc.tokens)
+
+    def _encode(self, texts: Sequence[str]) -> list:  # type: ignore[type-arg]
+        # undecodable bytes of hand-edited files arrive as lone surrogates, which the
+        # tokenizer refuses
+        return list(
+            self._tok.encode_batch([t.encode("utf-8", "replace").decode("utf-8") for t in texts])
+        )
+
+    def _batch(self, encodings: Sequence) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+        np = self._np
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.float32)
+        for row, e in enumerate(encodings):
+            ids[row, : len(e.ids)] = e.ids
+            mask[row, : len(e.ids)] = 1.0
+        return ids, mask
 
 
 def _onnx_file(files: ModelFiles, cache_dir: Path | None) -> Path | bytes:

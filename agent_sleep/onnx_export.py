@@ -3,8 +3,10 @@
 The graph is assembled node by node from the ``model.safetensors`` weights with the ``onnx``
 helpers: embeddings, ``num_hidden_layers`` encoder layers (fused QKV projection, masked softmax
 attention, exact GELU, post-LayerNorm), then mean pooling over the attention mask. Inputs
-``input_ids`` (int64, B×T) and ``attention_mask`` (float32, B×T); output ``pooled`` (B×H),
-not yet normalized. Runs once per model file; the result is cached by ``embed``.
+``input_ids`` (int64, B×T) and ``attention_mask`` (float32, B×T); outputs ``pooled`` (B×H),
+not yet normalized, and ``tokens`` (B×T×H), the last layer's token states that
+sentence-transformers calls ``token_embeddings`` (recall's late-interaction rerank reads them).
+Runs once per model file; the result is cached by ``embed``.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ def build_graph(folder: Path) -> bytes:
     total = op("ReduceSum", [weighted, axis1], keepdims=0)
     count = op("ReduceSum", ["attention_mask", axis1], keepdims=1)
     nodes.append(helper.make_node("Div", [total, count], ["pooled"]))
+    nodes.append(helper.make_node("Identity", [x], ["tokens"]))
     graph = helper.make_graph(
         nodes,
         "minilm",
@@ -114,7 +117,10 @@ def build_graph(folder: Path) -> bytes:
             helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"]),
             helper.make_tensor_value_info("attention_mask", TensorProto.FLOAT, ["batch", "tokens"]),
         ],
-        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", hidden])],
+        [
+            helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", hidden]),
+            helper.make_tensor_value_info("tokens", TensorProto.FLOAT, ["batch", "tokens", hidden]),
+        ],
         inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])

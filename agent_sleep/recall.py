@@ -27,6 +27,7 @@ import datetime as dt
 import math
 import os
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,13 @@ class Fusion:
     half_life_days: float | None = None
     min_score: float = 0.0
     duplicate: float = 0.9
+    # deep recall: a request for at least ``deep_from`` hits (k, or budget_tokens / 30)
+    deep_from: int = 20
+    feedback_weight: float = 0.3  # 0 turns pseudo-relevance feedback off
+    feedback_docs: int = 10
+    feedback_terms: int = 10
+    rerank_weight: float = 0.4  # 0 turns the late-interaction rerank off
+    rerank_depth: int = 4  # re-scored candidates: rerank_depth × hits wanted
 
 
 @dataclass(frozen=True)
@@ -103,13 +111,16 @@ def recall(
     if not index.units:
         return []
     vector = None
+    model = None
     if index.vectors is not None and fusion.vector_weight > 0:
         from agent_sleep.index import embedder
 
         model = embedder(ws)
         if model is not None:
             vector = _query_vector(model, query)
-    ranked = rank(index, query, vector, fusion, k, budget_tokens, today or dt.date.today())
+    ranked = rank(
+        index, query, vector, fusion, k, budget_tokens, today or dt.date.today(), model=model
+    )
     return pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
 
 
@@ -135,28 +146,31 @@ def rank(
     k: int | None,
     budget_tokens: int | None,
     today: dt.date,
+    model: Embedder | None = None,
 ) -> list[tuple[float, int]]:
-    """Candidates as (score, row), best first, after fusion, neighbours, decay and cutoff."""
+    """Candidates as (score, row), best first, after fusion, sessions, feedback and rerank
+    (deep requests), decay and cutoff."""
     import numpy as np
 
-    n = len(index.units)
     wanted = k or max(1, (budget_tokens or 0) // 30)
-    pool = min(n, max(fusion.min_candidates, fusion.candidates * wanted))
-    text = index.bm25.scores(tokenize(query))
-    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
-    cand = matched[_top(text[matched], pool)] if len(matched) > pool else matched
-    cos = None
-    if vector is not None and index.vectors is not None:
-        cos = index.vectors @ vector
-        cand = np.union1d(cand, _top(cos, pool))
+    deep = wanted >= fusion.deep_from
+    terms = tokenize(query)
+    text = index.bm25.scores(terms)
+    cos = index.vectors @ vector if vector is not None and index.vectors is not None else None
+    cand, fused = _fuse(index, text, cos, fusion, wanted)
+    if deep and fusion.feedback_weight > 0 and len(cand):
+        best = cand[np.argsort(-fused)[: fusion.feedback_docs]]
+        extra = _feedback_terms(index, best, terms, fusion)
+        if extra:
+            text = text + fusion.feedback_weight * index.bm25.scores(extra)
+            cand, fused = _fuse(index, text, cos, fusion, wanted)
     if len(cand) == 0:
         return []
-    fused = fusion.text_weight * _minmax(text[cand])
-    if cos is not None:
-        fused = fused + fusion.vector_weight * _minmax(cos[cand])
     scores = dict(zip(cand.tolist(), fused.tolist(), strict=True))
     if fusion.session_weight > 0:
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
+    if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
+        scores = _rerank(index, query, model, scores, fusion, fusion.rerank_depth * wanted)
     content, identifiers = _keywords(query)
     out = []
     for row, score in scores.items():
@@ -168,6 +182,122 @@ def rank(
             continue
         out.append((round(float(score), 6), row))
     out.sort(key=lambda t: (-t[0], t[1]))
+    return out
+
+
+def _fuse(
+    index: Loaded, text: np.ndarray, cos: np.ndarray | None, fusion: Fusion, wanted: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate rows (the best BM25 and cosine units) and their fused scores."""
+    import numpy as np
+
+    pool = min(len(index.units), max(fusion.min_candidates, fusion.candidates * wanted))
+    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
+    cand = matched[_top(text[matched], pool)] if len(matched) > pool else matched
+    if cos is not None:
+        cand = np.union1d(cand, _top(cos, pool))
+    if len(cand) == 0:
+        return cand, np.zeros(0)
+    fused = fusion.text_weight * _minmax(text[cand])
+    if cos is not None:
+        fused = fused + fusion.vector_weight * _minmax(cos[cand])
+    return cand, fused
+
+
+def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: Fusion) -> list[str]:
+    """Pseudo-relevance feedback (RM3-style): the terms that weigh most in the best first-pass
+    units (term frequency over unit length, summed, times IDF), the query's own left out."""
+    n = len(index.units)
+    weight: dict[str, float] = {}
+    for row in rows.tolist():
+        unit_terms = tokenize(index.units[row].embedded)
+        for term in unit_terms:
+            weight[term] = weight.get(term, 0.0) + 1.0 / len(unit_terms)
+    asked = set(query)
+    ranked = sorted(
+        (t for t in weight if t not in asked),
+        key=lambda t: (-weight[t] * math.log(1 + n / (1 + index.bm25.df(t))), t),
+    )
+    return ranked[: fusion.feedback_terms]
+
+
+# Token vectors of units re-scored lately, by content hash: float16, capped in bytes.
+_token_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+TOKEN_CACHE_BYTES = 128 << 20
+_token_cache_bytes = 0
+
+
+def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
+    global _token_cache_bytes
+    import numpy as np
+
+    keys = [f"{model.name}|{index.hashes[r]}" for r in rows]
+    missing = list(dict.fromkeys(k for k in keys if k not in _token_cache))
+    if missing:
+        first = {k: r for k, r in zip(keys, rows, strict=True)}
+        vectors = model.embed_tokens([index.units[first[k]].embedded for k in missing])  # type: ignore[attr-defined]
+        for key, v in zip(missing, vectors, strict=True):
+            _token_cache[key] = v.astype(np.float16)
+            _token_cache_bytes += v.size * 2
+    out = []
+    for key in keys:
+        _token_cache.move_to_end(key)
+        out.append(_token_cache[key])
+    while _token_cache_bytes > TOKEN_CACHE_BYTES and len(_token_cache) > len(keys):
+        _, old = _token_cache.popitem(last=False)
+        _token_cache_bytes -= old.size * 2
+    return out
+
+
+def _rerank(
+    index: Loaded,
+    query: str,
+    model: Embedder,
+    scores: dict[int, float],
+    fusion: Fusion,
+    depth: int,
+) -> dict[int, float]:
+    """Late interaction over the best ``depth`` candidates: each query word piece finds its
+    closest token in the unit (cosine of the model's last-layer token states), and the unit's
+    match is the IDF-weighted mean of those maxima. It catches a unit that names an instance
+    of what the query asks about ("swimming with the kids" for "activities with her family"),
+    which one pooled vector blurs. Re-scored candidates take ``(1 - w)`` of their first-pass
+    score and ``w`` of the match, both min-max normalised, on 0.5–1; the rest keep their
+    order below 0.5."""
+    import numpy as np
+
+    if not hasattr(model, "query_tokens"):
+        return scores
+    q_vectors, owners, pieces = model.query_tokens(query)
+    n = len(index.units)
+    keep, weights = [], []
+    for i, (owner, piece) in enumerate(zip(owners, pieces, strict=True)):
+        bare = piece.removeprefix("##")
+        if owner is None or piece in STOPWORDS or not any(ch.isalnum() for ch in bare):
+            continue
+        terms = tokenize(owner)
+        df = index.bm25.df(terms[0]) if terms else 0
+        keep.append(i)
+        weights.append(math.log(1 + n / (1 + df)))
+    if not keep:
+        keep = [i for i, owner in enumerate(owners) if owner is not None]
+        weights = [1.0] * len(keep)
+    if not keep:
+        return scores
+    q = q_vectors[keep]
+    w = np.asarray(weights, dtype=np.float32)
+    w /= w.sum()
+    order = sorted(scores, key=lambda r: (-scores[r], r))
+    top, rest = order[:depth], order[depth:]
+    tokens = _unit_tokens(index, top, model)
+    match = np.array([float((q @ t.T.astype(np.float32)).max(axis=1) @ w) for t in tokens])
+    first = np.array([scores[r] for r in top])
+    mixed = (1 - fusion.rerank_weight) * _minmax(first) + fusion.rerank_weight * _minmax(match)
+    out = {r: 0.5 + 0.5 * float(m) for r, m in zip(top, mixed, strict=True)}
+    if rest:
+        high = max(scores[r] for r in rest)
+        for r in rest:
+            out[r] = 0.5 * 0.999 * scores[r] / high if high > 0 else 0.0
     return out
 
 

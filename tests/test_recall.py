@@ -87,9 +87,11 @@ def test_near_duplicates_fold_into_one_hit_with_both_sources(ws: Path) -> None:
 
 
 def test_results_are_packed_greedily_into_the_budget(filled: Path) -> None:
-    everything = recall(filled, "lunch sandwich soup day", k=50)
+    # one ranking for both depths (deep recall re-ranks a k=50 request, not a small budget)
+    shallow = Fusion(deep_from=1000)
+    everything = recall(filled, "lunch sandwich soup day", k=50, fusion=shallow)
     budget = sum(h.tokens for h in everything[:3]) + 2
-    packed = recall(filled, "lunch sandwich soup day", budget_tokens=budget)
+    packed = recall(filled, "lunch sandwich soup day", budget_tokens=budget, fusion=shallow)
     assert sum(count_tokens(h.text) for h in packed) <= budget
     assert [h.text for h in packed[:3]] == [h.text for h in everything[:3]]
     assert len(recall(filled, "lunch", budget_tokens=budget, k=1)) == 1
