@@ -65,7 +65,8 @@ def context_cmd(
 Examples:
   agent-sleep search "redis port"
   agent-sleep search "what did the user decide about the API" -k 10
-  agent-sleep search "deploy" --budget-tokens 500 --json""",
+  agent-sleep search "deploy" --budget-tokens 500 --json
+  agent-sleep search "what has the user been reading" --budget-tokens 4000 --quick""",
 )
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(min=1), default=None, help="At most this many hits.")
@@ -83,6 +84,11 @@ Examples:
     help="Favour recent notes: scores halve every DAYS days (MEMORY.md never decays).",
 )
 @click.option("--bm25-only", is_flag=True, help="Keyword search only; do not load the model.")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Skip the feedback and rerank steps that deep requests (20+ hits) take.",
+)
 @common_options
 def search_cmd(
     query: str,
@@ -90,6 +96,7 @@ def search_cmd(
     budget_tokens: int | None,
     half_life: float | None,
     bm25_only: bool,
+    quick: bool,
     workspace: str | None,
     as_json: bool,
 ) -> None:
@@ -101,6 +108,8 @@ def search_cmd(
     fusion = Fusion(half_life_days=half_life)
     if bm25_only:
         fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
+    if quick:
+        fusion = replace(fusion, feedback_weight=0.0, rerank_weight=0.0)
     hits = recall(workspace, query, k=k, budget_tokens=budget_tokens, fusion=fusion)
     lines = []
     for h in hits:

@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_sleep.errors import AgentSleepError
 
@@ -191,7 +191,7 @@ class MiniLM:
         """Each text's token vectors (tokens × dim, each row of unit length, [CLS] and [SEP]
         included): what late interaction compares, one row per word piece."""
         np = self._np
-        out: list[np.ndarray] = [np.zeros((0, self.dim), np.float32)] * len(texts)
+        out = [np.zeros((0, self.dim), np.float32)] * len(texts)
         if not texts:
             return out
         encodings = self._encode(texts)
@@ -220,14 +220,14 @@ class MiniLM:
             owners.append(clean[lo:hi])
         return vectors, owners, list(enc.tokens)
 
-    def _encode(self, texts: Sequence[str]) -> list:  # type: ignore[type-arg]
+    def _encode(self, texts: Sequence[str]) -> list[Any]:
         # undecodable bytes of hand-edited files arrive as lone surrogates, which the
         # tokenizer refuses
         return list(
             self._tok.encode_batch([t.encode("utf-8", "replace").decode("utf-8") for t in texts])
         )
 
-    def _batch(self, encodings: Sequence) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+    def _batch(self, encodings: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         np = self._np
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(encodings), width), dtype=np.int64)

@@ -8,6 +8,18 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
 3. Sessions: a unit also takes ``session_weight ×`` its file's relevance (the mean of the
    file's ``session_top`` best fused scores): matches cluster in the days a topic came up;
    MEMORY.md and each bank page are a file too, so consolidated entries compete on equal terms.
+   Deep requests, those that want at least ``deep_from`` hits (``k``, or ``budget_tokens / 30``:
+   a system prompt's worth of memories rather than a lookup), reach into ranks where the first
+   pass is weak, and take two more steps:
+   a. Feedback (before 2.): the ``feedback_terms`` terms that weigh most in the
+      ``feedback_docs`` best first-pass units (frequency over length, times IDF) are searched
+      too, at ``feedback_weight`` (RM3-style pseudo-relevance feedback).
+   b. Rerank (after 3.): the best ``rerank_depth ×`` wanted candidates are re-scored by late
+      interaction: each content word piece of the query takes its best cosine against the
+      unit's token states from the same MiniLM (IDF-weighted mean), mixed at ``rerank_weight``
+      with the first-pass score. A unit that names an instance of what is asked ("my turtles"
+      for "pets") matches token by token where one pooled vector blurs it. Token states are
+      computed for those candidates on demand and cached by content hash (128 MB cap).
 4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
    MEMORY.md entries never decay.
 5. Cutoff: units under ``min_score`` are dropped, except exact keyword hits (every content word
@@ -215,7 +227,7 @@ def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: F
             weight[term] = weight.get(term, 0.0) + 1.0 / len(unit_terms)
     asked = set(query)
     ranked = sorted(
-        (t for t in weight if t not in asked),
+        (t for t in weight if t not in asked and len(t) > 1),
         key=lambda t: (-weight[t] * math.log(1 + n / (1 + index.bm25.df(t))), t),
     )
     return ranked[: fusion.feedback_terms]

@@ -342,7 +342,8 @@ def _share(found: set[str], evidence: tuple[str, ...]) -> float:
 
 class Substitute:
     """Another backend in the index's place: recall asks the index's BM25 for ``scores`` (of
-    every unit) and ``df`` (near-duplicate folding), nothing else."""
+    every unit) and ``df`` (near-duplicate folding, feedback terms and the rerank's IDF),
+    nothing else."""
 
     def __init__(self, backend: Backend, docs: list[list[str]]) -> None:
         from collections import Counter

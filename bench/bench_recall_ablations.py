@@ -1,9 +1,12 @@
-"""Recall ablations on LoCoMo: ranking ideas measured against the shipped fusion, not shipped.
+"""Recall ablations on LoCoMo: ranking ideas measured against recall's first pass.
 
 Each variant changes one thing in how units are scored, then packs into the same budgets and
 scores evidence recall exactly as ``bench_recall.py`` does (same workspaces, same questions).
-The first row re-derives the shipped ranking from its parts and must print the same figures as
-``bench_recall.py``'s hybrid row; every other row is one idea:
+The first row re-derives the first pass (fusion and sessions, the whole ranking of a shallow
+request) from its parts. The three "deep" rows run the shipped ``recall.rank``: "deep" is what
+a budget of 1000 or 4000 tokens gets (feedback and the late-interaction rerank; it must print
+the same figures as ``bench_recall.py``'s hybrid row), "deep -feedback" and "deep -rerank" leave
+one step out. Every other row is one idea added to the first pass:
 
 - neighbours: a log note also takes 0.2 × the better fused score of the notes just before and
   after it in the same log,
@@ -11,7 +14,7 @@ The first row re-derives the shipped ranking from its parts and must print the s
   two sentences or more, each sentence embedded on its own),
 - own-words: BM25 counts a note's own words twice and its context (date, previous note) once,
 - rm3: pseudo-relevance feedback: the 10 best-fused units' 10 most weighted terms are added to
-  the BM25 query at weight 0.3,
+  the BM25 query at weight 0.3 (a re-derivation of the shipped feedback step, on its own),
 - prev-vector: the cosine becomes 0.7 × the note's + 0.3 × that of the note read with the note
   before it,
 - length prior: fused scores multiplied by (tokens of the unit) ** 0.1,
@@ -30,6 +33,7 @@ Sentence and context vectors are embedded at run time (about a minute on 2 cores
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import math
 import re
 import sys
@@ -38,19 +42,32 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_sleep.bm25 import BM25, STOPWORDS, stem, tokenize, words  # noqa: E402
+from agent_sleep.embed import Embedder  # noqa: E402
 from agent_sleep.index import Loaded, embedder, open_index  # noqa: E402
-from agent_sleep.recall import Fusion, _minmax, _sessions, _top, count_tokens, pack  # noqa: E402
+from agent_sleep.recall import (  # noqa: E402
+    Fusion,
+    _minmax,
+    _sessions,
+    _top,
+    count_tokens,
+    pack,
+    rank,
+)
 from agent_sleep.workspace import Workspace  # noqa: E402
 from bench import locomo  # noqa: E402
 from bench.bench_recall import evidence_recall, workspace_for  # noqa: E402
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\[shares a photo:\s*|\]\s*$")
+
+
+TODAY = dt.date(2026, 1, 1)  # recency decay is off: any date ranks alike
 
 
 @dataclass
@@ -187,8 +204,13 @@ def neighbours(conv: Conversation, fused_all: np.ndarray) -> np.ndarray:
     return fused_all + 0.2 * np.maximum(before, after)
 
 
+DEEP = {
+    "deep": Fusion(),
+    "deep -feedback": Fusion(feedback_weight=0.0),
+    "deep -rerank": Fusion(rerank_weight=0.0),
+}
 VARIANTS = (
-    *("shipped", "neighbours", "sentences", "own-words"),
+    *("first pass", *DEEP, "neighbours", "sentences", "own-words"),
     *("rm3", "prev-vector", "length prior", "mmr", "word-expansion"),
 )
 
@@ -216,6 +238,9 @@ def mmr(conv: Conversation, order: list, lam: float = 0.7, depth: int = 400) -> 
 
 def run_variant(name: str, conv: Conversation, qi: int, budget: int, f: Fusion) -> list:
     q = conv.questions[qi].question
+    if name in DEEP:
+        model = cast(Embedder, conv.extra["model"])
+        return rank(conv.index, q, conv.query_vectors[qi], DEEP[name], None, budget, TODAY, model)
     wanted = max(1, budget // 30)
     sig: Signals = (
         conv.index.bm25.scores(tokenize(q)),
@@ -257,6 +282,7 @@ def main() -> None:
         qs = locomo.questions(sample)
         conv = Conversation(index, qs, np.stack([model.embed_query(q.question) for q in qs]))
         embed_parts(conv, ws)
+        conv.extra["model"] = model
         print(f"{sample['sample_id']}: {len(qs)} questions", file=sys.stderr, flush=True)
         for qi, q in enumerate(qs):
             for budget in budgets:

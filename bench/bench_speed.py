@@ -4,6 +4,10 @@ For each size it prints one row of a scaling table:
 
 - build: a full index build (BM25 + one embedding per note) in-process, and its rate,
 - warm p50 / p95: ``recall(query, k=6)`` in-process with the index loaded, 40 distinct queries,
+- deep: ``recall(query, budget_tokens=4000)``, which adds feedback and the late-interaction
+  rerank (token states of up to 532 candidates): p50 over 10 queries in-process with an empty
+  token cache ("new"), the same queries again ("repeat"), and ``agent-sleep search QUERY
+  --budget-tokens 4000`` in a new process (median of 3),
 - cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
 - one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds;
   only the index's tail part is rewritten, see references/recall.md),
@@ -192,6 +196,21 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
+    recall_mod = importlib.import_module("agent_sleep.recall")
+    deep_new, deep_again = [], []
+    for q in qs[:10]:
+        recall_mod._token_cache.clear()
+        recall_mod._token_cache_bytes = 0
+        t = time.perf_counter()
+        recall(ws, q, budget_tokens=4000, fusion=fusion)
+        deep_new.append(time.perf_counter() - t)
+    for q in qs[:10]:
+        t = time.perf_counter()
+        recall(ws, q, budget_tokens=4000, fusion=fusion)
+        deep_again.append(time.perf_counter() - t)
+    deep_cold = [
+        cli("search", q, "-w", str(folder), "--budget-tokens", "4000", *flags) for q in qs[:3]
+    ]
     micro_rest(f"Alice moved the search index to cluster {time.time_ns()}", "B", workspace=ws)
     t = time.perf_counter()
     one = index.update(ws, vectors=vectors)
@@ -217,6 +236,9 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         "warm_p50_ms": 1000 * statistics.median(warm),
         "warm_p95_ms": 1000 * sorted(warm)[int(0.95 * len(warm)) - 1],
         "cold_s": statistics.median(cold),
+        "deep_new_ms": 1000 * statistics.median(deep_new),
+        "deep_again_ms": 1000 * statistics.median(deep_again),
+        "deep_cold_s": statistics.median(deep_cold),
         "one_embedded": one.embedded,
         "one_s": one_s,
         "after_s": after_s,
@@ -258,6 +280,7 @@ def main() -> None:
         f"{'cold search s':>13} {'+1 note: embedded':>17} {'s':>5} {'next search s':>13} "
         f"{'merge s':>7}  route"
     )
+    deep = []
     for r in rows:
         rate = r["embedded"] / r["build_s"] if r["embedded"] else 0.0
         print(
@@ -266,6 +289,13 @@ def main() -> None:
             f"{r['one_s']:>5.2f} {r['after_s']:>13.2f} {r['merge_s']:>7.2f}  "
             f"{'hybrid' if r['vectors'] else 'BM25 only'}"
         )
+        deep.append(
+            f"{r['notes']:>7.0f} {r['deep_new_ms']:>14.0f} {r['deep_again_ms']:>17.1f} "
+            f"{r['deep_cold_s']:>20.2f}"
+        )
+    print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")
+    print(f"{'notes':>7} {'new p50 ms':>14} {'repeat p50 ms':>17} {'cold search s':>20}")
+    print("\n".join(deep))
     largest = max([*sizes, *plain])
     folder = work / (f"ws-{largest}" if largest in sizes else f"ws-{largest}-bm25")
     ctx, clk = context_vs_click(folder)

@@ -38,6 +38,30 @@ def test_vectors_match_sentence_transformers(model: MiniLM) -> None:
     assert np.abs(model.embed_query(SENTENCES[1]) - expected[1]).max() < 1e-4
 
 
+def test_token_states_match_sentence_transformers(model: MiniLM) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    reference = SentenceTransformer(str(model_files().folder), device="cpu")
+    expected = reference.encode(SENTENCES, output_value="token_embeddings")
+    got = model.embed_tokens(SENTENCES)
+    assert len(got) == len(SENTENCES)
+    for mine, theirs in zip(got, expected, strict=True):
+        theirs = theirs.numpy()
+        theirs = theirs / np.linalg.norm(theirs, axis=1, keepdims=True)
+        assert mine.shape == theirs.shape  # [CLS] ... [SEP], truncated at 256 like ST
+        assert np.abs(mine - theirs).max() < 1e-4
+    assert model.embed_tokens([]) == []
+
+
+def test_query_tokens_know_the_word_each_piece_belongs_to(model: MiniLM) -> None:
+    vectors, owners, pieces = model.query_tokens("What does Melanie do to de-stress?")
+    assert len(vectors) == len(owners) == len(pieces)
+    assert owners[0] is None and owners[-1] is None  # [CLS], [SEP]
+    assert pieces[0] == "[CLS]" and owners[3] == "Melanie"
+    assert "stress" in owners and "-" in owners
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
 def test_unit_length_and_batching_do_not_change_vectors(model: MiniLM) -> None:
     many = [f"note number {i} about topic {i % 7}" for i in range(70)]
     batched = model.embed_documents(many)
