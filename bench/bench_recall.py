@@ -7,7 +7,10 @@ evidence turns among the returned hits' ``sources`` (a question with no valid ev
 1). Printed per category at B = 1000 and 4000 tokens (tokens ≈ words × 1.3) for:
 
 - recency: the newest notes that fit the budget (what a context window without search keeps),
-- bm25: BM25 only, vector: MiniLM cosine only, hybrid: the shipped defaults.
+- bm25: BM25 only, vector: MiniLM cosine only (single-signal baselines: no feedback, no rerank),
+- bm25 route: what ``recall`` does without the model (BM25 with feedback),
+- first pass: the shipped fusion with the deep steps off (feedback and rerank),
+- hybrid: the shipped defaults (a budget of 1000 or 4000 tokens is a deep request).
 
 Workspaces (and their index, so embeddings) are kept under ``--work`` and reused by reruns.
 
@@ -31,7 +34,8 @@ from agent_sleep.recall import Fusion, Hit, count_tokens, recall  # noqa: E402
 from agent_sleep.workspace import Workspace  # noqa: E402
 from bench import locomo  # noqa: E402
 
-METHODS = ("recency", "bm25", "vector", "hybrid")
+METHODS = ("recency", "bm25", "vector", "bm25 route", "first pass", "hybrid")
+PLAIN = {"deep_from": 10**9}
 
 
 def workspace_for(sample: dict, work: Path) -> Path:
@@ -64,9 +68,13 @@ def run(method: str, ws: Workspace, question: str, budget: int, fusion: Fusion) 
     if method == "recency":
         return recency(ws, budget)
     if method == "bm25":
-        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
+        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0, **PLAIN)
     elif method == "vector":
-        fusion = replace(fusion, vector_weight=1.0, text_weight=0.0)
+        fusion = replace(fusion, vector_weight=1.0, text_weight=0.0, **PLAIN)
+    elif method == "bm25 route":
+        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
+    elif method == "first pass":
+        fusion = replace(fusion, **PLAIN)
     return recall(ws, question, budget_tokens=budget, fusion=fusion)
 
 
@@ -106,7 +114,7 @@ def main() -> None:
     print(f"data: {args.data}")
     cats = sorted(locomo.CATEGORIES)
     header = (
-        f"{'method':<8} {'budget':>6} "
+        f"{'method':<10} {'budget':>6} "
         + " ".join(f"{locomo.CATEGORIES[c]:>12}" for c in cats)
         + f" {'overall':>8}"
     )
@@ -120,7 +128,7 @@ def main() -> None:
                 total += vals
                 cells.append(f"{100 * sum(vals) / max(len(vals), 1):11.1f}%")
             overall = 100 * sum(total) / max(len(total), 1)
-            print(f"{method:<8} {budget:>6} " + " ".join(cells) + f" {overall:7.1f}%")
+            print(f"{method:<10} {budget:>6} " + " ".join(cells) + f" {overall:7.1f}%")
     print(f"({time.monotonic() - started:.0f} s)")
 
 
