@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -175,14 +175,7 @@ class MiniLM:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
-        encodings = self._encode(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), BATCH):
-            idx = order[start : start + BATCH]
-            ids, mask = self._batch([encodings[i] for i in idx])
-            pooled = self._session.run(["pooled"], {"input_ids": ids, "attention_mask": mask})[0]
+        for idx, _, pooled in self._runs(texts, "pooled"):
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[idx] = pooled / np.maximum(norms, 1e-12)
         return out
@@ -192,18 +185,26 @@ class MiniLM:
         included): what late interaction compares, one row per word piece."""
         np = self._np
         out = [np.zeros((0, self.dim), np.float32)] * len(texts)
+        for idx, lengths, states in self._runs(texts, "tokens"):
+            for row, (i, n) in enumerate(zip(idx, lengths, strict=True)):
+                t = states[row, :n]
+                out[i] = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def _runs(
+        self, texts: Sequence[str], output: str
+    ) -> Iterator[tuple[list[int], list[int], Any]]:
+        """The graph's ``output`` for ``texts`` in batches of similar length: (the texts'
+        positions, their token counts, the batch's output)."""
         if not texts:
-            return out
+            return
         encodings = self._encode(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]
             ids, mask = self._batch([encodings[i] for i in idx])
-            states = self._session.run(["tokens"], {"input_ids": ids, "attention_mask": mask})[0]
-            for row, i in enumerate(idx):
-                t = states[row, : len(encodings[i].ids)]
-                out[i] = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-12)
-        return out
+            result = self._session.run([output], {"input_ids": ids, "attention_mask": mask})[0]
+            yield idx, [len(encodings[i].ids) for i in idx], result
 
     def query_tokens(self, text: str) -> tuple[np.ndarray, list[str | None], list[str]]:
         """The query's token vectors (as ``embed_tokens``), the word of the text each token
