@@ -35,12 +35,14 @@ Without the embedding model the vector weight is 0 and BM25 alone ranks (one war
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
 import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_sleep.bm25 import STOPWORDS, tokenize, words
@@ -233,9 +235,12 @@ def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: F
     return ranked[: fusion.feedback_terms]
 
 
-# Token vectors of units re-scored lately, by content hash: float16, capped in bytes.
+# Token vectors of units re-scored lately, by content hash: float16, capped in bytes. Behind
+# it, a folder of the workspace keeps them across processes (``tokens/`` beside the index, one
+# file per unit, oldest removed past DISK_TOKEN_BYTES; deleting it loses nothing).
 _token_cache: OrderedDict[str, np.ndarray] = OrderedDict()
 TOKEN_CACHE_BYTES = 128 << 20
+DISK_TOKEN_BYTES = 256 << 20
 _token_cache_bytes = 0
 
 
@@ -245,20 +250,78 @@ def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.nda
 
     keys = [f"{model.name}|{index.hashes[r]}" for r in rows]
     missing = list(dict.fromkeys(k for k in keys if k not in _token_cache))
-    if missing:
+    folder = _token_folder(index, model)
+    found = _read_tokens(folder, missing) if folder is not None else {}
+    todo = [k for k in missing if k not in found]
+    if todo:
         first = {k: r for k, r in zip(keys, rows, strict=True)}
-        vectors = model.embed_tokens([index.units[first[k]].embedded for k in missing])  # type: ignore[attr-defined]
-        for key, v in zip(missing, vectors, strict=True):
-            _token_cache[key] = v.astype(np.float16)
-            _token_cache_bytes += v.size * 2
+        texts = [index.units[first[k]].embedded for k in todo]
+        made = model.embed_tokens(texts)  # type: ignore[attr-defined]
+        fresh = {k: v.astype(np.float16) for k, v in zip(todo, made, strict=True)}
+        if folder is not None:
+            _write_tokens(folder, fresh)
+        found.update(fresh)
+    for key in missing:
+        _token_cache[key] = found[key]
+        _token_cache_bytes += found[key].nbytes
     out = []
     for key in keys:
         _token_cache.move_to_end(key)
         out.append(_token_cache[key])
     while _token_cache_bytes > TOKEN_CACHE_BYTES and len(_token_cache) > len(keys):
         _, old = _token_cache.popitem(last=False)
-        _token_cache_bytes -= old.size * 2
+        _token_cache_bytes -= old.nbytes
     return out
+
+
+def _token_folder(index: Loaded, model: Embedder) -> Path | None:
+    if index.folder is None:
+        return None
+    return index.folder.parent / "tokens" / re.sub(r"[^A-Za-z0-9._-]", "_", model.name)
+
+
+def _read_tokens(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
+    """The cached token states of ``keys`` found on disk; an unreadable file is a miss."""
+    import numpy as np
+
+    out = {}
+    for key in keys:
+        path = folder / (key.split("|", 1)[1] + ".npy")
+        try:
+            with open(path, "rb") as f:
+                v = np.load(f, allow_pickle=False)
+        except (OSError, ValueError, EOFError):
+            continue
+        if v.dtype == np.float16 and v.ndim == 2 and len(v):
+            out[key] = v
+    return out
+
+
+def _write_tokens(folder: Path, fresh: dict[str, np.ndarray]) -> None:
+    """Each unit's states in a file of its own, written whole then renamed into place; past
+    ``DISK_TOKEN_BYTES`` the oldest files go. A cache: any failure only skips it."""
+    import numpy as np
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for key, v in fresh.items():
+            path = folder / (key.split("|", 1)[1] + ".npy")
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                np.save(f, v, allow_pickle=False)
+            os.replace(tmp, path)
+        entries = [(e.stat().st_mtime_ns, e.stat().st_size, e.path) for e in os.scandir(folder)]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    if total <= DISK_TOKEN_BYTES:
+        return
+    for _, size, name in sorted(entries):
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        total -= size
+        if total <= DISK_TOKEN_BYTES * 0.8:
+            break
 
 
 def _rerank(

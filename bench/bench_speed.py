@@ -5,9 +5,11 @@ For each size it prints one row of a scaling table:
 - build: a full index build (BM25 + one embedding per note) in-process, and its rate,
 - warm p50 / p95: ``recall(query, k=6)`` in-process with the index loaded, 40 distinct queries,
 - deep: ``recall(query, budget_tokens=4000)``, which adds feedback and the late-interaction
-  rerank (token states of up to 532 candidates): p50 over 10 queries in-process with an empty
-  token cache ("new"), the same queries again ("repeat"), and ``agent-sleep search QUERY
-  --budget-tokens 4000`` in a new process (median of 3),
+  rerank (token states of up to 532 candidates): p50 over 10 queries in-process with no token
+  states cached ("new"), the same queries with the states on disk only (as a new process finds
+  them: "disk"), then again with them in memory too ("repeat"); and ``agent-sleep search QUERY
+  --budget-tokens 4000`` in a new process (median of 3) with no states cached and with the
+  queries' states on disk,
 - cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
 - one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds;
   only the index's tail part is rewritten, see references/recall.md),
@@ -197,13 +199,27 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         warm.append(time.perf_counter() - t)
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
     recall_mod = importlib.import_module("agent_sleep.recall")
-    deep_new, deep_again = [], []
-    for q in qs[:10]:
+    tokens = ws.state_dir / "tokens"
+
+    def forget(disk: bool) -> None:
         recall_mod._token_cache.clear()
         recall_mod._token_cache_bytes = 0
+        if disk:
+            shutil.rmtree(tokens, ignore_errors=True)
+
+    deep_new, deep_again, deep_disk = [], [], []
+    for q in qs[:10]:
+        forget(disk=True)
         t = time.perf_counter()
         recall(ws, q, budget_tokens=4000, fusion=fusion)
         deep_new.append(time.perf_counter() - t)
+    for q in qs[:10]:  # untimed: every query's states on disk
+        recall(ws, q, budget_tokens=4000, fusion=fusion)
+    for q in qs[:10]:
+        forget(disk=False)
+        t = time.perf_counter()
+        recall(ws, q, budget_tokens=4000, fusion=fusion)
+        deep_disk.append(time.perf_counter() - t)
     for q in qs[:10]:
         t = time.perf_counter()
         recall(ws, q, budget_tokens=4000, fusion=fusion)
@@ -211,6 +227,11 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     deep_cold = [
         cli("search", q, "-w", str(folder), "--budget-tokens", "4000", *flags) for q in qs[:3]
     ]
+    forget(disk=True)
+    deep_cold_new = [
+        cli("search", q, "-w", str(folder), "--budget-tokens", "4000", *flags) for q in qs[3:6]
+    ]
+    forget(disk=True)
     micro_rest(f"Alice moved the search index to cluster {time.time_ns()}", "B", workspace=ws)
     t = time.perf_counter()
     one = index.update(ws, vectors=vectors)
@@ -239,6 +260,8 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         "deep_new_ms": 1000 * statistics.median(deep_new),
         "deep_again_ms": 1000 * statistics.median(deep_again),
         "deep_cold_s": statistics.median(deep_cold),
+        "deep_cold_new_s": statistics.median(deep_cold_new),
+        "deep_disk_ms": 1000 * statistics.median(deep_disk),
         "one_embedded": one.embedded,
         "one_s": one_s,
         "after_s": after_s,
@@ -290,11 +313,14 @@ def main() -> None:
             f"{'hybrid' if r['vectors'] else 'BM25 only'}"
         )
         deep.append(
-            f"{r['notes']:>7.0f} {r['deep_new_ms']:>14.0f} {r['deep_again_ms']:>17.1f} "
-            f"{r['deep_cold_s']:>20.2f}"
+            f"{r['notes']:>7.0f} {r['deep_new_ms']:>10.0f} {r['deep_disk_ms']:>13.0f} "
+            f"{r['deep_again_ms']:>14.1f} {r['deep_cold_new_s']:>18.2f} {r['deep_cold_s']:>19.2f}"
         )
     print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")
-    print(f"{'notes':>7} {'new p50 ms':>14} {'repeat p50 ms':>17} {'cold search s':>20}")
+    print(
+        f"{'notes':>7} {'new p50 ms':>10} {'disk p50 ms':>13} {'repeat p50 ms':>14} "
+        f"{'cold search s: new':>18} {'cold, states on disk':>19}"
+    )
     print("\n".join(deep))
     largest = max([*sizes, *plain])
     folder = work / (f"ws-{largest}" if largest in sizes else f"ws-{largest}-bm25")

@@ -156,3 +156,47 @@ def test_bm25_only_deep_recall_needs_no_model(chat: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(index_mod, "embedder", no_model)
     hits = recall(chat, "turtles tank", budget_tokens=2000, fusion=bm25)
     assert any("turtles" in h.text for h in hits[:3])
+
+
+def test_token_states_persist_for_the_next_process(
+    chat: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    query = "What pets does Nate have?"
+    first = recall(chat, query, k=30)
+    folder = Workspace.at(chat).state_dir / "tokens"
+    assert list(folder.rglob("*.npy"))  # written beside the index, inside the workspace
+    recall_mod._token_cache.clear()  # as a new process would start
+    model = embedder(Workspace.at(chat))
+
+    real, asked = model.embed_tokens, []
+
+    def counted(texts: list[str]) -> list[np.ndarray]:
+        asked.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(model, "embed_tokens", counted)
+    again = recall(chat, query, k=30)
+    assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in first]
+    assert asked == [query]  # the query's own pieces; every unit came from disk
+
+
+def test_a_damaged_token_file_is_recomputed(chat: Path) -> None:
+    query = "What pets does Nate have?"
+    first = recall(chat, query, k=30)
+    files = sorted((Workspace.at(chat).state_dir / "tokens").rglob("*.npy"))
+    files[0].write_bytes(b"\x93NUMPY torn")
+    files[1].write_bytes(b"")
+    recall_mod._token_cache.clear()
+    again = recall(chat, query, k=30)
+    assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in first]
+    assert files[0].stat().st_size > 100 and files[1].stat().st_size > 100  # rewritten whole
+
+
+def test_token_folder_stays_under_its_cap(chat: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(recall_mod, "DISK_TOKEN_BYTES", 60_000)
+    recall(chat, "What pets does Nate have?", k=30)
+    recall_mod._token_cache.clear()
+    recall(chat, "Which books does Joanna like?", k=30)
+    files = list((Workspace.at(chat).state_dir / "tokens").rglob("*"))
+    assert sum(f.stat().st_size for f in files if f.is_file()) <= 60_000
+    assert not [f for f in files if f.name.endswith(".tmp")]
