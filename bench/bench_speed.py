@@ -38,6 +38,7 @@ import importlib
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -169,8 +170,6 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     marker = folder / ".agent-sleep" / "bench-generated"
     if not marker.exists():
         if folder.exists():
-            import shutil
-
             shutil.rmtree(folder)
         generate(folder, count)
         marker.write_text(str(count))
