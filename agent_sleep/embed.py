@@ -141,6 +141,12 @@ class MiniLM:
         self, files: ModelFiles, cache_dir: Path | None = None, verdict_cache: Path | None = None
     ) -> None:
         verify_weights(files, verdict_cache)
+        st = files.weights.stat()
+        # which weights these are, for caches of what they computed (the name is the same for
+        # a configured folder of the same architecture)
+        self.fingerprint = hashlib.sha1(
+            f"{files.weights.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()
+        ).hexdigest()[:12]
         try:
             import numpy as np
             import onnxruntime as ort

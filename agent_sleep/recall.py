@@ -19,7 +19,8 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
       unit's token states from the same MiniLM (IDF-weighted mean), mixed at ``rerank_weight``
       with the first-pass score. A unit that names an instance of what is asked ("my turtles"
       for "pets") matches token by token where one pooled vector blurs it. Token states are
-      computed for those candidates on demand and cached by content hash (128 MB cap).
+      computed for those candidates on demand and kept by content hash, in memory (128 MB)
+      and in ``.agent-sleep/tokens/`` (256 MB), so a later process finds them.
 4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
    MEMORY.md entries never decay.
 5. Cutoff: units under ``min_score`` are dropped, except exact keyword hits (every content word
@@ -277,7 +278,8 @@ def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.nda
 def _token_folder(index: Loaded, model: Embedder) -> Path | None:
     if index.folder is None:
         return None
-    return index.folder.parent / "tokens" / re.sub(r"[^A-Za-z0-9._-]", "_", model.name)
+    name = f"{model.name}-{getattr(model, 'fingerprint', '')}"
+    return index.folder.parent / "tokens" / re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
 def _read_tokens(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:

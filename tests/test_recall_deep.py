@@ -200,3 +200,16 @@ def test_token_folder_stays_under_its_cap(chat: Path, monkeypatch: pytest.Monkey
     files = list((Workspace.at(chat).state_dir / "tokens").rglob("*"))
     assert sum(f.stat().st_size for f in files if f.is_file()) <= 60_000
     assert not [f for f in files if f.name.endswith(".tmp")]
+
+
+def test_other_weights_never_read_these_states(chat: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace.at(chat)
+    model = embedder(ws)
+    recall(chat, "What pets does Nate have?", k=30)
+    recall_mod._token_cache.clear()
+    # a configured model folder has the same name but other weights
+    monkeypatch.setattr(model, "fingerprint", "0123456789ab")
+    monkeypatch.setattr(model, "name", "all-MiniLM-L6-v2")
+    recall(chat, "What pets does Nate have?", k=30)
+    folders = sorted(p.name for p in (ws.state_dir / "tokens").iterdir())
+    assert len(folders) == 2 and any(f.endswith("-0123456789ab") for f in folders)
