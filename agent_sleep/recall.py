@@ -41,6 +41,7 @@ import datetime as dt
 import math
 import os
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -243,15 +244,18 @@ _token_cache: OrderedDict[str, np.ndarray] = OrderedDict()
 TOKEN_CACHE_BYTES = 128 << 20
 DISK_TOKEN_BYTES = 256 << 20
 _token_cache_bytes = 0
+_token_lock = threading.Lock()
 
 
 def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
     global _token_cache_bytes
     import numpy as np
 
-    keys = [f"{model.name}|{index.hashes[r]}" for r in rows]
-    missing = list(dict.fromkeys(k for k in keys if k not in _token_cache))
-    folder = _token_folder(index, model)
+    who = _model_key(model)
+    keys = [f"{who}|{index.hashes[r]}" for r in rows]
+    with _token_lock:
+        missing = list(dict.fromkeys(k for k in keys if k not in _token_cache))
+    folder = None if index.folder is None else index.folder.parent / "tokens" / who
     found = _read_tokens(folder, missing) if folder is not None else {}
     todo = [k for k in missing if k not in found]
     if todo:
@@ -262,24 +266,25 @@ def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.nda
         if folder is not None:
             _write_tokens(folder, fresh)
         found.update(fresh)
-    for key in missing:
-        _token_cache[key] = found[key]
-        _token_cache_bytes += found[key].nbytes
-    out = []
-    for key in keys:
-        _token_cache.move_to_end(key)
-        out.append(_token_cache[key])
-    while _token_cache_bytes > TOKEN_CACHE_BYTES and len(_token_cache) > len(keys):
-        _, old = _token_cache.popitem(last=False)
-        _token_cache_bytes -= old.nbytes
+    with _token_lock:
+        for key in missing:
+            if key not in _token_cache:
+                _token_cache[key] = found[key]
+                _token_cache_bytes += found[key].nbytes
+        out = []
+        for key in keys:
+            _token_cache.move_to_end(key)
+            out.append(_token_cache[key])
+        while _token_cache_bytes > TOKEN_CACHE_BYTES and len(_token_cache) > len(keys):
+            _, old = _token_cache.popitem(last=False)
+            _token_cache_bytes -= old.nbytes
     return out
 
 
-def _token_folder(index: Loaded, model: Embedder) -> Path | None:
-    if index.folder is None:
-        return None
+def _model_key(model: Embedder) -> str:
+    """The model's name and weights (a configured folder keeps the name, not the weights)."""
     name = f"{model.name}-{getattr(model, 'fingerprint', '')}"
-    return index.folder.parent / "tokens" / re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
 def _read_tokens(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:

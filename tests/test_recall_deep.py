@@ -138,7 +138,8 @@ def test_token_cache_stays_under_its_cap(chat: Path, monkeypatch: pytest.MonkeyP
     assert len(recall_mod._token_cache) == 3  # a request's own units always stay
     second = recall_mod._unit_tokens(index, [3, 4], model)
     kept = set(recall_mod._token_cache)
-    assert kept == {f"{model.name}|{index.hashes[r]}" for r in (3, 4)}  # oldest went first
+    who = recall_mod._model_key(model)
+    assert kept == {f"{who}|{index.hashes[r]}" for r in (3, 4)}  # oldest went first
     assert recall_mod._token_cache_bytes == sum(v.size * 2 for v in second)
     again = recall_mod._unit_tokens(index, [0], model)[0]
     assert np.array_equal(again, first[0])  # re-embedded alike
@@ -213,3 +214,17 @@ def test_other_weights_never_read_these_states(chat: Path, monkeypatch: pytest.M
     recall(chat, "What pets does Nate have?", k=30)
     folders = sorted(p.name for p in (ws.state_dir / "tokens").iterdir())
     assert len(folders) == 2 and any(f.endswith("-0123456789ab") for f in folders)
+
+
+def test_threads_share_the_token_cache(chat: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    queries = ["What pets does Nate have?", "Which books does Joanna like?", "Nate's hobbies"]
+    alone = {q: [h.text for h in recall(chat, q, k=25)] for q in queries}
+    monkeypatch.setattr(recall_mod, "TOKEN_CACHE_BYTES", 200_000)  # evictions while they run
+    recall_mod._token_cache.clear()
+    recall_mod._token_cache_bytes = 0
+    with ThreadPoolExecutor(4) as pool:
+        runs = list(pool.map(lambda q: (q, [h.text for h in recall(chat, q, k=25)]), queries * 4))
+    assert all(texts == alone[q] for q, texts in runs)
+    assert recall_mod._token_cache_bytes == sum(v.nbytes for v in recall_mod._token_cache.values())
