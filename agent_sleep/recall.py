@@ -317,7 +317,10 @@ def _write_tokens(folder: Path, fresh: dict[str, np.ndarray]) -> None:
             with open(tmp, "wb") as f:
                 np.save(f, v, allow_pickle=False)
             os.replace(tmp, path)
-        entries = [(e.stat().st_mtime_ns, e.stat().st_size, e.path) for e in os.scandir(folder)]
+        entries = []
+        for e in os.scandir(folder):
+            st = e.stat()
+            entries.append((st.st_mtime_ns, st.st_size, e.path))
     except OSError:
         return
     total = sum(size for _, size, _ in entries)
