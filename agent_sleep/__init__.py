@@ -7,25 +7,23 @@ path) stays light: nothing heavy loads until a function that needs it is called.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import Any
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "micro_rest": "agent_sleep.rest",
-    "Workspace": "agent_sleep.workspace",
-    "AgentSleepError": "agent_sleep.errors",
-    "BadInput": "agent_sleep.errors",
-    "redact": "agent_sleep.redact",
-    "get_context": "agent_sleep.context",
-    "recall": "agent_sleep.recall",
-    "Hit": "agent_sleep.recall",
-    "sleep_cycle": "agent_sleep.sleep",
-    "flush": "agent_sleep.flush",
-    "should_flush": "agent_sleep.flush",
-    "rollback": "agent_sleep.journal",
+    "micro_rest": "agent_sleep.core.rest",
+    "Workspace": "agent_sleep.core.workspace",
+    "AgentSleepError": "agent_sleep.core.errors",
+    "BadInput": "agent_sleep.core.errors",
+    "redact": "agent_sleep.core.redact",
+    "get_context": "agent_sleep.retrieval.context",
+    "recall": "agent_sleep.retrieval.recall",
+    "Hit": "agent_sleep.retrieval.recall",
+    "sleep_cycle": "agent_sleep.consolidation.sleep",
+    "flush": "agent_sleep.consolidation.flush",
+    "should_flush": "agent_sleep.consolidation.flush",
+    "rollback": "agent_sleep.consolidation.journal",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -42,17 +40,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(list(globals()) + __all__)
-
-
-class _Package(types.ModuleType):
-    """Keeps ``agent_sleep.flush`` and ``agent_sleep.recall`` the functions: importing the
-    submodule of the same name (``from agent_sleep.recall import rank``, or get_context with a
-    query) would otherwise rebind the package attribute to the module."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _EXPORTS and isinstance(value, types.ModuleType):
-            value = getattr(value, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

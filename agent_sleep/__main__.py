@@ -1,3 +1,3 @@
-from agent_sleep.cli import main
+from agent_sleep.cli.app import main
 
 main()

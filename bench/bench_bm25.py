@@ -1,9 +1,9 @@
-"""BM25 backends side by side: ours (agent_sleep.bm25), rank-bm25 and bm25s, on the same tokens.
+"""BM25 backends side by side: ours (agent_sleep.retrieval.bm25), rank-bm25 and bm25s, on the same tokens.
 
-Every backend indexes the same terms: ``agent_sleep.bm25.tokenize`` of each recall unit's indexed
+Every backend indexes the same terms: ``agent_sleep.retrieval.bm25.tokenize`` of each recall unit's indexed
 text, exactly as the search index stores them, and is queried with ``tokenize(query)``.
 
-- ours: ``agent_sleep.bm25.BM25`` (Okapi, k1=1.2, b=0.75, idf ``ln(1 + (N-df+0.5)/(df+0.5))``,
+- ours: ``agent_sleep.retrieval.bm25.BM25`` (Okapi, k1=1.2, b=0.75, idf ``ln(1 + (N-df+0.5)/(df+0.5))``,
   repeated query terms counted once),
 - rank-bm25: ``rank_bm25.BM25Okapi`` as shipped (k1=1.5, b=0.75, idf ``ln((N-df+0.5)/(df+0.5))``
   floored at 0.25 × the mean idf for terms in more than half the documents), and with k1=1.2,
@@ -12,7 +12,7 @@ text, exactly as the search index stores them, and is queried with ``tokenize(qu
 
 1. Quality: LoCoMo evidence recall at each budget, BM25 alone. Units are ranked by the
    backend's score (units scoring 0 are left out, ties by position), packed greedily by rank
-   into the budget (``agent_sleep.recall.count_tokens``), and scored as bench_recall does: the
+   into the budget (``agent_sleep.retrieval.recall.count_tokens``), and scored as bench_recall does: the
    share of the question's gold evidence among the packed units' sources. Also printed: the
    product's own BM25-only route (``recall`` with the vector weight at 0: sessions and
    near-duplicate folding on top of our scores), the number of questions a backend scores
@@ -60,11 +60,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent_sleep import index as search_index  # noqa: E402
-from agent_sleep.bm25 import BM25, tokenize  # noqa: E402
-from agent_sleep.recall import Fusion, count_tokens  # noqa: E402
-from agent_sleep.units import iter_units  # noqa: E402
-from agent_sleep.workspace import Workspace  # noqa: E402
+from agent_sleep.core.workspace import Workspace  # noqa: E402
+from agent_sleep.retrieval import index as search_index  # noqa: E402
+from agent_sleep.retrieval.bm25 import BM25, tokenize  # noqa: E402
+from agent_sleep.retrieval.recall import Fusion, count_tokens  # noqa: E402
+from agent_sleep.retrieval.units import iter_units  # noqa: E402
 from bench import locomo  # noqa: E402
 
 TOP = 10  # top-k of the speed queries and of the ranking agreement
@@ -88,7 +88,7 @@ class Backend:
 def _ours_save(model: BM25, folder: Path) -> None:
     import numpy as np
 
-    # The layout the search index writes (agent_sleep/index.py keeps the count in its manifest).
+    # The layout the search index writes (agent_sleep/retrieval/index.py keeps the count in its manifest).
     arrays = model.arrays()
     np.savez(folder / "bm25.npz", vocab=np.array(model.terms(), dtype=str), **arrays)
     (folder / "manifest.json").write_text(json.dumps({"units": model.count}))
@@ -149,7 +149,12 @@ def _bm25s_load(folder: Path) -> Any:
 
 BACKENDS = {
     "ours": Backend(
-        "ours", BM25.build, lambda m, q: m.scores(q), _ours_save, _ours_load, "agent_sleep.bm25"
+        "ours",
+        BM25.build,
+        lambda m, q: m.scores(q),
+        _ours_save,
+        _ours_load,
+        "agent_sleep.retrieval.bm25",
     ),
     "rank-bm25": Backend(
         "rank-bm25",
@@ -183,7 +188,7 @@ SPEED = ("ours", "rank-bm25", "bm25s")  # rank-bm25's k1 does not change its cos
 IMPORTS = {
     "python -c pass": "pass",
     "numpy": "import numpy",
-    "ours (agent_sleep.bm25 + numpy)": "import agent_sleep.bm25, numpy",
+    "ours (agent_sleep.retrieval.bm25 + numpy)": "import agent_sleep.retrieval.bm25, numpy",
     "rank_bm25": "import rank_bm25",
     "bm25s": "import bm25s",
 }

@@ -36,11 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent_sleep import distill, lexical, notes, offline, temporal  # noqa: E402
-from agent_sleep.apply import sources_of  # noqa: E402
-from agent_sleep.rest import micro_rest  # noqa: E402
-from agent_sleep.sleep import bank_pages, sleep_cycle  # noqa: E402
-from agent_sleep.workspace import Workspace  # noqa: E402
+from agent_sleep import temporal  # noqa: E402
+from agent_sleep.analysis import distill, lexical
+from agent_sleep.consolidation.apply import sources_of  # noqa: E402
+from agent_sleep.consolidation.sleep import bank_pages, sleep_cycle  # noqa: E402
+from agent_sleep.core import notes
+from agent_sleep.core.rest import micro_rest  # noqa: E402
+from agent_sleep.core.workspace import Workspace  # noqa: E402
+from agent_sleep.providers import offline
 from bench import locomo  # noqa: E402
 
 _RESOLVED = re.compile(r"^ \(((?:week of |weekend of )?[\d-]+)\)")

@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent_sleep.index import open_index  # noqa: E402
-from agent_sleep.recall import Fusion, Hit, count_tokens, recall  # noqa: E402
-from agent_sleep.workspace import Workspace  # noqa: E402
+from agent_sleep.core.workspace import Workspace  # noqa: E402
+from agent_sleep.retrieval.index import open_index  # noqa: E402
+from agent_sleep.retrieval.recall import Fusion, Hit, count_tokens, recall  # noqa: E402
 from bench import locomo  # noqa: E402
 
 METHODS = ("recency", "bm25", "vector", "bm25 route", "first pass", "hybrid")

@@ -48,10 +48,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent_sleep.bm25 import BM25, STOPWORDS, stem, tokenize, words  # noqa: E402
-from agent_sleep.embed import Embedder  # noqa: E402
-from agent_sleep.index import Loaded, embedder, open_index  # noqa: E402
-from agent_sleep.recall import (  # noqa: E402
+from agent_sleep.core.workspace import Workspace  # noqa: E402
+from agent_sleep.retrieval.bm25 import BM25, STOPWORDS, stem, tokenize, words  # noqa: E402
+from agent_sleep.retrieval.embed import Embedder  # noqa: E402
+from agent_sleep.retrieval.index import Loaded, embedder, open_index  # noqa: E402
+from agent_sleep.retrieval.recall import (  # noqa: E402
     Fusion,
     _minmax,
     _sessions,
@@ -60,7 +61,6 @@ from agent_sleep.recall import (  # noqa: E402
     pack,
     rank,
 )
-from agent_sleep.workspace import Workspace  # noqa: E402
 from bench import locomo  # noqa: E402
 from bench.bench_recall import evidence_recall, workspace_for  # noqa: E402
 

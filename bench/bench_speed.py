@@ -49,10 +49,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent_sleep import index, notes  # noqa: E402
-from agent_sleep.recall import Fusion, recall  # noqa: E402
-from agent_sleep.rest import log_header, micro_rest  # noqa: E402
-from agent_sleep.workspace import Workspace  # noqa: E402
+from agent_sleep import notes  # noqa: E402
+from agent_sleep.core.rest import log_header, micro_rest  # noqa: E402
+from agent_sleep.core.workspace import Workspace  # noqa: E402
+from agent_sleep.retrieval import index
+from agent_sleep.retrieval.recall import Fusion, recall  # noqa: E402
 
 PEOPLE = [
     *("Alice", "Bilal", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana"),
@@ -189,7 +190,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     flags = [] if vectors else ["--bm25-only"]
     qs = list(dict.fromkeys(queries(80)))[:40]
     # a query seen before (at another size) would skip the model through recall's query cache
-    importlib.import_module("agent_sleep.recall")._query_vectors.clear()
+    importlib.import_module("agent_sleep.retrieval.recall")._query_vectors.clear()
     recall(ws, "warm up", k=6, fusion=fusion)
     warm = []
     for q in qs:
@@ -197,7 +198,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
-    recall_mod = importlib.import_module("agent_sleep.recall")
+    recall_mod = importlib.import_module("agent_sleep.retrieval.recall")
     tokens = ws.state_dir / "tokens"
 
     def forget(disk: bool) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep.rest import micro_rest
+from agent_sleep.core.rest import micro_rest
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / "shared/data/locomo/locomo-dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}

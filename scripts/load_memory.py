@@ -18,11 +18,11 @@ try:  # imported as scripts.load_memory: the skill folder is already importable
 except ImportError:  # run as scripts/load_memory.py: scripts/ itself is on sys.path
     import _bootstrap  # noqa: F401
 
-from agent_sleep.context import get_context
+from agent_sleep.retrieval.context import get_context
 
 __all__ = ["get_context"]
 
 if __name__ == "__main__":
-    from agent_sleep.cli import main
+    from agent_sleep.cli.app import main
 
     main(["context", *sys.argv[1:]])

@@ -13,7 +13,7 @@ import sys
 
 import _bootstrap  # noqa: F401  (puts the skill folder on sys.path)
 
-from agent_sleep.cli import main
+from agent_sleep.cli.app import main
 
 if __name__ == "__main__":
     args = sys.argv[1:]

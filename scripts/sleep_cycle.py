@@ -12,7 +12,7 @@ import sys
 
 import _bootstrap  # noqa: F401  (puts the skill folder on sys.path)
 
-from agent_sleep.cli import main
+from agent_sleep.cli.app import main
 
 if __name__ == "__main__":
     main(["sleep", *sys.argv[1:]])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent_sleep.providers import Usage
+from agent_sleep.providers.base import Usage
 
 
 @dataclass
@@ -123,16 +123,19 @@ class QueueProvider:
         return self
 
     def complete(
-        self, system: str, user: str, schema: dict[str, Any]
+        self,
+        system: str,
+        payload: dict[str, Any],
+        schema: dict[str, Any],
+        *,
+        repair: str | None = None,
     ) -> tuple[dict[str, Any], Usage]:
-        self.history.append(
-            {"system": system, "user": user, "payload": json.loads(user[: user.rindex("}") + 1])}
-        )
+        self.history.append({"system": system, "payload": payload, "repair": repair})
         if self.during_call is not None:
             self.during_call()
         answer = self.answers.pop(0)
         if isinstance(answer, str):
-            from agent_sleep.providers import InvalidOutput
+            from agent_sleep.providers.base import InvalidOutput
 
             raise InvalidOutput(answer, Usage(10, 5, 1))
         return answer, Usage(10, 5, 1)

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent_sleep import index
-from agent_sleep.bm25 import BM25, K1, B, tokenize
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval import index
+from agent_sleep.retrieval.bm25 import BM25, K1, B, tokenize
 
 NOTES = [
     (1, "Maya adopted a rescue greyhound called Pepper"),

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent_sleep.notes import parse
+from agent_sleep.core.notes import parse
 from tests.conftest import ROOT
 
 WRITERS = 16

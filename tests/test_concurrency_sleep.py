@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep import micro_rest
-from agent_sleep.index import _read, index_dir, update
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.index import _read, index_dir, update
 from tests.test_hostile_support import (
     api_env,
     assert_all_parse,

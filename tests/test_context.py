@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from agent_sleep import get_context
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
 from tests.conftest import ROOT, run_cli
 
 TODAY = dt.date.today()

@@ -29,9 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep import micro_rest, notes
-from agent_sleep.apply import sources_of
-from agent_sleep.sleep import sleep_cycle
+from agent_sleep import micro_rest
+from agent_sleep.consolidation.apply import sources_of
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
 from tests.test_hostile_support import (
     api_env,
     assert_all_parse,
@@ -296,7 +297,7 @@ def test_kill_reindex(template: Path, tmp_path: Path) -> None:
 
 def test_plain_rollback_takes_the_newest_run_within_one_second(ws: Path) -> None:
     """Run ids carry seconds only: two runs in the same second must still roll back in order."""
-    from agent_sleep.journal import rollback
+    from agent_sleep.consolidation.journal import rollback
 
     micro_rest("Caroline moved to Boston with Apollo", "W", workspace=ws, when=day(1))
     first = sleep_cycle(ws, "nrem", "offline").run_id

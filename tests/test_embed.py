@@ -9,8 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent_sleep import embed
-from agent_sleep.embed import EmbedUnavailable, MiniLM, ModelFiles, load_embedder, model_files
+from agent_sleep.retrieval import embed
+from agent_sleep.retrieval.embed import (
+    EmbedUnavailable,
+    MiniLM,
+    ModelFiles,
+    load_embedder,
+    model_files,
+)
 
 SENTENCES = [
     "Redis default port is 6379",

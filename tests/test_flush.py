@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep import gate, notes
-from agent_sleep.errors import BadInput
-from agent_sleep.flush import flush, should_flush
+from agent_sleep.analysis import gate
+from agent_sleep.consolidation.flush import flush, should_flush
+from agent_sleep.core import notes
+from agent_sleep.core.errors import BadInput
 from tests.conftest import ROOT, run_cli
 from tests.fake_messages_api import QueueProvider
 

@@ -19,9 +19,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_sleep import notes
-from agent_sleep.apply import Builder, Inputs
-from agent_sleep.workspace import Workspace
+from agent_sleep.consolidation.apply import Builder, Inputs
+from agent_sleep.core import notes
+from agent_sleep.core.workspace import Workspace
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 

@@ -1,5 +1,5 @@
 """The Python API in an unlucky import order: a submodule named like a public function
-(``agent_sleep.flush``, ``agent_sleep.recall``) imported first must not replace the function."""
+(``agent_sleep.consolidation.flush``, ``agent_sleep.retrieval.recall``) imported first must not replace the function."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from tests.test_hostile_support import cli_env
 _SESSION = """
 import sys
 import agent_sleep
-from agent_sleep.flush import should_flush  # a helper from the flush module, first
+from agent_sleep.consolidation.flush import should_flush  # a helper from the flush module, first
 ws = sys.argv[1]
 agent_sleep.micro_rest("Caroline moved to Boston", workspace=ws)
-agent_sleep.get_context(workspace=ws, query="Boston")  # imports agent_sleep.recall inside
+agent_sleep.get_context(workspace=ws, query="Boston")  # imports agent_sleep.retrieval.recall inside
 hits = agent_sleep.recall(ws, "Boston")
 from agent_sleep import flush, recall
-import agent_sleep.recall as recall_module
-from agent_sleep.recall import Fusion
+import agent_sleep.retrieval.recall as recall_module
+from agent_sleep.retrieval.recall import Fusion
 print(len(hits), callable(flush) and flush.__name__, recall.__name__, Fusion.__name__)
 """
 

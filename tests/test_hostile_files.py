@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
-from agent_sleep import micro_rest, notes
-from agent_sleep.journal import rollback
-from agent_sleep.sleep import sleep_cycle
-from agent_sleep.workspace import Workspace
+from agent_sleep import micro_rest
+from agent_sleep.consolidation.journal import rollback
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
+from agent_sleep.core.workspace import Workspace
 from tests.test_hostile_support import (
     api_env,
     assert_all_parse,

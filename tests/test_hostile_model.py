@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from agent_sleep import micro_rest, notes
-from agent_sleep.apply import ARCHIVE_SLUG
-from agent_sleep.sleep import sleep_cycle
+from agent_sleep import micro_rest
+from agent_sleep.consolidation.apply import ARCHIVE_SLUG
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
 from tests.test_hostile_support import (
     Tamper,
     api_env,
@@ -263,7 +264,7 @@ def test_nested_values_inside_fields_are_rejected(
         honest["memory_md_updates"].append({**_add("x", []), "text": nested})
         return honest
 
-    from agent_sleep.errors import AgentSleepError
+    from agent_sleep.core.errors import AgentSleepError
 
     with pytest.raises(AgentSleepError, match="unusable twice"):
         _run(ws, tamper, monkeypatch)

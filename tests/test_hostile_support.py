@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agent_sleep import notes
+from agent_sleep.core import notes
 from tests.conftest import ROOT
 from tests.fake_messages_api import FakeMessagesAPI, Reply
 
@@ -41,7 +41,7 @@ class _Replies:
         return True
 
     def pop(self, _index: int = 0) -> Reply:
-        from agent_sleep import offline
+        from agent_sleep.providers import offline
 
         body = self.api.requests[-1].body
         content = body["messages"][0]["content"]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep import index
-from agent_sleep.recall import Fusion, recall
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval import index
+from agent_sleep.retrieval.recall import Fusion, recall
 from tests.conftest import ROOT, run_cli
 
 DAY = dt.datetime(2026, 3, 2, 9, 30)

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agent_sleep import index
-from agent_sleep.bm25 import BM25, tokenize
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval import index
+from agent_sleep.retrieval.bm25 import BM25, tokenize
 
 PEOPLE = ("Maya", "Jonas", "Priya", "Tomas")
 TOPICS = ("pottery class", "half marathon", "kiln firing", "greyhound walks", "Lisbon trip")
@@ -186,7 +186,7 @@ def test_a_tail_past_its_share_is_merged_into_the_main_part(
 
 
 def test_a_reader_sees_every_new_note(ws: Path) -> None:
-    from agent_sleep.recall import Fusion, recall
+    from agent_sleep.retrieval.recall import Fusion, recall
 
     _workspace(ws)
     bm25 = Fusion(vector_weight=0.0, text_weight=1.0)
@@ -199,9 +199,9 @@ def test_a_reader_sees_every_new_note(ws: Path) -> None:
 
 _NOTES_AND_UPDATES = """
 import datetime as dt, sys
-from agent_sleep import index
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.retrieval import index
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
 ws = Workspace.at(sys.argv[1])
 when = dt.datetime(2026, 4, 6, 12, 0)
 for i in range(100000):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_sleep.units import BANK, LOG, MEMORY, units_of
+from agent_sleep.retrieval.units import BANK, LOG, MEMORY, units_of
 
 LOG_TEXT = """# 2026-03-02
 

@@ -8,7 +8,12 @@ import sys
 from tests.conftest import ROOT
 
 HEAVY = ("anthropic", "torch", "sentence_transformers", "transformers", "onnxruntime", "numpy")
-LIGHT_MODULES = ["agent_sleep", "agent_sleep.cli", "agent_sleep.cli_notes", "agent_sleep.rest"]
+LIGHT_MODULES = [
+    "agent_sleep",
+    "agent_sleep.cli.app",
+    "agent_sleep.cli.notes",
+    "agent_sleep.core.rest",
+]
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -31,7 +36,7 @@ def test_importing_the_cli_loads_nothing_heavy() -> None:
 
 
 def test_every_registered_command_module_imports_light() -> None:
-    from agent_sleep.cli import COMMANDS
+    from agent_sleep.cli.app import COMMANDS
 
     modules = sorted({target.partition(":")[0] for target in COMMANDS.values()})
     assert _loaded_after("\n".join(f"import {m}" for m in modules)) == []
@@ -39,7 +44,7 @@ def test_every_registered_command_module_imports_light() -> None:
 
 def test_a_rest_invocation_loads_nothing_heavy(tmp_path) -> None:  # type: ignore[no-untyped-def]
     code = (
-        "from agent_sleep.cli import main\n"
+        "from agent_sleep.cli.app import main\n"
         "try:\n"
         f"    main(['rest', '--note', 'x', '--workspace', {str(tmp_path / 'ws')!r}])\n"
         "except SystemExit:\n    pass"

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_sleep import notes
-from agent_sleep.notes import Note, normalize_text, parse, render_note
+from agent_sleep.core import notes
+from agent_sleep.core.notes import Note, normalize_text, parse, render_note
 
 
 def _note(text: str, **kw: object) -> Note:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep.recall import Fusion, Hit, count_tokens, recall
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.recall import Fusion, Hit, count_tokens, recall
 from tests.conftest import run_cli
 
 OLD = dt.datetime(2025, 1, 10, 10, 0)

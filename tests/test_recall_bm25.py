@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_sleep.bm25 import BM25, stem, tokenize
+from agent_sleep.retrieval.bm25 import BM25, stem, tokenize
 
 
 def test_tokenize_drops_stopwords_and_merges_inflections() -> None:

@@ -11,14 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent_sleep.bm25 import tokenize
-from agent_sleep.index import embedder, open_index
-from agent_sleep.recall import Fusion, _feedback_terms, _rerank, recall
-from agent_sleep.rest import micro_rest
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.bm25 import tokenize
+from agent_sleep.retrieval.index import embedder, open_index
+from agent_sleep.retrieval.recall import Fusion, _feedback_terms, _rerank, recall
 
 DAY = dt.datetime(2026, 3, 1, 10, 0)
-recall_mod = importlib.import_module("agent_sleep.recall")  # the package exports the function
+recall_mod = importlib.import_module(
+    "agent_sleep.retrieval.recall"
+)  # the package exports the function
 SHALLOW = Fusion(deep_from=10_000)
 FIRST_PASS = Fusion(feedback_weight=0.0, rerank_weight=0.0)
 
@@ -147,7 +149,7 @@ def test_token_cache_stays_under_its_cap(chat: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_bm25_only_deep_recall_needs_no_model(chat: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import agent_sleep.index as index_mod
+    import agent_sleep.retrieval.index as index_mod
 
     def no_model(_ws: Workspace) -> None:
         raise AssertionError("the model was asked for")

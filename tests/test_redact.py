@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest
-from agent_sleep.redact import findings, redact
+from agent_sleep.core.redact import findings, redact
 
 LOCOMO = Path(__file__).resolve().parent.parent.parent / "shared/data/locomo/locomo-dev.json"
 _rng = random.Random(7)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest
-from agent_sleep.errors import BadInput
-from agent_sleep.notes import parse
+from agent_sleep.core.errors import BadInput
+from agent_sleep.core.notes import parse
 from tests.conftest import ROOT, run_cli
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from agent_sleep import flush, micro_rest
-from agent_sleep.sleep import sleep_cycle
+from agent_sleep.consolidation.sleep import sleep_cycle
 from tests.test_hostile_support import api_env, cli, model_server, note_ids
 
 _rng = random.Random(11)

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from agent_sleep import offline, prompts, salience, schema, temporal
+from agent_sleep.analysis import salience, temporal
+from agent_sleep.core import schema
+from agent_sleep.providers import offline, prompts
 
 MAY8 = dt.date(2023, 5, 8)  # a Monday
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from agent_sleep.errors import AgentSleepError
-from agent_sleep.flush import flush
-from agent_sleep.providers import DEFAULT_MODEL, AnthropicProvider
-from agent_sleep.rest import micro_rest
-from agent_sleep.sleep import sleep_cycle
+from agent_sleep.consolidation.flush import flush
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core.errors import AgentSleepError
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.providers.anthropic import DEFAULT_MODEL, AnthropicProvider
 from tests.conftest import run_cli
 from tests.fake_messages_api import FakeMessagesAPI, Reply
 

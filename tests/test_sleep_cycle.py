@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent_sleep import notes
-from agent_sleep.rest import micro_rest
-from agent_sleep.sleep import sleep_cycle
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
+from agent_sleep.core.rest import micro_rest
 from tests.conftest import ROOT, run_cli
 from tests.fake_messages_api import QueueProvider
 

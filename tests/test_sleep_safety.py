@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from agent_sleep import notes
-from agent_sleep.errors import AgentSleepError, BadInput
-from agent_sleep.journal import rollback
-from agent_sleep.rest import micro_rest
-from agent_sleep.sleep import sleep_cycle
-from agent_sleep.status import status
-from agent_sleep.workspace import Workspace
+from agent_sleep.consolidation.journal import rollback
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.consolidation.status import status
+from agent_sleep.core import notes
+from agent_sleep.core.errors import AgentSleepError, BadInput
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
 from tests.conftest import run_cli
 from tests.fake_messages_api import QueueProvider
 
@@ -299,6 +299,6 @@ def _offline_answer(ws: Path) -> dict[str, Any]:
     probe = QueueProvider()
     probe.enqueue(_nrem())
     sleep_cycle(ws, "nrem", probe, dry_run=True)
-    from agent_sleep import offline
+    from agent_sleep.providers import offline
 
     return offline.nrem(probe.history[0]["payload"])

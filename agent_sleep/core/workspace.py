@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep.errors import StorageError, WorkspaceError
+from agent_sleep.core.errors import StorageError, WorkspaceError
 
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"

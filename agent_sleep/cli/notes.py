@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from agent_sleep.cli_common import common_options, emit
+from agent_sleep.cli.common import common_options, emit
 
 
 @click.command(
@@ -19,7 +19,7 @@ Examples:
 @common_options
 def init_cmd(workspace: str | None, as_json: bool) -> None:
     """Create the workspace layout (MEMORY.md, memory/, bank/). Safe to run again."""
-    from agent_sleep.workspace import Workspace
+    from agent_sleep.core.workspace import Workspace
 
     ws = Workspace.at(workspace).ensure()
     emit(as_json, {"workspace": str(ws.root)}, f"Workspace ready at {ws.root}")
@@ -79,8 +79,8 @@ def rest_cmd(
     """Append one note to today's log (micro-rest). No model call; prints the note's id."""
     import datetime as dt
 
-    from agent_sleep.errors import BadInput
-    from agent_sleep.rest import micro_rest_detail
+    from agent_sleep.core.errors import BadInput
+    from agent_sleep.core.rest import micro_rest_detail
 
     if note == "-":
         note = sys.stdin.read()

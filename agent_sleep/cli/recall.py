@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from agent_sleep.cli_common import common_options, emit
+from agent_sleep.cli.common import common_options, emit
 
 
 @click.command(
@@ -47,7 +47,7 @@ def context_cmd(
 ) -> None:
     """Print the memory block for a system prompt: MEMORY.md, today's and yesterday's logs,
     next-session actions, and with --query the relevant memories."""
-    from agent_sleep.context import get_context
+    from agent_sleep.retrieval.context import get_context
 
     text = get_context(
         workspace,
@@ -103,7 +103,7 @@ def search_cmd(
     """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes."""
     from dataclasses import asdict, replace
 
-    from agent_sleep.recall import Fusion, recall
+    from agent_sleep.retrieval.recall import Fusion, recall
 
     fusion = Fusion(half_life_days=half_life)
     if bm25_only:
@@ -131,12 +131,12 @@ Examples:
 @common_options
 def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: bool) -> None:
     """Bring the search index (.agent-sleep/index/) up to date with the Markdown files."""
-    from agent_sleep.index import update
-    from agent_sleep.workspace import Workspace
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.retrieval.index import update
 
     ws = Workspace.at(workspace)
     if not ws.exists():
-        from agent_sleep.errors import WorkspaceError
+        from agent_sleep.core.errors import WorkspaceError
 
         raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
     r = update(ws, vectors=not bm25_only, full=full)

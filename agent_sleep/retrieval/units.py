@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agent_sleep import notes
+from agent_sleep.core import notes
 
 MEMORY = "memory"
 BANK = "bank"

@@ -18,8 +18,8 @@ import datetime as dt
 import os
 import re
 
-from agent_sleep import notes
-from agent_sleep.workspace import MEMORY_HEADER, Workspace
+from agent_sleep.core import notes
+from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
 
 NEXT_SESSION = "Next session"
 RETAIN = "Retain"
@@ -172,7 +172,7 @@ def next_session(ws: Workspace) -> tuple[str, str] | None:
 def relevant_section(
     ws: Workspace, query: str, budget_tokens: int | None, skip_paths: set[str]
 ) -> str:
-    from agent_sleep.recall import recall
+    from agent_sleep.retrieval.recall import recall
 
     hits = [h for h in recall(ws, query, budget_tokens=budget_tokens) if h.path not in skip_paths]
     title = f"## Relevant memories (query: {' '.join(query.split())})"

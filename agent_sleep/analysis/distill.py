@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agent_sleep import lexical, temporal
+from agent_sleep.analysis import lexical, temporal
 
 INFORMATIVE = 3.0  # a sentence scoring this much carries information
 STRONG = 9.0  # a clear fact: content plus a name, number or date, usually first person

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agent_sleep.errors import AgentSleepError
+from agent_sleep.core.errors import AgentSleepError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -252,7 +252,7 @@ def _onnx_file(files: ModelFiles, cache_dir: Path | None) -> Path | bytes:
     name = f"minilm-{key.hexdigest()[:16]}.onnx"
     if cache_dir is not None and (cache_dir / name).is_file():
         return cache_dir / name
-    from agent_sleep.onnx_export import build_graph
+    from agent_sleep.retrieval.onnx_export import build_graph
 
     data = build_graph(files.folder)
     if cache_dir is None:

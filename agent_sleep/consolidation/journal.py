@@ -19,10 +19,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.apply import Plan
-from agent_sleep.errors import AgentSleepError, BadInput, StorageError
-from agent_sleep.redact import redact
-from agent_sleep.workspace import ENCODING, ERRORS, Workspace
+from agent_sleep.consolidation.apply import Plan
+from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
+from agent_sleep.core.redact import redact
+from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
 
 JOURNAL = "journal.jsonl"
 RUNS = "runs"

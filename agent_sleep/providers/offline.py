@@ -32,7 +32,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from agent_sleep import distill, gate, lexical, temporal
+from agent_sleep.analysis import distill, gate, lexical, temporal
+from agent_sleep.providers.base import Usage
 
 DUPLICATE = 0.8
 CONTRADICTION = 0.5
@@ -559,3 +560,22 @@ TASKS = {"nrem": nrem, "rem": rem, "flush": flush}
 
 def run(task: str, p: dict[str, Any]) -> dict[str, Any]:
     return TASKS[task](p)
+
+
+class OfflineProvider:
+    """The deterministic consolidator behind the provider interface: it reads the payload a
+    model would be shown and answers with the same JSON shapes."""
+
+    name = "offline"
+    model = "offline-consolidator"
+    max_notes = 5000
+
+    def complete(
+        self,
+        system: str,
+        payload: dict[str, Any],
+        schema: dict[str, Any],
+        *,
+        repair: str | None = None,
+    ) -> tuple[dict[str, Any], Usage]:
+        return run(payload["task"], payload), Usage(calls=1)

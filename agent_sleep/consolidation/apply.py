@@ -22,11 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep import notes as fmt
-from agent_sleep.errors import WorkspaceError
-from agent_sleep.notes import Note
-from agent_sleep.redact import redact
-from agent_sleep.workspace import Workspace
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.errors import WorkspaceError
+from agent_sleep.core.notes import Note
+from agent_sleep.core.redact import redact
+from agent_sleep.core.workspace import Workspace
 
 MEMORY_BUDGET_ENV = "AGENT_SLEEP_MEMORY_BUDGET"
 DEFAULT_MEMORY_BUDGET = 8000

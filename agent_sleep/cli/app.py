@@ -13,20 +13,20 @@ from typing import Any
 import click
 
 from agent_sleep import __version__
-from agent_sleep.errors import AgentSleepError
+from agent_sleep.core.errors import AgentSleepError
 
 # command name -> "module:attribute"
 COMMANDS: dict[str, str] = {
-    "init": "agent_sleep.cli_notes:init_cmd",
-    "rest": "agent_sleep.cli_notes:rest_cmd",
-    "context": "agent_sleep.cli_recall:context_cmd",
-    "search": "agent_sleep.cli_recall:search_cmd",
-    "reindex": "agent_sleep.cli_recall:reindex_cmd",
-    "flush": "agent_sleep.cli_sleep:flush_cmd",
-    "should-flush": "agent_sleep.cli_sleep:should_flush_cmd",
-    "sleep": "agent_sleep.cli_sleep:sleep_cmd",
-    "status": "agent_sleep.cli_sleep:status_cmd",
-    "rollback": "agent_sleep.cli_sleep:rollback_cmd",
+    "init": "agent_sleep.cli.notes:init_cmd",
+    "rest": "agent_sleep.cli.notes:rest_cmd",
+    "context": "agent_sleep.cli.recall:context_cmd",
+    "search": "agent_sleep.cli.recall:search_cmd",
+    "reindex": "agent_sleep.cli.recall:reindex_cmd",
+    "flush": "agent_sleep.cli.sleep:flush_cmd",
+    "should-flush": "agent_sleep.cli.sleep:should_flush_cmd",
+    "sleep": "agent_sleep.cli.sleep:sleep_cmd",
+    "status": "agent_sleep.cli.sleep:status_cmd",
+    "rollback": "agent_sleep.cli.sleep:rollback_cmd",
 }
 
 

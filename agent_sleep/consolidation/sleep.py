@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_sleep import journal, prompts, salience, temporal
-from agent_sleep import notes as fmt
-from agent_sleep.apply import (
+from agent_sleep.analysis import salience, temporal
+from agent_sleep.consolidation import journal
+from agent_sleep.consolidation.apply import (
     DREAMS,
     MAX_TEXT_CHARS,
     NEXT_SESSION,
@@ -34,10 +34,12 @@ from agent_sleep.apply import (
     one_line,
     sources_of,
 )
-from agent_sleep.errors import BadInput, WorkspaceError
-from agent_sleep.providers import Provider, Usage, ask, get_provider
-from agent_sleep.redact import redact
-from agent_sleep.workspace import Workspace, warn_skip
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.redact import redact
+from agent_sleep.core.workspace import Workspace, warn_skip
+from agent_sleep.providers import prompts
+from agent_sleep.providers.base import Provider, Usage, ask, get_provider
 
 PHASES = ("nrem", "rem", "both")
 LOOKBACK_DAYS = 30

@@ -7,8 +7,8 @@ from dataclasses import asdict
 
 import click
 
-from agent_sleep.cli_common import common_options, emit
-from agent_sleep.errors import BadInput
+from agent_sleep.cli.common import common_options, emit
+from agent_sleep.core.errors import BadInput
 
 ARGV_LIMIT = 128 * 1024  # one argv string on Linux (MAX_ARG_STRLEN)
 
@@ -63,7 +63,7 @@ def flush_cmd(
 
     Write-gated: keeps what is reusable, not derivable from code or config, not ephemeral.
     Flushing the same dump twice writes nothing."""
-    from agent_sleep.flush import flush
+    from agent_sleep.consolidation.flush import flush
 
     if (dump is None) == (path is None):
         raise BadInput(
@@ -121,7 +121,7 @@ def should_flush_cmd(
     as_json: bool,
 ) -> None:
     """Say whether to flush now: tokens > context window - reserve - soft threshold."""
-    from agent_sleep.flush import should_flush
+    from agent_sleep.consolidation.flush import should_flush
 
     answer = should_flush(tokens, context_window, reserve, soft_threshold)
     if quiet:
@@ -176,7 +176,7 @@ def sleep_cmd(
 ) -> None:
     """Consolidate pending notes: NREM into MEMORY.md and bank/, REM into dreams and
     next-session actions. Running it again over the same notes changes nothing."""
-    from agent_sleep.sleep import sleep_cycle
+    from agent_sleep.consolidation.sleep import sleep_cycle
 
     r = sleep_cycle(
         workspace,
@@ -219,7 +219,7 @@ Examples:
 @common_options
 def status_cmd(memory_budget: int | None, workspace: str | None, as_json: bool) -> None:
     """Show pending notes, MEMORY.md size against its budget, and recent sleep runs."""
-    from agent_sleep.status import render, status
+    from agent_sleep.consolidation.status import render, status
 
     s = status(workspace, memory_budget_chars=memory_budget)
     emit(as_json, s, render(s))
@@ -238,7 +238,7 @@ Examples:
 @common_options
 def rollback_cmd(run_id: str | None, force: bool, workspace: str | None, as_json: bool) -> None:
     """Undo a sleep run (default: the latest): restore the files it changed, byte for byte."""
-    from agent_sleep.journal import rollback
+    from agent_sleep.consolidation.journal import rollback
 
     r = rollback(workspace, run_id, force=force)
     emit(

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
-from agent_sleep.bm25 import BM25, Segment, tokenize
-from agent_sleep.embed import Embedder, EmbedUnavailable
-from agent_sleep.units import Unit, iter_units
-from agent_sleep.workspace import Workspace, warn_skip
+from agent_sleep.core.workspace import Workspace, warn_skip
+from agent_sleep.retrieval.bm25 import BM25, Segment, tokenize
+from agent_sleep.retrieval.embed import Embedder, EmbedUnavailable
+from agent_sleep.retrieval.units import Unit, iter_units
 
 if TYPE_CHECKING:
     import numpy as np
@@ -183,7 +183,7 @@ def _is_log_name(name: str) -> bool:
 
 def embedder(ws: Workspace) -> Embedder | None:
     """The embedding model, loaded once per process; None (after one warning) without it."""
-    from agent_sleep.embed import MODEL_ENV, load_embedder
+    from agent_sleep.retrieval.embed import MODEL_ENV, load_embedder
 
     key = os.environ.get(MODEL_ENV, "")
     if key not in _embedders:

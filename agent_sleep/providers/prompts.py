@@ -152,6 +152,12 @@ REM_SCHEMA = _obj(
 FLUSH_SCHEMA = _obj({"notes": _arr(_obj({"type": _TYPE, "confidence": _NUM, "text": _STR}))})
 
 
-def payload(task: str, **fields: Any) -> str:
-    """The user content: one JSON object naming the task, readable by a model and by code."""
-    return json.dumps({"task": task, **fields}, ensure_ascii=False, indent=1)
+def payload(task: str, **fields: Any) -> dict[str, Any]:
+    """What a provider is given: the task and its fields, one JSON-ready object."""
+    return {"task": task, **fields}
+
+
+def render(data: dict[str, Any], repair: str | None = None) -> str:
+    """The user content a model reads: the payload as JSON, and on a retry what was wrong."""
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    return text if repair is None else text + "\n\n" + REPAIR.format(problems=repair)

@@ -15,12 +15,14 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from agent_sleep import gate, lexical, notes, prompts, temporal
-from agent_sleep.errors import BadInput
-from agent_sleep.providers import Provider, ask, get_provider
-from agent_sleep.redact import redact
-from agent_sleep.rest import append_notes, build_note
-from agent_sleep.workspace import Workspace
+from agent_sleep.analysis import gate, lexical, temporal
+from agent_sleep.core import notes
+from agent_sleep.core.errors import BadInput
+from agent_sleep.core.redact import redact
+from agent_sleep.core.rest import append_notes, build_note
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.providers import prompts
+from agent_sleep.providers.base import Provider, ask, get_provider
 
 STATE_FILE = "flush.json"
 MAX_DUMP_CHARS = 2_000_000

@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep import notes
-from agent_sleep.errors import BadInput
-from agent_sleep.redact import redact
-from agent_sleep.workspace import Workspace
+from agent_sleep.core import notes
+from agent_sleep.core.errors import BadInput
+from agent_sleep.core.redact import redact
+from agent_sleep.core.workspace import Workspace
 
 MAX_NOTE_BYTES = 4096
 MAX_SOURCE_CHARS = 512

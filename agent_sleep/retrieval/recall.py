@@ -47,15 +47,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent_sleep.bm25 import STOPWORDS, tokenize, words
-from agent_sleep.units import MEMORY
-from agent_sleep.workspace import Workspace
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
+from agent_sleep.retrieval.units import MEMORY
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from agent_sleep.embed import Embedder
-    from agent_sleep.index import Loaded
+    from agent_sleep.retrieval.embed import Embedder
+    from agent_sleep.retrieval.index import Loaded
 
 DEFAULT_K = 6
 TOKENS_PER_WORD = 1.3
@@ -115,7 +115,7 @@ def recall(
 ) -> list[Hit]:
     """The units that best answer ``query``, best first: at most ``k`` and within
     ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget)."""
-    from agent_sleep.index import open_index
+    from agent_sleep.retrieval.index import open_index
 
     fusion = fusion or Fusion()
     ws = Workspace.at(workspace)
@@ -129,7 +129,7 @@ def recall(
     vector = None
     model = None
     if index.vectors is not None and fusion.vector_weight > 0:
-        from agent_sleep.index import embedder
+        from agent_sleep.retrieval.index import embedder
 
         model = embedder(ws)
         if model is not None:

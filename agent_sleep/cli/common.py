@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from agent_sleep.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV
+from agent_sleep.core.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,0 +1,1 @@
+"""The sleep pipeline: gather -> provider -> validate -> plan -> apply -> journal; and flush."""

@@ -1,0 +1,1 @@
+"""Who answers a consolidation prompt: the interface, Claude, and the offline consolidator."""

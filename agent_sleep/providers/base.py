@@ -1,0 +1,118 @@
+"""Model providers behind one small interface: system prompt, payload (a dict), JSON schema in;
+a JSON object and the token usage out.
+
+- ``anthropic`` (:mod:`agent_sleep.providers.anthropic`): the official SDK with structured outputs, temperature 0, retries and a timeout;
+  imported only when a call is made. Default when ``ANTHROPIC_API_KEY`` is set.
+- ``offline``: the deterministic consolidator in :mod:`agent_sleep.providers.offline`. Default otherwise.
+
+:func:`ask` adds what every caller needs on top: schema validation and one repair retry.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from agent_sleep.core import schema as jsonschema
+from agent_sleep.core.errors import AgentSleepError, BadInput
+
+PROVIDER_ENV = "AGENT_SLEEP_PROVIDER"
+MODEL_ENV = "AGENT_SLEEP_MODEL"
+TIMEOUT_ENV = "AGENT_SLEEP_TIMEOUT"
+RETRIES_ENV = "AGENT_SLEEP_MAX_RETRIES"
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.calls + other.calls,
+        )
+
+
+class InvalidOutput(AgentSleepError):
+    """The model answered, but not with a JSON object (worth one repair retry)."""
+
+    def __init__(self, message: str, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage or Usage()
+
+
+class Provider(Protocol):
+    name: str
+    model: str
+    max_notes: int
+
+    def complete(
+        self,
+        system: str,
+        payload: dict[str, Any],
+        schema: dict[str, Any],
+        *,
+        repair: str | None = None,
+    ) -> tuple[dict[str, Any], Usage]:
+        """One JSON object for ``payload`` (the task and its fields, a dict), shaped by
+        ``schema``; ``repair`` says what was wrong with the previous reply, on a retry."""
+        ...
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        return float(raw) if raw else default
+    except ValueError as e:
+        raise BadInput(f"${name}={raw!r} is not a number") from e
+
+
+def get_provider(name: str | None = None, model: str | None = None) -> Provider:
+    """``name`` (or ``$AGENT_SLEEP_PROVIDER``); by default anthropic when a key is set."""
+    chosen = (name or os.environ.get(PROVIDER_ENV) or "").strip().lower()
+    if not chosen:
+        chosen = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+    if chosen == "anthropic":
+        from agent_sleep.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(model)
+    if chosen == "offline":
+        from agent_sleep.providers.offline import OfflineProvider
+
+        return OfflineProvider()
+    raise BadInput(f"unknown provider {chosen!r}: use anthropic or offline")
+
+
+@dataclass(frozen=True)
+class Answer:
+    data: dict[str, Any]
+    usage: Usage
+    repairs: int
+
+
+def ask(provider: Provider, system: str, payload: dict[str, Any], schema: dict[str, Any]) -> Answer:
+    """One validated JSON answer; one repair retry; else an error and nothing written."""
+    usage = Usage()
+    problems = ""
+    for attempt in range(2):
+        try:
+            data, used = provider.complete(
+                system, payload, schema, repair=problems if attempt else None
+            )
+        except InvalidOutput as e:
+            usage += e.usage
+            problems = str(e)
+            continue
+        usage += used
+        errs = jsonschema.errors(data, schema)
+        if not errs:
+            return Answer(data, usage, attempt)
+        problems = "; ".join(errs[:8])
+    raise AgentSleepError(
+        f"the {provider.name} model's reply was unusable twice ({problems}); nothing was written. "
+        "Run again, or use --provider offline"
+    )
