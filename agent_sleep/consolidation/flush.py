@@ -78,8 +78,10 @@ def flush(
     workspace: str | os.PathLike[str] | Workspace | None = None,
     provider: Provider | str | None = None,
     model: str | None = None,
+    now: dt.datetime | None = None,
 ) -> FlushResult:
-    """Extract durable notes from ``text`` into today's log; returns what was written."""
+    """Extract durable notes from ``text`` into today's log (``now``: local time, default the
+    clock); returns what was written."""
     if not isinstance(text, str) or not text.strip():
         raise BadInput("the context dump is empty")
     if len(text) > MAX_DUMP_CHARS:
@@ -91,7 +93,8 @@ def flush(
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
     )
     h = dump_hash(text)
-    today = dt.date.today()
+    now = now or dt.datetime.now()
+    today = now.date()
     log = ws.day_log(today)
     with ws.lock():
         seen = h in _flushed(ws) or f"source=flush:{h}" in ws.read_text(log)

@@ -231,9 +231,13 @@ def sleep_cycle(
     model: str | None = None,
     memory_budget_chars: int | None = None,
     progress: Callable[[str], None] | None = None,
+    now: dt.datetime | None = None,
 ) -> SleepResult:
     """Consolidate the pending notes: NREM into MEMORY.md and the bank, REM into dreams,
-    confidence shifts and next-session actions. Same input twice changes nothing."""
+    confidence shifts and next-session actions. Same input twice changes nothing.
+
+    ``now`` (local time; default the clock) dates the run: today's log, the look-back window
+    and the time written on new entries."""
     if phase not in PHASES:
         raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
     say = progress or (lambda _msg: None)
@@ -242,7 +246,8 @@ def sleep_cycle(
     prov = (
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
     )
-    today = dt.date.today()
+    now = now or dt.datetime.now()
+    today = now.date()
     window_start = parse_since(since, today)
     budget = memory_budget(memory_budget_chars)
 
@@ -266,13 +271,13 @@ def sleep_cycle(
         cited=snap.cited,
         dream_texts=snap.dream_texts,
     )
-    now = dt.datetime.now().strftime("%H:%M")
+    clock = now.strftime("%H:%M")
     usage, repairs = Usage(), 0
     nrem_out: dict[str, Any] = {}
     rem_out: dict[str, Any] = {}
 
     def build(read: Callable[[Path], str | None], inp: Inputs) -> Builder:
-        b = Builder(ws, read, inp, today=today, now=now, budget=budget, prune_memory=prune_memory)
+        b = Builder(ws, read, inp, today=today, now=clock, budget=budget, prune_memory=prune_memory)
         if nrem_out:
             b.nrem(nrem_out)
         return b

@@ -18,11 +18,12 @@ def status(
     workspace: str | os.PathLike[str] | Workspace | None = None,
     *,
     memory_budget_chars: int | None = None,
+    today: dt.date | None = None,
 ) -> dict[str, Any]:
     ws = Workspace.at(workspace)
     if not ws.exists():
         return {"workspace": str(ws.root), "exists": False}
-    today = dt.date.today()
+    today = today or dt.date.today()
     window_start = parse_since(None, today)
     with ws.lock():
         snap = read_snapshot(ws, dt.date.min)

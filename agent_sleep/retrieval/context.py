@@ -31,15 +31,20 @@ _BLANKS = re.compile(r"\n{3,}")
 
 
 def get_context(
-    workspace: str | os.PathLike[str] | Workspace | None = "~/.agent_workspace",
+    workspace: str | os.PathLike[str] | Workspace | None = None,
     max_memory_chars: int = 3000,
     load_yesterday: bool = True,
     query: str | None = None,
     budget_tokens: int | None = None,
+    *,
+    today: dt.date | None = None,
 ) -> str:
-    """The memory block for a system prompt (empty when the workspace holds nothing)."""
+    """The memory block for a system prompt (empty when the workspace holds nothing).
+
+    ``workspace`` defaults to ``$AGENT_SLEEP_WORKSPACE``, else ``~/.agent_workspace``;
+    ``today`` (default the clock) picks today's and yesterday's logs."""
     ws = Workspace.at(workspace)
-    today = dt.date.today()
+    today = today or dt.date.today()
     parts = []
     memory = memory_section(ws.read_text(ws.memory_md), max_memory_chars)
     if memory:
@@ -60,7 +65,7 @@ def get_context(
         planned, body = actions
         parts.append(f"## Next session (planned {planned})\n\n{body}")
     if query and query.strip():
-        parts.append(relevant_section(ws, query, budget_tokens, set(shown_logs)))
+        parts.append(relevant_section(ws, query, budget_tokens, set(shown_logs), today))
     if not parts:
         return ""
     return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
@@ -170,11 +175,16 @@ def next_session(ws: Workspace) -> tuple[str, str] | None:
 
 
 def relevant_section(
-    ws: Workspace, query: str, budget_tokens: int | None, skip_paths: set[str]
+    ws: Workspace,
+    query: str,
+    budget_tokens: int | None,
+    skip_paths: set[str],
+    today: dt.date | None = None,
 ) -> str:
     from agent_sleep.retrieval.recall import recall
 
-    hits = [h for h in recall(ws, query, budget_tokens=budget_tokens) if h.path not in skip_paths]
+    found = recall(ws, query, budget_tokens=budget_tokens, today=today)
+    hits = [h for h in found if h.path not in skip_paths]
     title = f"## Relevant memories (query: {' '.join(query.split())})"
     if not hits:
         return f"{title}\n\n(nothing found beyond the logs above)"
