@@ -9,13 +9,13 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_sleep.core.errors import StorageError, WorkspaceError
+from agent_sleep.core.log import warn_once
 
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
@@ -226,14 +226,9 @@ class Workspace:
             _fsync_dir(target.parent)
 
 
-_warned: set[tuple[Path, str]] = set()
-
-
 def warn_skip(path: Path, why: str) -> None:
-    """One warning per file and reason per process, on stderr: the file is skipped."""
-    if (path, why) not in _warned:
-        _warned.add((path, why))
-        print(f"warning: skipping {path}: {why}", file=sys.stderr)
+    """One warning per file and reason per process: the file is skipped."""
+    warn_once(f"skipping {path}: {why}")
 
 
 def _fsync_dir(path: Path) -> None:

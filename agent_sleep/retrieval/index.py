@@ -29,13 +29,13 @@ import io
 import json
 import os
 import stat
-import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
+from agent_sleep.core.log import progress, warn_once
 from agent_sleep.core.workspace import Workspace, warn_skip
 from agent_sleep.retrieval.bm25 import BM25, Segment, tokenize
 from agent_sleep.retrieval.embed import Embedder, EmbedUnavailable
@@ -190,7 +190,7 @@ def embedder(ws: Workspace) -> Embedder | None:
         try:
             _embedders[key] = load_embedder(ws.state_dir / "model")
         except EmbedUnavailable as e:
-            print(f"warning: {e}; recall uses BM25 only", file=sys.stderr)
+            warn_once(f"{e}; recall uses BM25 only")
             _embedders[key] = None
     return _embedders[key]
 
@@ -452,7 +452,7 @@ def _vectors(
             out[rows] = vec
         if shown:
             done = min(start + PROGRESS_EVERY, len(pending))
-            print(f"indexing: embedded {done}/{len(pending)} new units", file=sys.stderr)
+            progress(f"indexing: embedded {done}/{len(pending)} new units")
     return out, len(pending)
 
 
