@@ -9,13 +9,13 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_sleep.core.errors import StorageError, WorkspaceError
 from agent_sleep.core.log import warn_once
+from agent_sleep.core.storage import atomic_write, file_lock, fsync_dir
 
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
@@ -140,24 +140,10 @@ class Workspace:
         path = self.state_dir / "lock"
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
-            self.confine(path)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StorageError(f"cannot lock workspace {self.root}: {e.strerror}") from e
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: fall back to the portable lock
-            import filelock
-
-            os.close(fd)
-            with filelock.FileLock(str(path) + ".portable"):
-                yield
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with file_lock(self.confine(path)):
             yield
-        finally:
-            os.close(fd)  # closing releases the lock
 
     # -- reads and writes --------------------------------------------------------------
 
@@ -170,32 +156,7 @@ class Workspace:
 
     def write_text(self, path: Path, text: str) -> None:
         """Atomically replace ``path`` with ``text`` (temp file, fsync, rename, fsync dir)."""
-        target = self.confine(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        data = text.encode(ENCODING, ERRORS)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        except OSError as e:
-            raise StorageError(f"cannot write {target}: {e.strerror}; nothing was written") from e
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            if target.exists():
-                os.chmod(tmp, target.stat().st_mode & 0o777)
-            else:
-                os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except BaseException as e:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            if isinstance(e, OSError):
-                raise StorageError(
-                    f"cannot write {target}: {e.strerror}; the old version is unchanged"
-                ) from e
-            raise
-        _fsync_dir(target.parent)
+        atomic_write(self.confine(path), text.encode(ENCODING, ERRORS))
 
     def append_text(self, path: Path, text: str) -> None:
         """Append ``text`` on an O_APPEND descriptor and fsync. All or nothing: if any write
@@ -223,22 +184,9 @@ class Workspace:
         finally:
             os.close(fd)
         if created:
-            _fsync_dir(target.parent)
+            fsync_dir(target.parent)
 
 
 def warn_skip(path: Path, why: str) -> None:
     """One warning per file and reason per process: the file is skipped."""
     warn_once(f"skipping {path}: {why}")
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
