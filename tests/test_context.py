@@ -12,7 +12,7 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from tests.conftest import ROOT, run_cli
 
-TODAY = dt.date.today()
+TODAY = dt.date(2026, 3, 10)  # a fixed day: the tests pass it as get_context(today=...)
 NOW = dt.datetime.combine(TODAY, dt.time(9, 15))
 YESTERDAY = NOW - dt.timedelta(days=1)
 
@@ -38,7 +38,7 @@ def test_sections_today_yesterday_memory_and_next_session(ws: Path) -> None:
     micro_rest("Fixed the login bug", "B", workspace=ws, when=NOW, source="PR-7")
     micro_rest("User prefers tabs", "O", workspace=ws, when=YESTERDAY, confidence=0.9)
     _next_session(ws, YESTERDAY.date(), "Review the login fix")
-    text = get_context(workspace=ws)
+    text = get_context(workspace=ws, today=TODAY)
     assert text.startswith("# Memory\n")
     assert "## Long-term memory (MEMORY.md)\n\n### Facts\n- W: Durable fact number 00" in text
     assert f"## Today's log ({TODAY})\n\n- 09:15 B: Fixed the login bug" in text
@@ -47,7 +47,7 @@ def test_sections_today_yesterday_memory_and_next_session(ws: Path) -> None:
     assert text.count("Review the login fix") == 1
     assert "<!--" not in text and "PR-7" not in text
     assert "Long-term memory: durable facts" not in text  # the file's boilerplate intro
-    assert "Yesterday's log" not in get_context(workspace=ws, load_yesterday=False)
+    assert "Yesterday's log" not in get_context(workspace=ws, today=TODAY, load_yesterday=False)
 
 
 def test_latest_next_session_wins(ws: Path) -> None:
@@ -55,20 +55,20 @@ def test_latest_next_session_wins(ws: Path) -> None:
     micro_rest("b", "B", workspace=ws, when=NOW - dt.timedelta(days=3))
     _next_session(ws, TODAY - dt.timedelta(days=5), "Old plan")
     _next_session(ws, TODAY - dt.timedelta(days=3), "Newer plan")
-    text = get_context(workspace=ws)
+    text = get_context(workspace=ws, today=TODAY)
     assert "Newer plan" in text and "Old plan" not in text
 
 
 def test_memory_is_trimmed_at_entry_boundaries_and_says_so(ws: Path) -> None:
     _memory(ws, 40)
-    text = get_context(workspace=ws, max_memory_chars=500)
+    text = get_context(workspace=ws, today=TODAY, max_memory_chars=500)
     section = text.split("## Long-term memory (MEMORY.md)\n\n")[1].split("\n\n[MEMORY.md")[0]
     assert len(section) <= 500
     assert all(line.startswith(("- W: Durable fact", "### Facts")) for line in section.splitlines())
     shown = section.count("- W:")
     assert f"{40 - shown} more entries" in text and "max_memory_chars=500" in text
     assert text.count("trimmed") == 1
-    untrimmed = get_context(workspace=ws, max_memory_chars=100_000)
+    untrimmed = get_context(workspace=ws, today=TODAY, max_memory_chars=100_000)
     assert "trimmed" not in untrimmed and untrimmed.count("- W: Durable fact") == 40
 
 
@@ -83,7 +83,9 @@ def test_query_adds_relevant_memories_within_budget(ws: Path) -> None:
     for i in range(30):
         micro_rest(f"Filler note {i} about lunch and weather", "B", workspace=ws, when=old)
     micro_rest("Today we talked about Postgres upgrades", "B", workspace=ws, when=NOW)
-    text = get_context(workspace=ws, query="which postgres version on staging", budget_tokens=40)
+    text = get_context(
+        workspace=ws, today=TODAY, query="which postgres version on staging", budget_tokens=40
+    )
     relevant = text.split("## Relevant memories (query: which postgres version on staging)\n\n")[1]
     assert relevant.splitlines()[0].endswith("W: The staging database runs Postgres 16")
     assert "Today we talked" not in relevant  # today's log is already shown above
@@ -97,7 +99,7 @@ def _probe(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_literal_skill_import_works_and_loads_nothing_heavy(ws: Path) -> None:
-    micro_rest("Skill folder note", "B", workspace=ws, when=NOW)
+    _memory(ws, 1)  # MEMORY.md is always loaded, whatever day the subprocess thinks it is
     code = (
         "import sys\n"
         "from scripts.load_memory import get_context\n"
@@ -108,11 +110,11 @@ def test_literal_skill_import_works_and_loads_nothing_heavy(ws: Path) -> None:
     )
     r = _probe(code, ROOT)
     assert r.returncode == 0, r.stderr
-    assert "- 09:15 B: Skill folder note" in r.stdout and "HEAVY []" in r.stdout
+    assert "- W: Durable fact number 00" in r.stdout and "HEAVY []" in r.stdout
 
 
 def test_load_memory_script_runs_from_anywhere(ws: Path, tmp_path: Path) -> None:
-    micro_rest("Script note", "B", workspace=ws, when=NOW)
+    _memory(ws, 1)
     r = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "load_memory.py"), "--workspace", str(ws)],
         capture_output=True,
@@ -122,13 +124,19 @@ def test_load_memory_script_runs_from_anywhere(ws: Path, tmp_path: Path) -> None
         env={},
     )
     assert r.returncode == 0, r.stderr
-    assert "Script note" in r.stdout
+    assert "Durable fact number 00" in r.stdout
 
 
 def test_context_command(ws: Path) -> None:
-    micro_rest("CLI note about Kafka", "W", workspace=ws, when=NOW)
+    _memory(ws, 1)
     r = run_cli("context", "-w", str(ws), "--json")
     assert r.returncode == 0, r.stderr
-    assert "CLI note about Kafka" in r.stdout and r.stdout.startswith('{"context": ')
-    r = run_cli("context", "-w", str(ws), "--query", "kafka", "--no-yesterday")
-    assert "## Relevant memories (query: kafka)" in r.stdout
+    assert "Durable fact number 00" in r.stdout and r.stdout.startswith('{"context": ')
+    r = run_cli("context", "-w", str(ws), "--query", "durable project", "--no-yesterday")
+    assert "## Relevant memories (query: durable project)" in r.stdout
+
+
+def test_get_context_follows_the_workspace_variable(ws: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("AGENT_SLEEP_WORKSPACE", str(ws))
+    micro_rest("Noted through the variable", "B", when=NOW)
+    assert "Noted through the variable" in get_context(today=TODAY)

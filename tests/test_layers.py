@@ -79,8 +79,10 @@ def layer_violations() -> list[str]:
                 elif target == own:
                     pass
                 elif target == "cli" or (own in TOP and target in TOP and own != "cli"):
-                    bad.append(f"{rel}:{line} imports {module} (nothing imports cli; "
-                               "integrations and sync stay independent)")
+                    bad.append(
+                        f"{rel}:{line} imports {module} (nothing imports cli; "
+                        "integrations and sync stay independent)"
+                    )
                 elif LAYERS[target] >= LAYERS[own]:
                     bad.append(f"{rel}:{line} imports {module}, a layer above or beside {own}")
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
