@@ -32,8 +32,13 @@ Assistant: ok
 """
 
 
+NOW = dt.datetime(2026, 3, 10, 16, 30)  # library flushes are dated by now=; the CLI's by the clock
+
+
 def _log(ws: Path) -> str:
-    return (ws / "memory" / f"{dt.date.today().isoformat()}.md").read_text()
+    """The one daily log a test's flushes wrote, whatever its date."""
+    (log,) = (ws / "memory").glob("*.md")
+    return log.read_text()
 
 
 @pytest.mark.parametrize(
@@ -71,7 +76,7 @@ def test_write_gate(text: str, reason: str | None) -> None:
 
 
 def test_offline_flush_extracts_durable_notes_once(ws: Path) -> None:
-    r = flush(DUMP, workspace=ws, provider="offline")
+    r = flush(DUMP, workspace=ws, now=NOW, provider="offline")
     log = _log(ws)
     written = notes.notes_in(log)
     texts = [n.text for n in written]
@@ -86,19 +91,20 @@ def test_offline_flush_extracts_durable_notes_once(ws: Path) -> None:
     assert pref.type == "O"
     assert "## Retain" in log and "[REDACTED" not in log
     memory_before = (ws / "MEMORY.md").read_bytes()
-    again = flush(DUMP, workspace=ws, provider="offline")
+    again = flush(DUMP, workspace=ws, now=NOW, provider="offline")
     assert again.already_flushed and again.written == [] and _log(ws) == log
     shutil.rmtree(ws / ".agent-sleep")  # the stamp in the log still says it was flushed
-    assert flush(DUMP, workspace=ws, provider="offline").already_flushed
+    assert flush(DUMP, workspace=ws, now=NOW, provider="offline").already_flushed
     assert (ws / "MEMORY.md").read_bytes() == memory_before
 
 
 def test_a_new_dump_with_known_notes_adds_only_new_ones(ws: Path) -> None:
-    flush(DUMP, workspace=ws, provider="offline")
+    flush(DUMP, workspace=ws, now=NOW, provider="offline")
     before = len(notes.notes_in(_log(ws)))
     r = flush(
         DUMP + "\nUser: We decided the launch date is 7 June 2026.\n",
         workspace=ws,
+        now=NOW,
         provider="offline",
     )
     assert len(r.written) == 1 and r.duplicates >= 3
@@ -118,9 +124,14 @@ def test_flush_resolves_relative_dates_and_redacts(ws: Path) -> None:
             ]
         }
     )
-    flush(f"We rotated the key {key} yesterday, as agreed with the team.", workspace=ws, provider=q)
+    flush(
+        f"We rotated the key {key} yesterday, as agreed with the team.",
+        workspace=ws,
+        now=NOW,
+        provider=q,
+    )
     sent = q.history[0]["payload"]["text"]
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (NOW.date() - dt.timedelta(days=1)).isoformat()
     assert key not in sent and f"yesterday ({yesterday})" in sent
     log = _log(ws)
     assert key not in log and "[REDACTED:anthropic-key]" in log
@@ -128,7 +139,7 @@ def test_flush_resolves_relative_dates_and_redacts(ws: Path) -> None:
 
 def test_empty_dump_is_refused(ws: Path) -> None:
     with pytest.raises(BadInput, match="empty"):
-        flush("   \n", workspace=ws, provider="offline")
+        flush("   \n", workspace=ws, now=NOW, provider="offline")
 
 
 def test_cli_forms(ws: Path, tmp_path: Path) -> None:
@@ -186,7 +197,7 @@ def test_first_person_sentences_keep_their_speaker(ws: Path) -> None:
         "User: Well, I prefer that you ask before changing any cron schedule in production.\n"
         "Assistant: The billing export now always streams invoices in pages of 500.\n"
     )
-    flush(dump, workspace=ws)
+    flush(dump, workspace=ws, now=NOW)
     texts = [n.text for n in notes.notes_in(next((ws / "memory").glob("*.md")).read_text())]
     assert "User: I prefer that you ask before changing any cron schedule in production." in texts
     assert not any(t.startswith(("I ", "Well")) for t in texts)
