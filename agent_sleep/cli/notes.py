@@ -7,6 +7,8 @@ import sys
 import click
 
 from agent_sleep.cli.common import common_options, emit
+from agent_sleep.core.notes import NOTE_TYPES
+from agent_sleep.core.rest import DEFAULT_OPINION_CONFIDENCE
 
 
 @click.command(
@@ -49,7 +51,7 @@ Examples:
     "note_type",
     default="B",
     show_default=True,
-    metavar="W|B|O|S",
+    metavar="|".join(NOTE_TYPES),
     help="Note type.",
 )
 @click.option(
@@ -57,7 +59,7 @@ Examples:
     "-c",
     type=float,
     default=None,
-    help="Confidence 0-1, O notes only (default 0.7).",
+    help=f"Confidence 0-1, O notes only (default {DEFAULT_OPINION_CONFIDENCE}).",
 )
 @click.option("--source", "-s", default=None, help="Provenance, e.g. an outside message id.")
 @click.option(
