@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agent_sleep import notes  # noqa: E402
-from agent_sleep.core.rest import log_header, micro_rest  # noqa: E402
+from agent_sleep.core.notes import RETAIN_HEADING, day_header  # noqa: E402
+from agent_sleep.core.rest import micro_rest  # noqa: E402
 from agent_sleep.core.workspace import Workspace  # noqa: E402
 from agent_sleep.retrieval import index
 from agent_sleep.retrieval.recall import Fusion, recall  # noqa: E402
@@ -109,7 +110,7 @@ def generate(folder: Path, count: int, seed: int = 7) -> Workspace:
     days = [END - dt.timedelta(days=d) for d in range(364, -1, -1)]
     per_day = [count // 365 + (1 if i < count % 365 else 0) for i in range(365)]
     for day, n in zip(days, per_day, strict=True):
-        lines = [log_header(day), "## Retain\n\n"]
+        lines = [day_header(day), RETAIN_HEADING + "\n\n"]
         for j in range(n):
             minute = (j * 1439) // max(n, 1)
             lines.append(

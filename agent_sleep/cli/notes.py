@@ -7,8 +7,7 @@ import sys
 import click
 
 from agent_sleep.cli.common import common_options, emit
-from agent_sleep.core.notes import NOTE_TYPES
-from agent_sleep.core.rest import DEFAULT_OPINION_CONFIDENCE
+from agent_sleep.core.notes import DEFAULT_CONFIDENCE, NOTE_TYPES
 
 
 @click.command(
@@ -16,15 +15,22 @@ from agent_sleep.core.rest import DEFAULT_OPINION_CONFIDENCE
     epilog="""\b
 Examples:
   agent-sleep init
+  agent-sleep init --git
   agent-sleep init --workspace ./memory-ws --json""",
 )
+@click.option("--git", "use_git", is_flag=True, help="Keep the workspace in git (see `sync`).")
 @common_options
-def init_cmd(workspace: str | None, as_json: bool) -> None:
+def init_cmd(workspace: str | None, use_git: bool, as_json: bool) -> None:
     """Create the workspace layout (MEMORY.md, memory/, bank/). Safe to run again."""
     from agent_sleep.core.workspace import Workspace
 
     ws = Workspace.at(workspace).ensure()
-    emit(as_json, {"workspace": str(ws.root)}, f"Workspace ready at {ws.root}")
+    if use_git:
+        from agent_sleep.sync.repo import enable
+
+        enable(ws)
+    message = f"Workspace ready at {ws.root}" + (" (kept in git)" if use_git else "")
+    emit(as_json, {"workspace": str(ws.root), "git": use_git}, message)
 
 
 @click.command(
@@ -59,7 +65,7 @@ Examples:
     "-c",
     type=float,
     default=None,
-    help=f"Confidence 0-1, O notes only (default {DEFAULT_OPINION_CONFIDENCE}).",
+    help=f"Confidence 0-1, O notes only (default {DEFAULT_CONFIDENCE}).",
 )
 @click.option("--source", "-s", default=None, help="Provenance, e.g. an outside message id.")
 @click.option(

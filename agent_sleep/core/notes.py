@@ -16,6 +16,8 @@ input byte for byte, whatever hand edits it holds.
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import re
 import secrets
 from collections.abc import Iterable, Iterator, Mapping
@@ -29,9 +31,16 @@ TYPE_NAMES = {
     "O": "opinion or preference, with confidence",
     "S": "summary / synthesis",
 }
-RETAIN_HEADING = "## Retain"
+DEFAULT_CONFIDENCE = 0.7  # of an O note or entry that states none
+# Sections of a daily log, each under a "## <name>" heading
+RETAIN = "Retain"  # the notes of the day
+DREAMS = "Dreams"  # what REM connected
+NEXT_SESSION = "Next session"  # REM's actions for the next session start
+RETAIN_HEADING = f"## {RETAIN}"
+DREAMS_HEADING = f"## {DREAMS}"
+NEXT_SESSION_HEADING = f"## {NEXT_SESSION}"
 CONTINUATION = "  "
-_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
+ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 10
 
 _HEAD_RE = re.compile(
@@ -39,6 +48,7 @@ _HEAD_RE = re.compile(
     r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
 )
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
+META_COMMENT_RE = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)  # a note line's metadata
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
 
 
@@ -107,7 +117,33 @@ def format_confidence(c: float) -> str:
 
 
 def new_id() -> str:
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(ID_LENGTH))
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def stable_id(*parts: str) -> str:
+    """An id derived from content, so rebuilding a plan from the same input gives the same ids."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).digest()
+    return "".join(ID_ALPHABET[b % len(ID_ALPHABET)] for b in digest[:ID_LENGTH])
+
+
+def slugify(name: str) -> str:
+    """A file-name slug: ``[a-z0-9-]+``, at most 64 characters (empty if nothing is left)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+
+
+def day_header(day: dt.date) -> str:
+    """The first line of a daily log, and the blank line after it."""
+    return f"# {day.isoformat()}\n\n"
+
+
+def sources_of(note: Note) -> list[str]:
+    """The note ids an entry cites (its ``sources=`` metadata)."""
+    return [s for s in note.meta.get("sources", "").split(",") if s]
+
+
+def strip_meta(text: str) -> str:
+    """``text`` with the metadata comment of each note line removed (what a reader sees)."""
+    return META_COMMENT_RE.sub("", text)
 
 
 def normalize_text(text: str) -> str:

@@ -14,7 +14,6 @@ from agent_sleep.core.workspace import Workspace
 
 MAX_NOTE_BYTES = 4096
 MAX_SOURCE_CHARS = 512
-DEFAULT_OPINION_CONFIDENCE = 0.7
 _TAIL_BYTES = 1 << 20
 
 
@@ -49,7 +48,7 @@ def build_note(
             raise BadInput(f"confidence {confidence} is outside [0, 1]")
         confidence = round(float(confidence), 2)
     elif kind == "O":
-        confidence = DEFAULT_OPINION_CONFIDENCE
+        confidence = notes.DEFAULT_CONFIDENCE
     if not isinstance(note, str):
         raise BadInput("the note must be text")
     size = len(note.encode("utf-8", "surrogatepass"))
@@ -93,10 +92,6 @@ def _local(when: dt.datetime | dt.date | None) -> dt.datetime:
     raise BadInput(f"when must be a datetime, not {type(when).__name__}")
 
 
-def log_header(day: dt.date) -> str:
-    return f"# {day.isoformat()}\n\n"
-
-
 def append_notes(ws: Workspace, day: dt.date, items: list[notes.Note]) -> Path:
     """Append notes under ``## Retain`` in the day's log, under the workspace lock."""
     path = ws.day_log(day)
@@ -104,7 +99,7 @@ def append_notes(ws: Workspace, day: dt.date, items: list[notes.Note]) -> Path:
     with ws.lock():
         existing = _tail(path)
         if not path.exists():
-            existing = log_header(day)
+            existing = notes.day_header(day)
             ws.append_text(path, existing + notes.append_block(existing, rendered))
         else:
             ws.append_text(path, notes.append_block(existing, rendered))

@@ -21,12 +21,9 @@ import re
 from agent_sleep.core import notes
 from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
 
-NEXT_SESSION = "Next session"
-RETAIN = "Retain"
 MAX_LOG_CHARS = 20_000  # of each day's log shown; the newest notes are kept
 TAIL_BYTES = 8 * MAX_LOG_CHARS
 NEXT_SESSION_LOOKBACK = 30  # daily logs searched, newest first, for the latest actions
-_META = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)
 _BLANKS = re.compile(r"\n{3,}")
 
 
@@ -71,10 +68,6 @@ def get_context(
     return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
 
 
-def strip_meta(raw: str) -> str:
-    return _META.sub("", raw)
-
-
 def memory_section(text: str, max_chars: int) -> str:
     """MEMORY.md without metadata, cut before the first entry that does not fit ``max_chars``."""
     if text.startswith(MEMORY_HEADER):
@@ -84,7 +77,7 @@ def memory_section(text: str, max_chars: int) -> str:
     headings: list[str] = []  # held back until an entry under them fits
     size = 0
     for i, block in enumerate(blocks):
-        shown = strip_meta(block.raw)
+        shown = notes.strip_meta(block.raw)
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
@@ -97,7 +90,7 @@ def memory_section(text: str, max_chars: int) -> str:
         if size + len(extra) > max_chars:
             rest = [b for b in blocks[i:] if b.heading is None and b.raw.strip()]
             entries = sum(1 for b in rest if b.note is not None)
-            chars = sum(len(strip_meta(b.raw)) for b in rest)
+            chars = sum(len(notes.strip_meta(b.raw)) for b in rest)
             noun = "entry" if entries == 1 else "entries"
             kept.append(
                 f"\n[MEMORY.md trimmed to max_memory_chars={max_chars}: {entries} more {noun} "
@@ -133,16 +126,16 @@ def log_section(
     that fit, and one line saying that older ones were left out."""
     out: list[str] = []
     for block in notes.parse(text).blocks:
-        if block.section == NEXT_SESSION:
+        if block.section == notes.NEXT_SESSION:
             continue
         if block.heading is not None:
-            if block.heading.level == 1 or block.heading.title == RETAIN:
+            if block.heading.level == 1 or block.heading.title == notes.RETAIN:
                 continue
             out.append(f"### {block.heading.title}\n")
             continue
         if not block.raw.strip():
             continue
-        out.append(strip_meta(block.raw))
+        out.append(notes.strip_meta(block.raw))
     if cut or (max_chars is not None and sum(len(part) for part in out) > max_chars):
         kept: list[str] = []
         size = 0
@@ -162,12 +155,12 @@ def next_session(ws: Workspace) -> tuple[str, str] | None:
     """(date, actions) of the newest daily log with a ``## Next session`` section."""
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
         text, _ = _tail(path)  # sleep appends the actions at the end of the log
-        if f"## {NEXT_SESSION}" not in text:
+        if notes.NEXT_SESSION_HEADING not in text:
             continue
         found = [
-            strip_meta(b.raw)
+            notes.strip_meta(b.raw)
             for b in notes.parse(text).blocks
-            if b.section == NEXT_SESSION and b.note is not None
+            if b.section == notes.NEXT_SESSION and b.note is not None
         ]
         if found:
             return path.stem, "".join(found).strip("\n")
