@@ -27,6 +27,11 @@ COMMANDS: dict[str, str] = {
     "sleep": "agent_sleep.cli.sleep:sleep_cmd",
     "status": "agent_sleep.cli.sleep:status_cmd",
     "rollback": "agent_sleep.cli.sleep:rollback_cmd",
+    "sync": "agent_sleep.cli.sync:sync_cmd",
+    "history": "agent_sleep.cli.sync:history_cmd",
+    "git-init": "agent_sleep.cli.sync:git_init_cmd",
+    "merge-driver": "agent_sleep.cli.sync:merge_driver_cmd",
+    "mcp": "agent_sleep.cli.integrations:mcp_cmd",
 }
 
 

@@ -1,0 +1,360 @@
+"""``agent-sleep mcp``: the workspace as an MCP server (official ``mcp`` SDK, version 2).
+
+Tools (the names are a contract): ``memory_write``, ``memory_search``, ``memory_get``,
+``memory_context``, ``memory_flush``, ``memory_sleep``, ``memory_status``. Resources:
+``memory://MEMORY.md``, ``memory://daily/{date}``, ``memory://bank/{kind}/{slug}``.
+
+Start-up imports the SDK and the workspace module only; each tool imports what it needs when it
+is first called, so no embedding model loads until a search wants one. Every tool turns a
+refusal of the library (bad input, a path outside the workspace, an oversized note) into a tool
+error with the library's one-line message: nothing is written and the server keeps serving.
+Tools run on the SDK's worker threads; the workspace lock serialises writes across threads and
+across the processes of other clients.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from agent_sleep import __version__
+from agent_sleep.core.errors import AgentSleepError, BadInput, WorkspaceError
+from agent_sleep.core.workspace import STATE_DIRNAME, Workspace
+
+if TYPE_CHECKING:
+    from mcp.server import MCPServer
+
+MAX_GET_CHARS = 100_000
+MAX_SEARCH_K = 50
+MAX_DIFF_CHARS = 20_000
+ARCHIVE_PAGE = "bank/concepts/memory-archive.md"
+BANK_KINDS = {
+    "entities": "entities",
+    "entity": "entities",
+    "concepts": "concepts",
+    "concept": "concepts",
+}
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,120}")
+
+INSTRUCTIONS = """\
+Long-term memory kept as plain Markdown (agent-sleep). At the start of a task call
+memory_context once. Call memory_write the moment a durable fact, preference, decision or
+experience comes up (one fact per call). Call memory_search before answering anything that
+may depend on earlier sessions; memory_get reads a file or lines of it from a search hit's path.
+Before the context is compacted, send the conversation to memory_flush; at the end of a
+session, memory_sleep consolidates the day's notes."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _tool_errors(fn: F) -> F:
+    """A refusal of the library becomes a tool error carrying its one-line message."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        try:
+            return fn(*args, **kwargs)
+        except AgentSleepError as e:
+            raise ToolError(" ".join(str(e).split())) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _pick(name: str, *values: Any) -> Any:
+    """The one value given among a parameter and its aliases (models guess names)."""
+    given = [v for v in values if v is not None]
+    if len({repr(v) for v in given}) > 1:
+        raise BadInput(f"{name} was given twice with different values; give it once")
+    return given[0] if given else None
+
+
+def _positive(name: str, value: int | None, cap: int | None = None) -> int | None:
+    if value is None:
+        return None
+    if value < 1:
+        raise BadInput(f"{name} must be at least 1, not {value}")
+    return min(value, cap) if cap else value
+
+
+def relative_file(ws: Workspace, path: str) -> str:
+    """``path`` as a workspace-relative file, refusing anything outside the workspace or in
+    its hidden state folder."""
+    if not isinstance(path, str) or not path.strip() or "\x00" in path:
+        raise BadInput("give the path of a workspace file, e.g. MEMORY.md")
+    raw = path.strip().replace("\\", "/")
+    target = ws.confine(raw)
+    rel = target.resolve().relative_to(ws.root.resolve())
+    if any(part.startswith(".") for part in rel.parts) or STATE_DIRNAME in rel.parts:
+        raise WorkspaceError(f"path {path} is not a memory file")
+    if not target.is_file():
+        raise BadInput(f"no file {path} in the workspace (paths come from memory_search hits)")
+    return rel.as_posix()
+
+
+def read_lines(ws: Workspace, path: str, start: int | None, end: int | None) -> dict[str, Any]:
+    rel = relative_file(ws, path)
+    lines = ws.read_text(ws.root / rel).splitlines()
+    first = start or 1
+    if end is not None and end < first:
+        raise BadInput(f"end_line {end} is before start_line {first}")
+    bound = min(end or len(lines), len(lines))
+    shown: list[str] = []
+    size = 0
+    for line in lines[first - 1 : bound]:
+        if shown and size + len(line) + 1 > MAX_GET_CHARS:
+            break
+        shown.append(line[:MAX_GET_CHARS])
+        size += len(line) + 1
+    return {
+        "path": rel,
+        "start_line": first,
+        "end_line": first + len(shown) - 1,
+        "total_lines": len(lines),
+        "text": "\n".join(shown),
+        "truncated": first + len(shown) - 1 < bound,  # stopped at the size cap
+        "next_line": first + len(shown) if first + len(shown) <= len(lines) else None,
+    }
+
+
+def _hit(h: Any) -> dict[str, Any]:
+    current = getattr(h, "current", None)
+    if current is None and h.path == "MEMORY.md":
+        current = True
+    elif current is None and h.path == ARCHIVE_PAGE:
+        current = False
+    out = {
+        "text": h.text,
+        "path": h.path,
+        "date": h.date,
+        "time": h.time,
+        "sources": list(h.sources),
+        "ids": list(h.ids),
+        "score": round(float(h.score), 4),
+        "exact": h.exact,
+    }
+    if current is not None:
+        out["current"] = current
+    return out
+
+
+def build_server(ws: Workspace) -> MCPServer:
+    """The MCP server over ``ws`` (created on first write)."""
+    from mcp.server import MCPServer
+
+    server: MCPServer = MCPServer(
+        "agent-sleep", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
+    )
+
+    @server.tool(
+        description="Save one durable memory now: a fact (type W), something that happened "
+        "(B), an opinion or preference with confidence (O), or a summary (S). Use it the moment "
+        "it comes up; one fact per call, at most 4 KB. No model is called. Returns the note id."
+    )
+    @_tool_errors
+    def memory_write(
+        note: str | None = None,
+        type: str = "B",
+        confidence: float | None = None,
+        source: str | None = None,
+        text: str | None = None,
+    ) -> dict[str, Any]:
+        """``text`` is an alias of ``note``."""
+        from agent_sleep.core.rest import micro_rest_detail
+
+        body = _pick("note", note, text)
+        if body is None:
+            raise BadInput("give the note text in `note`")
+        r = micro_rest_detail(body, type, workspace=ws, confidence=confidence, source=source)
+        return {
+            "id": r.id,
+            "path": r.path.relative_to(ws.root).as_posix(),
+            "date": r.date,
+            "time": r.time,
+            "type": r.type,
+            "confidence": r.confidence,
+            "redacted": r.redacted,
+        }
+
+    @server.tool(
+        description="Search long-term memory (MEMORY.md, bank pages, daily logs) with keyword "
+        "and meaning matching. Use before answering anything that may depend on earlier "
+        "sessions. `query` (alias q); `k` (alias limit) results, or a `budget_tokens` budget. "
+        "Each hit has text, path, date, sources, score and, where it applies, whether it is "
+        "current; read more around a hit with memory_get."
+    )
+    @_tool_errors
+    def memory_search(
+        query: str | None = None,
+        k: int | None = None,
+        budget_tokens: int | None = None,
+        q: str | None = None,
+        limit: int | None = None,
+    ) -> dict[str, Any]:
+        wanted = _pick("query", query, q)
+        if not isinstance(wanted, str) or not wanted.strip():
+            raise BadInput("give the search words in `query`")
+        count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
+        budget = _positive("budget_tokens", budget_tokens)
+        if not ws.exists():
+            return {"query": wanted, "hits": []}
+        from agent_sleep.retrieval.recall import recall
+
+        hits = recall(ws, wanted, k=count, budget_tokens=budget)
+        return {"query": wanted, "hits": [_hit(h) for h in hits]}
+
+    @server.tool(
+        description="Read a memory file of the workspace, or a line range of it (1-based, "
+        "inclusive): e.g. path 'MEMORY.md', 'memory/2026-11-29.md' or a search hit's path. "
+        f"Returns at most {MAX_GET_CHARS} characters and says when it stopped early."
+    )
+    @_tool_errors
+    def memory_get(
+        path: str | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        file: str | None = None,
+    ) -> dict[str, Any]:
+        """``file`` is an alias of ``path``."""
+        where = _pick("path", path, file)
+        if where is None:
+            raise BadInput("give the file in `path`, e.g. MEMORY.md")
+        first = _positive("start_line", start_line)
+        last = _positive("end_line", end_line)
+        return read_lines(ws, where, first, last)
+
+    @server.tool(
+        description="The memory block for the start of a task: MEMORY.md (trimmed to "
+        "max_memory_chars), today's and yesterday's notes, the planned next-session actions, "
+        "and with `query` (alias q) the most relevant memories within `budget_tokens`."
+    )
+    @_tool_errors
+    def memory_context(
+        query: str | None = None,
+        budget_tokens: int | None = None,
+        max_memory_chars: int = 3000,
+        q: str | None = None,
+    ) -> dict[str, Any]:
+        from agent_sleep.retrieval.context import get_context
+
+        if max_memory_chars < 0:
+            raise BadInput("max_memory_chars must not be negative")
+        text = get_context(
+            ws,
+            max_memory_chars=max_memory_chars,
+            query=_pick("query", query, q),
+            budget_tokens=_positive("budget_tokens", budget_tokens),
+        )
+        return {"context": text or "(memory is empty)"}
+
+    @server.tool(
+        description="Before the context is compacted or a long task ends, send the "
+        "conversation (or its important part) as `context_dump` (alias text): the durable "
+        "facts in it are extracted into today's log. The same dump twice writes nothing."
+    )
+    @_tool_errors
+    def memory_flush(context_dump: str | None = None, text: str | None = None) -> dict[str, Any]:
+        from agent_sleep.consolidation.flush import flush
+
+        dump = _pick("context_dump", context_dump, text)
+        if dump is None:
+            raise BadInput("give the conversation text in `context_dump`")
+        result = flush(dump, workspace=ws)
+        return asdict(result)
+
+    @server.tool(
+        description="Consolidate the notes not yet consolidated (sleep): phase 'nrem' writes "
+        "durable entries into MEMORY.md and bank pages, 'rem' finds connections and next "
+        "actions, 'both' runs the two. dry_run shows the diff and writes nothing. Use at the "
+        "end of a session; `agent-sleep rollback` undoes a run."
+    )
+    @_tool_errors
+    def memory_sleep(phase: str = "both", dry_run: bool = False) -> dict[str, Any]:
+        from agent_sleep.consolidation.sleep import sleep_cycle
+
+        result = asdict(sleep_cycle(ws, phase=phase, dry_run=dry_run))
+        diff = result.pop("diff", "")
+        if dry_run:
+            result["diff"] = diff[:MAX_DIFF_CHARS]
+            result["diff_truncated"] = len(diff) > MAX_DIFF_CHARS
+        return result
+
+    @server.tool(
+        description="How the memory stands: notes waiting for sleep, MEMORY.md size against "
+        "its budget, bank pages, daily logs and the recent sleep runs."
+    )
+    @_tool_errors
+    def memory_status() -> dict[str, Any]:
+        from agent_sleep.consolidation.status import status
+
+        return status(ws)
+
+    _resources(server, ws)
+    return server
+
+
+def _resources(server: MCPServer, ws: Workspace) -> None:
+    @server.resource(
+        "memory://MEMORY.md",
+        name="MEMORY.md",
+        description="Long-term memory: durable facts, preferences and decisions.",
+        mime_type="text/markdown",
+    )
+    def memory_md() -> str:
+        return ws.read_text(ws.memory_md)
+
+    @server.resource(
+        "memory://daily/{date}",
+        name="daily-log",
+        description="The daily log of a date (YYYY-MM-DD).",
+        mime_type="text/markdown",
+    )
+    def daily(date: str) -> str:
+        from mcp.server.mcpserver.exceptions import ResourceError
+
+        try:
+            day = dt.date.fromisoformat(date)
+        except ValueError:
+            raise ResourceError(f"{date!r} is not a date (YYYY-MM-DD)") from None
+        path = ws.day_log(day)
+        if not path.is_file():
+            raise ResourceError(f"no daily log for {day.isoformat()}")
+        return ws.read_text(ws.confine(path))
+
+    @server.resource(
+        "memory://bank/{kind}/{slug}",
+        name="bank-page",
+        description="A bank page: kind 'entities' or 'concepts', and the page's slug.",
+        mime_type="text/markdown",
+    )
+    def bank(kind: str, slug: str) -> str:
+        from mcp.server.mcpserver.exceptions import ResourceError
+
+        folder = BANK_KINDS.get(kind)
+        name = slug.removesuffix(".md")
+        if folder is None or not _SLUG.fullmatch(name):
+            raise ResourceError(
+                "use memory://bank/entities/<slug> or memory://bank/concepts/<slug>"
+            )
+        path = ws.bank_dir / folder / f"{name}.md"
+        try:
+            ws.confine(path)
+        except WorkspaceError as e:
+            raise ResourceError(str(e)) from None
+        if not path.is_file():
+            raise ResourceError(f"no bank page {folder}/{name}")
+        return ws.read_text(path)
+
+
+def serve(ws: Workspace, http_port: int | None = None) -> None:
+    """Serve over stdio, or streamable HTTP on 127.0.0.1:``http_port``."""
+    server = build_server(ws)
+    if http_port is None:
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host="127.0.0.1", port=http_port)
