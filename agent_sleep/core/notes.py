@@ -25,12 +25,6 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 NOTE_TYPES = ("W", "B", "O", "S")
-TYPE_NAMES = {
-    "W": "world fact",
-    "B": "biographical / experience",
-    "O": "opinion or preference, with confidence",
-    "S": "summary / synthesis",
-}
 DEFAULT_CONFIDENCE = 0.7  # of an O note or entry that states none
 # Sections of a daily log, each under a "## <name>" heading
 RETAIN = "Retain"  # the notes of the day

@@ -97,7 +97,3 @@ def redact(text: str) -> str:
         text = pattern.sub(sub, text)
     return text
 
-
-def findings(text: str) -> list[str]:
-    """Kinds of credential found in ``text`` (for reporting; nothing is stored)."""
-    return [kind for kind, pattern, _ in _RULES if pattern.search(text)]
