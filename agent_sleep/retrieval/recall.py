@@ -36,19 +36,16 @@ Without the embedding model the vector weight is 0 and BM25 alone ranks (one war
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import math
 import os
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
+from agent_sleep.retrieval.rerank import minmax, rerank
 from agent_sleep.retrieval.units import MEMORY
 
 if TYPE_CHECKING:
@@ -186,7 +183,8 @@ def rank(
     if fusion.session_weight > 0:
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
-        scores = _rerank(index, query, model, scores, fusion, fusion.rerank_depth * wanted)
+        depth = fusion.rerank_depth * wanted
+        scores = rerank(index, query, model, scores, fusion.rerank_weight, depth)
     content, identifiers = _keywords(query)
     out = []
     for row, score in scores.items():
@@ -237,155 +235,6 @@ def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: F
     return ranked[: fusion.feedback_terms]
 
 
-# Token vectors of units re-scored lately, by content hash: float16, capped in bytes. Behind
-# it, a folder of the workspace keeps them across processes (``tokens/`` beside the index, one
-# file per unit, oldest removed past DISK_TOKEN_BYTES; deleting it loses nothing).
-_token_cache: OrderedDict[str, np.ndarray] = OrderedDict()
-TOKEN_CACHE_BYTES = 128 << 20
-DISK_TOKEN_BYTES = 256 << 20
-_token_cache_bytes = 0
-_token_lock = threading.Lock()
-
-
-def _unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
-    global _token_cache_bytes
-    import numpy as np
-
-    who = _model_key(model)
-    keys = [f"{who}|{index.hashes[r]}" for r in rows]
-    with _token_lock:
-        missing = list(dict.fromkeys(k for k in keys if k not in _token_cache))
-    folder = None if index.folder is None else index.folder.parent / "tokens" / who
-    found = _read_tokens(folder, missing) if folder is not None else {}
-    todo = [k for k in missing if k not in found]
-    if todo:
-        first = {k: r for k, r in zip(keys, rows, strict=True)}
-        texts = [index.units[first[k]].embedded for k in todo]
-        made = model.embed_tokens(texts)  # type: ignore[attr-defined]
-        fresh = {k: v.astype(np.float16) for k, v in zip(todo, made, strict=True)}
-        if folder is not None:
-            _write_tokens(folder, fresh)
-        found.update(fresh)
-    with _token_lock:
-        for key in missing:
-            if key not in _token_cache:
-                _token_cache[key] = found[key]
-                _token_cache_bytes += found[key].nbytes
-        out = []
-        for key in keys:
-            _token_cache.move_to_end(key)
-            out.append(_token_cache[key])
-        while _token_cache_bytes > TOKEN_CACHE_BYTES and len(_token_cache) > len(keys):
-            _, old = _token_cache.popitem(last=False)
-            _token_cache_bytes -= old.nbytes
-    return out
-
-
-def _model_key(model: Embedder) -> str:
-    """The model's name and weights (a configured folder keeps the name, not the weights)."""
-    name = f"{model.name}-{getattr(model, 'fingerprint', '')}"
-    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
-
-
-def _read_tokens(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
-    """The cached token states of ``keys`` found on disk; an unreadable file is a miss."""
-    import numpy as np
-
-    out = {}
-    for key in keys:
-        path = folder / (key.split("|", 1)[1] + ".npy")
-        try:
-            with open(path, "rb") as f:
-                v = np.load(f, allow_pickle=False)
-        except (OSError, ValueError, EOFError):
-            continue
-        if v.dtype == np.float16 and v.ndim == 2 and len(v):
-            out[key] = v
-    return out
-
-
-def _write_tokens(folder: Path, fresh: dict[str, np.ndarray]) -> None:
-    """Each unit's states in a file of its own, written whole then renamed into place; past
-    ``DISK_TOKEN_BYTES`` the oldest files go. A cache: any failure only skips it."""
-    import numpy as np
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for key, v in fresh.items():
-            path = folder / (key.split("|", 1)[1] + ".npy")
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                np.save(f, v, allow_pickle=False)
-            os.replace(tmp, path)
-        entries = []
-        for e in os.scandir(folder):
-            st = e.stat()
-            entries.append((st.st_mtime_ns, st.st_size, e.path))
-    except OSError:
-        return
-    total = sum(size for _, size, _ in entries)
-    if total <= DISK_TOKEN_BYTES:
-        return
-    for _, size, name in sorted(entries):
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        total -= size
-        if total <= DISK_TOKEN_BYTES * 0.8:
-            break
-
-
-def _rerank(
-    index: Loaded,
-    query: str,
-    model: Embedder,
-    scores: dict[int, float],
-    fusion: Fusion,
-    depth: int,
-) -> dict[int, float]:
-    """Late interaction over the best ``depth`` candidates: each query word piece finds its
-    closest token in the unit (cosine of the model's last-layer token states), and the unit's
-    match is the IDF-weighted mean of those maxima. It catches a unit that names an instance
-    of what the query asks about ("swimming with the kids" for "activities with her family"),
-    which one pooled vector blurs. Re-scored candidates take ``(1 - w)`` of their first-pass
-    score and ``w`` of the match, both min-max normalised, on 0.5–1; the rest keep their
-    order below 0.5."""
-    import numpy as np
-
-    if not hasattr(model, "query_tokens"):
-        return scores
-    q_vectors, owners, pieces = model.query_tokens(query)
-    n = len(index.units)
-    keep, weights = [], []
-    for i, (owner, piece) in enumerate(zip(owners, pieces, strict=True)):
-        bare = piece.removeprefix("##")
-        if owner is None or piece in STOPWORDS or not any(ch.isalnum() for ch in bare):
-            continue
-        terms = tokenize(owner)
-        df = index.bm25.df(terms[0]) if terms else 0
-        keep.append(i)
-        weights.append(math.log(1 + n / (1 + df)))
-    if not keep:
-        keep = [i for i, owner in enumerate(owners) if owner is not None]
-        weights = [1.0] * len(keep)
-    if not keep:
-        return scores
-    q = q_vectors[keep]
-    w = np.asarray(weights, dtype=np.float32)
-    w /= w.sum()
-    order = sorted(scores, key=lambda r: (-scores[r], r))
-    top, rest = order[:depth], order[depth:]
-    tokens = _unit_tokens(index, top, model)
-    match = np.array([float((q @ t.T.astype(np.float32)).max(axis=1) @ w) for t in tokens])
-    first = np.array([scores[r] for r in top])
-    mixed = (1 - fusion.rerank_weight) * _minmax(first) + fusion.rerank_weight * _minmax(match)
-    out = {r: 0.5 + 0.5 * float(m) for r, m in zip(top, mixed, strict=True)}
-    if rest:
-        high = max(scores[r] for r in rest)
-        for r in rest:
-            out[r] = 0.5 * 0.999 * scores[r] / high if high > 0 else 0.0
-    return out
-
-
 def _top(scores: np.ndarray, count: int) -> np.ndarray:
     import numpy as np
 
@@ -394,11 +243,7 @@ def _top(scores: np.ndarray, count: int) -> np.ndarray:
     return np.argpartition(-scores, count - 1)[:count]
 
 
-def _minmax(values: np.ndarray) -> np.ndarray:
-    lo, hi = float(values.min()), float(values.max())
-    if hi - lo < 1e-9:
-        return values * 0 + (1.0 if hi > 0 else 0.0)
-    return (values - lo) / (hi - lo)
+_minmax = minmax  # the benchmarks' name for it
 
 
 def _sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -> dict[int, float]:

@@ -1,0 +1,249 @@
+"""The records of the search index: what one stored unit, part and manifest hold, and the
+read-only sequences that decode a part's units file one record at a time.
+
+A units file is ``{"hashes":[...],"units":[...]}`` with one record (a JSON list in
+``Record``'s field order) per line, so a reader decodes only the records a search shows.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
+
+from agent_sleep.retrieval.bm25 import Segment
+from agent_sleep.retrieval.units import Unit
+
+if TYPE_CHECKING:
+    import numpy as np
+
+VERSION = 3  # 3: parts, BM25 stored as term frequencies
+TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
+MEANING = 2  # what is embedded (Unit.embedded); a change re-embeds
+HEADER = b'{"hashes":'  # the units file: hashes, then one record per line
+OPEN = b',"units":[\n'
+
+
+@dataclass(slots=True)
+class Record:
+    """One stored unit: what a ``Unit`` shows, without its search texts, plus ``sources``
+    (its note ids, outside refs, cited ids and their refs). Stored as a JSON list, in this
+    field order."""
+
+    kind: str
+    path: str
+    text: str
+    date: str | None
+    ids: list[str]
+    refs: list[str]
+    cites: list[str]
+    section: str | None
+    time: str | None
+    sources: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_unit(cls, u: Unit) -> Record:
+        return cls(
+            u.kind, u.path, u.text, u.date, list(u.ids), list(u.refs), list(u.cites),
+            u.section, u.time,
+        )  # fmt: skip
+
+    @classmethod
+    def of_row(cls, row: list[Any]) -> Record:
+        if len(row) != 10:
+            raise ValueError("a unit record of another layout")
+        return cls(*row)
+
+    def row(self) -> list[Any]:
+        return [
+            self.kind, self.path, self.text, self.date, self.ids, self.refs, self.cites,
+            self.section, self.time, self.sources,
+        ]  # fmt: skip
+
+    def unit(self) -> Unit:
+        return Unit(
+            kind=self.kind,
+            path=self.path,
+            text=self.text,
+            date=self.date,
+            ids=tuple(self.ids),
+            refs=tuple(self.refs),
+            cites=tuple(self.cites),
+            section=self.section,
+            time=self.time,
+        )
+
+
+@dataclass(frozen=True)
+class Part:
+    """One written part of the index: its file id, units and source files (in row order)."""
+
+    id: str
+    units: int
+    files: int
+
+
+@dataclass(frozen=True)
+class NewPart:
+    """A part about to be written: its records, their hashes, BM25 terms and vectors, and how
+    many source files it holds."""
+
+    records: list[Record]
+    hashes: list[str]
+    tokens: list[str]
+    vectors: np.ndarray | None
+    files: int
+
+
+@dataclass(frozen=True)
+class ParsedPart:
+    """A part as parsed by the last read (kept while its units file keeps ``stat``)."""
+
+    stat: os.stat_result
+    hashes: list[str]
+    records: Sequence[Record]
+    segment: Segment
+
+
+@dataclass(frozen=True)
+class Manifest:
+    generation: str
+    model: str | None
+    units: int
+    files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
+    parts: tuple[Part, ...]
+
+    @classmethod
+    def parse(cls, data: Any) -> Manifest:
+        """The manifest of this release's layout; ValueError for any other."""
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise ValueError("an index of another version")
+        if data.get("terms") != TERMS or data.get("meaning") != MEANING:
+            raise ValueError("an index of other terms or embedded texts")
+        parts, files, model = data.get("parts"), data.get("files"), data.get("model")
+        if not isinstance(parts, list) or not isinstance(files, dict) or not parts:
+            raise ValueError("a manifest without parts")
+        if not all(isinstance(p, list) and len(p) == 3 for p in parts):
+            raise ValueError("a manifest part of another layout")
+        if not all(isinstance(v, list) and len(v) == 3 for v in files.values()):
+            raise ValueError("a manifest file entry of another layout")
+        try:
+            return cls(
+                generation=str(data.get("generation")),
+                model=model if isinstance(model, str) else None,
+                units=int(data.get("units", -1)),
+                files={str(k): [int(x) for x in v] for k, v in files.items()},
+                parts=tuple(Part(str(p), int(u), int(f)) for p, u, f in parts),
+            )
+        except TypeError as e:  # a number field holding something else
+            raise ValueError(f"a manifest of another layout: {e}") from e
+
+
+class LazySeq(Sequence[Any]):
+    """A read-only sequence whose items are made on access (``_item``)."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def _item(self, i: int) -> Any:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self._item(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._item(i)
+
+
+class Lines(LazySeq):
+    """The records of a units file, one per line, decoded on access."""
+
+    def __init__(self, raw: bytes, starts: np.ndarray) -> None:
+        self._raw = raw
+        self._starts = starts  # offset of each record's line, then of the closing line
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def _item(self, i: int) -> Record:
+        line = self._raw[int(self._starts[i]) : int(self._starts[i + 1]) - 1].rstrip(b",")
+        return Record.of_row(json.loads(line.decode("utf-8", "surrogateescape")))
+
+
+class UnitsView(LazySeq):
+    """Units built from their stored records on first access: a search touches a few hundred
+    of them, and building 100k dataclasses up front would dominate a cold start."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self._records = records
+        self._built: dict[int, Unit] = {}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def _item(self, i: int) -> Unit:
+        unit = self._built.get(i)
+        if unit is None:
+            unit = self._built[i] = self._records[i].unit()
+        return unit
+
+
+class SourcesView(LazySeq):
+    def __init__(self, records: Sequence[Record]) -> None:
+        self._records = records
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def _item(self, i: int) -> tuple[str, ...]:
+        return tuple(self._records[i].sources)
+
+
+class Chain(LazySeq):
+    """The records of several parts as one sequence."""
+
+    def __init__(self, parts: list[Sequence[Record]]) -> None:
+        self._parts = parts
+        self._starts = [0]
+        for p in parts:
+            self._starts.append(self._starts[-1] + len(p))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def _item(self, i: int) -> Record:
+        p = bisect.bisect_right(self._starts, i) - 1
+        record: Record = self._parts[p][i - self._starts[p]]
+        return record
+
+
+def parse_lines(data: bytes) -> tuple[list[str], Lines]:
+    """The hashes and lazily decoded records of a units file. Only the hashes are decoded
+    now: a search reads a few hundred records, and decoding a large log's records up front
+    would cost several times the file in memory."""
+    import numpy as np
+
+    first = data.find(b"\n")
+    if not data.startswith(HEADER) or first < 0 or not data[: first + 1].endswith(OPEN):
+        raise ValueError("a units file of another layout")
+    if not data.endswith(b"\n]}"):
+        raise ValueError("truncated units file")
+    hashes = json.loads(data[len(HEADER) : first + 1 - len(OPEN)].decode("utf-8"))
+    view = np.frombuffer(data, dtype=np.uint8)
+    step = 1 << 24  # a byte mask of the whole file would double it in memory
+    starts = np.concatenate(
+        [np.flatnonzero(view[lo : lo + step] == 10) + (lo + 1) for lo in range(0, len(view), step)]
+    )
+    return hashes, Lines(data, starts)

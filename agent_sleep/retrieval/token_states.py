@@ -1,0 +1,143 @@
+"""The token-state cache: MiniLM's last-layer token vectors of units, by content hash.
+
+Deep recall re-scores its best candidates by late interaction over these states (see
+``rerank``). They cost a model run per unit, so they are kept twice: in memory (float16,
+least recently used first out past ``memory_bytes``) and on disk under
+``.agent-sleep/tokens/<model key>/<hash>.npy`` beside the index (one file per unit, written
+whole then renamed into place, oldest files removed past ``disk_bytes``), so the next process
+finds them. The model key holds the weights' fingerprint: a configured model folder of the same
+name never reads another model's states. Deleting the folder loses nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from agent_sleep.retrieval.embed import Embedder
+
+MEMORY_BYTES = 128 << 20
+DISK_BYTES = 256 << 20
+
+
+def model_key(model: Embedder) -> str:
+    """The model's name and weights (a configured folder keeps the name, not the weights)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", f"{model.name}-{model.fingerprint}")
+
+
+def folder_of(index_folder: Path, model: Embedder) -> Path:
+    """Where the states of ``model`` live for the index in ``index_folder``."""
+    return index_folder.parent / "tokens" / model_key(model)
+
+
+class TokenStates:
+    """Token states by ``model key|hash``, in memory and (given a folder) on disk; safe to
+    share between threads."""
+
+    def __init__(self, memory_bytes: int = MEMORY_BYTES, disk_bytes: int = DISK_BYTES) -> None:
+        self.memory_bytes = memory_bytes
+        self.disk_bytes = disk_bytes
+        self.memory: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.used = 0  # bytes held in memory
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self.memory.clear()
+            self.used = 0
+
+    def get(
+        self,
+        folder: Path | None,
+        who: str,
+        hashes: Sequence[str],
+        texts: Callable[[list[int]], list[str]],
+        embed: Callable[[list[str]], list[np.ndarray]],
+    ) -> list[np.ndarray]:
+        """The states of the units whose content hashes are ``hashes``: from memory, else
+        from ``folder``, else ``embed(texts(positions))`` (stored in both)."""
+        import numpy as np
+
+        keys = [f"{who}|{h}" for h in hashes]
+        with self._lock:
+            missing = list(dict.fromkeys(k for k in keys if k not in self.memory))
+        found = read_states(folder, missing) if folder is not None else {}
+        todo = [k for k in missing if k not in found]
+        if todo:
+            first = {k: i for i, k in reversed(list(enumerate(keys)))}
+            made = embed(texts([first[k] for k in todo]))
+            fresh = {k: v.astype(np.float16) for k, v in zip(todo, made, strict=True)}
+            if folder is not None:
+                self.write(folder, fresh)
+            found.update(fresh)
+        with self._lock:
+            for key in missing:
+                if key not in self.memory:
+                    self.memory[key] = found[key]
+                    self.used += found[key].nbytes
+            out = []
+            for key in keys:
+                self.memory.move_to_end(key)
+                out.append(self.memory[key])
+            while self.used > self.memory_bytes and len(self.memory) > len(keys):
+                _, old = self.memory.popitem(last=False)
+                self.used -= old.nbytes
+        return out
+
+    def write(self, folder: Path, fresh: dict[str, np.ndarray]) -> None:
+        """Each unit's states in a file of its own, written whole then renamed into place; past
+        ``disk_bytes`` the oldest files go. A cache: any failure only skips it."""
+        import numpy as np
+
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for key, v in fresh.items():
+                path = folder / (key.split("|", 1)[1] + ".npy")
+                tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+                with open(tmp, "wb") as f:
+                    np.save(f, v, allow_pickle=False)
+                os.replace(tmp, path)
+            entries = []
+            for e in os.scandir(folder):
+                st = e.stat()
+                entries.append((st.st_mtime_ns, st.st_size, e.path))
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        if total <= self.disk_bytes:
+            return
+        for _, size, name in sorted(entries):
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            total -= size
+            if total <= self.disk_bytes * 0.8:
+                break
+
+
+def read_states(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
+    """The stored token states of ``keys`` found in ``folder``; an unreadable file is a miss."""
+    import numpy as np
+
+    out = {}
+    for key in keys:
+        path = folder / (key.split("|", 1)[1] + ".npy")
+        try:
+            with open(path, "rb") as f:
+                v = np.load(f, allow_pickle=False)
+        except (OSError, ValueError, EOFError):
+            continue
+        if v.dtype == np.float16 and v.ndim == 2 and len(v):
+            out[key] = v
+    return out
+
+
+STATES = TokenStates()  # the process's cache, shared by every workspace and thread
