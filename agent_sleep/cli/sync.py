@@ -1,0 +1,125 @@
+"""Commands of the git path: ``sync``, ``history``, ``git-init`` and the hidden merge driver."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+
+import click
+
+from agent_sleep.cli.common import common_options, emit
+
+
+@click.command(
+    "git-init",
+    epilog="""\b
+Examples:
+  agent-sleep git-init
+  agent-sleep git-init --workspace ~/.agent_workspace
+  git -C ~/.agent_workspace remote add origin git@example.com:me/memory.git""",
+)
+@common_options
+def git_init_cmd(workspace: str | None, as_json: bool) -> None:
+    """Keep an existing workspace in git (what `init --git` does): history of every run and
+    note batch, merge drivers for memory files, the derived .agent-sleep/ folder ignored."""
+    from agent_sleep.sync.repo import enable
+
+    repo, created = enable(workspace)
+    emit(
+        as_json,
+        {"workspace": str(repo.root), "created": created, "head": repo.head()},
+        f"{'Git repository created' if created else 'Git already on'} at {repo.root}",
+    )
+
+
+@click.command(
+    "sync",
+    epilog="""\b
+Any git remote works (a folder, ssh, https). A second machine joins with a plain
+`git clone URL DIR`; its first `agent-sleep sync --workspace DIR` installs the merge drivers.
+\b
+Examples:
+  agent-sleep sync
+  agent-sleep sync --remote backup --json
+  git -C ~/.agent_workspace remote add origin /srv/memory.git && agent-sleep sync""",
+)
+@click.option("--remote", "-r", metavar="NAME", default=None, help="Git remote (default origin).")
+@common_options
+def sync_cmd(remote: str | None, workspace: str | None, as_json: bool) -> None:
+    """Commit pending notes and edits, fetch, merge memory files by entry id, push; merge and
+    push again when the push is rejected. Never leaves conflict markers."""
+    from agent_sleep.sync.remote import sync
+
+    r = sync(workspace, remote, progress=None if as_json else _progress)
+    if as_json:
+        emit(True, asdict(r))
+        return
+    if r.remote is None:
+        click.echo(
+            "No git remote: changes committed locally only; add one with "
+            "`git -C WORKSPACE remote add origin URL`."
+        )
+        return
+    click.echo(
+        f"Synced with {r.remote}/{r.branch}: {len(r.committed)} local commits, "
+        f"{len(r.updated)} files updated ({len(r.merged)} merged), "
+        f"pushed after {r.attempts} attempt{'s' if r.attempts != 1 else ''}."
+    )
+
+
+@click.command(
+    "history",
+    epilog="""\b
+Examples:
+  agent-sleep history MEMORY.md
+  agent-sleep history bank/entities/billing-service.md
+  agent-sleep history a9c3e5g7j1 --json""",
+)
+@click.argument("target")
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=50, show_default=True)
+@common_options
+def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -> None:
+    """Show the history of one entry (by id) or one page (by path): each commit that changed
+    it, the run or edit it came from, and the notes the entry cites."""
+    from agent_sleep.sync.history import history
+
+    changes = history(workspace, target, limit=limit)
+    if as_json:
+        emit(True, [asdict(c) for c in changes])
+        return
+    if not changes:
+        click.echo(f"No history for {target}.")
+    for c in changes:
+        click.echo(f"{c.commit[:10]} {c.date} {c.subject}" + (f" [{c.path}]" if c.path else ""))
+        for line in c.removed:
+            click.echo(f"  - {line}")
+        for line in c.added:
+            click.echo(f"  + {line}")
+        for sid in c.sources:
+            click.echo(f"    from {sid}: {c.source_notes.get(sid, '(not in the logs)')}")
+
+
+@click.command("merge-driver", hidden=True)
+@click.argument("base")
+@click.argument("ours")
+@click.argument("theirs")
+@click.argument("path", required=False)
+def merge_driver_cmd(base: str, ours: str, theirs: str, path: str | None) -> None:
+    """git merge driver for memory files (what `python -m agent_sleep.sync.driver` runs)."""
+    from agent_sleep.sync.driver import run
+
+    sys.exit(run(base, ours, theirs, path or ours))
+
+
+def _progress(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def commit_after(workspace: str | None, message: str | None = None) -> None:
+    """Commit a sleep run, rollback or flush when the workspace is kept in git."""
+    from agent_sleep.core.workspace import Workspace
+
+    if (Workspace.at(workspace).root / ".git").exists():
+        from agent_sleep.sync.repo import commit_if_tracked
+
+        commit_if_tracked(workspace, message)

@@ -1,0 +1,1 @@
+"""Git for workspaces: history, sync between machines, merge drivers, shared workspaces."""

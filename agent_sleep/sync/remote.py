@@ -1,0 +1,241 @@
+"""``sync``: commit what is pending, fetch, merge, push; again when the push is rejected.
+
+The merge is computed without touching the working tree: the three trees are read with
+``git ls-tree``, files both sides changed are merged by ``agent_sleep.sync.merge`` in this
+process, and the result is written as a commit with ``git commit-tree``. Only then, under the
+workspace lock, are the changed files replaced one by one (atomic renames) and the branch
+moved. A sync killed at any point leaves every file whole: either the old or the merged
+version; the next sync commits what it finds and merges again, and merging twice is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
+from agent_sleep.sync.merge import merge_text
+from agent_sleep.sync.repo import (
+    Repo,
+    SyncError,
+    commit_pending,
+    git_lock,
+    install,
+    last_line,
+    open_repo,
+)
+
+MAX_ATTEMPTS = 8
+_REJECTED = ("non-fast-forward", "fetch first", "[rejected]", "stale info", "cannot lock ref")
+
+Entry = tuple[str, str]  # (mode, blob id)
+
+
+@dataclass
+class SyncResult:
+    remote: str | None
+    branch: str
+    committed: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # files merged from both sides
+    updated: list[str] = field(default_factory=list)  # files changed in the working tree
+    pushed: bool = False
+    attempts: int = 0
+    installed: list[str] = field(default_factory=list)
+    head: str | None = None
+
+
+def pick_remote(repo: Repo, name: str | None) -> str | None:
+    remotes = repo.git("remote").stdout.split()
+    if name is not None:
+        if name not in remotes:
+            raise SyncError(
+                f"no git remote named {name!r} (have: {', '.join(remotes) or 'none'}): "
+                f"add it with `git -C {repo.root} remote add {name} URL`"
+            )
+        return name
+    if not remotes:
+        return None
+    return "origin" if "origin" in remotes else sorted(remotes)[0]
+
+
+def _tree(repo: Repo, rev: str | None) -> dict[str, Entry]:
+    if rev is None:
+        return {}
+    out = repo.git("ls-tree", "-r", "-z", "--full-tree", rev).stdout
+    tree: dict[str, Entry] = {}
+    for item in out.split("\0"):
+        if not item:
+            continue
+        meta, _, path = item.partition("\t")
+        mode, _kind, sha = meta.split(" ")
+        tree[path] = (mode, sha)
+    return tree
+
+
+def _blob(repo: Repo, sha: str) -> str:
+    return repo.git_bytes("cat-file", "blob", sha).stdout.decode(ENCODING, ERRORS)
+
+
+def _write_blob(repo: Repo, text: str) -> str:
+    data = text.encode(ENCODING, ERRORS)
+    return repo.git_bytes("hash-object", "-w", "--stdin", input=data).stdout.decode().strip()
+
+
+def _merge_entry(
+    repo: Repo, path: str, base: Entry | None, ours: Entry | None, theirs: Entry | None
+) -> Entry | None:
+    if ours == theirs or theirs == base:
+        return ours
+    if ours == base:
+        return theirs
+    if ours is None or theirs is None:
+        return ours or theirs  # deleted on one side, changed on the other: keep the change
+    if not path.endswith(".md"):
+        return ours  # not a memory file: this side's version wins, the other stays in history
+    merged = merge_text(
+        path, _blob(repo, base[1]) if base else "", _blob(repo, ours[1]), _blob(repo, theirs[1])
+    )
+    return (ours[0], _write_blob(repo, merged))
+
+
+def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[str]]:
+    """The commit that merges ``theirs`` into ``ours`` (possibly ``theirs`` itself, a
+    fast-forward), and the files merged from both sides."""
+    if ours is None:
+        return theirs, []
+    p = repo.git("merge-base", ours, theirs, check=False)
+    base = p.stdout.strip() or None
+    if base == theirs:
+        return ours, []
+    if base == ours:
+        return theirs, []
+    tb, to, tt = _tree(repo, base), _tree(repo, ours), _tree(repo, theirs)
+    result: dict[str, Entry] = {}
+    both: list[str] = []
+    for path in sorted({*to, *tt}):
+        entry = _merge_entry(repo, path, tb.get(path), to.get(path), tt.get(path))
+        if to.get(path) not in (tt.get(path), tb.get(path)) and tt.get(path) != tb.get(path):
+            both.append(path)
+        if entry is not None:
+            result[path] = entry
+    fd, index = tempfile.mkstemp(prefix="agent-sleep-index-")
+    os.close(fd)
+    os.unlink(index)
+    env = {"GIT_INDEX_FILE": index}
+    try:
+        lines = "".join(f"{m} {s}\t{path}\n" for path, (m, s) in result.items())
+        repo.git("update-index", "--index-info", input=lines, env=env)
+        tree = repo.git("write-tree", env=env).stdout.strip()
+    finally:
+        if os.path.exists(index):
+            os.unlink(index)
+    message = f"sync: merge {len(both)} files from both sides\n"
+    commit = repo.git(
+        *repo.identity(), "commit-tree", tree, "-p", ours, "-p", theirs, "-F", "-", input=message
+    ).stdout.strip()
+    return commit, both
+
+
+def _check_out(repo: Repo, old: str | None, new: str, branch: str) -> list[str]:
+    """Bring the working tree from ``old`` to ``new`` file by file, then move the branch.
+    Call with the workspace lock held, right after committing what was pending."""
+    before, after = _tree(repo, old), _tree(repo, new)
+    changed = sorted(p for p in {*before, *after} if before.get(p) != after.get(p))
+    ws = repo.ws
+    for path in changed:
+        target = ws.confine(path)
+        entry = after.get(path)
+        if entry is None:
+            if target.is_file() or target.is_symlink():
+                target.unlink()
+            continue
+        if entry[0] not in ("100644", "100755"):
+            continue  # a symlink or submodule from the other side is never written here
+        ws.write_text(target, _blob(repo, entry[1]))
+    ref = f"refs/heads/{branch}"
+    repo.git("update-ref", ref, new, *([old] if old else []))
+    repo.git("read-tree", new)
+    repo.git("update-index", "-q", "--refresh", check=False)
+    return changed
+
+
+def _fetch(repo: Repo, remote: str, branch: str) -> str | None:
+    ref = f"refs/remotes/{remote}/{branch}"
+    p = repo.git("fetch", "-q", "--no-tags", remote, f"+refs/heads/{branch}:{ref}", check=False)
+    if p.returncode != 0:
+        if "couldn't find remote ref" in p.stderr:
+            return None  # an empty remote: the first push creates the branch
+        raise SyncError(f"cannot fetch from {remote}: {last_line(p.stderr)}")
+    return repo.git("rev-parse", "--verify", "-q", ref).stdout.strip() or None
+
+
+def _push(repo: Repo, remote: str, branch: str) -> bool:
+    """True when pushed; False when rejected because the remote moved on."""
+    p = repo.git("push", "-q", "--porcelain", remote, f"HEAD:refs/heads/{branch}", check=False)
+    if p.returncode == 0:
+        return True
+    out = p.stdout + p.stderr
+    if "remote rejected" not in out and any(m in out for m in _REJECTED):
+        return False
+    raise SyncError(
+        f"push to {remote} was refused ({last_line(p.stderr or p.stdout)}); "
+        "your commits are kept locally: fix the remote and run `agent-sleep sync` again"
+    )
+
+
+def sync(
+    workspace: str | os.PathLike[str] | Workspace | None = None,
+    remote: str | None = None,
+    *,
+    attempts: int = MAX_ATTEMPTS,
+    progress: Callable[[str], None] | None = None,
+) -> SyncResult:
+    """Commit pending changes, then fetch, merge and push until the push goes through."""
+    repo = open_repo(workspace)
+    with git_lock(repo.ws):
+        installed = install(repo)
+        branch = repo.branch()
+        result = SyncResult(remote=None, branch=branch, installed=installed)
+        done = commit_pending(repo)
+        if done:
+            result.committed.append(done)
+        result.remote = pick_remote(repo, remote)
+        if result.remote is None:
+            result.head = repo.head()
+            return result
+        for attempt in range(1, max(1, attempts) + 1):
+            result.attempts = attempt
+            _round(repo, result.remote, branch, result)
+            if _push(repo, result.remote, branch):
+                result.pushed = True
+                break
+            if progress:
+                progress(f"push to {result.remote} rejected (attempt {attempt}); merging again")
+            time.sleep(min(2.0, 0.05 * 2**attempt) * random.uniform(0.5, 1.5))
+        else:
+            raise SyncError(
+                f"the push to {result.remote} was rejected {attempts} times (others keep pushing); "
+                "your commits are kept locally: run `agent-sleep sync` again"
+            )
+        result.head = repo.head()
+    return result
+
+
+def _round(repo: Repo, remote: str, branch: str, result: SyncResult) -> None:
+    theirs = _fetch(repo, remote, branch)
+    if theirs is None:
+        return
+    with repo.ws.lock():
+        # what was written while we fetched goes into this merge too
+        done = commit_pending(repo, locked=True)
+        if done:
+            result.committed.append(done)
+        ours = repo.head()
+        new, both = merge_commit(repo, ours, theirs)
+        if new != ours:
+            result.updated += _check_out(repo, ours, new, branch)
+            result.merged += both

@@ -1,0 +1,295 @@
+"""The workspace as a git repository: set-up, batched commits named after what they hold.
+
+Everything goes through the user's own ``git`` binary. Commits are made under the workspace
+lock (so a note being appended is never half in a commit) and under ``.agent-sleep/git.lock``
+(one agent-sleep git operation at a time per clone). A commit holds everything pending: the
+notes since the last commit (one commit per batch, not per note), the sleep runs, rollbacks and
+flushes the journal recorded since then (named in the message), and hand edits, named as such.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.errors import AgentSleepError
+from agent_sleep.core.workspace import STATE_DIRNAME, Workspace
+from agent_sleep.sync.driver import DRIVER_NAME, driver_command
+
+IGNORE_LINES = (f"/{STATE_DIRNAME}/", ".*.tmp", "*.agent-sleep-merge")
+ATTRIBUTE_LINES = (f"*.md merge={DRIVER_NAME}",)
+STATE_FILE = "git.json"
+DEFAULT_BRANCH = "main"
+FALLBACK_IDENTITY = ("-c", "user.name=agent-sleep", "-c", "user.email=agent-sleep@localhost")
+
+
+class SyncError(AgentSleepError):
+    """A git operation failed; the message says what to do. Nothing local was lost."""
+
+
+class NotARepository(SyncError):
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Repo:
+    ws: Workspace
+
+    @property
+    def root(self) -> Path:
+        return self.ws.root
+
+    def git(
+        self,
+        *args: str,
+        input: str | None = None,
+        check: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``git -C ROOT ARGS``; a failure raises ``SyncError`` with git's last line."""
+        data = None if input is None else input.encode("utf-8", "surrogateescape")
+        p = self.git_bytes(*args, input=data, check=check, env=env)
+        return subprocess.CompletedProcess(
+            p.args,
+            p.returncode,
+            p.stdout.decode("utf-8", "replace"),
+            p.stderr.decode("utf-8", "replace"),
+        )
+
+    def git_bytes(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        check: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[bytes]:
+        exe = shutil.which("git")
+        if exe is None:
+            raise SyncError("git is not installed: install git to use history and sync")
+        full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
+        for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+            if not env or name not in env:
+                full_env.pop(name, None)
+        proc = subprocess.run(
+            [exe, "-C", str(self.root), *args], input=input, capture_output=True, env=full_env
+        )
+        if check and proc.returncode != 0:
+            raise SyncError(f"git {args[0]} failed: {last_line(proc.stderr)}")
+        return proc
+
+    def is_repo(self) -> bool:
+        return (self.root / ".git").exists()
+
+    def head(self) -> str | None:
+        p = self.git("rev-parse", "--verify", "-q", "HEAD", check=False)
+        return p.stdout.strip() or None
+
+    def branch(self) -> str:
+        p = self.git("symbolic-ref", "--short", "-q", "HEAD", check=False)
+        name = p.stdout.strip()
+        if not name:
+            raise SyncError(
+                f"{self.root} is not on a branch (detached HEAD): "
+                f"run `git -C {self.root} switch {DEFAULT_BRANCH}`"
+            )
+        return name
+
+    def identity(self) -> tuple[str, ...]:
+        """``-c user.*`` options when git has no identity configured (CI machines)."""
+        p = self.git("config", "user.email", check=False)
+        return () if p.stdout.strip() else FALLBACK_IDENTITY
+
+
+def last_line(text: str | bytes) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
+
+
+def open_repo(workspace: str | os.PathLike[str] | Workspace | None) -> Repo:
+    repo = Repo(Workspace.at(workspace))
+    if not repo.is_repo():
+        raise NotARepository(
+            f"{repo.root} is not kept in git: run `agent-sleep git-init --workspace {repo.root}`"
+        )
+    return repo
+
+
+@contextlib.contextmanager
+def git_lock(ws: Workspace) -> Iterator[None]:
+    """One agent-sleep git operation at a time in this clone (released if the process dies)."""
+    ws.state_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(ws.state_dir / "git.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _ensure_lines(path: Path, wanted: Sequence[str], ws: Workspace) -> bool:
+    text = ws.read_text(path)
+    have = {line.strip() for line in text.splitlines()}
+    missing = [line for line in wanted if line not in have]
+    if not missing:
+        return False
+    sep = "" if not text or text.endswith("\n") else "\n"
+    ws.write_text(path, text + sep + "\n".join(missing) + "\n")
+    return True
+
+
+def install(repo: Repo) -> list[str]:
+    """What a clone needs and git does not clone: the merge driver in the repository's config;
+    plus the ignore and attribute lines, the workspace layout. Returns what it added."""
+    added = []
+    want = driver_command()
+    p = repo.git("config", "--local", f"merge.{DRIVER_NAME}.driver", check=False)
+    if p.stdout.strip() != want:
+        repo.git("config", "--local", f"merge.{DRIVER_NAME}.name", "agent-sleep memory merge")
+        repo.git("config", "--local", f"merge.{DRIVER_NAME}.driver", want)
+        added.append("merge driver")
+    repo.ws.ensure()
+    if _ensure_lines(repo.root / ".gitignore", IGNORE_LINES, repo.ws):
+        added.append(".gitignore")
+    if _ensure_lines(repo.root / ".gitattributes", ATTRIBUTE_LINES, repo.ws):
+        added.append(".gitattributes")
+    return added
+
+
+def enable(workspace: str | os.PathLike[str] | Workspace | None) -> tuple[Repo, bool]:
+    """Make the workspace a git repository (idempotent); True when it was not one before."""
+    ws = Workspace.at(workspace).ensure()
+    repo = Repo(ws)
+    created = not repo.is_repo()
+    if created:
+        repo.git("init", "-q")
+        repo.git("symbolic-ref", "HEAD", f"refs/heads/{DEFAULT_BRANCH}")
+    with git_lock(ws):
+        install(repo)
+        commit_pending(repo, "init: agent-sleep workspace" if created else None)
+    return repo, created
+
+
+# -- commits --------------------------------------------------------------------------------
+
+
+def _load_state(ws: Workspace) -> dict[str, int]:
+    try:
+        data = json.loads(ws.read_text(ws.state_dir / STATE_FILE) or "{}")
+    except json.JSONDecodeError:
+        data = {}
+    return {k: int(v) for k, v in data.items() if isinstance(v, int)}
+
+
+def _journal_since(ws: Workspace, seen: int) -> tuple[list[dict[str, object]], int]:
+    lines = ws.read_text(ws.state_dir / "journal.jsonl").splitlines()
+    out = []
+    for line in lines[seen:]:
+        with contextlib.suppress(json.JSONDecodeError):
+            out.append(json.loads(line))
+    return out, len(lines)
+
+
+def _run_name(entry: dict[str, object]) -> str:
+    if entry.get("event") == "rollback":
+        return f"rollback of run {entry.get('run_id')}"
+    decisions = entry.get("decisions")
+    done = ", ".join(
+        f"{k} {v}" for k, v in (decisions.items() if isinstance(decisions, dict) else ()) if v
+    )
+    head = f"sleep run {entry.get('run_id')} ({entry.get('phase')}, "
+    head += f"{entry.get('notes_in')} notes in"
+    return head + (f"; {done})" if done else ")")
+
+
+def _staged(repo: Repo) -> list[tuple[str, str]]:
+    out = repo.git("diff", "--cached", "--name-status", "--no-renames", "-z").stdout
+    parts = out.split("\0")
+    return [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+
+
+def _new_note_count(repo: Repo, path: str, had_head: bool) -> int:
+    now = repo.git("show", f":{path}", check=False).stdout
+    before = repo.git("show", f"HEAD:{path}", check=False).stdout if had_head else ""
+    old = {n.id for n in fmt.notes_in(before)}
+    return sum(1 for n in fmt.notes_in(now) if n.id and n.id not in old)
+
+
+def describe(repo: Repo, runs: list[dict[str, object]], extra: str | None = None) -> str:
+    """The commit message for what is staged: runs first, then notes, then hand edits."""
+    had_head = repo.head() is not None
+    staged = _staged(repo)
+    logs = [p for s, p in staged if p.startswith("memory/") and s != "D"]
+    notes = sum(_new_note_count(repo, p, had_head) for p in logs)
+    edited = [p for s, p in staged if not p.startswith("memory/")]
+    lines = [_run_name(r) for r in runs]
+    if extra:
+        lines.insert(0, extra)
+    if notes:
+        lines.append(
+            f"notes: {notes} new in {', '.join(sorted(logs)[:3])}" + (" …" if len(logs) > 3 else "")
+        )
+    if edited and not runs and not extra:
+        lines.append(
+            "edit: hand edits to "
+            + ", ".join(sorted(edited)[:5])
+            + (" …" if len(edited) > 5 else "")
+        )
+    if not lines:
+        lines.append("edit: " + ", ".join(sorted(p for _, p in staged)[:5]))
+    subject = lines[0] if len(lines) == 1 else f"{lines[0]} (+{len(lines) - 1} more)"
+    return subject + ("\n\n" + "\n".join(lines) if len(lines) > 1 else "") + "\n"
+
+
+def clear_stale_locks(repo: Repo) -> None:
+    """Lock files a killed git left behind. Only called while holding ``git_lock``, when no
+    agent-sleep git process can be running in this clone."""
+    git_dir = repo.root / ".git"
+    for name in ("index.lock", "HEAD.lock", "packed-refs.lock"):
+        with contextlib.suppress(FileNotFoundError):
+            (git_dir / name).unlink()
+    for sub in ("refs/heads", "refs/remotes"):
+        for lock in (git_dir / sub).rglob("*.lock") if (git_dir / sub).is_dir() else []:
+            with contextlib.suppress(FileNotFoundError):
+                lock.unlink()
+
+
+def commit_pending(repo: Repo, message: str | None = None, *, locked: bool = False) -> str | None:
+    """Commit everything pending in one commit; the new commit's id, or None if nothing was.
+    Call while holding ``git_lock``; ``locked``: the caller holds the workspace lock too."""
+    ws = repo.ws
+    clear_stale_locks(repo)
+    with contextlib.nullcontext() if locked else ws.lock():
+        repo.git("add", "-A", "--", ".")
+        state = _load_state(ws)
+        runs, seen = _journal_since(ws, state.get("journal_lines", 0))
+        if not repo.git("diff", "--cached", "--quiet", check=False).returncode:
+            state["journal_lines"] = seen
+            ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state) + "\n")
+            return None
+        text = describe(repo, runs, message)
+        repo.git(*repo.identity(), "commit", "-q", "--no-verify", "-F", "-", input=text)
+        state["journal_lines"] = seen
+        ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state) + "\n")
+    return repo.head()
+
+
+def commit_if_tracked(
+    workspace: str | os.PathLike[str] | Workspace | None, message: str | None = None
+) -> str | None:
+    """After a sleep run, rollback or flush: commit it when the workspace is kept in git."""
+    repo = Repo(Workspace.at(workspace))
+    if not repo.is_repo():
+        return None
+    with git_lock(repo.ws):
+        return commit_pending(repo, message)
