@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "git-init": "agent_sleep.cli.sync:git_init_cmd",
     "merge-driver": "agent_sleep.cli.sync:merge_driver_cmd",
     "mcp": "agent_sleep.cli.integrations:mcp_cmd",
+    "hook": "agent_sleep.cli.integrations:hook_cmd",
+    "install": "agent_sleep.cli.integrations:install_cmd",
 }
 
 

@@ -1,0 +1,296 @@
+"""Claude Code hooks: SessionStart loads memory, PreCompact flushes, SessionEnd sleeps.
+
+Each hook reads Claude Code's hook JSON on stdin (``session_id``, ``transcript_path``, ``cwd``,
+``hook_event_name`` and ``source`` / ``trigger`` / ``reason``). A hook must never break the
+user's session: whatever goes wrong (malformed JSON, a missing transcript, a failed flush) is one
+line on stderr, a ``hook`` entry with the reason in the journal, and exit code 0.
+
+- SessionStart answers ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+  "additionalContext": …}}``, always under ``OUTPUT_CHARS`` (Claude Code cuts a hook's output
+  above 10,000 characters down to a short preview); when memory holds more, one line says so and
+  points to the search tool.
+- PreCompact flushes the durable facts of the transcript since the last flush of that session:
+  ``.agent-sleep/claude-code/sessions.json`` keeps, per session id, the transcript's byte offset
+  already flushed. A second PreCompact in the same cycle finds nothing new and writes nothing.
+- SessionEnd starts a detached worker (``sleep_worker``) and returns at once; the worker flushes
+  the transcript's tail, then sleeps, holding a lock so two sleeps never overlap.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_sleep.core.errors import AgentSleepError
+from agent_sleep.core.workspace import Workspace
+
+EVENTS = {"session-start": "SessionStart", "pre-compact": "PreCompact", "session-end": "SessionEnd"}
+OUTPUT_CHARS = 9_500  # the whole JSON answer stays under Claude Code's 10,000-character cut
+MAX_STDIN = 1 << 20
+FLUSH_PART_CHARS = 1_000_000  # of rendered conversation per flush call
+STATE = "claude-code"
+SESSIONS = "sessions.json"
+SLEEP_LOCK = "sleep.lock"
+SLEEP_LOG = "sleep.log"
+SEARCH_HINT = "memory_search"
+
+
+class HookInputError(AgentSleepError):
+    """The hook's stdin is not the JSON Claude Code sends."""
+
+
+@dataclass(frozen=True)
+class HookResult:
+    stdout: str = ""
+    warning: str | None = None  # one line for stderr
+    journal: dict[str, Any] | None = None
+
+
+def parse_input(raw: str) -> dict[str, Any]:
+    if len(raw) > MAX_STDIN:
+        raise HookInputError(f"hook input is over {MAX_STDIN} bytes")
+    if not raw.strip():
+        raise HookInputError("no hook JSON on stdin")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise HookInputError(f"hook input is not JSON ({e.msg} at line {e.lineno})") from None
+    if not isinstance(data, dict):
+        raise HookInputError("hook input is not a JSON object")
+    for key in ("session_id", "transcript_path", "cwd", "hook_event_name"):
+        if key in data and data[key] is not None and not isinstance(data[key], str):
+            raise HookInputError(f"hook input field {key} is not a string")
+    return data
+
+
+def state_dir(ws: Workspace) -> Path:
+    return ws.state_dir / STATE
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+# -- SessionStart ----------------------------------------------------------------------------
+
+
+def session_start_context(ws: Workspace, limit: int = OUTPUT_CHARS - 200) -> str:
+    """The memory block for a new session, at most ``limit`` characters."""
+    from agent_sleep.retrieval.context import get_context
+
+    if not ws.exists():
+        return ""
+    full = get_context(ws)
+    if len(full) <= limit:
+        return full
+    note = (
+        f"[Memory holds more than fits here ({len(full)} characters of context): "
+        f"use the {SEARCH_HINT} tool (or `agent-sleep search QUERY`) to find the rest.]\n"
+    )
+    for memory_chars, yesterday in ((3000, True), (3000, False), (2000, False), (1000, False)):
+        text = get_context(ws, max_memory_chars=memory_chars, load_yesterday=yesterday)
+        if len(text) + len(note) <= limit:
+            return text + note
+    cut = text[: limit - len(note)]
+    return cut[: cut.rfind("\n") + 1] + note  # cut at a line boundary, never mid-line
+
+
+def session_start(ws: Workspace) -> HookResult:
+    context = session_start_context(ws)
+    answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+    return HookResult(stdout=json.dumps(answer, ensure_ascii=False))
+
+
+# -- PreCompact ------------------------------------------------------------------------------
+
+
+def _sessions(ws: Workspace) -> dict[str, Any]:
+    raw = ws.read_text(state_dir(ws) / SESSIONS)
+    try:
+        data = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def _transcript(payload: dict[str, Any]) -> Path:
+    raw = payload.get("transcript_path")
+    if not raw:
+        raise HookInputError("hook input has no transcript_path")
+    path = Path(os.path.expanduser(raw))
+    if not path.is_file():
+        raise HookInputError(f"transcript {raw} does not exist")
+    return path
+
+
+def flush_transcript(ws: Workspace, session_id: str, path: Path) -> dict[str, Any]:
+    """Flush what the transcript holds past the session's last flushed offset."""
+    from agent_sleep.consolidation.flush import flush
+    from agent_sleep.integrations.transcript import read_since
+
+    ws.ensure()
+    with ws.lock():
+        known = _sessions(ws).get(session_id, {})
+    offset = int(known.get("offset", 0)) if known.get("transcript") == str(path) else 0
+    part = read_since(path, offset)
+    written: list[str] = []
+    chunk: list[str] = []
+    size = 0
+    for turn in [*part.parts, None]:
+        if turn is None or (chunk and size + len(turn) > FLUSH_PART_CHARS):
+            if chunk:
+                written += flush("\n\n".join(chunk), workspace=ws).written
+            chunk, size = [], 0
+        if turn is not None:
+            chunk.append(turn[:FLUSH_PART_CHARS])
+            size += len(turn) + 2
+    with ws.lock():
+        sessions = _sessions(ws)
+        entry = sessions.get(session_id, {})
+        if entry.get("transcript") != str(path) or int(entry.get("offset", 0)) < part.end:
+            sessions[session_id] = {
+                "transcript": str(path),
+                "offset": part.end,
+                "flushed_at": now_iso(),
+                "flushes": int(entry.get("flushes", 0)) + 1,
+            }
+            state_dir(ws).mkdir(parents=True, exist_ok=True)
+            ws.write_text(state_dir(ws) / SESSIONS, json.dumps(sessions, indent=1, sort_keys=True))
+    return {
+        "from_offset": part.start,
+        "to_offset": part.end,
+        "records": part.records,
+        "malformed_lines": part.malformed,
+        "notes_written": len(written),
+    }
+
+
+def pre_compact(ws: Workspace, payload: dict[str, Any]) -> HookResult:
+    session = str(payload.get("session_id") or "unknown")
+    summary = flush_transcript(ws, session, _transcript(payload))
+    entry = {"hook": "pre-compact", "session_id": session, "trigger": payload.get("trigger")}
+    warning = None
+    if summary["malformed_lines"]:
+        warning = f"skipped {summary['malformed_lines']} malformed transcript lines"
+    return HookResult(warning=warning, journal={**entry, **summary})
+
+
+# -- SessionEnd ------------------------------------------------------------------------------
+
+
+def sleep_running(ws: Workspace) -> bool:
+    import filelock
+
+    lock = filelock.FileLock(str(state_dir(ws) / SLEEP_LOCK), timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        return True
+    lock.release()
+    return False
+
+
+def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
+    ws.ensure()
+    state_dir(ws).mkdir(parents=True, exist_ok=True)
+    session = str(payload.get("session_id") or "unknown")
+    entry: dict[str, Any] = {
+        "hook": "session-end",
+        "session_id": session,
+        "reason": payload.get("reason"),
+    }
+    if sleep_running(ws):
+        return HookResult(journal={**entry, "sleep": "skipped: a sleep is already running"})
+    transcript = payload.get("transcript_path") or ""
+    args = [sys.executable, "-m", "agent_sleep.integrations.sleep_worker", str(ws.root)]
+    args += [session, str(transcript)]
+    env = {**os.environ}
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    with open(state_dir(ws) / SLEEP_LOG, "ab") as log:
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            cwd=str(ws.root),
+            env=env,
+            close_fds=True,
+            **_detached(),
+        )
+    return HookResult(journal={**entry, "sleep": "started", "worker_pid": proc.pid})
+
+
+def _detached() -> dict[str, Any]:
+    if os.name == "nt":
+        flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(
+            subprocess, "CREATE_NEW_PROCESS_GROUP", 0
+        )
+        return {"creationflags": flags}
+    return {"start_new_session": True}
+
+
+# -- the entry point -------------------------------------------------------------------------
+
+
+def _cwd(payload: dict[str, Any]) -> str:
+    return str(payload.get("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+
+
+def _empty_answer(event: str) -> str:
+    if event != "session-start":
+        return ""
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ""}}
+    )
+
+
+def _dispatch(event: str, ws: Workspace, payload: dict[str, Any]) -> HookResult:
+    if event == "session-start":
+        return session_start(ws)
+    if event == "pre-compact":
+        return pre_compact(ws, payload)
+    if event == "session-end":
+        return session_end(ws, payload)
+    raise HookInputError(f"unknown hook {event!r}: use one of {', '.join(EVENTS)}")
+
+
+def run_hook(event: str, raw: str, ws_for: Callable[[str], Workspace]) -> HookResult:
+    """Run one hook on its stdin text; ``ws_for(cwd)`` picks the workspace. Never raises: a
+    failure comes back as one warning line, and its reason goes to the journal."""
+    payload: dict[str, Any] = {}
+    ws: Workspace | None = None
+    try:
+        payload = parse_input(raw)
+        ws = ws_for(_cwd(payload))
+        result = _dispatch(event, ws, payload)
+    except Exception as e:  # a hook must never break the user's session
+        reason = " ".join(str(e).split()) or type(e).__name__
+        result = HookResult(
+            stdout=_empty_answer(event),
+            warning=f"agent-sleep {event} hook: {reason}",
+            journal={"hook": event, "session_id": payload.get("session_id"), "error": reason},
+        )
+    if result.journal is not None:
+        _journal(ws, ws_for, result.journal)
+    return result
+
+
+def _journal(
+    ws: Workspace | None, ws_for: Callable[[str], Workspace], entry: dict[str, Any]
+) -> None:
+    """Best effort: a hook never fails on its own journal line."""
+    from agent_sleep.consolidation import journal
+
+    try:
+        target = (ws or ws_for(_cwd({}))).ensure()
+        journal.append(target, {"event": "hook", "time": now_iso(), **entry})
+    except Exception:  # noqa: S110 - see the docstring
+        pass
