@@ -4,29 +4,59 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 import click
 
 from agent_sleep.cli.common import common_options, emit
 from agent_sleep.core.errors import BadInput
 
+if TYPE_CHECKING:
+    from agent_sleep.providers.base import Provider
+
 ARGV_LIMIT = 128 * 1024  # one argv string on Linux (MAX_ARG_STRLEN)
 
 provider_option = click.option(
     "--provider",
     "-p",
-    type=click.Choice(["anthropic", "offline"]),
+    type=click.Choice(["anthropic", "openai", "offline"]),
     envvar="AGENT_SLEEP_PROVIDER",
     default=None,
-    help="Model provider (env AGENT_SLEEP_PROVIDER; default anthropic when ANTHROPIC_API_KEY "
-    "is set, else offline).",
+    help="Model provider (env AGENT_SLEEP_PROVIDER; default openai when --base-url is given, "
+    "anthropic when ANTHROPIC_API_KEY is set, else offline).",
 )
 model_option = click.option(
     "--model",
     "-m",
     default=None,
-    help="Model id for the anthropic provider (env AGENT_SLEEP_MODEL).",
+    help="Model id (env AGENT_SLEEP_MODEL; openai: default the server's only model).",
 )
+base_url_option = click.option(
+    "--base-url",
+    default=None,
+    metavar="URL",
+    help="OpenAI-compatible server for --provider openai, e.g. http://localhost:11434/v1 "
+    "(default $OPENAI_BASE_URL).",
+)
+context_tokens_option = click.option(
+    "--context-tokens",
+    type=click.IntRange(min=512),
+    default=None,
+    metavar="N",
+    help="The model's context window: work is split into calls that fit (default what the "
+    "server reports, else 8192; anthropic 200000).",
+)
+
+
+def _provider(
+    provider: str | None, model: str | None, base_url: str | None, context_tokens: int | None
+) -> str | Provider | None:
+    """The provider object when the local-model options are used, else its name."""
+    if base_url is None and context_tokens is None:
+        return provider
+    from agent_sleep.providers.base import get_provider
+
+    return get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
 
 
 def _progress(message: str) -> None:
@@ -42,6 +72,8 @@ Examples:
   agent-sleep flush --context-file session_log.txt
   cat session_log.txt | agent-sleep flush --context-dump -
   agent-sleep flush --context-dump "User prefers tabs. We decided to ship on Friday."
+  agent-sleep flush --provider openai --base-url http://localhost:11434/v1 -m qwen3:4b \
+      --context-file session_log.txt
   python scripts/micro_rest.py --flush --context-dump "$(cat log)" --workspace DIR""",
 )
 @click.option("--context-dump", "dump", metavar="TEXT|-", help="The context text, or - for stdin.")
@@ -50,12 +82,16 @@ Examples:
 )
 @provider_option
 @model_option
+@base_url_option
+@context_tokens_option
 @common_options
 def flush_cmd(
     dump: str | None,
     path: str | None,
     provider: str | None,
     model: str | None,
+    base_url: str | None,
+    context_tokens: int | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
@@ -86,13 +122,18 @@ def flush_cmd(
                 "warning: this dump is close to the 128 KiB argv limit; use --context-file PATH "
                 "or --context-dump - (stdin) for bigger ones"
             )
-    r = flush(text, workspace=workspace, provider=provider, model=model)
+    prov = _provider(provider, model, base_url, context_tokens)
+    r = flush(text, workspace=workspace, provider=prov, model=model)
     if r.already_flushed:
         message = f"This dump was already flushed ({r.dump_hash}); nothing written."
     else:
         message = f"{len(r.written)} notes written to {r.path}" + (
             f" ({sum(r.rejected.values())} rejected by the write gate)" if r.rejected else ""
         )
+    if r.written:
+        from agent_sleep.cli.sync import commit_after
+
+        commit_after(workspace, f"flush: {len(r.written)} notes from dump {r.dump_hash}")
     emit(as_json, asdict(r), message)
 
 
@@ -142,6 +183,7 @@ Examples:
   agent-sleep sleep --phase nrem --dry-run
   agent-sleep sleep --since 2026-01-01 --provider offline
   agent-sleep sleep --prune-memory --memory-budget 6000 --json
+  agent-sleep sleep --provider openai --base-url http://localhost:8080/v1 --context-tokens 4096
   python scripts/sleep_cycle.py --workspace DIR --phase both""",
 )
 @click.option(
@@ -162,6 +204,8 @@ Examples:
 )
 @provider_option
 @model_option
+@base_url_option
+@context_tokens_option
 @common_options
 def sleep_cmd(
     phase: str,
@@ -171,6 +215,8 @@ def sleep_cmd(
     memory_budget: int | None,
     provider: str | None,
     model: str | None,
+    base_url: str | None,
+    context_tokens: int | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
@@ -181,7 +227,7 @@ def sleep_cmd(
     r = sleep_cycle(
         workspace,
         phase,
-        provider,
+        _provider(provider, model, base_url, context_tokens),
         dry_run=dry_run,
         prune_memory=prune_memory,
         since=since,
@@ -189,6 +235,10 @@ def sleep_cmd(
         memory_budget_chars=memory_budget,
         progress=None if as_json else _progress,
     )
+    if r.run_id and not dry_run:
+        from agent_sleep.cli.sync import commit_after
+
+        commit_after(workspace)
     if as_json:
         emit(True, asdict(r))
         return
@@ -241,6 +291,9 @@ def rollback_cmd(run_id: str | None, force: bool, workspace: str | None, as_json
     from agent_sleep.consolidation.journal import rollback
 
     r = rollback(workspace, run_id, force=force)
+    from agent_sleep.cli.sync import commit_after
+
+    commit_after(workspace)
     emit(
         as_json,
         r,

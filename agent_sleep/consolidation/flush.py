@@ -16,13 +16,14 @@ import os
 from dataclasses import dataclass, field
 
 from agent_sleep.analysis import gate, lexical, temporal
+from agent_sleep.consolidation import batches
 from agent_sleep.core import notes
 from agent_sleep.core.errors import BadInput
 from agent_sleep.core.redact import redact
 from agent_sleep.core.rest import append_notes, build_note
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import prompts
-from agent_sleep.providers.base import Provider, ask, get_provider
+from agent_sleep.providers.base import Provider, get_provider
 
 STATE_FILE = "flush.json"
 MAX_DUMP_CHARS = 2_000_000
@@ -101,11 +102,12 @@ def flush(
     if seen:
         return FlushResult(h, [], already_flushed=True, provider=prov.name, path=str(log))
     clean = temporal.resolve(redact(text), today)
-    answer = ask(
+    answer = batches.ask_all(  # a dump bigger than the provider's window goes in parts
         prov,
         prompts.FLUSH_SYSTEM,
         prompts.payload("flush", today=today.isoformat(), text=clean),
         prompts.FLUSH_SCHEMA,
+        workspace=ws,
     )
     dump_tokens = set(lexical.tokens(clean))
     present = {" ".join(n.text.split()) for n in notes.notes_in(ws.read_text(log))}

@@ -16,12 +16,12 @@ import difflib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import salience, temporal
-from agent_sleep.consolidation import journal
+from agent_sleep.consolidation import batches, journal, related
 from agent_sleep.consolidation.apply import (
     DREAMS,
     MAX_TEXT_CHARS,
@@ -39,7 +39,7 @@ from agent_sleep.core.errors import BadInput, WorkspaceError
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace, warn_skip
 from agent_sleep.providers import prompts
-from agent_sleep.providers.base import Provider, Usage, ask, get_provider
+from agent_sleep.providers.base import Provider, Usage, get_provider
 
 PHASES = ("nrem", "rem", "both")
 LOOKBACK_DAYS = 30
@@ -65,6 +65,7 @@ class Snapshot:
     dream_texts: frozenset[str]
     bank_slugs: frozenset[str]
     marks: dict[str, set[str]]
+    bank: tuple[related.BankEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,9 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
                 "(split them into smaller notes)",
             )
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
+    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in bank_pages(ws)]
     return Snapshot(
+        bank=tuple(related.current_entries(pages)),
         window=window,
         memory=memory,
         cited=frozenset(cited_ids(ws)),
@@ -189,6 +192,7 @@ def _memory_payload(entries: list[fmt.Note]) -> list[dict[str, Any]]:
             "date": e.meta.get("date", ""),
             "sources": sources_of(e),
             "evidence": [s for s in e.meta.get("evidence", "").split(",") if s],
+            **({"contested": True} if e.meta.get("contested") else {}),
         }
         for e in entries
     ]
@@ -271,8 +275,10 @@ def sleep_cycle(
         cited=snap.cited,
         dream_texts=snap.dream_texts,
     )
+    shown_bank = related.related([n.text for n in nrem_batch], snap.bank)
+    inputs = replace(inputs, bank_entries={e.note.id: e.page for e in shown_bank})
     clock = now.strftime("%H:%M")
-    usage, repairs = Usage(), 0
+    usage, repairs, calls_batched = Usage(), 0, 0
     nrem_out: dict[str, Any] = {}
     rem_out: dict[str, Any] = {}
 
@@ -295,20 +301,19 @@ def sleep_cycle(
                 {k: v for k, v in e.items() if k not in ("sources", "evidence")}
                 for e in _memory_payload(snap.memory)
             ],
+            related=related.payload(shown_bank),
         )
-        answer = ask(prov, prompts.NREM_SYSTEM, user, prompts.NREM_SCHEMA)
+        # batches that fit the provider's window; one merged answer, one plan (batches.py)
+        answer = batches.ask_all(
+            prov, prompts.NREM_SYSTEM, user, prompts.NREM_SCHEMA, workspace=ws, progress=say
+        )
         nrem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
+        calls_batched += answer.batches
     if rem_batch:
         preview = build(read_file, inputs).finish(None)
         planned = MemoryDoc(preview.texts.get(ws.memory_md, preview.originals[ws.memory_md] or ""))
         planned_entries = planned.entries()
-        inputs = Inputs(
-            note_dates=inputs.note_dates,
-            note_types=inputs.note_types,
-            memory_ids=frozenset(known_memory | {e.id for e in planned_entries}),
-            cited=inputs.cited,
-            dream_texts=inputs.dream_texts,
-        )
+        inputs = replace(inputs, memory_ids=frozenset(known_memory | {e.id for e in planned_entries}))
         say(f"REM: {len(rem_batch)} notes with {prov.name} ({prov.model})")
         user = prompts.payload(
             "rem",
@@ -316,24 +321,26 @@ def sleep_cycle(
             notes=[_note_payload(n, scores) for n in rem_batch],
             memory=_memory_payload(planned_entries),
             open_questions=nrem_out.get("open_questions", []),
+            changes=[
+                {"old": c["old"], "new": c["new"], "until": c["until"], "sources": c["sources"]}
+                for c in preview.superseded
+                if c.get("new_id") and c.get("until") and c.get("sources")
+            ],
             bank_pages=sorted(
                 snap.bank_slugs | {p.stem for p in preview.texts if p.parent != ws.root}
             ),
         )
-        answer = ask(prov, prompts.REM_SYSTEM, user, prompts.REM_SCHEMA)
+        answer = batches.ask_all(
+            prov, prompts.REM_SYSTEM, user, prompts.REM_SCHEMA, workspace=ws, progress=say
+        )
         rem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
+        calls_batched += answer.batches
 
     run_id = None
     files: list[str] = []
     diff = ""
     with ws.lock():
-        fresh = Inputs(
-            note_dates=inputs.note_dates,
-            note_types=inputs.note_types,
-            memory_ids=inputs.memory_ids,
-            cited=frozenset(cited_ids(ws)),
-            dream_texts=inputs.dream_texts,
-        )
+        fresh = replace(inputs, cited=frozenset(cited_ids(ws)))
         builder = build(read_file, fresh)
         if rem_out:
             builder.rem(rem_out)
@@ -343,7 +350,7 @@ def sleep_cycle(
         elif nrem_batch or rem_batch:
             run_id = journal.new_run_id()
             marked = {
-                "nrem": sorted(n.id for n in nrem_batch),
+                "nrem": sorted(n.id for n in nrem_batch if n.id not in plan.deferred),
                 "rem": sorted(n.id for n in rem_batch),
             }
             files = journal.commit(ws, run_id, plan, marked)
@@ -364,6 +371,7 @@ def sleep_cycle(
                 "output": usage.output_tokens,
                 "calls": usage.calls,
                 "repairs": repairs,
+                "batches": calls_batched,
             },
             seconds=round(time.monotonic() - started, 3),
             files_changed=files,

@@ -29,6 +29,7 @@ class AnthropicProvider:
 
     name = "anthropic"
     max_notes = 300
+    context_tokens = 200_000  # sleep and flush split a larger backlog into batches that fit
 
     def __init__(
         self,

@@ -3,6 +3,8 @@ a JSON object and the token usage out.
 
 - ``anthropic`` (:mod:`agent_sleep.providers.anthropic`): the official SDK with structured outputs, temperature 0, retries and a timeout;
   imported only when a call is made. Default when ``ANTHROPIC_API_KEY`` is set.
+- ``openai`` (:mod:`agent_sleep.providers.openai`): any OpenAI-compatible server (Ollama,
+  llama.cpp, vLLM, LM Studio) through the official SDK, with format fallbacks for small models.
 - ``offline``: the deterministic consolidator in :mod:`agent_sleep.providers.offline`. Default otherwise.
 
 :func:`ask` adds what every caller needs on top: schema validation and one repair retry.
@@ -71,20 +73,40 @@ def env_float(name: str, default: float) -> float:
         raise BadInput(f"${name}={raw!r} is not a number") from e
 
 
-def get_provider(name: str | None = None, model: str | None = None) -> Provider:
-    """``name`` (or ``$AGENT_SLEEP_PROVIDER``); by default anthropic when a key is set."""
+def get_provider(
+    name: str | None = None,
+    model: str | None = None,
+    *,
+    base_url: str | None = None,
+    context_tokens: int | None = None,
+) -> Provider:
+    """``name`` (or ``$AGENT_SLEEP_PROVIDER``); by default openai when ``base_url`` is given,
+    else anthropic when a key is set, else offline. ``context_tokens`` bounds what one call
+    may hold (the sleep and flush batches); the offline provider has no such limit."""
     chosen = (name or os.environ.get(PROVIDER_ENV) or "").strip().lower()
     if not chosen:
-        chosen = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+        if base_url:
+            chosen = "openai"
+        else:
+            chosen = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+    if base_url and chosen != "openai":
+        raise BadInput(f"--base-url is for --provider openai, not {chosen}")
+    if chosen == "openai":
+        from agent_sleep.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(model, base_url=base_url, context_tokens=context_tokens)
     if chosen == "anthropic":
         from agent_sleep.providers.anthropic import AnthropicProvider
 
-        return AnthropicProvider(model)
+        prov = AnthropicProvider(model)
+        if context_tokens is not None:
+            prov.context_tokens = context_tokens
+        return prov
     if chosen == "offline":
         from agent_sleep.providers.offline import OfflineProvider
 
         return OfflineProvider()
-    raise BadInput(f"unknown provider {chosen!r}: use anthropic or offline")
+    raise BadInput(f"unknown provider {chosen!r}: use anthropic, openai or offline")
 
 
 @dataclass(frozen=True)
@@ -94,14 +116,25 @@ class Answer:
     repairs: int
 
 
-def ask(provider: Provider, system: str, payload: dict[str, Any], schema: dict[str, Any]) -> Answer:
-    """One validated JSON answer; one repair retry; else an error and nothing written."""
+def ask(
+    provider: Provider,
+    system: str,
+    payload: dict[str, Any],
+    schema: dict[str, Any],
+    *,
+    request_schema: dict[str, Any] | None = None,
+) -> Answer:
+    """One validated JSON answer; one repair retry; else an error and nothing written.
+
+    ``request_schema`` (default ``schema``) is what the provider is sent, e.g. a copy bounded
+    for one batch; the reply is validated against ``schema`` all the same."""
+    sent = schema if request_schema is None else request_schema
     usage = Usage()
     problems = ""
     for attempt in range(2):
         try:
             data, used = provider.complete(
-                system, payload, schema, repair=problems if attempt else None
+                system, payload, sent, repair=problems if attempt else None
             )
         except InvalidOutput as e:
             usage += e.usage

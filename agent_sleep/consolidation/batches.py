@@ -1,0 +1,455 @@
+"""Batches that fit: one NREM, REM or flush request split into calls a model's context holds.
+
+A provider with a ``context_tokens`` window (openai, anthropic) gets the pending notes in
+batches: each call holds the system prompt with the schema, the batch's notes, the existing
+MEMORY.md entries most related to them and room for the answer. Notes are grouped by subject
+(the name a note mentions that recurs most in the backlog, else its most specific shared word)
+so a call sees one topic where it can; a group larger than a batch is split, small groups share
+a batch. A flush dump is split on line boundaries. A provider without a window (offline) gets
+the request whole, as before.
+
+Providers that honour them (``bounded_schemas``) are sent a per-batch copy of the schema:
+``maxLength`` on strings, ``maxItems`` on arrays sized so the largest possible answer fits the
+room kept for it, and ``sources`` / ``replaces`` / ``item`` limited to an ``enum`` of the
+batch's ids, so a grammar-constrained model cannot loop until the context is full and cannot
+cite a note it was not shown. Every reply is still validated against the original schema.
+
+The answers are merged (lists concatenated, counts added) into one answer, which the caller
+turns into one plan, one apply and one journal line. Nothing is written before every batch has
+answered; each batch's validated answer is kept under ``.agent-sleep/batches/`` (keyed by the
+exact request), so a run killed between batches leaves every file whole and the next run
+reuses the answers it already has and completes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agent_sleep.analysis import distill, lexical
+from agent_sleep.core import schema as jsonschema
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.providers.base import Answer, Provider, Usage, ask
+
+log = logging.getLogger(__name__)
+
+CHARS_PER_TOKEN = 3  # conservative for JSON-heavy English: estimates err on the large side
+ANSWER_SHARE = 3 / 8  # of the window kept for the answer
+MAX_ANSWER_TOKENS = 16000
+MEMORY_SHARE = 0.4  # of the prompt room at most for related MEMORY.md entries
+MARGIN_TOKENS = 400  # chat template, the repair sentence on a retry
+MAX_SOURCES = 6
+QUESTION_CHARS = 300  # an open question as a later batch is shown it
+MAX_KEPT_CHARS = 100_000  # a larger answer is not kept for an interrupted run's successor
+STRING_CAPS = {
+    "text": 280,
+    "content": 480,
+    "seed_content": 480,
+    "section": 60,
+    "slug": 48,
+    "link": 200,
+    "why": 200,
+    "reason": 200,
+}
+DEFAULT_STRING_CAP = 200
+# share of the answer room per top-level array, by task
+WEIGHTS = {
+    "nrem": {
+        "memory_md_updates": 0.4,
+        "bank_updates": 0.35,
+        "weakly_learned": 0.125,
+        "open_questions": 0.125,
+    },
+    "rem": {
+        "aha_moments": 0.15,
+        "creative_connections": 0.25,
+        "confidence_updates": 0.2,
+        "new_bank_suggestions": 0.2,
+        "next_session_actions": 0.2,
+    },
+    "flush": {"notes": 1.0},
+}
+CACHE_DIR = "batches"
+CACHE_DAYS = 7
+
+
+def tokens_of(value: Any) -> int:
+    """Estimated tokens of ``value`` as :func:`prompts.render` lays it out."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1)
+    return math.ceil(len(text) * 1.1 / CHARS_PER_TOKEN) + 1
+
+
+@dataclass(frozen=True)
+class Window:
+    context_tokens: int
+    answer_tokens: int
+    batch_notes: int | None  # notes per call at most (None: as many as fit)
+
+
+def window_of(provider: Provider) -> Window | None:
+    """The provider's window, or None when it has none (the offline consolidator)."""
+    ctx = getattr(provider, "context_tokens", None)
+    if not isinstance(ctx, int) or isinstance(ctx, bool) or ctx <= 0:
+        return None
+    answer = min(MAX_ANSWER_TOKENS, int(ctx * ANSWER_SHARE))
+    return Window(ctx, answer, getattr(provider, "batch_notes", None))
+
+
+# -- subjects ----------------------------------------------------------------------------------
+
+
+def subjects(texts: list[str]) -> list[str]:
+    """A subject key per text: the name it mentions that recurs most among ``texts``, else
+    its most specific word shared with another text, else ""."""
+    known = distill.known_names(texts)
+    named = [distill.names(t, known) for t in texts]
+    counts = Counter(n for ns in named for n in set(ns))
+    toks = [
+        [t for t in lexical.tokens(text) if t.isalpha() and len(t) > 3 and t not in distill.FILLER]
+        for text in texts
+    ]
+    df = Counter(t for ts in toks for t in set(ts))
+    out = []
+    for ns, ts in zip(named, toks, strict=True):
+        shared = [n for n in ns if counts[n] >= 2]
+        if shared:
+            out.append("name:" + max(shared, key=lambda n: (counts[n], -ns.index(n))))
+            continue
+        words = [t for t in ts if df[t] >= 2]
+        out.append("word:" + min(words, key=lambda t: (df[t], ts.index(t))) if words else "")
+    return out
+
+
+def group_by_subject(notes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Notes in subject groups, groups in order of first appearance, notes in input order."""
+    keys = subjects([str(n.get("text", "")) for n in notes])
+    groups: dict[str, list[dict[str, Any]]] = {}
+    loose: list[list[dict[str, Any]]] = []
+    for key, note in zip(keys, notes, strict=True):
+        if key:
+            groups.setdefault(key, []).append(note)
+        else:
+            loose.append([note])
+    position = {id(n): i for i, n in enumerate(notes)}
+    return sorted([*groups.values(), *loose], key=lambda g: position[id(g[0])])
+
+
+# -- splitting -----------------------------------------------------------------------------------
+
+
+def _fit_text(note: dict[str, Any], room: int) -> dict[str, Any]:
+    """``note`` with its text cut to fit ``room`` tokens (marked), for a note too big to fit."""
+    over = tokens_of(note) - room
+    if over <= 0:
+        return note
+    text = str(note.get("text", ""))
+    keep = max(0, len(text) - math.ceil(over * CHARS_PER_TOKEN / 1.1) - 8)
+    return {**note, "text": text[:keep] + " […]"}
+
+
+def pack(
+    notes: list[dict[str, Any]], room: int, most: int | None, extra: int = 0
+) -> list[list[dict[str, Any]]]:
+    """Subject groups packed into batches of at most ``room`` tokens (``extra`` more per
+    note) and ``most`` notes; a group that does not fit the current batch starts a new one."""
+    batches: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    used = 0
+    limit = most or len(notes) or 1
+    for group in group_by_subject(notes):
+        cost = sum(tokens_of(n) + extra for n in group)
+        if current and (used + cost > room or len(current) + len(group) > limit):
+            batches.append(current)
+            current, used = [], 0
+        for note in group:
+            note = _fit_text(note, room - extra)
+            c = tokens_of(note) + extra
+            if current and (used + c > room or len(current) >= limit):
+                batches.append(current)
+                current, used = [], 0
+            current.append(note)
+            used += c
+    if current:
+        batches.append(current)
+    return batches
+
+
+def related(
+    entries: list[dict[str, Any]], notes: list[dict[str, Any]], room: int, extra: int = 0
+) -> list[dict[str, Any]]:
+    """The MEMORY.md entries most related to ``notes`` that fit in ``room`` tokens (``extra``
+    more per entry; all of them when they fit), in their original order."""
+    if sum(tokens_of(e) + extra for e in entries) <= room:
+        return entries
+    words = Counter(t for n in notes for t in set(lexical.tokens(str(n.get("text", "")))))
+
+    def score(e: dict[str, Any]) -> float:
+        ts = set(lexical.tokens(str(e.get("text", ""))))
+        return sum(1 for t in ts if t in words) / math.sqrt(len(ts) + 1)
+
+    chosen: set[int] = set()
+    used = 0
+    for i in sorted(range(len(entries)), key=lambda i: -score(entries[i])):
+        c = tokens_of(entries[i]) + extra
+        if used + c <= room:
+            chosen.add(i)
+            used += c
+    return [e for i, e in enumerate(entries) if i in chosen]
+
+
+def split_text(text: str, room: int) -> list[str]:
+    """``text`` in chunks of at most ``room`` tokens, cut at line ends where possible."""
+    size = max(200, int(room * CHARS_PER_TOKEN / 1.1))
+    chunks: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > size:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:size])
+            line = line[size:]
+        if len(current) + len(line) > size:
+            chunks.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        chunks.append(current)
+    return [c for c in chunks if c.strip()] or [text[:size]]
+
+
+def _ids(items: list[dict[str, Any]]) -> list[str]:
+    return [str(i["id"]) for i in items if i.get("id")]
+
+
+def _questions(questions: list[Any], known: set[str], room: int) -> list[dict[str, Any]]:
+    """NREM's open questions about this batch, trimmed, as many as fit ``room`` tokens."""
+    out: list[dict[str, Any]] = []
+    used = 0
+    for q in questions:
+        if not isinstance(q, dict):
+            continue
+        sources = [str(s) for s in q.get("sources") or []]
+        if not set(sources) & known:
+            continue
+        item = {"text": str(q.get("text", ""))[:QUESTION_CHARS], "sources": sources[:MAX_SOURCES]}
+        used += tokens_of(item)
+        if used > room:
+            break
+        out.append(item)
+    return out
+
+
+def split(payload: dict[str, Any], system: str, win: Window, schema: dict[str, Any]) -> list[Any]:
+    """The payloads of the batches of ``payload`` (one, unchanged, when it fits)."""
+    fixed = (
+        tokens_of(system)
+        + 3 * tokens_of(json.dumps(schema, separators=(",", ":"))) // 2  # stated, with bounds
+        + win.answer_tokens
+        + MARGIN_TOKENS
+    )
+    notes = list(payload.get("notes") or [])
+    memory = list(payload.get("memory") or [])
+    questions = list(payload.get("open_questions") or [])
+    split_keys = ("notes", "memory", "text", "open_questions")
+    rest = {k: v for k, v in payload.items() if k not in split_keys}
+    room = max(256, win.context_tokens - fixed - tokens_of(rest))
+    if payload.get("task") == "flush":
+        text = str(payload.get("text", ""))
+        if tokens_of(text) <= room:
+            return [payload]
+        return [{**payload, "text": chunk} for chunk in split_text(text, room)]
+    ids_cost = 10  # an id in the enums of the bounded schema
+    whole = sum(tokens_of(x) + ids_cost for x in [*notes, *memory]) + tokens_of(questions)
+    if whole <= room and (win.batch_notes is None or len(notes) <= win.batch_notes):
+        return [payload]
+    question_room = room // 10 if "open_questions" in payload else 0
+    room -= question_room
+    memory_room = min(int(room * MEMORY_SHARE), sum(tokens_of(e) + ids_cost for e in memory))
+    out = []
+    for batch in pack(notes, room - memory_room, win.batch_notes, ids_cost):
+        used = sum(tokens_of(n) + ids_cost for n in batch)
+        mem = related(memory, batch, room - used, ids_cost)
+        part = {**payload, "notes": batch, "memory": mem}
+        if "open_questions" in payload:
+            known = set(_ids(batch)) | set(_ids(mem))
+            part["open_questions"] = _questions(questions, known, question_room)
+        out.append(part)
+    return out or [payload]
+
+
+# -- bounded schemas ---------------------------------------------------------------------------
+
+
+def _item_chars(schema: dict[str, Any]) -> int:
+    """The longest JSON text an instance of (bounded) ``schema`` can be."""
+    kind = schema.get("type")
+    if "enum" in schema:
+        return max((len(json.dumps(v)) for v in schema["enum"]), default=4) + 2
+    if kind == "string":
+        return int(schema.get("maxLength", 2000)) * 2 + 2  # escapes double at worst... roughly
+    if kind in ("number", "integer"):
+        return 24
+    if kind == "object":
+        props = schema.get("properties", {})
+        return 2 + sum(len(k) + 6 + _item_chars(v) for k, v in props.items())
+    if kind == "array":
+        return 2 + int(schema.get("maxItems", 50)) * (_item_chars(schema.get("items", {})) + 2)
+    return 8
+
+
+def bounded(
+    schema: dict[str, Any], task: str, payload: dict[str, Any], answer_tokens: int
+) -> dict[str, Any]:
+    """A copy of ``schema`` for one batch: strings capped, ids limited to the batch's, and
+    each top-level array's ``maxItems`` sized so the whole answer fits ``answer_tokens``."""
+    note_ids = _ids(list(payload.get("notes") or []))
+    memory_ids = _ids(list(payload.get("memory") or []))
+    cite = list(dict.fromkeys(note_ids + memory_ids)) or [""]
+
+    def walk(s: dict[str, Any], key: str) -> dict[str, Any]:
+        s = dict(s)
+        if key == "sources" and s.get("type") == "array":
+            s["items"] = {"type": "string", "enum": cite}
+            s["minItems"], s["maxItems"] = 1, min(MAX_SOURCES, len(cite))
+        elif key in ("replaces", "item") and s.get("type") == "string":
+            s["enum"] = ([""] if key == "replaces" else []) + memory_ids or [""]
+        elif s.get("type") == "string" and "enum" not in s:
+            s["maxLength"] = STRING_CAPS.get(key, DEFAULT_STRING_CAP)
+        if "properties" in s:
+            s["properties"] = {k: walk(v, k) for k, v in s["properties"].items()}
+        if "items" in s and key != "sources":
+            s["items"] = walk(s["items"], key)
+        return s
+
+    out = walk(schema, "")
+    weights = WEIGHTS.get(task, {})
+    chars = answer_tokens * CHARS_PER_TOKEN / 1.15  # whitespace the grammar allows
+    n_items = max(1, len(note_ids) + len(memory_ids))
+    for key, prop in out.get("properties", {}).items():
+        if prop.get("type") != "array":
+            continue
+        size = _item_chars(prop.get("items", {})) + 2
+        most = int(weights.get(key, 1 / max(1, len(out["properties"]))) * chars / size)
+        prop["maxItems"] = max(1, min(most, n_items))
+        if key == "confidence_updates" and not memory_ids:
+            prop["maxItems"] = 0
+    return out
+
+
+# -- merging and the run -----------------------------------------------------------------------
+
+
+def merge(schema: dict[str, Any], answers: list[dict[str, Any]]) -> dict[str, Any]:
+    """One answer from many: arrays concatenated, numbers added, other values from the first."""
+    if len(answers) == 1:
+        return answers[0]
+    out: dict[str, Any] = {}
+    for key, prop in schema.get("properties", {}).items():
+        values = [a[key] for a in answers if key in a]
+        if not values:
+            continue
+        if prop.get("type") == "array":
+            out[key] = [x for v in values for x in v]
+        elif prop.get("type") in ("integer", "number"):
+            out[key] = sum(values)
+        else:
+            out[key] = values[0]
+    return out
+
+
+@dataclass(frozen=True)
+class Batched(Answer):
+    batches: int = 1
+    reused: int = 0  # batches answered by a previous, interrupted run
+
+
+def _cache_key(prov: Provider, system: str, part: dict[str, Any], sent: dict[str, Any]) -> str:
+    blob = json.dumps(
+        [prov.name, prov.model, system, part, sent], ensure_ascii=False, sort_keys=True
+    )
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _cached(ws: Workspace | None, key: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A kept answer, validated again (the state folder is ours, but a file may be damaged)."""
+    if ws is None:
+        return None
+    path = ws.state_dir / CACHE_DIR / f"{key}.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(ws.read_text(path))
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and not jsonschema.errors(data, schema) else None
+
+
+def _keep(ws: Workspace | None, key: str, data: dict[str, Any]) -> None:
+    if ws is None:
+        return
+    text = json.dumps(data, ensure_ascii=False)
+    if len(text) > MAX_KEPT_CHARS:
+        return
+    folder = ws.state_dir / CACHE_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    ws.write_text(folder / f"{key}.json", text)
+    cutoff = time.time() - CACHE_DAYS * 86400
+    for old in folder.glob("*.json"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:
+            pass
+
+
+def ask_all(
+    provider: Provider,
+    system: str,
+    payload: dict[str, Any],
+    schema: dict[str, Any],
+    *,
+    workspace: Workspace | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Batched:
+    """:func:`ask` over the batches of ``payload``; one merged, validated answer. Any batch
+    failing twice raises (nothing written). ``workspace`` keeps each batch's answer, so an
+    interrupted run's successor reuses it."""
+    win = window_of(provider)
+    task = str(payload.get("task", ""))
+    if win is None:
+        one = ask(provider, system, payload, schema)
+        return Batched(one.data, one.usage, one.repairs)
+    parts = split(payload, system, win, schema)
+    say = progress or (lambda _m: None)
+    answers: list[dict[str, Any]] = []
+    usage, repairs, reused = Usage(), 0, 0
+    for k, part in enumerate(parts, 1):
+        sent = (
+            bounded(schema, task, part, win.answer_tokens)
+            if getattr(provider, "bounded_schemas", False)
+            else schema
+        )
+        key = _cache_key(provider, system, part, sent)
+        hit = _cached(workspace, key, schema) if len(parts) > 1 else None
+        if hit is not None:
+            answers.append(hit)
+            reused += 1
+            continue
+        if len(parts) > 1:
+            size = len(part.get("notes") or []) or len(str(part.get("text", "")))
+            unit = "notes" if part.get("notes") else "characters"
+            say(f"  {task} batch {k}/{len(parts)}: {size} {unit}")
+        one = ask(provider, system, part, schema, request_schema=sent)
+        usage, repairs = usage + one.usage, repairs + one.repairs
+        answers.append(one.data)
+        if len(parts) > 1:
+            _keep(workspace, key, one.data)
+    return Batched(merge(schema, answers), usage, repairs, len(parts), reused)

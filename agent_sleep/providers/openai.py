@@ -1,0 +1,405 @@
+"""Any OpenAI-compatible server (Ollama, llama.cpp's server, vLLM, LM Studio, OpenAI itself)
+through the Chat Completions API of the official ``openai`` SDK, imported only when a call is
+made.
+
+What small local models need, on top of what :mod:`agent_sleep.providers.anthropic` does:
+
+- Structured output falls back: ``json_schema`` (strict), the same schema without its
+  ``maxLength`` / ``maxItems`` bounds, ``json_object``, then plain prompting, each step taken
+  when the server answers 400 naming the format or the schema, and remembered for
+  the provider's lifetime (one run). The schema is stated in the system prompt as well, since
+  llama.cpp constrains the grammar without showing the schema to the model.
+- Reasoning output: a ``<think>…</think>`` preamble is stripped; an answer found only in a
+  ``reasoning_content`` / ``reasoning`` field is used; ``$AGENT_SLEEP_EXTRA_BODY`` (a JSON
+  object merged into every request) turns thinking off where a server wants that
+  (references/providers.md lists the switches).
+- Our own retries (the SDK's are off): 429 and 5xx answers and refused connections are retried
+  with exponential backoff honouring ``Retry-After``; a timeout is never retried, because a
+  single-slot local server keeps generating for an abandoned request.
+- ``max_tokens`` is always sent; ``finish_reason="length"`` is an invalid reply.
+- The context window: ``--context-tokens``, else what ``/v1/models`` reports (llama.cpp's
+  ``meta.n_ctx``, vLLM's ``max_model_len``, ``context_length``), else 8,192.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import os
+import random
+import re
+import time
+from typing import Any
+
+from agent_sleep.core.errors import AgentSleepError, BadInput
+from agent_sleep.providers import prompts
+from agent_sleep.providers.base import (
+    MODEL_ENV,
+    RETRIES_ENV,
+    TIMEOUT_ENV,
+    InvalidOutput,
+    Usage,
+    env_float,
+)
+
+log = logging.getLogger(__name__)
+
+BASE_URL_ENV = "OPENAI_BASE_URL"
+KEY_ENV = "OPENAI_API_KEY"
+EXTRA_BODY_ENV = "AGENT_SLEEP_EXTRA_BODY"
+DEFAULT_CONTEXT = 8192
+DEFAULT_TIMEOUT = 300.0  # a local model on a CPU is slow; a timeout is not retried
+DEFAULT_RETRIES = 3
+MAX_OUTPUT_TOKENS = 4096
+MIN_OUTPUT_TOKENS = 256
+MAX_RETRY_WAIT = 60.0
+MAX_REPLY_CHARS = 16_000_000  # the whole reply; longer is refused before parsing
+SCAN_LIMIT = 200_000  # a reply longer than this is not searched for an embedded object
+MODES = ("json_schema", "json_schema_unbounded", "json_object", "plain")
+BOUNDS = ("maxLength", "maxItems", "minItems")
+CHARS_PER_TOKEN = 3  # conservative for JSON-heavy English, so estimates err on the large side
+_THINK_RE = re.compile(r"^\s*<(think|thinking|reasoning)>.*?</\1>\s*", re.S | re.I)
+_OPEN_THINK_RE = re.compile(r"^\s*<(think|thinking|reasoning)>", re.I)
+_FENCE_RE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.S)
+_CONTEXT_KEYS = ("n_ctx", "max_model_len", "context_length", "max_context_length", "context_window")
+
+
+def estimate_tokens(text: str) -> int:
+    return len(text) // CHARS_PER_TOKEN + 1
+
+
+def schema_instruction(schema: dict[str, Any]) -> str:
+    return (
+        "\n\nReply with one JSON object and nothing else (no prose, no code fence). "
+        "It must match this JSON Schema:\n" + json.dumps(schema, separators=(",", ":"))
+    )
+
+
+def unbounded(schema: Any) -> Any:
+    """``schema`` without length and count bounds (for servers whose strict mode refuses them)."""
+    if isinstance(schema, dict):
+        return {k: unbounded(v) for k, v in schema.items() if k not in BOUNDS}
+    if isinstance(schema, list):
+        return [unbounded(v) for v in schema]
+    return schema
+
+
+def strip_reasoning(text: str) -> str:
+    """``text`` without a leading ``<think>…</think>`` block; "" when the block never closes."""
+    while True:
+        m = _THINK_RE.match(text)
+        if not m:
+            break
+        text = text[m.end() :]
+    return "" if _OPEN_THINK_RE.match(text) else text.strip()
+
+
+def find_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in a model's text: the whole text, a fenced block, or (for a text of at
+    most :data:`SCAN_LIMIT` characters) the last complete top-level object embedded in prose."""
+    text = text.strip()
+    fenced = _FENCE_RE.match(text)
+    for candidate in (text, fenced.group(1) if fenced else None):
+        if candidate:
+            try:
+                data = json.loads(candidate)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            return data if isinstance(data, dict) else None
+    if len(text) > SCAN_LIMIT:
+        return None
+    decoder = json.JSONDecoder()
+    found: dict[str, Any] | None = None
+    at = text.find("{")
+    tries = 0
+    while at >= 0 and tries < 64:
+        tries += 1
+        try:
+            data, end = decoder.raw_decode(text, at)
+        except (json.JSONDecodeError, RecursionError):
+            at = text.find("{", at + 1)
+            continue
+        if isinstance(data, dict):
+            found = data
+        at = text.find("{", end)
+    return found
+
+
+def retry_after(headers: Any) -> float | None:
+    """Seconds the server asks to wait (``retry-after-ms``, ``retry-after`` seconds or date)."""
+    if headers is None:
+        return None
+    for key, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        raw = headers.get(key)
+        if raw is None:
+            continue
+        try:
+            return max(0.0, float(raw) / scale)
+        except ValueError:
+            when = email.utils.parsedate_tz(raw)
+            if when is not None:
+                return max(0.0, email.utils.mktime_tz(when) - time.time())
+    return None
+
+
+def _extra_body() -> dict[str, Any]:
+    raw = os.environ.get(EXTRA_BODY_ENV, "").strip()
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"${EXTRA_BODY_ENV} is not JSON ({e.msg}); give a JSON object") from e
+    if not isinstance(data, dict):
+        raise BadInput(f"${EXTRA_BODY_ENV} must be a JSON object")
+    return data
+
+
+class OpenAIProvider:
+    """Chat Completions of an OpenAI-compatible server; see the module docstring."""
+
+    name = "openai"
+    max_notes = 300
+    batch_notes = 24  # notes per call: small batches give structural conclusions
+    bounded_schemas = True  # request schemas with maxLength / maxItems / enum (llama.cpp honours)
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        context_tokens: int | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> None:
+        self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or "").strip() or None
+        if self.base_url is None and not os.environ.get(KEY_ENV):
+            raise BadInput(
+                "no server for --provider openai: pass --base-url (e.g. "
+                "http://localhost:11434/v1 for Ollama) or set OPENAI_BASE_URL"
+            )
+        if context_tokens is not None and context_tokens < 512:
+            raise BadInput(f"--context-tokens {context_tokens} is too small: give 512 or more")
+        self._model = model or os.environ.get(MODEL_ENV) or None
+        self._context = context_tokens
+        self.timeout = timeout if timeout is not None else env_float(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+        retries = (
+            max_retries if max_retries is not None else env_float(RETRIES_ENV, DEFAULT_RETRIES)
+        )
+        self.max_retries = int(retries)
+        self.extra_body = _extra_body()
+        self.mode = MODES[0]
+        self._client: Any = None
+        self._models: list[Any] | None = None
+
+    # -- the server: client, models, context window --------------------------------------------
+
+    def _get_client(self) -> Any:
+        if self._client is None:
+            try:
+                import openai
+            except ImportError as e:
+                raise AgentSleepError(
+                    "the openai package is not installed: pip install 'agent-sleep[openai]', "
+                    "or use --provider offline"
+                ) from e
+            self._client = openai.OpenAI(
+                base_url=self.base_url,
+                # local servers take any key or none; the SDK insists on one
+                api_key=os.environ.get(KEY_ENV) or "not-needed",
+                timeout=self.timeout,
+                max_retries=0,  # ours, below: the SDK would also retry timeouts
+            )
+        return self._client
+
+    def _list_models(self) -> list[Any]:
+        if self._models is None:
+            import openai
+
+            try:
+                self._models = list(self._get_client().models.list())
+            except openai.APIError as e:
+                raise AgentSleepError(
+                    f"could not list the models of {self.base_url or 'the server'} ({e}); "
+                    "pass --model (or set AGENT_SLEEP_MODEL) and check --base-url"
+                ) from e
+        return self._models
+
+    @property
+    def model(self) -> str:
+        """``--model`` / ``$AGENT_SLEEP_MODEL``, else the server's only model."""
+        if self._model is None:
+            ids = [str(m.id) for m in self._list_models()]
+            if len(ids) != 1:
+                listed = ", ".join(ids[:5]) + (", …" if len(ids) > 5 else "")
+                raise BadInput(
+                    f"the server offers {len(ids)} models ({listed or 'none'}): "
+                    "pick one with --model or AGENT_SLEEP_MODEL"
+                )
+            self._model = ids[0]
+        return self._model
+
+    @model.setter
+    def model(self, value: str) -> None:
+        self._model = value
+
+    @property
+    def context_tokens(self) -> int:
+        """``--context-tokens``, else the window the server reports for the model, else 8,192."""
+        if self._context is None:
+            self._context = DEFAULT_CONTEXT
+            try:
+                models = self._list_models()
+            except AgentSleepError as e:
+                log.info("context window unknown, using %d: %s", DEFAULT_CONTEXT, e)
+                models = []
+            for m in models:
+                if self._model is not None and str(m.id) != self._model:
+                    continue
+                found = _reported_context(m)
+                if found:
+                    self._context = found
+                    break
+        return self._context
+
+    # -- one call -------------------------------------------------------------------------------
+
+    def _request(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
+        system = system + schema_instruction(schema)
+        budget = self.context_tokens - estimate_tokens(system) - estimate_tokens(user) - 64
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ],
+            "max_tokens": max(MIN_OUTPUT_TOKENS, min(MAX_OUTPUT_TOKENS, budget)),
+            "temperature": 0,
+        }
+        if self.mode.startswith("json_schema"):
+            sent = schema if self.mode == "json_schema" else unbounded(schema)
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "agent_sleep_reply", "schema": sent, "strict": True},
+            }
+        elif self.mode == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        if self.extra_body:
+            body["extra_body"] = self.extra_body
+        return body
+
+    def _refuses_format(self, error: Exception) -> bool:
+        text = str(error).lower()
+        words = ("response_format", "json_schema", "schema", "json_object", "grammar")
+        return self.mode != "plain" and any(w in text for w in words)
+
+    def _create(self, system: str, user: str, schema: dict[str, Any]) -> Any:
+        """One completion, with the format fallback and our retries (see the module docstring)."""
+        import openai
+
+        client = self._get_client()
+        attempt = 0
+        while True:
+            try:
+                return client.chat.completions.create(**self._request(system, user, schema))
+            except openai.APITimeoutError as e:
+                raise AgentSleepError(
+                    f"the model call timed out after {self.timeout:g}s; nothing was written "
+                    f"(raise ${TIMEOUT_ENV}, give a smaller --context-tokens, or use "
+                    "--provider offline)"
+                ) from e
+            except openai.BadRequestError as e:
+                if not self._refuses_format(e):
+                    raise AgentSleepError(f"the server refused the request: {_short(e)}") from e
+                self.mode = MODES[MODES.index(self.mode) + 1]
+                if self.mode == "json_schema_unbounded" and unbounded(schema) == schema:
+                    self.mode = "json_object"
+                log.info("the server refused the response format; falling back to %s", self.mode)
+            except openai.AuthenticationError as e:
+                raise AgentSleepError("the API key was rejected: check OPENAI_API_KEY") from e
+            except openai.NotFoundError as e:
+                raise AgentSleepError(
+                    f"the server has no such model or endpoint ({_short(e)}): check --model "
+                    "and that --base-url ends in /v1"
+                ) from e
+            except (openai.APIStatusError, openai.APIConnectionError) as e:
+                status = getattr(e, "status_code", None)
+                if (status is not None and status != 429 and status < 500) or (
+                    attempt >= self.max_retries
+                ):
+                    raise _final_error(e, self.base_url, self.max_retries) from e
+                response = getattr(e, "response", None)
+                wait = retry_after(response.headers if response is not None else None)
+                if wait is None:
+                    wait = 0.5 * 2**attempt * (1 + random.random() / 4)
+                attempt += 1
+                log.info("server answered %s; retry %d in %.1fs", status, attempt, wait)
+                time.sleep(min(wait, MAX_RETRY_WAIT))
+
+    def complete(
+        self,
+        system: str,
+        payload: dict[str, Any],
+        schema: dict[str, Any],
+        *,
+        repair: str | None = None,
+    ) -> tuple[dict[str, Any], Usage]:
+        reply = self._create(system, prompts.render(payload, repair), schema)
+        u = getattr(reply, "usage", None)
+        usage = Usage(
+            int(getattr(u, "prompt_tokens", 0) or 0),
+            int(getattr(u, "completion_tokens", 0) or 0),
+            1,
+        )
+        choices = getattr(reply, "choices", None) or []
+        if not choices:
+            raise InvalidOutput("the reply has no choices", usage)
+        choice = choices[0]
+        if choice.finish_reason == "length":
+            raise InvalidOutput("the reply was cut off at the output token limit", usage)
+        message = choice.message
+        content = strip_reasoning(message.content or "") if message is not None else ""
+        if not content and message is not None:  # the answer may sit in the reasoning field
+            extra = message.model_extra or {}
+            content = next(
+                (str(extra[k]) for k in ("reasoning_content", "reasoning") if extra.get(k)), ""
+            )
+        if not content.strip():
+            raise InvalidOutput("the reply is empty", usage)
+        if len(content) > MAX_REPLY_CHARS:
+            raise InvalidOutput(f"the reply is over {MAX_REPLY_CHARS} characters", usage)
+        data = find_object(content)
+        if data is None:
+            raise InvalidOutput("the reply is not a JSON object", usage)
+        return data, usage
+
+
+def _reported_context(model: Any) -> int | None:
+    extra = dict(getattr(model, "model_extra", None) or {})
+    for source in (extra.get("meta") or {}, extra):
+        if not isinstance(source, dict):
+            continue
+        for key in _CONTEXT_KEYS:
+            value = source.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 512:
+                return value
+    return None
+
+
+def _short(error: Exception) -> str:
+    return " ".join(str(error).split())[:300]
+
+
+def _final_error(error: Exception, base_url: str | None, retries: int) -> AgentSleepError:
+    status = getattr(error, "status_code", None)
+    if status is None:
+        return AgentSleepError(
+            f"could not reach {base_url or 'the server'} after {retries} retries "
+            f"({_short(error)}); check --base-url / OPENAI_BASE_URL and that the server runs, "
+            "or use --provider offline"
+        )
+    return AgentSleepError(
+        f"the server answered {status} after {retries} retries; nothing was written "
+        "(try again later, or use --provider offline)"
+    )
