@@ -292,7 +292,8 @@ def test_a_condensed_note_scores_as_it_did() -> None:
 
 
 def test_a_backlog_gets_a_few_memory_entries_per_day_not_per_run() -> None:
-    fact = "Priya: I moved to {} on {} May 2023 with my sister {} and her {} kids."
+    # visits, not moves: eight moves in a row would each supersede the last (issue 11)
+    fact = "Priya: I visited {} on {} May 2023 with my sister {} and her {} kids."
     towns = ["Boston", "Denver", "Austin", "Seattle", "Portland", "Chicago", "Miami", "Tulsa"]
     notes = [
         {**_n(f"d{d}n{i}", fact.format(town, i + 1, f"Ann{d}{i}", i + 2)), "date": f"2023-05-0{d}"}

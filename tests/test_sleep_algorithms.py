@@ -164,7 +164,9 @@ def test_nrem_repeat_of_memory_entry_updates_it() -> None:
     assert item["action"] == "update" and item["replaces"] == "m1" and item["sources"] == ["a1"]
 
 
-def test_nrem_contradiction_sends_to_slow_track() -> None:
+def test_nrem_contradiction_supersedes_never_reinforces() -> None:
+    # issue 11: a contradicting opinion never raises the old one; it supersedes it (the apply
+    # path turns a weaker one into a contest), and is not also added beside it
     p = {
         "notes": [_n("a1", "User likes the dark editor theme", "O", conf=0.8)],
         "memory": [
@@ -177,8 +179,10 @@ def test_nrem_contradiction_sends_to_slow_track() -> None:
         ],
     }
     out = offline.nrem(p)
-    assert out["memory_md_updates"] == []
-    assert out["bank_updates"][0]["sources"] == ["a1"] and out["weakly_learned"]
+    [item] = out["memory_md_updates"]
+    assert item["action"] == "supersede" and item["replaces"] == "m1"
+    assert item["sources"] == ["a1"] and item["confidence"] == 0.8
+    assert out["bank_updates"] == []
 
 
 def test_nrem_groups_slow_track_by_entity() -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agent_sleep.consolidation import supersede
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import WorkspaceError
 from agent_sleep.core.notes import Note
@@ -105,6 +106,7 @@ class Plan:
     decisions: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
     superseded: list[dict[str, Any]] = field(default_factory=list)
+    deferred: set[str] = field(default_factory=set)  # notes left pending (over the cap)
 
     def changed(self) -> list[Path]:
         out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
@@ -193,6 +195,19 @@ def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
         if b.heading is not None and b.heading.level == 2 and b.heading.title == title:
             start = i
     if start is None:
+        history = [
+            i
+            for i, b in enumerate(blocks)
+            if title != "History"
+            and b.heading is not None
+            and b.heading.level == 2
+            and b.heading.title == "History"
+        ]
+        if history:  # a page opens with what is current; its History stays last
+            before = "".join(b.raw for b in blocks[: history[0]])
+            after = "".join(b.raw for b in blocks[history[0] :])
+            sep = "" if before.endswith("\n\n") else ("\n" if before.endswith("\n") else "\n\n")
+            return f"{before}{sep}## {title}\n\n" + "".join(entries) + "\n" + after
         sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
         return f"{text}{sep}## {title}\n\n" + "".join(entries)
     end = start + 1
@@ -221,6 +236,7 @@ class Inputs:
     memory_ids: frozenset[str]
     cited: frozenset[str]  # note ids already cited by MEMORY.md or a bank page
     dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
+    bank_entries: dict[str, str] = field(default_factory=dict)  # bank entry id shown -> page
 
 
 class Builder:
@@ -245,7 +261,9 @@ class Builder:
         self.removed = 0
         self.pages: dict[Path, str] = {}  # page text as read (or a new page's header)
         self.present: dict[Path, set[str]] = {}  # normalized texts of the page's entries
-        self.added: dict[Path, dict[str, list[str]]] = {}  # page -> section -> new entries
+        self.added: dict[Path, dict[str, list[Note]]] = {}  # page -> section -> new entries
+        self.edits: dict[Path, dict[str, Note | None]] = {}  # page -> entry id -> new / gone
+        self.superseded_now: set[str] = set()
         self.dreams: list[str] = []
         self.actions: list[str] = []
 
@@ -255,7 +273,7 @@ class Builder:
         ids = (
             [s.strip() for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
         )
-        known = set(self.inputs.note_dates) | self.inputs.memory_ids
+        known = set(self.inputs.note_dates) | self.inputs.memory_ids | set(self.inputs.bank_entries)
         if not ids or any(i not in known for i in ids):
             self.plan.dropped["ungrounded"] += 1
             return None
@@ -286,10 +304,15 @@ class Builder:
             type=kind, text=text, id=note_id, confidence=c if kind == "O" else None, meta=full
         )
 
+    def cap(self) -> int:
+        return int(REMOVAL_CAP * self.start_entries)
+
     def nrem(self, out: dict[str, Any]) -> None:
         out = _bounded(out)
-        for item in out.get("memory_md_updates", [])[:MAX_ITEMS]:
-            self._memory_update(item)
+        updates = out.get("memory_md_updates", [])[:MAX_ITEMS]
+        for item in updates:
+            if item.get("action") != "supersede":
+                self._memory_update(item)
         for item in out.get("bank_updates", [])[:MAX_ITEMS]:
             self._bank_update(
                 item.get("slug", ""),
@@ -298,6 +321,9 @@ class Builder:
                 item.get("content", ""),
                 item.get("sources"),
             )
+        for item in updates:  # after the adds and the bank: a supersede may name their notes
+            if item.get("action") == "supersede":
+                self._memory_update(item)
         self.plan.decisions["pruned"] += max(0, int(out.get("pruned_count", 0) or 0))
 
     def _memory_update(self, item: dict[str, Any]) -> None:
@@ -309,6 +335,12 @@ class Builder:
         if action != "remove" and (not text or self._too_big(text, MAX_TEXT_CHARS)):
             if not text:
                 self.plan.dropped["empty"] += 1
+            return
+        if action == "supersede":
+            supersede.supersede(self, item, ids, text)
+            return
+        if action == "keep":
+            self.plan.decisions["kept"] += 1
             return
         if action == "add":
             if not self._fresh(ids):
@@ -334,7 +366,7 @@ class Builder:
         old = self.memory.blocks[i].note
         assert old is not None
         cited = [s for s in ids if s != old.id]
-        if action == "update":
+        if action in ("update", "merge"):
             merged = _merge_ids(sources_of(old), cited)
             same_text = one_line(old.text) == text
             conf = item.get("confidence")
@@ -346,6 +378,8 @@ class Builder:
                 self.plan.dropped["unchanged"] += 1
                 return
             new = self._entry(item.get("type", old.type), text, conf, merged)
+            if old.meta.get("contested") and cited:  # the next evidence agrees: decided
+                self.plan.decisions["contest_decided"] += 1
             self.memory.set(i, new)
             self.plan.superseded.append(
                 {
@@ -360,8 +394,7 @@ class Builder:
             self.plan.decisions["memory_update"] += 1
             return
         if action == "remove":
-            cap = int(REMOVAL_CAP * self.start_entries)
-            if not self.prune and self.removed >= cap:
+            if not self.prune and self.removed >= self.cap():
                 self.plan.dropped["removal_cap"] += 1
                 return
             self.removed += 1
@@ -441,18 +474,22 @@ class Builder:
         # collected and written into the page once, in finish(): re-parsing the page for
         # every entry made a run quadratic in the number of notes
         added = self.added.setdefault(path, {}).setdefault(section, [])
-        added += [fmt.render_note(n) for n in fresh]
+        added += fresh
         present.update(one_line(n.text) for n in fresh)
         if created:
             self.plan.decisions["bank_pages_created"] += 1
         return True
 
     def _write_pages(self) -> None:
-        for path, sections in self.added.items():
+        for path in dict.fromkeys([*self.edits, *self.added]):
             text = self.pages[path]
-            for section, rendered in sections.items():
-                text = add_to_page(text, section, rendered)
-            self.plan.texts[path] = _touch_updated(text, self.today)
+            if self.edits.get(path):
+                text = supersede.apply_edits(text, self.edits[path])
+            for section, entries in self.added.get(path, {}).items():
+                if entries:
+                    text = add_to_page(text, section, [fmt.render_note(n) for n in entries])
+            if text != self.plan.originals.get(path):
+                self.plan.texts[path] = _touch_updated(text, self.today)
 
     def _bank_update(
         self,

@@ -32,7 +32,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from agent_sleep.analysis import distill, gate, lexical, temporal
+from agent_sleep.analysis import currency, distill, gate, lexical, temporal
+from agent_sleep.providers import offline_currency
 from agent_sleep.providers.base import Usage
 
 DUPLICATE = 0.8
@@ -183,6 +184,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
                 owner[j] == j
                 and sim[i, j] >= DUPLICATE
                 and _anchors(texts[j]) <= _anchors(texts[i])
+                and not offline_currency.differ(texts[i], texts[j], known)
             ):
                 owner[j] = i
     clusters: dict[int, list[int]] = {}
@@ -197,6 +199,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
     updates: list[dict[str, Any]] = []
     filed: list[tuple[int, str, list[str], float, bool]] = []  # rep, text, sources, conf, fast
     weak: list[dict[str, Any]] = []
+    own: dict[int, float] = {}
     for head, members in clusters.items():
         note = kept[head]
         rep = max(members, key=lambda j: (info[kept[j]["id"]], len(texts[j]), -j))
@@ -205,6 +208,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         conf = note.get("confidence") if note["type"] == "O" else None
         conf = float(conf) if conf is not None else BASE_CONFIDENCE[note["type"]]
         conf += 0.1 * (len(members) - 1)
+        own_conf = round(min(0.95, conf), 2)  # before contradictions: what a supersede weighs
         contradicted = [
             o
             for o in range(len(corpus))
@@ -217,6 +221,8 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
             if sim[rep, k + m] >= DUPLICATE
             and negs[k + m] == negs[rep]
             and _anchors(text) <= _anchors(memory[m]["text"])
+            and not offline_currency.differ(text, memory[m]["text"], known)
+            and currency.relation(text, memory[m]["text"], known).kind != currency.SUPERSEDE
         ]
         if same:
             entry = memory[same[0] - k]
@@ -243,8 +249,26 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
             and (deliberate or (clear and (tier_keep or len(members) > 1)))
         )
         filed.append((rep, text, sources, conf, fast))
+        own[rep] = own_conf
         if conf < FAST_CONFIDENCE or contradicted:
             weak.append({"text": text, "sources": sources})
+
+    # currency: an item giving a new value for an existing entry takes its place
+    replacing = offline_currency.supersedes(
+        [(kept[f[0]]["type"], f[1], f[2], own[f[0]], kept[f[0]].get("date", "")) for f in filed],
+        memory,
+        p.get("related", []),
+        known,
+        offline_currency.Lazy(),
+    )
+    updates += list(replacing.values())
+    stale = {f[0] for n, f in enumerate(filed) if n in replacing}
+    filed = [f for f in filed if f[0] not in stale]
+    weak = [
+        w
+        for w in weak
+        if not set(w["sources"]) & {s for f in replacing.values() for s in f["sources"]}
+    ]
 
     # MEMORY.md takes the clearest facts of the run, a few at a time; the rest go to the bank
     ranked = sorted(
@@ -317,29 +341,17 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
     sim = tfidf.similarity()
     k = len(notes)
 
-    links: list[tuple[float, int, int]] = []
     known = distill.known_names(corpus)
     useful = [
         i for i in range(k) if not _prunable(notes[i], distill.information(notes[i]["text"], known))
     ]
-    for i in useful:
-        note = notes[i]
-        for m, entry in enumerate(memory):
-            s = float(sim[i, k + m])
-            if LINK_MIN <= s < LINK_MAX and note["id"] not in entry.get("sources", []):
-                links.append((s, i, m))
-    used: set[int] = set()
-    for s, i, m in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
-        if m in used or len(used) >= MAX_LINKS:
-            continue
-        used.add(m)
-        shared = sorted(set(tfidf.toks[i]) & set(tfidf.toks[k + m]))[:4]
-        out["creative_connections"].append(
+    out["creative_connections"] = _links(notes, memory, useful, sim, known)
+    for change in p.get("changes", [])[:MAX_AHA]:
+        out["aha_moments"].append(
             {
-                "link": f"{_excerpt(_best_sentence(notes[i]['text'], known), 80)} ↔ "
-                f"{_excerpt(memory[m]['text'], 80)}",
-                "why": f"both concern {', '.join(shared)} (similarity {s:.2f})",
-                "sources": [notes[i]["id"], memory[m]["id"]],
+                "text": f"Changed on {change.get('until', '')}: {_excerpt(change['old'], 120)} → "
+                f"{_excerpt(change['new'], 120)}",
+                "sources": change["sources"],
             }
         )
 
@@ -349,10 +361,14 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         old = float(entry.get("confidence") or 0.5)
         seen = set(entry.get("sources", [])) | set(entry.get("evidence", []))
         neg = lexical.negated(entry["text"])
+        # a note that disagrees on a value (or supersedes the entry) never supports it
+        disagree = {i for i in range(k) if sim[i, k + m] >= 0.35 and (
+            lexical.negated(notes[i]["text"]) != neg
+            or currency.relation(notes[i]["text"], entry["text"], known).kind
+            == currency.SUPERSEDE)}  # fmt: skip
         support = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.45
-                   and lexical.negated(notes[i]["text"]) == neg]  # fmt: skip
-        against = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.35
-                   and lexical.negated(notes[i]["text"]) != neg]  # fmt: skip
+                   and i not in disagree]  # fmt: skip
+        against = [i for i in range(k) if notes[i]["id"] not in seen and i in disagree]
         new = round(min(0.95, max(0.05, old + 0.05 * len(support) - 0.15 * len(against))), 2)
         if new != old:
             out["confidence_updates"].append(
@@ -415,6 +431,50 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         if a["text"] not in seen_text and len(out["next_session_actions"]) < MAX_ACTIONS:
             seen_text.add(a["text"])
             out["next_session_actions"].append(a)
+    return out
+
+
+def _links(
+    notes: list[dict[str, Any]],
+    memory: list[dict[str, Any]],
+    useful: list[int],
+    sim: Any,
+    known: frozenset[str],
+) -> list[dict[str, Any]]:
+    """Connections across days: a note and a MEMORY.md entry from another day that involve the
+    same person or project, and neither restate nor update each other (that is NREM's job)."""
+    k = len(notes)
+    links: list[tuple[float, int, int, str]] = []
+    for i in useful:
+        note = notes[i]
+        names = set(distill.names(note["text"], known))
+        for m, entry in enumerate(memory):
+            s = float(sim[i, k + m])
+            if not LINK_MIN <= s < LINK_MAX or note["id"] in entry.get("sources", []):
+                continue
+            if entry.get("date", "") == note.get("date", "") or not entry.get("date"):
+                continue
+            shared = sorted(names & set(distill.names(entry["text"], known)))
+            if not shared:
+                continue
+            if currency.relation(note["text"], entry["text"], known).kind != currency.OTHER:
+                continue
+            links.append((s, i, m, shared[0]))
+    out: list[dict[str, Any]] = []
+    used: set[int] = set()
+    for _s, i, m, name in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
+        if m in used or len(used) >= MAX_LINKS:
+            continue
+        used.add(m)
+        out.append(
+            {
+                "link": f"{_excerpt(_best_sentence(notes[i]['text'], known), 80)} ↔ "
+                f"{_excerpt(memory[m]['text'], 80)}",
+                "why": f"both involve {name}: {memory[m].get('date')} and "
+                f"{notes[i].get('date', '')}",
+                "sources": [notes[i]["id"], memory[m]["id"]],
+            }
+        )
     return out
 
 

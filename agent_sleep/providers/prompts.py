@@ -27,7 +27,27 @@ NREM_SYSTEM = f"""{TEMPORAL_PROTECTION}
 You simulate NREM deep-sleep memory consolidation for an AI agent.
 
 The user message is JSON: `notes` are today's new notes (id, date, time, type, confidence, text),
-`memory` the current MEMORY.md entries (id, type, confidence, text).
+`memory` the current MEMORY.md entries (id, type, confidence, text; `contested` when a weaker
+note disputed it), `related` the current bank entries most related to the notes (id, type,
+confidence, text, date, page), `weakly_learned` items of earlier runs still waiting for
+reinforcement (replay them: reinforce, supersede or leave them).
+
+KEEP KNOWLEDGE CURRENT. For each note, compare it with the `memory` and `related` entries on
+the same subject and attribute (who or what it is about, and what is said of it):
+  - "keep": the note adds nothing (an entry already says it); cite the entry and the note.
+  - "merge": the note restates an entry with the same value: `replaces` = the entry id; the
+    entry keeps its text and gains the note as evidence. Never merge notes whose values differ
+    (numbers, names, dates, versions, places, negation).
+  - "supersede": the note gives a NEW VALUE for the same subject and attribute (explicitly:
+    "now", "moved to", "switched to", "no longer", "instead of", "from A to B", "renamed",
+    "replaced by", "was raised to"; or implicitly: the same statement with another value).
+    `replaces` = the id of the outdated entry (MEMORY.md or bank), `text` = the current fact,
+    `sources` MUST include the new note's id. The old entry moves to History; never keep both.
+    A contradicting opinion never raises the old confidence.
+  - "remove": `replaces` = an entry that is redundant or wrong.
+  - "add": a new fact (no entry on the same subject and attribute).
+Facts that merely look alike are both kept ("Ana is allergic to peanuts" / "Ana also avoids
+shellfish" are two facts, not an update).
 
 Two-track processing:
 
@@ -35,9 +55,8 @@ FAST TRACK (compressed replay — high-confidence, clear facts):
   - Distill into single-sentence durable memories for MEMORY.md
   - Prune ~20% as redundant (synaptic homeostasis: sleep removes weak connections)
   - Use prefixes: W (world fact), B (experience), O(c=N) (opinion + confidence), S (summary)
-  - Do not add what MEMORY.md already says; use action "update" (with `replaces` set to the
-    id of the entry it replaces) when a note refines or contradicts an entry, "remove" (with
-    `replaces` set to the entry id) only for entries that are redundant or wrong.
+  - Do not add what MEMORY.md already says; use "update" (with `replaces` set to the entry
+    id) when a note refines an entry without changing its value, "supersede" when it changes it.
 
 SLOW TRACK (dilated replay — weakly-learned, uncertain, needing reinforcement):
   - Expand on low-confidence or partial-knowledge items
@@ -90,6 +109,7 @@ REPAIR = (
     "Reply again with only a JSON object that matches the schema."
 )
 
+ACTIONS = ("add", "keep", "merge", "update", "supersede", "remove")
 _STR: dict[str, Any] = {"type": "string"}
 _NUM: dict[str, Any] = {"type": "number"}
 _IDS: dict[str, Any] = {"type": "array", "items": _STR}
@@ -117,7 +137,7 @@ NREM_SCHEMA = _obj(
         "memory_md_updates": _arr(
             _obj(
                 {
-                    "action": {"type": "string", "enum": ["add", "update", "remove"]},
+                    "action": {"type": "string", "enum": list(ACTIONS)},
                     "type": _TYPE,
                     "confidence": _NUM,
                     "text": _STR,

@@ -1,0 +1,505 @@
+# ruff: noqa: SIM905 (word lists read better as one string)
+"""Currency: does a new statement give a new value for what an older one says?
+
+A statement is cut into claims (one per clause: "lives in Berlin and works at Siemens" is two).
+A claim has
+
+- an owner: who or what it is about (names, "user" for I / we / the user, the head noun of the
+  subject: "the standup", "the staging server");
+- qualifiers: the other words of its subject ("staging" in "the staging server");
+- a head: what is said of the owner, the first verb or adjective of the predicate, mapped to an
+  attribute class when it names one (lives / moved / relocated / based -> location);
+- values: what the predicate gives: numbers, versions, times, dates, names, identifiers
+  ("us-east-1"), and the other content words of the predicate;
+- change language ("now", "no longer", "moved to", "switched to", "instead of", "from A to B",
+  "renamed", "replaced by", "was raised to", …), the values it marks as old ("from A", "instead
+  of A", "no longer A"), and additive language ("also", "too", "as well", "another").
+
+:func:`compare` decides, for a new claim against an old one, ``supersede`` (same owner and
+attribute, a different value), ``same`` (same owner, attribute and value: a restatement) or
+``other`` (facts that merely look alike: another owner or qualifier, another attribute, an
+added fact). Without change language a supersede needs the same head and a frame that differs
+only in values of the same kind (a number for a number, a name for a name). Optionally a
+sentence-embedding function confirms that two claims with different heads talk about the same
+thing (used only when change language is present). Pure functions, no model of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from agent_sleep.analysis import lexical
+
+SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
+CHANGE_FRAME = 0.5  # frame overlap needed with change language
+IMPLICIT_FRAME = 0.75  # frame overlap needed without it
+EMBED_SAME = 0.6  # cosine of masked frames that stands in for a shared head (change language)
+
+# Attribute classes: words that name what is being said about an owner.
+_CLASSES = {
+    "location": "live lives lived living based reside resides resided residing home moved move "
+    "moves moving relocated relocate relocates relocating located settled city hometown address",
+    "employer": "work works worked working employed employer job company joined join joins hired "
+    "employs",
+    "role": "role title position promoted became become becomes job-title rank serves",
+    "owner": "took-over taken-over handed-over taking-over owner owns own owned maintainer "
+    "maintains maintained maintain responsible lead leads led manages managed manage runs "
+    "ownership handed charge assigned reassigned",
+    "preference": "prefer prefers preferred preference like likes liked love loves favourite "
+    "favorite rather enjoys enjoy",
+    "version": "version upgraded upgrade downgraded downgrade bumped release",
+    "schedule": "scheduled rescheduled schedule meets meeting happens starts start held takes",
+    "name": "name named renamed called",
+    "size": "count number total headcount size",
+}
+CLASS_OF = {w: c for c, ws in _CLASSES.items() for w in ws.split()}
+_COPULA = frozenset("is are was were be been 's has have had uses use used using runs run".split())
+_GENERIC = frozenset(
+    "be changed change switched switch migrated migrate moved went replaced swapped "
+    "updated set turned converted left quit resigned retired transferred shifted chang "
+    "switch migrat replac swapp updat convert transferr shift turn".split()
+)
+_CHANGE_RE = re.compile(
+    r"\b(?:now|no longer|not any ?more|any ?more|from now on|going forward|these days|"
+    r"moved|relocated|switched|changed|migrated|renamed|replaced|instead|quit|retired|"
+    r"resigned|promoted|became|raised|lowered|increased|decreased|reduced|bumped|upgraded|"
+    r"downgraded|updated|rescheduled|shifted|transferred|handed|took over|taken over|"
+    r"stopped|swapped|formerly|previously|used to|went from|"
+    r"reassigned|changed (?:his|her|their|its|my) mind)\b",
+    re.I,
+)
+_OLD_VALUE_RE = re.compile(
+    r"\b(?:from|instead of|rather than|replacing|replaced|no longer(?: \w+)?|not|formerly|"
+    r"previously|used to(?: \w+)?|was|left|quit)\s+"
+    r"((?:the |a |an )?[\w.:$%/'-]+(?: [\w.:$%/'-]+)?)",
+    re.I,
+)
+_ADDITIVE_RE = re.compile(
+    r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
+    r"second|other than|along with|on top of)\b",
+    re.I,
+)
+_NEGATION_RE = re.compile(
+    r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|isn't|aren't|wasn't|stopped|quit)\b|n't\b",
+    re.I,
+)
+_RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
+_TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
+_CLAUSE_RE = re.compile(
+    r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+)\s*"
+)
+_SUBJECT_WORDS = {"i": "user", "we": "user", "me": "user", "user": "user", "my": "user"}
+_RELATIVE = frozenset(
+    "today yesterday tomorrow tonight recently lately week month year last next this ago "
+    "morning afternoon evening weekend earlier later soon since after before".split()
+)
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays noon midnight".split()
+)
+_STOP = lexical.STOPWORDS | frozenset(
+    "the a an its his her their our your my to in at of for on with by over from into "
+    "onto per via as than then that which who whom whose".split()
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    owner: frozenset[str]
+    qualifiers: frozenset[str]
+    head: str  # attribute class or lemma of the predicate's first verb / adjective, "" if none
+    attrs: frozenset[str]  # attribute words: classes anywhere, "X of Y" / possessive nouns
+    values: tuple[str, ...]  # strong values, in order (numbers, names, times, identifiers)
+    words: frozenset[str]  # other content words of the predicate (weak values)
+    old: frozenset[str] = field(default_factory=frozenset)  # values marked as old
+    negated: bool = False
+    change: bool = False
+    additive: bool = False
+    past: bool = False  # an episode ("went", "visited"), not a state ("lives", "is")
+
+    @property
+    def frame(self) -> frozenset[str]:
+        head = {self.head} if self.head and self.head not in _GENERIC else set()
+        return frozenset(self.owner | self.qualifiers | self.attrs | head)
+
+
+def lemma(word: str) -> str:
+    w = re.sub(r"['’]s$", "", word.lower())
+    for end, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(w) > len(end) + 2 and w.endswith(end) and not w.endswith("ss"):
+            return w[: -len(end)] + rep
+    return w
+
+
+def _strong(tok: str, at_start: bool, names: frozenset[str]) -> bool:
+    low = tok.lower()
+    if any(ch.isdigit() for ch in tok) or low in _WEEKDAYS:
+        return True
+    if re.search(r"[A-Za-z][-_.@][A-Za-z0-9]", tok) and re.search(r"[\dA-Z@]", tok):
+        return True
+    return tok[:1].isupper() and (not at_start or tok in names) and low not in _STOP
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.rstrip(".:/'’-") for t in _TOKEN_RE.findall(text)]
+
+
+def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
+    """The claims of a note or entry: one per clause; a clause without a subject of its own
+    ("... and works at Siemens") takes the previous clause's subject."""
+    label, body = lexical.split_speaker(text)
+    speaker = label.rstrip(": ").lower()
+    body = _RESOLVED_RE.sub("", body)
+    out: list[Claim] = []
+    for sentence in lexical.sentences(body):
+        previous: tuple[list[str], list[str]] | None = None
+        for clause in _CLAUSE_RE.split(sentence):
+            if not clause.strip():
+                continue
+            claim, previous = _claim(clause, speaker, names, previous)
+            if claim is not None:
+                out.append(claim)
+    return out
+
+
+def _verb_at(toks: list[str]) -> int:
+    """Index of the predicate's first word: a copula, a change adverb, or a verb-like word."""
+    if toks[0].lower() in ("i", "we", "they", "you") and len(toks) > 1:
+        return 1
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if i == 0 and low not in ("now", "no"):
+            continue
+        if low in _COPULA or low in ("now", "no", "never", "not", "also", "still", "recently"):
+            return i
+        if low in ("will", "can", "should", "would", "must", "does", "do", "did", "used"):
+            return i
+        if low.endswith(("n't", "n’t")) or low in _PAST or low in _VERB_BASE:
+            return i
+        if tok[:1].isupper() or any(ch.isdigit() for ch in tok) or low in _STOP:
+            continue
+        prev = toks[i - 1].lower()
+        if prev in ("the", "a", "an", "its", "his", "her", "their", "our", "my", "your", "of"):
+            continue
+        if low in _GENERIC or _CHANGE_RE.fullmatch(low):
+            return i
+        if re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"):
+            return i
+    return -1
+
+
+def _claim(
+    clause: str,
+    speaker: str,
+    names: frozenset[str],
+    previous: tuple[list[str], list[str]] | None,
+) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
+    clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
+    toks = _tokens(clause)
+    if not toks:
+        return None, previous
+    v = _verb_at(toks)
+    if v <= 0 and previous is not None:
+        subj, pred = previous[0], toks
+    elif v <= 0:
+        return None, previous
+    else:
+        subj, pred = toks[:v], toks[v:]
+    subj, pred = _identifying(subj, pred)
+    owner, qualifiers, attrs = _subject(subj, speaker, names)
+    if not owner:
+        return None, previous
+    obj_owner, obj_qual = _object(pred, names)
+    owner |= obj_owner
+    qualifiers |= obj_qual
+    head, values, words = "", [], []
+    content = False  # a content word of the predicate was seen
+    for k, tok in enumerate(pred):
+        low = tok.lower()
+        lem = lemma(tok)
+        if _strong(tok, False, names) and low not in CLASS_OF:
+            values.append(_norm_value(tok))
+            continue
+        if low in _COPULA:
+            head = head or "be"
+            continue
+        cls = CLASS_OF.get(low) or CLASS_OF.get(lem)
+        if low in _GENERIC and not content:
+            head = lem if head in ("", "be") else head
+            content = True
+            continue
+        if (low in _STOP or low in _RELATIVE or _CHANGE_RE.fullmatch(low)) and not cls:
+            continue
+        if low in ("no", "not", "never", "longer", "anymore", "more", "every") or low.endswith(
+            ("n't", "n’t")
+        ):
+            continue
+        if cls:
+            attrs.add(cls)
+        after_article = k > 0 and pred[k - 1].lower() in ("a", "an")
+        if not content and head in ("", "be") and not (head == "be" and after_article and not cls):
+            head = cls or lem
+            content = True
+            continue
+        content = True
+        if cls:
+            continue
+        words.append(lem)
+    if not head and values:
+        head = "be"
+    old = {_norm_value(t) for m in _OLD_VALUE_RE.finditer(clause) for t in _tokens(m.group(1))}
+    claim = Claim(
+        text=clause,
+        owner=frozenset(owner),
+        qualifiers=frozenset(qualifiers),
+        head=head,
+        attrs=frozenset(attrs),
+        values=tuple(values),
+        words=frozenset(words),
+        old=frozenset(old) & frozenset(values) | frozenset(lemma(t) for t in old) & set(words),
+        negated=bool(_NEGATION_RE.search(clause)),
+        change=bool(_CHANGE_RE.search(clause)),
+        past=_past(pred),
+        additive=bool(_ADDITIVE_RE.search(clause)),
+    )
+    return claim, (subj, pred)
+
+
+_PAST = frozenset(
+    "was were had did went saw met took made got came gave found thought told left bought "
+    "ate ran wrote read spent won lost began drove flew felt heard kept knew paid sent "
+    "sold stood taught threw understood wore".split()
+)
+_VERB_BASE = frozenset(
+    "live work prefer like love own lead manage run use enjoy move took-over handed-over "
+    "stepped speak speaks drink eat hate".split()
+)
+_ADVERBS = frozenset("now no not never still also just recently finally already".split())
+
+
+def _past(pred: list[str]) -> bool:
+    for tok in pred:
+        low = tok.lower()
+        if low in _ADVERBS:
+            continue
+        return low in _PAST or (low.endswith("ed") and len(low) > 4)
+    return False
+
+
+_DETERMINERS = frozenset("the its his her their our my your".split())
+_BOUNDARY = frozenset("to from with by for on in at into onto over as".split())
+
+
+def _identifying(subj: list[str], pred: list[str]) -> tuple[list[str], list[str]]:
+    """ "Omar is the tech lead of payments" reads as "the tech lead of payments is Omar"."""
+    low = [t.lower() for t in pred]
+    k = 1 if low and low[0] in ("is", "are", "was", "were") else 0
+    while k < len(low) and low[k] in _ADVERBS:
+        k += 1
+    if not k or k >= len(low) or low[k] != "the" or not any(w in ("of", "for") for w in low[k:]):
+        return subj, pred
+    return pred[k:], [pred[0], *subj]
+
+
+def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]:
+    """The noun phrase a change verb acts on ("changed the cache TTL to 600"): its head noun
+    joins the owner, its other words the qualifiers."""
+    low = [t.lower() for t in pred]
+    k = 0
+    while k < len(low) and low[k] in _ADVERBS | _COPULA:
+        k += 1
+    if k >= len(low) or not (low[k] in _GENERIC or _CHANGE_RE.fullmatch(low[k])):
+        return set(), set()
+    k += 1
+    if k >= len(low) or low[k] not in _DETERMINERS:
+        return set(), set()
+    phrase = []
+    for tok in pred[k + 1 :]:
+        if tok.lower() in _BOUNDARY or any(ch.isdigit() for ch in tok):
+            break
+        phrase.append(tok)
+    if not phrase or low[k + 1 + len(phrase) - 1 : k + 2 + len(phrase)][-1:] == []:
+        return set(), set()
+    words = [lemma(t) for t in phrase if t.lower() not in _STOP]
+    return set(words[-1:]), set(words[:-1])
+
+
+def _norm_value(tok: str) -> str:
+    return tok.lower().strip("$€£").rstrip("%")
+
+
+def _subject(
+    subj: list[str], speaker: str, names: frozenset[str]
+) -> tuple[set[str], set[str], set[str]]:
+    """(owner, qualifiers, attribute words) of a subject phrase. "the deploy target for
+    project Atlas": owner {project, atlas}, attributes {deploy, target}; "Tom's phone": owner
+    {tom}, attributes {phone}."""
+    low = [t.lower() for t in subj]
+    attrs: set[str] = set()
+    for k, w in enumerate(low):
+        if w in ("of", "for") and 0 < k < len(low) - 1:
+            attrs = {lemma(x) for x in low[:k] if x not in _STOP}
+            subj, low = subj[k + 1 :], low[k + 1 :]
+            break
+    for k, t in enumerate(subj):
+        if re.search(r"['’]s$", t) and k < len(subj) - 1:
+            attrs |= {lemma(x) for x in low[k + 1 :] if x not in _STOP}
+            subj, low = subj[: k + 1], low[: k + 1]
+            break
+    owner: set[str] = set()
+    qualifiers: set[str] = set()
+    content = [(t, lemma(t)) for t in subj if t.lower() not in _STOP or t.lower() in _SUBJECT_WORDS]
+    for k, (tok, lem) in enumerate(content):
+        if tok.lower() in _SUBJECT_WORDS:
+            owner.add(speaker or "user")
+        elif tok[:1].isupper() and tok.lower() not in _STOP or k == len(content) - 1:
+            owner.add(lem)
+        else:
+            qualifiers.add(lem)
+    attrs |= {CLASS_OF[a] for a in attrs if a in CLASS_OF}
+    return owner, qualifiers, attrs
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # supersede | same | other
+    why: str
+    old_value: str = ""
+    new_value: str = ""
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 1.0
+
+
+def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
+    """Whether the new claim gives another value than the old one, and the two values."""
+    fresh = [v for v in new.values if v not in new.old and v not in old.frame]
+    if set(fresh) != set(old.values) and (fresh or old.values):
+        if fresh and set(fresh) <= set(old.values) and not new.old:
+            return False, "", ""  # the new note names part of what the old one says
+        return True, " ".join(old.values), " ".join(fresh)
+    if new.negated != old.negated:
+        return True, "not" if old.negated else "", "not" if new.negated else ""
+    weak_new, weak_old = new.words - old.words, old.words - new.words
+    if weak_new or weak_old:
+        return True, " ".join(sorted(weak_old)), " ".join(sorted(weak_new))
+    if new.values != old.values and tuple(reversed(new.values)) != new.values:
+        return True, " ".join(old.values), " ".join(new.values)
+    order_new = [w for w in _tokens(new.text) if lemma(w) in new.words]
+    order_old = [w for w in _tokens(old.text) if lemma(w) in old.words]
+    if [lemma(w) for w in order_new] != [lemma(w) for w in order_old]:
+        return True, " ".join(order_old), " ".join(order_new)
+    return False, "", ""
+
+
+def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
+    def kind(v: str) -> str:
+        return "n" if any(ch.isdigit() for ch in v) else "w"
+
+    return sorted(map(kind, a)) == sorted(map(kind, b))
+
+
+def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
+    """``supersede``, ``same`` or ``other`` for a new claim against an old one."""
+    if not (new.owner & old.owner):
+        return _crossed(new, old)
+    if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
+        return Verdict(OTHER, "another qualifier")
+    nouns_new = {a for a in new.attrs if a not in _CLASSES}
+    nouns_old = {a for a in old.attrs if a not in _CLASSES}
+    if (nouns_new and not nouns_new & _bag(old)) or (nouns_old and not nouns_old & _bag(new)):
+        return Verdict(OTHER, "another attribute")
+    differ, was, now = _values_differ(new, old)
+    frame = _overlap(new.frame, old.frame)
+    heads = new.head == old.head or bool(new.attrs & old.attrs - {""})
+    if not differ:
+        return (
+            Verdict(SAME, "same value")
+            if frame >= IMPLICIT_FRAME and heads
+            else Verdict(OTHER, "another attribute")
+        )
+    if new.additive and not new.old:
+        return Verdict(OTHER, "an added fact")
+    if new.change or new.old:
+        generic = new.head in _GENERIC or old.head in _GENERIC or "be" in (new.head, old.head)
+        related = heads or (generic and frame >= CHANGE_FRAME)
+        if not related and similar is not None and frame >= CHANGE_FRAME:
+            related = similar(_masked(new), _masked(old)) >= EMBED_SAME
+        if related and frame >= CHANGE_FRAME:
+            return Verdict(SUPERSEDE, "change language", was, now)
+        return Verdict(OTHER, "another attribute")
+    if new.past or old.past:
+        return Verdict(OTHER, "an episode, not a state")
+    if (
+        new.head == old.head
+        and frame >= IMPLICIT_FRAME
+        and not (new.words ^ old.words)
+        and (not new.values or _same_kind(new.values, old.values))
+    ):
+        return Verdict(SUPERSEDE, "a new value", was, now)
+    if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME:
+        return Verdict(SUPERSEDE, "negation", was, now)
+    return Verdict(OTHER, "another attribute or value kind")
+
+
+def _bag(c: Claim) -> frozenset[str]:
+    return c.owner | c.qualifiers | c.words | c.attrs | frozenset(c.values)
+
+
+def _crossed(new: Claim, old: Claim) -> Verdict:
+    """Owners differ, but one's owner is in the other's predicate ("Maria owns the billing
+    service" / "the billing service is now owned by Dev"): a change of the same relation when
+    both name the same attribute class and the new one brings a value the old one lacks."""
+    anchor = (new.owner & _bag(old)) or (old.owner & _bag(new))
+    if not anchor or not (new.attrs & old.attrs) or not (new.change or new.old):
+        return Verdict(OTHER, "another owner")
+    if new.additive and not new.old:
+        return Verdict(OTHER, "an added fact")
+    fresh = (frozenset(new.values) | new.owner) - _bag(old) - new.old
+    if not fresh:
+        return Verdict(OTHER, "no new value")
+    gone = (frozenset(old.values) | old.owner) - _bag(new)
+    return Verdict(SUPERSEDE, "change language", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _masked(c: Claim) -> str:
+    text = c.text
+    for v in c.values:
+        text = re.sub(re.escape(v), "something", text, flags=re.I)
+    return _CHANGE_RE.sub("", text)
+
+
+def relation(
+    new_text: str,
+    old_text: str,
+    names: frozenset[str] = frozenset(),
+    similar: Callable[[str, str], float] | None = None,
+) -> Verdict:
+    """The strongest verdict between any claim of ``new_text`` and any of ``old_text``:
+    ``supersede`` wins; ``same`` needs every claim of the new text restated."""
+    new_claims, old_claims = claims(new_text, names), claims(old_text, names)
+    if not new_claims or not old_claims:
+        return Verdict(OTHER, "no claim")
+    verdicts = [compare(n, o, similar) for n in new_claims for o in old_claims]
+    for v in verdicts:
+        if v.kind == SUPERSEDE:
+            return v
+    if all(any(compare(n, o, similar).kind == SAME for o in old_claims) for n in new_claims):
+        return Verdict(SAME, "same value")
+    return Verdict(OTHER, verdicts[0].why)
+
+
+def values_differ(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
+    """True when two look-alike texts disagree on a value (a number, a name, a date, a
+    negation): near-duplicate merging must keep both."""
+    va = {v for c in claims(a, names) for v in c.values}
+    vb = {v for c in claims(b, names) for v in c.values}
+    nums_a = set(re.findall(r"\d[\d.:,]*", a))
+    nums_b = set(re.findall(r"\d[\d.:,]*", b))
+    return (
+        va != vb or nums_a != nums_b or bool(_NEGATION_RE.search(a)) != bool(_NEGATION_RE.search(b))
+    )

@@ -1,0 +1,221 @@
+"""Currency in the plan: a supersede replaces an entry in place and files the old one in the
+History of its subject.
+
+An item ``{"action": "supersede", "replaces": OLD, "text": NEW, "sources": [...]}`` (from the
+offline consolidator or a model) goes through these gates:
+
+- it must cite at least one new note of this run (a supersede says which note brought the new
+  value); otherwise it is dropped (``supersede_without_note``);
+- ``replaces`` must name a MEMORY.md entry, a bank entry shown to the model, or a note of this
+  run that this run filed; otherwise it is dropped and counted (``unknown_id``);
+- an opinion weaker than the entry it replaces (lower confidence) does not win: the old entry is
+  marked ``contested=<note ids>`` and stays current until the next evidence decides; an entry
+  already contested is decided by the new evidence;
+- MEMORY.md supersedes count against the removal cap with removals (at least one per run).
+
+The new entry takes the old one's place (MEMORY.md line or bank section) with
+``supersedes=<old id>``; the old entry, unchanged but for ``superseded_by=<new id>`` and
+``until=<date>``, moves to the ``## History`` section of its subject's bank page (the entity page
+of a name it mentions, the page it was on, else the archive page). Nothing is deleted; every
+file is in the plan, so rollback restores it byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agent_sleep.analysis import distill
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.notes import Note
+
+if TYPE_CHECKING:
+    from agent_sleep.consolidation.apply import Builder
+
+HISTORY = "## History"
+CONTESTED = "## Contested"
+ARCHIVE = "memory-archive"
+
+
+def _sources(note: Note) -> list[str]:
+    return [s for s in note.meta.get("sources", "").split(",") if s]
+
+
+def _conf(note: Note | None, value: Any, kind: str) -> float | None:
+    """An opinion's confidence; None for facts (a newer fact always wins)."""
+    if kind != "O" or (note is not None and note.type != "O"):
+        return None
+    try:
+        return float(value if note is None else (note.confidence or 0.5))
+    except (TypeError, ValueError):
+        return None
+
+
+class Target:
+    """Where the replaced entry lives: MEMORY.md (index), or a bank page (path), or an entry
+    this run added to a page."""
+
+    def __init__(self, note: Note, memory_index: int | None = None, page: Path | None = None):
+        self.note, self.memory_index, self.page = note, memory_index, page
+
+
+def find_target(b: Builder, ref: str) -> Target | None:
+    """The entry ``ref`` names: a MEMORY.md entry id (or text), a bank entry id shown in the
+    input, or a note id of this run that an entry of this run cites."""
+    i = b.memory.index(ref) if ref else None
+    if i is not None:
+        note = b.memory.blocks[i].note
+        assert note is not None
+        return Target(note, memory_index=i)
+    if ref in b.inputs.bank_entries:
+        path = b.ws.root / b.inputs.bank_entries[ref]
+        text = b._page_text(path, path.stem, "concept")
+        for n in fmt.notes_in(text):
+            if n.id == ref and not n.meta.get("superseded_by"):
+                return Target(n, page=path)
+        for section in b.added.get(path, {}).values():
+            for n in section:
+                if n.id == ref:
+                    return Target(n, page=path)
+        return None
+    if ref in b.inputs.note_dates:
+        for k, blk in enumerate(b.memory.blocks):
+            if blk.note is not None and ref in _sources(blk.note):
+                return Target(blk.note, memory_index=k)
+        for path, sections in b.added.items():
+            for section in sections.values():
+                for n in section:
+                    if ref in _sources(n):
+                        return Target(n, page=path)
+    return None
+
+
+def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> None:
+    fresh_notes = [i for i in ids if i in b.inputs.note_dates]
+    if not fresh_notes:
+        b.plan.dropped["supersede_without_note"] += 1
+        return
+    target = find_target(b, str(item.get("replaces", "")).strip())
+    if target is None:
+        b.plan.dropped["unknown_id"] += 1
+        return
+    old = target.note
+    if old.id in b.superseded_now:
+        b.plan.dropped["duplicate"] += 1
+        return
+    kind = str(item.get("type") or old.type)
+    cited = [s for s in ids if s != old.id]
+    new_c, old_c = _conf(None, item.get("confidence"), kind), _conf(old, None, kind)
+    weaker = new_c is not None and old_c is not None and new_c < old_c
+    capped = target.memory_index is not None and b.removed >= max(1, b.cap()) and not b.prune
+    if capped:  # the note stays pending: the next run (a new cap) takes it
+        b.plan.dropped["removal_cap"] += 1
+        b.plan.deferred.update(fresh_notes)
+        return
+    if weaker and not old.meta.get("contested"):
+        contest(b, target, cited, text, kind, new_c)
+        return
+    new = b._entry(kind, text, item.get("confidence"), cited, supersedes=old.id)
+    until = b._date(cited)
+    moved = Note(
+        type=old.type,
+        text=old.text,
+        id=old.id,
+        confidence=old.confidence,
+        meta={
+            **{k: v for k, v in old.meta.items() if k != "contested"},
+            "superseded_by": new.id,
+            "until": until,
+        },
+    )
+    place(b, target, new)
+    b.superseded_now.add(old.id)
+    where = history(b, moved, target.page)
+    b.plan.superseded.append(
+        {
+            "old_id": old.id,
+            "old": old.text,
+            "new_id": new.id,
+            "new": new.text,
+            "sources": cited,
+            "why": "superseded" if not old.meta.get("contested") else "contest decided",
+            "until": until,
+            "moved_to": where,
+        }
+    )
+    b.plan.decisions[
+        "memory_supersede" if target.memory_index is not None else "bank_supersede"
+    ] += 1
+
+
+def place(b: Builder, target: Target, new: Note) -> None:
+    """The new entry where the old one was (once: a second target of the same new entry only
+    leaves)."""
+    if target.memory_index is not None:
+        b.removed += 1
+        if b.memory.index(new.id) is None:
+            b.memory.set(target.memory_index, new)
+        else:
+            b.memory.remove(target.memory_index)
+        return
+    assert target.page is not None
+    present = any(n.id == new.id for sec in b.added.get(target.page, {}).values() for n in sec)
+    b.edits.setdefault(target.page, {})[target.note.id] = None if present else new
+    for section in b.added.get(target.page, {}).values():
+        for k, n in enumerate(section):
+            if n.id == target.note.id:
+                del section[k]
+                b.edits[target.page].pop(target.note.id, None)
+                if not present:
+                    section.insert(k, new)
+                return
+
+
+def history(b: Builder, old: Note, page: Path | None) -> str:
+    """File ``old`` (already marked) in the History of its subject; returns the page."""
+    slug = subject_page(b, old.text) or (page.stem if page is not None else ARCHIVE)
+    kind = "entity" if page is not None and page.parent == b.ws.entities_dir else "concept"
+    b._page_entries(slug, kind, HISTORY, [old], force=True)
+    path = b._page_path(slug, kind)
+    return path.relative_to(b.ws.root).as_posix() if path is not None else ""
+
+
+def subject_page(b: Builder, text: str) -> str | None:
+    """The slug of an existing entity page named by a name ``text`` mentions."""
+    for name in distill.names(text):
+        slug = fmt.slugify(name)
+        if slug and os.path.lexists(b.ws.entities_dir / f"{slug}.md"):
+            return slug
+    return None
+
+
+def contest(
+    b: Builder, target: Target, cited: list[str], text: str, kind: str, conf: float | None
+) -> None:
+    """The old entry stays current, marked contested by the new notes; the challenger is kept
+    on the archive page under Contested, so the next evidence can decide."""
+    old = target.note
+    marked = replace(old, meta={**old.meta, "contested": ",".join(cited)})
+    if target.memory_index is not None:
+        b.memory.set(target.memory_index, marked)
+    else:
+        assert target.page is not None
+        b.edits.setdefault(target.page, {})[old.id] = marked
+    challenger = b._entry(kind, text, conf, cited, contests=old.id)
+    b._page_entries(ARCHIVE, "concept", CONTESTED, [challenger])
+    b.plan.decisions["contested"] += 1
+
+
+def apply_edits(text: str, edits: dict[str, Note | None]) -> str:
+    """``text`` with the entries named in ``edits`` replaced (or removed, for None)."""
+    out = []
+    for block in fmt.parse(text).blocks:
+        if block.note is not None and block.note.id in edits:
+            new = edits[block.note.id]
+            if new is not None:
+                out.append(fmt.render_note(new))
+            continue
+        out.append(block.raw)
+    return "".join(out)

@@ -1,0 +1,100 @@
+"""The offline consolidator's currency step: which new notes replace which existing entries.
+
+For each item NREM is about to file (in time order), the existing entries it could replace are
+the MEMORY.md entries, the related bank entries of the payload, and the items filed earlier in
+the same run. :func:`agent_sleep.analysis.currency.relation` decides; a ``supersede`` becomes a
+``memory_md_updates`` item ``{"action": "supersede", "replaces": <id>}`` (a note id for an item
+of this run), which the apply path gates like a model's. An item that supersedes something is
+not also added: it takes the old entry's place. The embedding model, when installed, only
+confirms that two claims with different verbs and change language talk about the same thing.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agent_sleep.analysis import currency
+
+log = logging.getLogger(__name__)
+_encoder: list[Any] = []
+
+
+def similarity() -> Callable[[str, str], float] | None:
+    """Cosine of two short texts with the bundled MiniLM, or None without it (loaded once)."""
+    if not _encoder:
+        try:
+            from agent_sleep.retrieval.embed import load_embedder
+
+            _encoder.append(load_embedder(None))
+        except Exception as e:  # noqa: BLE001 - any failure only turns the check off
+            log.info("currency: no embedding model (%s); lexical checks only", e)
+            _encoder.append(None)
+    model = _encoder[0]
+    if model is None:
+        return None
+
+    @functools.lru_cache(maxsize=4096)
+    def vec(text: str) -> Any:
+        return model.embed_documents([text])[0]
+
+    def cos(a: str, b: str) -> float:
+        return float(vec(a) @ vec(b))
+
+    return cos
+
+
+class Lazy:
+    """The similarity function, loaded on first use only (most runs never need it)."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.fn: Callable[[str, str], float] | None = None
+
+    def __call__(self, a: str, b: str) -> float:
+        if self.fn is None:
+            self.fn = similarity() if self.enabled else None
+            if self.fn is None:
+                self.enabled = False
+                return 0.0
+        return self.fn(a, b)
+
+
+def supersedes(
+    items: Sequence[tuple[str, str, list[str], float, str]],
+    memory: Sequence[dict[str, Any]],
+    related: Sequence[dict[str, Any]],
+    known: frozenset[str],
+    similar: Callable[[str, str], float] | None = None,
+) -> dict[int, dict[str, Any]]:
+    """``{item index: supersede update}`` for ``items`` given as (type, text, sources,
+    confidence, date), in time order."""
+    targets: list[tuple[str, str, str]] = [(str(m["id"]), str(m["text"]), "") for m in memory]
+    targets += [(str(r["id"]), str(r["text"]), "") for r in related]
+    out: dict[int, dict[str, Any]] = {}
+    for k, (kind, text, sources, conf, _date) in enumerate(items):
+        hit = None
+        # the newest first: an item of this run, then the bank and MEMORY.md
+        for ref, old_text, _ in reversed(targets):
+            if currency.relation(text, old_text, known, similar).kind == currency.SUPERSEDE:
+                hit = ref
+                break
+        if hit is not None:
+            out[k] = {
+                "action": "supersede",
+                "type": kind,
+                "confidence": conf,
+                "text": text,
+                "replaces": hit,
+                "sources": sources,
+            }
+            targets = [t for t in targets if t[0] != hit]
+        targets.append((sources[0], text, "run"))
+    return out
+
+
+def differ(a: str, b: str, known: frozenset[str]) -> bool:
+    """Near-duplicates that disagree on a value are not merged."""
+    return currency.values_differ(a, b, known)
