@@ -37,16 +37,19 @@ from agent_sleep.analysis import distill, lexical
 from agent_sleep.core import schema as jsonschema
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers.base import Answer, Provider, Usage, ask
+from agent_sleep.providers.openai import PROSE_CHARS, estimate_tokens, schema_instruction
 
 log = logging.getLogger(__name__)
 
-CHARS_PER_TOKEN = 3  # conservative for JSON-heavy English: estimates err on the large side
+JSON_CHARS, OUTPUT_CHARS = 2.2, 3.0  # characters a token (low side): payload, answer
 ANSWER_SHARE = 3 / 8  # of the window kept for the answer
 MAX_ANSWER_TOKENS = 16000
 MEMORY_SHARE = 0.4  # of the prompt room at most for related MEMORY.md entries
 MARGIN_TOKENS = 400  # chat template, the repair sentence on a retry
 MAX_SOURCES = 6
-QUESTION_CHARS = 300  # an open question as a later batch is shown it
+CITED_CHARS = 300  # a string of an open question (or the like) as a batch is shown it
+ID_TOKENS = 10  # an id, once in the payload and once in the enums of the bounded schema
+ENTRY_KEYS = ("memory", "related")  # existing entries (MEMORY.md, bank) shown beside the notes
 MAX_KEPT_CHARS = 100_000  # a larger answer is not kept for an interrupted run's successor
 STRING_CAPS = {
     "text": 280,
@@ -59,6 +62,8 @@ STRING_CAPS = {
     "reason": 200,
 }
 DEFAULT_STRING_CAP = 200
+MIN_STRING_CAP = 40
+SUBJECT_MIN = 3  # a subject with this many notes gets calls of its own
 # share of the answer room per top-level array, by task
 WEIGHTS = {
     "nrem": {
@@ -81,9 +86,9 @@ CACHE_DAYS = 7
 
 
 def tokens_of(value: Any) -> int:
-    """Estimated tokens of ``value`` as :func:`prompts.render` lays it out."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1)
-    return math.ceil(len(text) * 1.1 / CHARS_PER_TOKEN) + 1
+    """Estimated tokens of ``value`` as :func:`prompts.render` lays it out (indented JSON)."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    return estimate_tokens(text, JSON_CHARS)
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,7 @@ def _fit_text(note: dict[str, Any], room: int) -> dict[str, Any]:
     if over <= 0:
         return note
     text = str(note.get("text", ""))
-    keep = max(0, len(text) - math.ceil(over * CHARS_PER_TOKEN / 1.1) - 8)
+    keep = max(0, len(text) - math.ceil(over * JSON_CHARS) - 8)
     return {**note, "text": text[:keep] + " […]"}
 
 
@@ -158,14 +163,16 @@ def pack(
     notes: list[dict[str, Any]], room: int, most: int | None, extra: int = 0
 ) -> list[list[dict[str, Any]]]:
     """Subject groups packed into batches of at most ``room`` tokens (``extra`` more per
-    note) and ``most`` notes; a group that does not fit the current batch starts a new one."""
+    note) and ``most`` notes: a subject of :data:`SUBJECT_MIN` notes or more gets batches of
+    its own (split when too big); smaller ones share a batch while they fit."""
     batches: list[list[dict[str, Any]]] = []
     current: list[dict[str, Any]] = []
     used = 0
     limit = most or len(notes) or 1
     for group in group_by_subject(notes):
         cost = sum(tokens_of(n) + extra for n in group)
-        if current and (used + cost > room or len(current) + len(group) > limit):
+        alone = len(group) >= SUBJECT_MIN  # one topic per call; small ones share a call
+        if current and (alone or used + cost > room or len(current) + len(group) > limit):
             batches.append(current)
             current, used = [], 0
         for note in group:
@@ -176,6 +183,9 @@ def pack(
                 current, used = [], 0
             current.append(note)
             used += c
+        if alone and current:
+            batches.append(current)
+            current, used = [], 0
     if current:
         batches.append(current)
     return batches
@@ -206,7 +216,7 @@ def related(
 
 def split_text(text: str, room: int) -> list[str]:
     """``text`` in chunks of at most ``room`` tokens, cut at line ends where possible."""
-    size = max(200, int(room * CHARS_PER_TOKEN / 1.1))
+    size = max(200, int(room * JSON_CHARS))
     chunks: list[str] = []
     current = ""
     for line in text.splitlines(keepends=True):
@@ -229,58 +239,76 @@ def _ids(items: list[dict[str, Any]]) -> list[str]:
     return [str(i["id"]) for i in items if i.get("id")]
 
 
-def _questions(questions: list[Any], known: set[str], room: int) -> list[dict[str, Any]]:
-    """NREM's open questions about this batch, trimmed, as many as fit ``room`` tokens."""
+def _cited_items(items: list[Any], known: set[str], room: int) -> list[dict[str, Any]]:
+    """The items (open questions, earlier runs' leftovers) citing this batch's ids, their
+    strings trimmed, as many as fit ``room`` tokens."""
     out: list[dict[str, Any]] = []
     used = 0
-    for q in questions:
-        if not isinstance(q, dict):
-            continue
-        sources = [str(s) for s in q.get("sources") or []]
+    for item in items:
+        sources = [str(s) for s in item.get("sources") or []]
         if not set(sources) & known:
             continue
-        item = {"text": str(q.get("text", ""))[:QUESTION_CHARS], "sources": sources[:MAX_SOURCES]}
-        used += tokens_of(item)
+        short = {
+            k: (v[:CITED_CHARS] if isinstance(v, str) else v)
+            for k, v in item.items()
+            if k != "sources"
+        }
+        short["sources"] = sources[:MAX_SOURCES]
+        used += tokens_of(short)
         if used > room:
             break
-        out.append(item)
+        out.append(short)
     return out
+
+
+def _cited_keys(payload: dict[str, Any]) -> list[str]:
+    """Fields (other than notes and entries) holding lists of items with ``sources``."""
+    return [
+        k
+        for k, v in payload.items()
+        if k not in ("notes", *ENTRY_KEYS)
+        and isinstance(v, list)
+        and v
+        and all(isinstance(i, dict) and "sources" in i for i in v)
+    ]
 
 
 def split(payload: dict[str, Any], system: str, win: Window, schema: dict[str, Any]) -> list[Any]:
     """The payloads of the batches of ``payload`` (one, unchanged, when it fits)."""
     fixed = (
-        tokens_of(system)
-        + 3 * tokens_of(json.dumps(schema, separators=(",", ":"))) // 2  # stated, with bounds
+        estimate_tokens(system + schema_instruction(schema), PROSE_CHARS)
         + win.answer_tokens
         + MARGIN_TOKENS
     )
-    notes = list(payload.get("notes") or [])
-    memory = list(payload.get("memory") or [])
-    questions = list(payload.get("open_questions") or [])
-    split_keys = ("notes", "memory", "text", "open_questions")
-    rest = {k: v for k, v in payload.items() if k not in split_keys}
+    cited_keys = _cited_keys(payload)
+    rest = {k: v for k, v in payload.items() if k not in ("notes", "text", *ENTRY_KEYS)}
+    rest = {k: v for k, v in rest.items() if k not in cited_keys}
     room = max(256, win.context_tokens - fixed - tokens_of(rest))
     if payload.get("task") == "flush":
         text = str(payload.get("text", ""))
         if tokens_of(text) <= room:
             return [payload]
         return [{**payload, "text": chunk} for chunk in split_text(text, room)]
-    ids_cost = 10  # an id in the enums of the bounded schema
-    whole = sum(tokens_of(x) + ids_cost for x in [*notes, *memory]) + tokens_of(questions)
+    notes = list(payload.get("notes") or [])
+    entries = {k: list(payload.get(k) or []) for k in ENTRY_KEYS if k in payload}
+    all_entries = [e for es in entries.values() for e in es]
+    whole = sum(tokens_of(x) + ID_TOKENS for x in [*notes, *all_entries])
+    whole += sum(tokens_of(payload[k]) for k in cited_keys)
     if whole <= room and (win.batch_notes is None or len(notes) <= win.batch_notes):
         return [payload]
-    question_room = room // 10 if "open_questions" in payload else 0
-    room -= question_room
-    memory_room = min(int(room * MEMORY_SHARE), sum(tokens_of(e) + ids_cost for e in memory))
+    cited_room = room // 10 if cited_keys else 0
+    room -= cited_room
+    entry_room = min(int(room * MEMORY_SHARE), sum(tokens_of(e) + ID_TOKENS for e in all_entries))
     out = []
-    for batch in pack(notes, room - memory_room, win.batch_notes, ids_cost):
-        used = sum(tokens_of(n) + ids_cost for n in batch)
-        mem = related(memory, batch, room - used, ids_cost)
-        part = {**payload, "notes": batch, "memory": mem}
-        if "open_questions" in payload:
-            known = set(_ids(batch)) | set(_ids(mem))
-            part["open_questions"] = _questions(questions, known, question_room)
+    for batch in pack(notes, room - entry_room, win.batch_notes, ID_TOKENS):
+        left = room - sum(tokens_of(n) + ID_TOKENS for n in batch)
+        part = {**payload, "notes": batch}
+        for key, es in entries.items():  # each kind of entry gets its share of what is left
+            share = left * sum(tokens_of(e) for e in es) // max(1, sum(map(tokens_of, all_entries)))
+            part[key] = related(es, batch, share, ID_TOKENS)
+        known = set(_ids(batch)) | {i for k in entries for i in _ids(part[k])}
+        for key in cited_keys:
+            part[key] = _cited_items(payload[key], known, cited_room // len(cited_keys))
         out.append(part)
     return out or [payload]
 
@@ -294,7 +322,7 @@ def _item_chars(schema: dict[str, Any]) -> int:
     if "enum" in schema:
         return max((len(json.dumps(v)) for v in schema["enum"]), default=4) + 2
     if kind == "string":
-        return int(schema.get("maxLength", 2000)) * 2 + 2  # escapes double at worst... roughly
+        return int(int(schema.get("maxLength", 2000)) * 1.1) + 2  # a few escapes
     if kind in ("number", "integer"):
         return 24
     if kind == "object":
@@ -309,10 +337,27 @@ def bounded(
     schema: dict[str, Any], task: str, payload: dict[str, Any], answer_tokens: int
 ) -> dict[str, Any]:
     """A copy of ``schema`` for one batch: strings capped, ids limited to the batch's, and
-    each top-level array's ``maxItems`` sized so the whole answer fits ``answer_tokens``."""
+    each top-level array's ``maxItems`` sized so the largest answer the copy allows fits
+    ``answer_tokens`` (string caps shrink, down to :data:`MIN_STRING_CAP`, when even one item
+    per array would not)."""
+    chars = answer_tokens * OUTPUT_CHARS / 1.15  # whitespace the grammar allows
+    scale = 1.0
+    for _ in range(8):
+        out = _bounded_once(schema, task, payload, chars, scale)
+        worst = _item_chars(out)
+        if worst <= chars:
+            break
+        scale *= 0.9 * chars / worst
+    return out
+
+
+def _bounded_once(
+    schema: dict[str, Any], task: str, payload: dict[str, Any], chars: float, scale: float
+) -> dict[str, Any]:
     note_ids = _ids(list(payload.get("notes") or []))
+    entry_ids = [i for k in ENTRY_KEYS for i in _ids(list(payload.get(k) or []))]
     memory_ids = _ids(list(payload.get("memory") or []))
-    cite = list(dict.fromkeys(note_ids + memory_ids)) or [""]
+    cite = list(dict.fromkeys(note_ids + entry_ids)) or [""]
 
     def walk(s: dict[str, Any], key: str) -> dict[str, Any]:
         s = dict(s)
@@ -320,9 +365,10 @@ def bounded(
             s["items"] = {"type": "string", "enum": cite}
             s["minItems"], s["maxItems"] = 1, min(MAX_SOURCES, len(cite))
         elif key in ("replaces", "item") and s.get("type") == "string":
-            s["enum"] = ([""] if key == "replaces" else []) + memory_ids or [""]
+            s["enum"] = ([""] + entry_ids if key == "replaces" else memory_ids) or [""]
         elif s.get("type") == "string" and "enum" not in s:
-            s["maxLength"] = STRING_CAPS.get(key, DEFAULT_STRING_CAP)
+            cap = STRING_CAPS.get(key, DEFAULT_STRING_CAP)
+            s["maxLength"] = max(min(cap, MIN_STRING_CAP), int(cap * scale))
         if "properties" in s:
             s["properties"] = {k: walk(v, k) for k, v in s["properties"].items()}
         if "items" in s and key != "sources":
@@ -331,8 +377,7 @@ def bounded(
 
     out = walk(schema, "")
     weights = WEIGHTS.get(task, {})
-    chars = answer_tokens * CHARS_PER_TOKEN / 1.15  # whitespace the grammar allows
-    n_items = max(1, len(note_ids) + len(memory_ids))
+    n_items = max(1, len(note_ids) + len(entry_ids))
     for key, prop in out.get("properties", {}).items():
         if prop.get("type") != "array":
             continue
