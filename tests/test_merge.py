@@ -98,6 +98,47 @@ def test_superseded_on_one_side_stays_superseded() -> None:
     assert merge_text("MEMORY.md", MEM, theirs, ours).count("f200000000") == 0
 
 
+def test_superseded_stays_superseded_when_the_other_side_only_reinforced_it() -> None:
+    old = n(None, "W", "Staging resets on Sunday", "f200000000", sources="n200000000")
+    new = n(
+        None, "W", "Staging resets on Monday", "f900000000", sources="n6", supersedes="f200000000"
+    )
+    superseded = MEM.replace(old, new)
+    reinforced = MEM.replace(
+        old, n(None, "W", "Staging resets on Sunday", "f200000000", sources="n200000000,n7")
+    )
+    for merged in (
+        merge_text("MEMORY.md", MEM, superseded, reinforced),
+        merge_text("MEMORY.md", MEM, reinforced, superseded),
+    ):
+        assert "f200000000" not in ids(merged)
+        (succ,) = [x for x in fmt.notes_in(merged) if x.id == "f900000000"]
+        assert succ.meta["sources"] == "n6,n7"  # the reinforcing note is still cited
+
+
+def test_an_entry_moved_to_history_on_one_side_is_there_once() -> None:
+    page = "# Billing\n\n## Facts\n\n" + n(None, "W", "Retries 3 times", "r100000000", sources="n1")
+    moved = (
+        page.replace(
+            n(None, "W", "Retries 3 times", "r100000000", sources="n1"),
+            n(None, "W", "Retries 5 times", "r200000000", sources="n2", supersedes="r100000000"),
+        )
+        + "\n## History\n\n"
+        + n(None, "W", "Retries 3 times", "r100000000", sources="n1", superseded_by="r200000000")
+    )
+    reinforced = page.replace("sources=n1", "sources=n1,n3")
+    for merged in (
+        merge_text("bank/entities/billing.md", page, moved, reinforced),
+        merge_text("bank/entities/billing.md", page, reinforced, moved),
+    ):
+        doc = fmt.parse(merged)
+        where = [
+            (b.section, b.note.meta) for b in doc.blocks if b.note and b.note.id == "r100000000"
+        ]
+        assert len(where) == 1 and where[0][0] == "History"
+        assert where[0][1]["superseded_by"] == "r200000000" and where[0][1]["sources"] == "n1,n3"
+
+
 def test_a_hand_edit_and_a_sleep_on_the_same_entry_lose_nothing() -> None:
     old = n(None, "W", "Staging resets on Sunday", "f200000000", sources="n200000000")
     by_sleep = MEM.replace(

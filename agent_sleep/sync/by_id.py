@@ -36,26 +36,51 @@ def note_blocks(blocks: Sequence[fmt.Block]) -> dict[str, fmt.Block]:
     return out
 
 
+Carried = dict[str, tuple[frozenset[str], list[str]]]
+
+
 def decide(
     b: list[fmt.Block], o: list[fmt.Block], t: list[fmt.Block]
-) -> dict[str, list[fmt.Block]]:
-    """What each note id becomes: its blocks in the result (empty: dropped)."""
+) -> tuple[dict[str, list[fmt.Block]], Carried]:
+    """What each note id becomes: its blocks in the result (empty: dropped); and, for an entry
+    one side removed while the other only reinforced it (same text, new metadata), the sources
+    it had and the ones the reinforcement added, for its successor to take over."""
     base, ours, theirs = note_blocks(b), note_blocks(o), note_blocks(t)
     out: dict[str, list[fmt.Block]] = {}
+    carried: Carried = {}
     for i in dict.fromkeys([*ours, *theirs]):
         x, y, z = base.get(i), ours.get(i), theirs.get(i)
         if y is not None and z is not None:
             if y.raw == z.raw or z.raw == (x.raw if x else None):
-                out[i] = [y]
+                blocks = [y]
             elif y.raw == (x.raw if x else None):
-                out[i] = [z]
+                blocks = [z]
             else:
-                out[i] = _merge_note(x, y, z)
+                blocks = _merge_note(x, y, z)
+            moved = z.section if y.section == (x.section if x else y.section) else y.section
+            out[i] = [replace(blocks[0], section=moved), *blocks[1:]]
+            continue
+        side = y if y is not None else z
+        assert side is not None and side.note is not None
+        if x is None:
+            out[i] = [side]  # added on one side
+        elif side.raw == x.raw:
+            out[i] = []  # removed on the other side, unchanged here: stays removed
+        elif x.note is not None and _same_text(x.note, side.note):
+            out[i] = []  # only reinforced here: the removal (a supersede) wins
+            had = _ids_of(x.note)
+            carried[i] = (frozenset(had), [s for s in _ids_of(side.note) if s not in had])
         else:
-            side = y if y is not None else z
-            assert side is not None
-            out[i] = [] if x is not None and side.raw == x.raw else [side]
-    return out
+            out[i] = [side]  # edited here: the edit is kept
+    return out, carried
+
+
+def _ids_of(note: fmt.Note) -> list[str]:
+    return [s for s in note.meta.get("sources", "").split(",") if s]
+
+
+def _same_text(a: fmt.Note, b: fmt.Note) -> bool:
+    return " ".join(a.text.split()) == " ".join(b.text.split())
 
 
 def _merge_note(base: fmt.Block | None, ours: fmt.Block, theirs: fmt.Block) -> list[fmt.Block]:
@@ -126,20 +151,23 @@ def _as_block(template: fmt.Block, note: fmt.Note) -> fmt.Block:
 def apply_decisions(
     merged: list[fmt.Block], decisions: dict[str, list[fmt.Block]]
 ) -> list[fmt.Block]:
+    """Each note of ``merged`` replaced by what the rules made of it, once: where it sits in
+    the section the rules chose (the section a side moved it to), else where it first comes."""
+    spots: dict[str, int] = {}
+    for k, x in enumerate(merged):
+        if x.note is None or not x.note.id:
+            continue
+        chosen = decisions.get(x.note.id)
+        want = chosen[0].section if chosen else None
+        j = spots.get(x.note.id)
+        if j is None or (merged[j].section != want and x.section == want):
+            spots[x.note.id] = k
     out: list[fmt.Block] = []
-    placed: set[str] = set()
-    for x in merged:
+    for k, x in enumerate(merged):
         if x.note is None or not x.note.id:
             out.append(x)
-            continue
-        i = x.note.id
-        if i in placed:
-            continue
-        placed.add(i)
-        for y in decisions.get(i, []):
-            if x.section != y.section:
-                y = replace(y, section=x.section)
-            out.append(terminated(y))
+        elif spots.get(x.note.id) == k:
+            out += [terminated(replace(y, section=x.section)) for y in decisions.get(x.note.id, [])]
     return out
 
 

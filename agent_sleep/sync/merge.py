@@ -31,7 +31,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 
 from agent_sleep.core import notes as fmt
-from agent_sleep.sync.by_id import apply_decisions, decide, note_blocks, terminated
+from agent_sleep.sync.by_id import Carried, apply_decisions, decide, note_blocks, terminated
 
 _LOG_RE = re.compile(r"(^|/)memory/\d{4}-\d{2}-\d{2}\.md$")
 _FRONT_KEY_RE = re.compile(r"^([A-Za-z0-9_-]+):")
@@ -63,10 +63,12 @@ def merge_text(path: str, base: str, ours: str, theirs: str) -> str:
     kind = kind_of(path)
     b, o, t = (list(fmt.parse(x).blocks) for x in (base, ours, theirs))
     origin = _origins(b, o, t)
+    rules, carried = decide(b, o, t)
     if kind == "log":
-        return _merge_log(b, o, t, decide(b, o, t))
-    merged = apply_decisions(_merge_blocks(b, o, t), decide(b, o, t))
+        return _merge_log(b, o, t, rules)
+    merged = apply_decisions(_merge_blocks(b, o, t), rules)
     if kind == "entries":
+        merged = _carry(merged, carried)
         merged = _dedupe_additions(merged, origin)
         merged = _front_matter(merged)
     return "".join(x.raw for x in merged)
@@ -261,6 +263,22 @@ def _new_lines(b: list[fmt.Block], o: list[fmt.Block], t: list[fmt.Block]) -> li
     return out
 
 
+def _carry(merged: list[fmt.Block], carried: Carried) -> list[fmt.Block]:
+    """Sources a removed entry gained on the other side go to its successor: the entry that
+    ``supersedes=`` it, else the first that cites all it cited."""
+    out = list(merged)
+    for old, (had, extra) in carried.items():
+        if not extra:
+            continue
+        for k, x in enumerate(out):
+            if x.note is None or not x.note.id:
+                continue
+            if x.note.meta.get("supersedes") == old or (had and had <= _source_set(x.note)):
+                out[k] = _join_sources(x, extra)
+                break
+    return out
+
+
 def _source_set(note: fmt.Note) -> frozenset[str]:
     return frozenset(s for s in note.meta.get("sources", "").split(",") if s)
 
@@ -289,18 +307,17 @@ def _dedupe_additions(merged: list[fmt.Block], origin: dict[str, str]) -> list[f
             text = one_line(x.note.text)
             j = by_text.get(text)
             if j is not None and origin.get(x.note.id) in ("o", "t"):
-                out[j] = _join_sources(out[j], x)
+                out[j] = _join_sources(out[j], x.note.meta.get("sources", "").split(","))
                 continue
             by_text.setdefault(text, len(out))
         out.append(x)
     return out
 
 
-def _join_sources(kept: fmt.Block, other: fmt.Block) -> fmt.Block:
-    assert kept.note is not None and other.note is not None
+def _join_sources(kept: fmt.Block, more: list[str]) -> fmt.Block:
+    assert kept.note is not None
     a = kept.note.meta.get("sources", "")
-    ids = [s for s in f"{a},{other.note.meta.get('sources', '')}".split(",") if s]
-    joined = ",".join(dict.fromkeys(ids))
+    joined = ",".join(dict.fromkeys(s for s in [*a.split(","), *more] if s))
     if joined == a:
         return kept
     note = replace(kept.note, meta={**kept.note.meta, "sources": joined})

@@ -30,7 +30,17 @@ from agent_sleep.sync.repo import (
 )
 
 MAX_ATTEMPTS = 8
-_REJECTED = ("non-fast-forward", "fetch first", "[rejected]", "stale info", "cannot lock ref")
+# what a push says when the remote moved on or another push held the branch: merge and retry
+_RACES = (
+    "[rejected]",
+    "non-fast-forward",
+    "fetch first",
+    "stale info",
+    "cannot lock ref",
+    "failed to update ref",
+    "failed to lock",
+    "incorrect old value",
+)
 
 Entry = tuple[str, str]  # (mode, blob id)
 
@@ -174,15 +184,18 @@ def _fetch(repo: Repo, remote: str, branch: str) -> str | None:
 
 
 def _push(repo: Repo, remote: str, branch: str) -> bool:
-    """True when pushed; False when rejected because the remote moved on."""
-    p = repo.git("push", "-q", "--porcelain", remote, f"HEAD:refs/heads/{branch}", check=False)
+    """True when pushed; False when rejected because the remote moved on (or another push was
+    updating the branch at that moment)."""
+    p = repo.git("push", "--porcelain", remote, f"HEAD:refs/heads/{branch}", check=False)
     if p.returncode == 0:
         return True
     out = p.stdout + p.stderr
-    if "remote rejected" not in out and any(m in out for m in _REJECTED):
+    if any(m in out for m in _RACES):
         return False
+    reason = next((line for line in p.stdout.splitlines() if line.startswith("!")), "")
+    reason = reason.split("\t")[-1] if reason else last_line(p.stderr)
     raise SyncError(
-        f"push to {remote} was refused ({last_line(p.stderr or p.stdout)}); "
+        f"push to {remote} was refused ({reason}); "
         "your commits are kept locally: fix the remote and run `agent-sleep sync` again"
     )
 
