@@ -24,6 +24,7 @@ _EXPORTS = {
     "flush": "agent_sleep.consolidation.flush",
     "should_flush": "agent_sleep.consolidation.flush",
     "rollback": "agent_sleep.consolidation.journal",
+    "MemoryTool": "agent_sleep.integrations.memory_tool",  # imports anthropic when accessed
 }
 
 __all__ = sorted(_EXPORTS)

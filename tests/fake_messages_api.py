@@ -2,8 +2,9 @@
 
 ``FakeMessagesAPI`` is a real HTTP server on 127.0.0.1 (random port, own thread) that the real
 ``anthropic`` SDK reaches through ``ANTHROPIC_BASE_URL``. Each request pops the next scripted
-reply: a JSON object as the model's text, raw text (invalid JSON), an HTTP error status, or a
-delay before replying (to trip the client timeout). Every request is recorded.
+reply: a JSON object as the model's text, raw text (invalid JSON), tool_use blocks
+(``Reply.tools``), an HTTP error status, or a delay before replying (to trip the client
+timeout). Every request is recorded.
 """
 
 from __future__ import annotations
@@ -25,10 +26,26 @@ class Reply:
     status: int = 200
     delay: float = 0.0
     error: str = "Overloaded"
+    # tool_use blocks to send, each {"name": ..., "input": ...}
+    tool_uses: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def json(cls, data: dict[str, Any], delay: float = 0.0) -> Reply:
         return cls(text=json.dumps(data), delay=delay)
+
+    @classmethod
+    def tools(cls, *calls: tuple[str, dict[str, Any]], text: str = "") -> Reply:
+        """A reply asking the client to run tools: one ``tool_use`` block per (name, input)."""
+        return cls(text=text, tool_uses=[{"name": n, "input": i} for n, i in calls])
+
+
+def _content(reply: Reply, n: int) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
+    blocks += [
+        {"type": "tool_use", "id": f"toolu_{n:03d}_{i:02d}", "name": c["name"], "input": c["input"]}
+        for i, c in enumerate(reply.tool_uses)
+    ]
+    return blocks or [{"type": "text", "text": ""}]
 
 
 @dataclass
@@ -71,8 +88,8 @@ class FakeMessagesAPI:
                         "type": "message",
                         "role": "assistant",
                         "model": body.get("model", "?"),
-                        "content": [{"type": "text", "text": reply.text}],
-                        "stop_reason": "end_turn",
+                        "content": _content(reply, len(api.requests)),
+                        "stop_reason": "tool_use" if reply.tool_uses else "end_turn",
                         "stop_sequence": None,
                         "usage": {"input_tokens": 120, "output_tokens": 45},
                     },

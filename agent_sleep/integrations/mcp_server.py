@@ -32,6 +32,7 @@ MAX_GET_CHARS = 100_000
 MAX_SEARCH_K = 50
 MAX_DIFF_CHARS = 20_000
 ARCHIVE_PAGE = "bank/concepts/memory-archive.md"
+HISTORY = "History"
 BANK_KINDS = {
     "entities": "entities",
     "entity": "entities",
@@ -124,10 +125,11 @@ def read_lines(ws: Workspace, path: str, start: int | None, end: int | None) -> 
 
 def _hit(h: Any) -> dict[str, Any]:
     current = getattr(h, "current", None)
-    if current is None and h.path == "MEMORY.md":
-        current = True
-    elif current is None and h.path == ARCHIVE_PAGE:
-        current = False
+    if current is None:  # superseded entries live in a page's History or in the archive page
+        if h.path == ARCHIVE_PAGE or h.section == HISTORY:
+            current = False
+        elif h.path == "MEMORY.md" or h.path.startswith("bank/"):
+            current = True
     out = {
         "text": h.text,
         "path": h.path,

@@ -1,0 +1,249 @@
+"""The workspace as Claude's memory tool sees it: ``/memories`` paths, the note format, runs.
+
+``/memories`` maps onto the workspace root, with its layout and nothing else:
+
+- ``/memories/MEMORY.md`` and ``/memories/bank/{entities,concepts}/<slug>.md`` are note files.
+  The model reads them without the metadata comments and edits that view; ``reconcile`` writes
+  the edit back through the note format: entries it left alone stay byte for byte, an entry whose
+  text it changed keeps its id and metadata, a new list item becomes a note with a fresh id, and
+  metadata the model typed is never taken.
+- ``/memories/memory/YYYY-MM-DD.md`` are daily logs, append-only: what the model adds becomes
+  notes under ``## Retain``; replacing, deleting or renaming a log is refused.
+- Another top-level ``/memories/<name>.md`` is kept as the bank concept page of that name.
+
+Paths are refused when they are not under ``/memories``, hold ``..`` (``/`` or ``\\``),
+URL-encoding, hidden parts (the ``.agent-sleep`` state folder), control characters, or pass
+through a symlink. Every change is one run: before-images in ``.agent-sleep/runs/<run_id>/``
+in the layout ``agent-sleep rollback`` reads, an atomic write or append, one journal line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from agent_sleep.consolidation import journal
+from agent_sleep.core import notes
+from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.redact import redact
+from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
+
+ROOT = "/memories"
+MAX_FILE_CHARS = 256_000  # a note file or log the tool will write
+MAX_INPUT_CHARS = 64_000  # file_text, new_str or insert_text of one call
+DIRS = {"", "memory", "bank", "bank/entities", "bank/concepts"}
+BANK_KINDS = ("entities", "concepts")
+_SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?")
+_META = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)
+_TYPED = re.compile(r"^(?:[WBS]|O\(c=[0-9.]+\)):\s*")
+LOG_NAME = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
+
+
+@dataclass(frozen=True)
+class Target:
+    rel: str  # relative to the workspace root, "" for the root
+    kind: str  # dir, memory, bank, log
+    alias: bool = False  # a top-level name kept as a bank concept page
+
+    @property
+    def shown(self) -> str:
+        return f"{ROOT}/{self.rel}" if self.rel else ROOT
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80].strip("-")
+
+
+def resolve(ws: Workspace, raw: object) -> Target:
+    """The workspace file a ``/memories`` path names; ``BadInput`` for anything else."""
+    if not isinstance(raw, str) or not raw:
+        raise BadInput("give a path under /memories, e.g. /memories/MEMORY.md")
+    if any(ord(c) < 32 or c == "\x7f" for c in raw) or len(raw) > 1024:
+        raise BadInput("the path holds control characters or is too long")
+    if unquote(raw) != raw:
+        raise BadInput(f"URL-encoded paths are refused: {raw!r}")
+    path = raw.replace("\\", "/")
+    if path != ROOT and not path.startswith(ROOT + "/"):
+        raise BadInput(f"paths must start with {ROOT}/ (got {raw!r})")
+    parts = [p for p in path[len(ROOT) :].split("/") if p != ""]
+    if any(p in (".", "..") or p.startswith(".") for p in parts):
+        raise WorkspaceError(f"path {raw!r} leaves /memories or names a hidden file")
+    rel = "/".join(parts)
+    target = _classify(rel)
+    _no_symlinks(ws, target.rel)
+    return target
+
+
+def _classify(rel: str) -> Target:
+    if rel in DIRS:
+        return Target(rel, "dir")
+    if rel == "MEMORY.md":
+        return Target(rel, "memory")
+    parts = rel.split("/")
+    if len(parts) == 2 and parts[0] == "memory":
+        if not LOG_NAME.fullmatch(parts[1]):
+            raise BadInput("daily logs are /memories/memory/YYYY-MM-DD.md")
+        try:
+            dt.date.fromisoformat(parts[1][:-3])
+        except ValueError:
+            raise BadInput(f"{parts[1]} is not a real date") from None
+        return Target(rel, "log")
+    if len(parts) == 3 and parts[0] == "bank" and parts[1] in BANK_KINDS:
+        stem = parts[2].removesuffix(".md")
+        if not parts[2].endswith(".md") or not _SLUG.fullmatch(stem):
+            raise BadInput(
+                f"bank pages are named <slug>.md with a-z, 0-9 and '-': "
+                f"try /memories/bank/{parts[1]}/{slugify(stem) or 'page'}.md"
+            )
+        return Target(rel, "bank")
+    if len(parts) == 1 and parts[0].endswith(".md") and slugify(parts[0][:-3]):
+        return Target(f"bank/concepts/{slugify(parts[0][:-3])}.md", "bank", alias=True)
+    raise BadInput(
+        "memory files are /memories/MEMORY.md, /memories/memory/YYYY-MM-DD.md (daily logs) and "
+        "/memories/bank/entities/<slug>.md or /memories/bank/concepts/<slug>.md"
+    )
+
+
+def _no_symlinks(ws: Workspace, rel: str) -> None:
+    here = ws.root
+    for part in [p for p in rel.split("/") if p]:
+        here = here / part
+        if here.is_symlink():
+            raise WorkspaceError(f"{ROOT}/{rel} passes through a symlink; refused")
+    ws.confine(ws.root / rel if rel else ws.root)
+
+
+# -- the note view -------------------------------------------------------------------------------
+
+
+def view_text(raw: str) -> str:
+    """A note file as the model reads it: the same lines, without metadata comments."""
+    return _META.sub("", raw)
+
+
+def _as_note(block: notes.Block, kind: str) -> notes.Note | None:
+    """A list item the model wrote, as a note (its metadata comment, if it typed one, dropped)."""
+    if block.note is not None:
+        n = block.note
+        return notes.Note(type=n.type, text=n.text, time=n.time, confidence=n.confidence)
+    line = block.raw.rstrip("\r\n")
+    if not line.startswith("- ") or block.heading is not None:
+        return None
+    text = _META.sub("", line[2:]).strip()
+    return (
+        notes.Note(type="B" if kind == "log" else "W", text=_TYPED.sub("", text)) if text else None
+    )
+
+
+def _fresh(n: notes.Note, old: notes.Note | None) -> notes.Note:
+    text = notes.normalize_text(redact(n.text))
+    if not text:
+        raise BadInput("an entry is empty")
+    if old is not None:  # the same entry, edited: it keeps its id and metadata
+        return notes.Note(n.type, text, old.id, old.time, n.confidence, dict(old.meta))
+    new_id = notes.new_id()
+    conf = n.confidence if n.type != "O" or n.confidence is not None else 0.7
+    return notes.Note(n.type, text, new_id, n.time, conf, {"id": new_id, "source": "memory-tool"})
+
+
+def reconcile(old_raw: str, new_view: str, kind: str) -> str:
+    """``old_raw`` edited to read as ``new_view`` (see the module docstring)."""
+    old_blocks = list(notes.parse(old_raw).blocks)
+    new_blocks = list(notes.parse(redact(new_view)).blocks)
+    matcher = difflib.SequenceMatcher(
+        None, [view_text(b.raw) for b in old_blocks], [b.raw for b in new_blocks], autojunk=False
+    )
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out += [b.raw for b in old_blocks[i1:i2]]
+            continue
+        spare = [b.note for b in old_blocks[i1:i2] if b.note is not None and b.note.id]
+        for block in new_blocks[j1:j2]:
+            note = _as_note(block, kind)
+            if note is None:
+                out.append(block.raw)
+                continue
+            rendered = notes.render_note(_fresh(note, spare.pop(0) if spare else None))
+            out.append(rendered)
+    text = "".join(out)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+def log_notes(text: str) -> list[notes.Note]:
+    """What the model adds to a daily log, as notes: list items and lines of prose; headings
+    and blank lines are left out."""
+    out = []
+    for block in notes.parse(redact(text)).blocks:
+        if block.heading is not None or not block.raw.strip():
+            continue
+        note = _as_note(block, "log")
+        if note is None:
+            body = _TYPED.sub("", block.raw.strip())
+            note = notes.Note(type="B", text=body)
+        out.append(note)
+    return out
+
+
+# -- runs ------------------------------------------------------------------------------------
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode(ENCODING, ERRORS)).hexdigest()
+
+
+def commit(ws: Workspace, command: str, changes: dict[str, tuple[str, str | None]]) -> str:
+    """Apply ``changes`` (rel -> ("write", text) | ("append", suffix) | ("delete", None)) as one
+    run (caller holds the workspace lock): before-images and meta.json first, then the writes,
+    then the journal line. Returns the run id."""
+    run_id = journal.new_run_id()
+    run_dir = ws.confine(ws.state_dir / journal.RUNS / run_id)
+    files: dict[str, dict[str, Any]] = {}
+    for n, (rel, (action, text)) in enumerate(sorted(changes.items())):
+        path = ws.confine(ws.root / rel)
+        info: dict[str, Any] = {"existed": path.exists()}
+        if info["existed"]:
+            ws.write_text(run_dir / "before" / str(n), ws.read_text(path))
+            info["before"] = f"before/{n}"
+        if action == "append":
+            info["appended"] = text
+        else:
+            info["after_sha"] = _sha(text) if text is not None else None
+        files[rel] = info
+    meta = {"run_id": run_id, "files": files, "marked": {}, "rolled_back": False}
+    ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
+    for rel, (action, text) in sorted(changes.items()):
+        path = ws.root / rel
+        if action == "append" and text is not None:
+            ws.append_text(path, text)
+        elif action == "write" and text is not None:
+            ws.write_text(path, text)
+        else:
+            os.unlink(path)
+    journal.append(
+        ws,
+        {
+            "event": "memory-tool",
+            "run_id": run_id,
+            "command": command,
+            "files_changed": sorted(changes),
+            "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        },
+    )
+    return run_id
+
+
+def check_size(text: str, what: str, cap: int = MAX_INPUT_CHARS) -> None:
+    if not isinstance(text, str):
+        raise BadInput(f"{what} must be text")
+    if len(text) > cap:
+        raise BadInput(f"{what} is {len(text)} characters, over the {cap} cap; write less at once")
