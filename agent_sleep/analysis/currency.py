@@ -39,8 +39,9 @@ EMBED_SAME = 0.6  # cosine of masked frames that stands in for a shared head (ch
 
 # Attribute classes: words that name what is being said about an owner.
 _CLASSES = {
-    "location": "live lives lived living based reside resides resided residing home moved move "
-    "moves moving relocated relocate relocates relocating located settled city hometown address",
+    "location": "live lives lived living based reside resides resided residing home "
+    "relocated relocate relocates relocating located settled city hometown address base rent "
+    "rents rented renting flat apartment house",
     "employer": "work works worked working employed employer job company joined join joins hired "
     "employs",
     "role": "role title position promoted became become becomes job-title rank serves",
@@ -61,6 +62,7 @@ _GENERIC = frozenset(
     "updated set turned converted left quit resigned retired transferred shifted chang "
     "switch migrat replac swapp updat convert transferr shift turn".split()
 )
+GENERIC_HEADS = _GENERIC | {"mov", "be"}
 _CHANGE_RE = re.compile(
     r"\b(?:now|no longer|not any ?more|any ?more|from now on|going forward|these days|"
     r"moved|relocated|switched|changed|migrated|renamed|replaced|instead|quit|retired|"
@@ -83,6 +85,14 @@ _ADDITIVE_RE = re.compile(
 )
 _NEGATION_RE = re.compile(
     r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|isn't|aren't|wasn't|stopped|quit)\b|n't\b",
+    re.I,
+)
+# a sentence-initial time adverbial ("These days", "From now on", "As of May,") is change
+# language, not the subject; the change itself stays visible through _CHANGE_RE on the clause
+_LEADING_RE = re.compile(
+    r"^(?:(?:these days|nowadays|from now on|going forward|since then|as of (?:now|today|"
+    r"this \w+|\w+(?: \d+)?)|starting (?:today|now|this \w+|\w+)|lately|recently|today|now)"
+    r",?\s+)",
     re.I,
 )
 _RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
@@ -119,10 +129,11 @@ class Claim:
     change: bool = False
     additive: bool = False
     past: bool = False  # an episode ("went", "visited"), not a state ("lives", "is")
+    seq: tuple[str, ...] = ()  # the predicate's content words in order ("tabs over spaces")
 
     @property
     def frame(self) -> frozenset[str]:
-        head = {self.head} if self.head and self.head not in _GENERIC else set()
+        head = {self.head} if self.head and self.head not in GENERIC_HEADS else set()
         return frozenset(self.owner | self.qualifiers | self.attrs | head)
 
 
@@ -155,11 +166,13 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
     body = _RESOLVED_RE.sub("", body)
     out: list[Claim] = []
     for sentence in lexical.sentences(body):
+        lead = _LEADING_RE.match(sentence)
+        sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None
         for clause in _CLAUSE_RE.split(sentence):
             if not clause.strip():
                 continue
-            claim, previous = _claim(clause, speaker, names, previous)
+            claim, previous = _claim(clause, speaker, names, previous, bool(lead))
             if claim is not None:
                 out.append(claim)
     return out
@@ -196,6 +209,7 @@ def _claim(
     speaker: str,
     names: frozenset[str],
     previous: tuple[list[str], list[str]] | None,
+    lead: bool = False,
 ) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
     clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
     toks = _tokens(clause)
@@ -261,8 +275,11 @@ def _claim(
         words=frozenset(words),
         old=frozenset(old) & frozenset(values) | frozenset(lemma(t) for t in old) & set(words),
         negated=bool(_NEGATION_RE.search(clause)),
-        change=bool(_CHANGE_RE.search(clause)),
+        change=lead or bool(_CHANGE_RE.search(clause)),
         past=_past(pred),
+        seq=tuple(
+            lemma(t) for t in pred if t.lower() not in _STOP and not _CHANGE_RE.fullmatch(t.lower())
+        ),
         additive=bool(_ADDITIVE_RE.search(clause)),
     )
     return claim, (subj, pred)
@@ -389,10 +406,8 @@ def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
         return True, " ".join(sorted(weak_old)), " ".join(sorted(weak_new))
     if new.values != old.values and tuple(reversed(new.values)) != new.values:
         return True, " ".join(old.values), " ".join(new.values)
-    order_new = [w for w in _tokens(new.text) if lemma(w) in new.words]
-    order_old = [w for w in _tokens(old.text) if lemma(w) in old.words]
-    if [lemma(w) for w in order_new] != [lemma(w) for w in order_old]:
-        return True, " ".join(order_old), " ".join(order_new)
+    if sorted(new.seq) == sorted(old.seq) and new.seq != old.seq:  # "B over A" for "A over B"
+        return True, " ".join(old.seq), " ".join(new.seq)
     return False, "", ""
 
 
@@ -409,8 +424,8 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return _crossed(new, old)
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
         return Verdict(OTHER, "another qualifier")
-    nouns_new = {a for a in new.attrs if a not in _CLASSES}
-    nouns_old = {a for a in old.attrs if a not in _CLASSES}
+    nouns_new = {a for a in new.attrs if a not in _CLASSES and a not in CLASS_OF}
+    nouns_old = {a for a in old.attrs if a not in _CLASSES and a not in CLASS_OF}
     if (nouns_new and not nouns_new & _bag(old)) or (nouns_old and not nouns_old & _bag(new)):
         return Verdict(OTHER, "another attribute")
     differ, was, now = _values_differ(new, old)
@@ -425,7 +440,7 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
     if new.change or new.old:
-        generic = new.head in _GENERIC or old.head in _GENERIC or "be" in (new.head, old.head)
+        generic = new.head in GENERIC_HEADS or old.head in GENERIC_HEADS
         related = heads or (generic and frame >= CHANGE_FRAME)
         if not related and similar is not None and frame >= CHANGE_FRAME:
             related = similar(_masked(new), _masked(old)) >= EMBED_SAME
@@ -454,7 +469,7 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     """Owners differ, but one's owner is in the other's predicate ("Maria owns the billing
     service" / "the billing service is now owned by Dev"): a change of the same relation when
     both name the same attribute class and the new one brings a value the old one lacks."""
-    anchor = (new.owner & _bag(old)) or (old.owner & _bag(new))
+    anchor = (new.owner & _bag(old)) or (old.owner & _bag(new)) or (new.words & old.words)
     if not anchor or not (new.attrs & old.attrs) or not (new.change or new.old):
         return Verdict(OTHER, "another owner")
     if new.additive and not new.old:

@@ -26,7 +26,7 @@ PER_NOTE = 4
 MIN_SIMILARITY = 0.2
 MAX_RELATED = 200
 OPEN_WEAK = 20
-NOT_CURRENT = frozenset({"History", "Contested", "Moved out of MEMORY.md"})
+NOT_CURRENT = frozenset({"History", "Contested"})
 
 
 @dataclass(frozen=True)

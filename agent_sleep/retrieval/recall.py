@@ -91,6 +91,10 @@ class Hit:
     time: str | None = None
     section: str | None = None
     exact: bool = False
+    # currency (retrieval/currency.py): False for a superseded entry or a note only it cited
+    current: bool = True
+    superseded_by: str | None = None  # the text of what replaced it
+    superseded_on: str | None = None  # the date it stopped being current
 
     @property
     def tokens(self) -> int:
@@ -134,7 +138,13 @@ def recall(
     ranked = rank(
         index, query, vector, fusion, k, budget_tokens, today or dt.date.today(), model=model
     )
-    return pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
+    # currency: superseded units below what replaced them, and labelled (retrieval/currency.py)
+    from agent_sleep.retrieval import currency
+
+    superseded = currency.superseded_map(ws)
+    ranked = currency.reorder(index, ranked, superseded)
+    hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
+    return currency.label(hits, superseded)
 
 
 _query_vectors: dict[tuple[str, str], np.ndarray] = {}

@@ -1,0 +1,120 @@
+"""Currency in recall: superseded entries, and the raw notes they came from, rank below what
+replaced them and say so.
+
+The map is read from the files (a superseded entry carries ``superseded_by=<id> until=<date>``
+and sits in a bank page's History section): entry id -> (replacing id, date), and each daily
+note cited only by superseded entries -> the same. A ranked unit all of whose ids are
+superseded is moved just below its replacement (the replacement is brought into the ranking
+when it was not a candidate). Hits are labelled: ``current``, ``superseded_by`` (the replacing
+entry's text) and ``superseded_on``. Hand-edited metadata naming a missing entry is ignored
+with one warning; a supersede cycle (A by B, B by A) leaves both current, with one warning.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agent_sleep.retrieval.index import Loaded
+    from agent_sleep.retrieval.recall import Hit
+
+log = logging.getLogger(__name__)
+_warned: set[str] = set()
+
+
+@dataclass(frozen=True)
+class Superseded:
+    by: str  # id of the replacing entry
+    on: str  # the date it stopped being current
+    by_text: str = ""
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning(message)
+
+
+def superseded_map(ws: Workspace) -> dict[str, Superseded]:
+    """Entry and note id -> how it was superseded (see the module docstring)."""
+    entries: dict[str, fmt.Note] = {}
+    for path in [ws.memory_md, *sorted(ws.entities_dir.glob("*.md")),
+                 *sorted(ws.concepts_dir.glob("*.md"))]:  # fmt: skip
+        if path.is_file():
+            for n in fmt.notes_in(ws.read_text(path)):
+                if n.id:
+                    entries.setdefault(n.id, n)
+    out: dict[str, Superseded] = {}
+    for n in entries.values():
+        by = n.meta.get("superseded_by")
+        if not by:
+            continue
+        if by not in entries:
+            _warn_once(f"entry {n.id} names a missing replacement {by}: ignored (fix its metadata)")
+            continue
+        if entries[by].meta.get("superseded_by") == n.id:
+            _warn_once(f"entries {n.id} and {by} supersede each other: both kept current")
+            continue
+        out[n.id] = Superseded(by, n.meta.get("until", ""), entries[by].text)
+    current_cites = {
+        s
+        for n in entries.values()
+        if n.id not in out
+        for s in n.meta.get("sources", "").split(",")
+        if s
+    }
+    for old_id, sup in list(out.items()):
+        for s in entries[old_id].meta.get("sources", "").split(","):
+            if s and s not in current_cites and s not in out:
+                out[s] = sup
+    return out
+
+
+def reorder(
+    index: Loaded, ranked: list[tuple[float, int]], sup: dict[str, Superseded]
+) -> list[tuple[float, int]]:
+    """``ranked`` with each superseded unit just below its replacement."""
+    if not sup or not ranked:
+        return ranked
+
+    def old(row: int) -> Superseded | None:
+        ids = index.units[row].ids
+        found = [sup.get(i) for i in ids]
+        return found[0] if ids and all(found) else None
+
+    flagged = {row: s for _score, row in ranked if (s := old(row)) is not None}
+    if not flagged:
+        return ranked
+    wanted = {s.by for s in flagged.values()}
+    home: dict[str, int] = {}
+    for row, unit in enumerate(index.units):
+        for i in unit.ids:
+            if i in wanted and i not in home and unit.kind != "log":
+                home[i] = row
+    scores = {row: score for score, row in ranked}
+    for row, s in sorted(flagged.items(), key=lambda t: -scores[t[0]]):
+        new_row = home.get(s.by)
+        if new_row is None or new_row in flagged:
+            scores[row] *= 0.5
+            continue
+        top = max(scores.get(new_row, 0.0), scores[row] + 1e-6)
+        scores[new_row] = top
+        scores[row] = min(scores[row], top - 1e-6) * 0.999
+    return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
+
+
+def label(hits: list[Hit], sup: dict[str, Superseded]) -> list[Hit]:
+    out = []
+    for h in hits:
+        found = [sup.get(i) for i in h.ids]
+        if h.ids and all(found):
+            s = found[0]
+            assert s is not None
+            h = replace(h, current=False, superseded_by=s.by_text or s.by, superseded_on=s.on)
+        out.append(h)
+    return out
