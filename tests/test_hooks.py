@@ -230,7 +230,7 @@ def test_session_end_sleeps_in_a_detached_worker(ws: Path, tmp_path: Path) -> No
 
 def test_a_running_sleep_keeps_a_second_one_from_starting(ws: Path, tmp_path: Path) -> None:
     rest(ws, "A note waiting for sleep")
-    lock_path = ws / ".agent-sleep" / "claude-code" / "sleep.lock"
+    lock_path = ws / ".agent-sleep" / "sleep-run.lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with filelock.FileLock(str(lock_path), timeout=0):
         r = hook("session-end", payload("SessionEnd", None, tmp_path, reason="other"), ws)
@@ -261,3 +261,23 @@ def test_project_scope_keys_the_workspace_by_cwd(tmp_path: Path) -> None:
     assert "8443" not in r.stdout
     r = hook("session-start", payload("SessionStart", None, a), base, "--scope", "project")
     assert "8443" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_pre_compact_within_its_time_budget_leaves_the_rest_for_the_next_flush(
+    ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.integrations import claude_code
+
+    facts = [f"Remember that release {i} ships on day {i} of the sprint" for i in range(6)]
+    transcript = ct.write(tmp_path / "t.jsonl", ct.conversation(facts))
+    w = Workspace.at(ws)
+    none = claude_code.flush_transcript(w, "s", transcript, seconds=0.0)
+    assert none["notes_written"] == 0 and none["left_for_later"] == transcript.stat().st_size
+    monkeypatch.setattr(claude_code, "FLUSH_PART_CHARS", 150)  # one piece per turn or two
+    done = claude_code.flush_transcript(w, "s", transcript, seconds=None)
+    assert done["left_for_later"] == 0 and done["to_offset"] == transcript.stat().st_size
+    texts = [n.text for n in log_notes(ws)]
+    for fact in facts:
+        assert sum(fact in t for t in texts) == 1
+    assert claude_code.flush_transcript(w, "s", transcript)["notes_written"] == 0

@@ -261,6 +261,24 @@ def test_clients_writing_during_a_sleep_lose_nothing_and_every_call_is_answered(
             assert texts.count(f"writer {c} fact {i}") == 1
 
 
+def test_a_sleep_already_running_is_a_tool_error_not_a_second_sleep(ws: Path) -> None:
+    import filelock
+
+    async def main() -> None:
+        async with session(ws) as s:
+            data(
+                await s.call_tool(
+                    "memory_write", {"note": "User likes quiet mornings", "type": "O"}
+                )
+            )
+            with filelock.FileLock(str(ws / ".agent-sleep" / "sleep-run.lock"), timeout=0):
+                r = await s.call_tool("memory_sleep", {})
+                assert r.is_error and "already running" in r.content[0].text
+            assert data(await s.call_tool("memory_sleep", {}))["notes_in"] == 1
+
+    anyio.run(main)
+
+
 def test_start_up_and_note_tools_load_no_model(ws: Path) -> None:
     probe = f"""
 import sys, anyio

@@ -13,7 +13,8 @@ line on stderr, a ``hook`` entry with the reason in the journal, and exit code 0
   ``.agent-sleep/claude-code/sessions.json`` keeps, per session id, the transcript's byte offset
   already flushed. A second PreCompact in the same cycle finds nothing new and writes nothing.
 - SessionEnd starts a detached worker (``sleep_worker``) and returns at once; the worker flushes
-  the transcript's tail, then sleeps, holding a lock so two sleeps never overlap.
+  the transcript's tail, then sleeps, holding the sleep lock (``sleep_lock``) so two sleeps
+  never overlap.
 """
 
 from __future__ import annotations
@@ -23,21 +24,25 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent_sleep.core.errors import AgentSleepError
 from agent_sleep.core.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agent_sleep.integrations.transcript import Slice
 
 EVENTS = {"session-start": "SessionStart", "pre-compact": "PreCompact", "session-end": "SessionEnd"}
 OUTPUT_CHARS = 9_500  # the whole JSON answer stays under Claude Code's 10,000-character cut
 MAX_STDIN = 1 << 20
 FLUSH_PART_CHARS = 1_000_000  # of rendered conversation per flush call
+PRE_COMPACT_SECONDS = 90.0  # no new flush piece starts after this (the installed timeout: 120 s)
 STATE = "claude-code"
 SESSIONS = "sessions.json"
-SLEEP_LOCK = "sleep.lock"
 SLEEP_LOG = "sleep.log"
 SEARCH_HINT = "memory_search"
 
@@ -130,42 +135,71 @@ def _transcript(payload: dict[str, Any]) -> Path:
     return path
 
 
-def flush_transcript(ws: Workspace, session_id: str, path: Path) -> dict[str, Any]:
-    """Flush what the transcript holds past the session's last flushed offset."""
+def _pieces(part: Slice) -> list[tuple[str, int]]:
+    """The slice's turns in flush-sized pieces, each with the transcript offset it reaches."""
+    out: list[tuple[str, int]] = []
+    chunk: list[str] = []
+    size = reached = 0
+    for turn, end in zip(part.parts, part.ends, strict=True):
+        if chunk and size + len(turn) > FLUSH_PART_CHARS:
+            out.append(("\n\n".join(chunk), reached))
+            chunk, size = [], 0
+        chunk.append(turn[:FLUSH_PART_CHARS])
+        size += len(turn) + 2
+        reached = end
+    if chunk:
+        out.append(("\n\n".join(chunk), reached))
+    return out
+
+
+def _save_offset(ws: Workspace, session_id: str, path: Path, offset: int, first: bool) -> None:
+    with ws.lock():
+        sessions = _sessions(ws)
+        entry = sessions.get(session_id, {})
+        if entry.get("transcript") == str(path) and int(entry.get("offset", 0)) >= offset:
+            return
+        flushes = int(entry.get("flushes", 0)) + (1 if first else 0)
+        sessions[session_id] = {
+            "transcript": str(path),
+            "offset": offset,
+            "flushed_at": now_iso(),
+            "flushes": flushes,
+        }
+        state_dir(ws).mkdir(parents=True, exist_ok=True)
+        ws.write_text(state_dir(ws) / SESSIONS, json.dumps(sessions, indent=1, sort_keys=True))
+
+
+def flush_transcript(
+    ws: Workspace, session_id: str, path: Path, seconds: float | None = None
+) -> dict[str, Any]:
+    """Flush what the transcript holds past the session's last flushed offset, piece by piece,
+    saving the offset after each piece; with ``seconds``, stop starting pieces after that long
+    (the rest waits for the next flush)."""
     from agent_sleep.consolidation.flush import flush
     from agent_sleep.integrations.transcript import read_since
 
+    started = time.monotonic()
     ws.ensure()
     with ws.lock():
         known = _sessions(ws).get(session_id, {})
     offset = int(known.get("offset", 0)) if known.get("transcript") == str(path) else 0
     part = read_since(path, offset)
     written: list[str] = []
-    chunk: list[str] = []
-    size = 0
-    for turn in [*part.parts, None]:
-        if turn is None or (chunk and size + len(turn) > FLUSH_PART_CHARS):
-            if chunk:
-                written += flush("\n\n".join(chunk), workspace=ws).written
-            chunk, size = [], 0
-        if turn is not None:
-            chunk.append(turn[:FLUSH_PART_CHARS])
-            size += len(turn) + 2
-    with ws.lock():
-        sessions = _sessions(ws)
-        entry = sessions.get(session_id, {})
-        if entry.get("transcript") != str(path) or int(entry.get("offset", 0)) < part.end:
-            sessions[session_id] = {
-                "transcript": str(path),
-                "offset": part.end,
-                "flushed_at": now_iso(),
-                "flushes": int(entry.get("flushes", 0)) + 1,
-            }
-            state_dir(ws).mkdir(parents=True, exist_ok=True)
-            ws.write_text(state_dir(ws) / SESSIONS, json.dumps(sessions, indent=1, sort_keys=True))
+    reached, saved = part.start, False
+    for text, end in _pieces(part):
+        if seconds is not None and time.monotonic() - started > seconds:
+            break
+        written += flush(text, workspace=ws).written
+        _save_offset(ws, session_id, path, end, not saved)
+        reached, saved = end, True
+    else:
+        if part.end > reached or not saved:
+            _save_offset(ws, session_id, path, part.end, not saved and part.end > part.start)
+        reached = part.end
     return {
         "from_offset": part.start,
-        "to_offset": part.end,
+        "to_offset": reached,
+        "left_for_later": part.end - reached,
         "records": part.records,
         "malformed_lines": part.malformed,
         "notes_written": len(written),
@@ -174,7 +208,7 @@ def flush_transcript(ws: Workspace, session_id: str, path: Path) -> dict[str, An
 
 def pre_compact(ws: Workspace, payload: dict[str, Any]) -> HookResult:
     session = str(payload.get("session_id") or "unknown")
-    summary = flush_transcript(ws, session, _transcript(payload))
+    summary = flush_transcript(ws, session, _transcript(payload), PRE_COMPACT_SECONDS)
     entry = {"hook": "pre-compact", "session_id": session, "trigger": payload.get("trigger")}
     warning = None
     if summary["malformed_lines"]:
@@ -183,18 +217,6 @@ def pre_compact(ws: Workspace, payload: dict[str, Any]) -> HookResult:
 
 
 # -- SessionEnd ------------------------------------------------------------------------------
-
-
-def sleep_running(ws: Workspace) -> bool:
-    import filelock
-
-    lock = filelock.FileLock(str(state_dir(ws) / SLEEP_LOCK), timeout=0)
-    try:
-        lock.acquire()
-    except filelock.Timeout:
-        return True
-    lock.release()
-    return False
 
 
 def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
@@ -206,6 +228,8 @@ def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
         "session_id": session,
         "reason": payload.get("reason"),
     }
+    from agent_sleep.integrations.sleep_lock import sleep_running
+
     if sleep_running(ws):
         return HookResult(journal={**entry, "sleep": "skipped: a sleep is already running"})
     transcript = payload.get("transcript_path") or ""

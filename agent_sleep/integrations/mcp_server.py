@@ -278,8 +278,10 @@ def build_server(ws: Workspace) -> MCPServer:
     @_tool_errors
     def memory_sleep(phase: str = "both", dry_run: bool = False) -> dict[str, Any]:
         from agent_sleep.consolidation.sleep import sleep_cycle
+        from agent_sleep.integrations.sleep_lock import exclusive_sleep
 
-        result = asdict(sleep_cycle(ws, phase=phase, dry_run=dry_run))
+        with exclusive_sleep(ws):
+            result = asdict(sleep_cycle(ws, phase=phase, dry_run=dry_run))
         diff = result.pop("diff", "")
         if dry_run:
             result["diff"] = diff[:MAX_DIFF_CHARS]

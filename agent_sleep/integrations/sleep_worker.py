@@ -2,7 +2,7 @@
 
     python -m agent_sleep.integrations.sleep_worker WORKSPACE SESSION_ID [TRANSCRIPT]
 
-Holds ``.agent-sleep/claude-code/sleep.lock`` for its whole run, so a second SessionEnd that
+Holds the workspace's sleep lock (``sleep_lock``) for its whole run, so a second SessionEnd that
 arrives meanwhile finds the lock taken and leaves (journaled as skipped): two sleeps never
 overlap. It flushes the transcript's tail (what came after the last PreCompact), then runs a
 sleep, which journals itself as every sleep does; a failure is journaled with its reason.
@@ -14,43 +14,30 @@ import sys
 from pathlib import Path
 
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.integrations.claude_code import (
-    SLEEP_LOCK,
-    flush_transcript,
-    now_iso,
-    state_dir,
-)
+from agent_sleep.integrations.claude_code import flush_transcript, now_iso
 
 
 def run(ws: Workspace, session_id: str, transcript: str | None) -> dict[str, object]:
-    import filelock
-
     from agent_sleep.consolidation import journal
     from agent_sleep.consolidation.sleep import sleep_cycle
+    from agent_sleep.integrations.sleep_lock import SleepRunning, exclusive_sleep
 
     ws.ensure()
-    state_dir(ws).mkdir(parents=True, exist_ok=True)
     entry: dict[str, object] = {
         "event": "hook",
         "hook": "session-end-sleep",
         "session_id": session_id,
     }
-    lock = filelock.FileLock(str(state_dir(ws) / SLEEP_LOCK), timeout=0)
     try:
-        lock.acquire()
-    except filelock.Timeout:
+        with exclusive_sleep(ws):
+            if transcript and Path(transcript).is_file():
+                entry["flush"] = flush_transcript(ws, session_id, Path(transcript))
+            result = sleep_cycle(ws, phase="both")
+            entry.update(sleep="done", run_id=result.run_id, notes_in=result.notes_in)
+    except SleepRunning:
         entry["sleep"] = "skipped: a sleep is already running"
-        journal.append(ws, {**entry, "time": now_iso()})
-        return entry
-    try:
-        if transcript and Path(transcript).is_file():
-            entry["flush"] = flush_transcript(ws, session_id, Path(transcript))
-        result = sleep_cycle(ws, phase="both")
-        entry.update(sleep="done", run_id=result.run_id, notes_in=result.notes_in)
     except Exception as e:  # detached: nobody else would hear of it
         entry["error"] = " ".join(str(e).split()) or type(e).__name__
-    finally:
-        lock.release()
     journal.append(ws, {**entry, "time": now_iso()})
     return entry
 

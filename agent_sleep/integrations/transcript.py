@@ -29,6 +29,7 @@ _NOISE = ("<command-", "<local-command-", "<system-reminder>", "Caveat: ")
 @dataclass(frozen=True)
 class Slice:
     parts: list[str]  # rendered turns, in order
+    ends: list[int]  # for each turn, the offset just past the record it came from
     start: int
     end: int  # offset just past the last complete line read
     records: int
@@ -121,6 +122,7 @@ def read_since(path: str | os.PathLike[str], offset: int = 0) -> Slice:
     size = p.stat().st_size
     start = offset if 0 <= offset <= size else 0
     parts: list[str] = []
+    ends: list[int] = []
     records = malformed = 0
     end = start
     for raw, after in _lines(p, start):
@@ -133,5 +135,7 @@ def read_since(path: str | os.PathLike[str], offset: int = 0) -> Slice:
             malformed += 1
             continue
         records += 1
-        parts += render(record)
-    return Slice(parts=parts, start=start, end=end, records=records, malformed=malformed)
+        turns = render(record)
+        parts += turns
+        ends += [end] * len(turns)
+    return Slice(parts, ends, start=start, end=end, records=records, malformed=malformed)
