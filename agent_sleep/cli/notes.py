@@ -43,6 +43,7 @@ Examples:
   agent-sleep rest --note "User prefers concise replies" --type O --confidence 0.9
   agent-sleep rest --note "Fixed the auth bug with a retry" --source PR-412 --json
   agent-sleep rest --note "Went to the support group" --when 2023-05-07T18:00
+  agent-sleep rest --note "Staging resets on Sunday" --agent ci-bot --to-shared --shared ~/team
   echo "text with 'quotes' and \"more\"" | agent-sleep rest --note - --type W""",
 )
 @click.option(
@@ -74,6 +75,17 @@ Examples:
     metavar="ISO",
     help="File the note at this local time, e.g. 2023-05-08T13:56 (importing history).",
 )
+@click.option(
+    "--agent", default=None, help="The writing agent's name (default $AGENT_SLEEP_AGENT)."
+)
+@click.option("--to-shared", is_flag=True, help="Write to the shared workspace, not your own.")
+@click.option(
+    "--shared",
+    metavar="DIR",
+    envvar="AGENT_SLEEP_SHARED",
+    default=None,
+    help="The shared team workspace (env AGENT_SLEEP_SHARED).",
+)
 @common_options
 def rest_cmd(
     note: str,
@@ -81,6 +93,9 @@ def rest_cmd(
     confidence: float | None,
     source: str | None,
     when: str | None,
+    agent: str | None,
+    to_shared: bool,
+    shared: str | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
@@ -89,6 +104,7 @@ def rest_cmd(
 
     from agent_sleep.core.errors import BadInput
     from agent_sleep.core.rest import micro_rest_detail
+    from agent_sleep.core.workspace import Workspace
 
     if note == "-":
         note = sys.stdin.read()
@@ -98,8 +114,23 @@ def rest_cmd(
             moment = dt.datetime.fromisoformat(when)
         except ValueError:
             raise BadInput(f"--when {when!r} is not an ISO date or date-time") from None
+    target: str | Workspace | None = workspace
+    if to_shared:
+        from agent_sleep.sync.shared import shared_workspace
+
+        target = shared_workspace(workspace, shared)
+        if target is None:
+            raise BadInput(
+                "--to-shared needs the shared workspace: --shared DIR or $AGENT_SLEEP_SHARED"
+            )
     r = micro_rest_detail(
-        note, note_type, workspace=workspace, confidence=confidence, source=source, when=moment
+        note,
+        note_type,
+        workspace=target,
+        confidence=confidence,
+        source=source,
+        when=moment,
+        agent=agent,
     )
     emit(
         as_json,

@@ -17,7 +17,8 @@ from agent_sleep.cli.common import common_options, emit
 Examples:
   agent-sleep context
   agent-sleep context --max-memory-chars 6000 --no-yesterday
-  agent-sleep context --query "deploy to staging" --budget-tokens 800""",
+  agent-sleep context --query "deploy to staging" --budget-tokens 800
+  agent-sleep context --shared ~/team-memory""",
 )
 @click.option(
     "--max-memory-chars",
@@ -36,21 +37,30 @@ Examples:
     default=None,
     help="Token budget of the relevant memories (default: 6 results).",
 )
+@click.option(
+    "--shared",
+    metavar="DIR",
+    envvar="AGENT_SLEEP_SHARED",
+    default=None,
+    help="Also draw on this shared team workspace (env AGENT_SLEEP_SHARED); marked Shared.",
+)
 @common_options
 def context_cmd(
     max_memory_chars: int,
     yesterday: bool,
     query: str | None,
     budget_tokens: int | None,
+    shared: str | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
     """Print the memory block for a system prompt: MEMORY.md, today's and yesterday's logs,
     next-session actions, and with --query the relevant memories."""
-    from agent_sleep.retrieval.context import get_context
+    from agent_sleep.sync.shared import context
 
-    text = get_context(
+    text = context(
         workspace,
+        shared=shared,
         max_memory_chars=max_memory_chars,
         load_yesterday=yesterday,
         query=query,
@@ -66,7 +76,8 @@ Examples:
   agent-sleep search "redis port"
   agent-sleep search "what did the user decide about the API" -k 10
   agent-sleep search "deploy" --budget-tokens 500 --json
-  agent-sleep search "what has the user been reading" --budget-tokens 4000 --quick""",
+  agent-sleep search "what has the user been reading" --budget-tokens 4000 --quick
+  agent-sleep search "staging" --agent ci-bot --shared ~/team-memory""",
 )
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(min=1), default=None, help="At most this many hits.")
@@ -89,6 +100,16 @@ Examples:
     is_flag=True,
     help="Skip the feedback and rerank steps that deep requests (20+ hits) take.",
 )
+@click.option(
+    "--agent", default=None, help="Only what this agent wrote (notes, entries citing them)."
+)
+@click.option(
+    "--shared",
+    metavar="DIR",
+    envvar="AGENT_SLEEP_SHARED",
+    default=None,
+    help="Also draw on this shared team workspace (env AGENT_SLEEP_SHARED); marked Shared.",
+)
 @common_options
 def search_cmd(
     query: str,
@@ -97,26 +118,40 @@ def search_cmd(
     half_life: float | None,
     bm25_only: bool,
     quick: bool,
+    agent: str | None,
+    shared: str | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
     """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes."""
     from dataclasses import asdict, replace
 
-    from agent_sleep.retrieval.recall import Fusion, recall
+    from agent_sleep.retrieval.recall import Fusion
+    from agent_sleep.sync.shared import search
 
     fusion = Fusion(half_life_days=half_life)
     if bm25_only:
         fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
     if quick:
         fusion = replace(fusion, feedback_weight=0.0, rerank_weight=0.0)
-    hits = recall(workspace, query, k=k, budget_tokens=budget_tokens, fusion=fusion)
+    found = search(
+        workspace,
+        query,
+        shared=shared,
+        k=k,
+        budget_tokens=budget_tokens,
+        agent=agent,
+        fusion=fusion,
+    )
     lines = []
-    for h in hits:
+    for s in found:
+        h = s.hit
         when = " ".join(x for x in (h.date, h.time) if x)
-        lines.append(f"{h.score:.3f}  {h.path}{'  ' + when if when else ''}")
+        mark = "[shared] " if s.shared else ""
+        lines.append(f"{h.score:.3f}  {mark}{h.path}{'  ' + when if when else ''}")
         lines.append("  " + h.text.replace("\n", "\n  "))
-    emit(as_json, [asdict(h) for h in hits], "\n".join(lines) if lines else "(no matches)")
+    data = [{**asdict(s.hit), "shared": s.shared} for s in found]
+    emit(as_json, data, "\n".join(lines) if lines else "(no matches)")
 
 
 @click.command(

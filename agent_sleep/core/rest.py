@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from agent_sleep.core.workspace import Workspace
 
 MAX_NOTE_BYTES = 4096
 MAX_SOURCE_CHARS = 512
+AGENT_ENV = "AGENT_SLEEP_AGENT"  # the writing agent's name, when --agent / agent= is not given
+_AGENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _TAIL_BYTES = 1 << 20
 
 
@@ -36,6 +39,7 @@ def build_note(
     when: dt.datetime | None = None,
     source: str | None = None,
     id: str | None = None,
+    agent: str | None = None,
 ) -> tuple[notes.Note, dt.date]:
     """Validate and normalize one note; raise ``BadInput`` with a one-line reason."""
     kind = (type or "").strip().upper()
@@ -67,6 +71,9 @@ def build_note(
             raise BadInput(f"source is over {MAX_SOURCE_CHARS} characters")
         if src:
             meta["source"] = src
+    name = writing_agent(agent)
+    if name:
+        meta["agent"] = name
     moment = _local(when)
     note_id = id or notes.new_id()
     return (
@@ -80,6 +87,16 @@ def build_note(
         ),
         moment.date(),
     )
+
+
+def writing_agent(agent: str | None = None) -> str:
+    """The agent a note is written by: ``agent``, else ``$AGENT_SLEEP_AGENT``, else none."""
+    name = (agent if agent is not None else os.environ.get(AGENT_ENV, "")).strip()
+    if name and not _AGENT_RE.match(name):
+        raise BadInput(
+            f"agent name {name[:80]!r} is not valid: use up to 64 letters, digits, '.', '_' or '-'"
+        )
+    return name
 
 
 def _local(when: dt.datetime | dt.date | None) -> dt.datetime:
@@ -130,14 +147,22 @@ def micro_rest(
     confidence: float | None = None,
     when: dt.datetime | None = None,
     source: str | None = None,
+    agent: str | None = None,
 ) -> str:
     """Append one W/B/O/S note to the day's log and return its id.
 
     ``when`` files the note in that day's log (for importing history); credentials in the
-    note and in ``source`` are redacted before anything is written.
+    note and in ``source`` are redacted before anything is written. ``agent`` (default
+    ``$AGENT_SLEEP_AGENT``) names the writing agent in the note's ``agent=`` metadata.
     """
     return micro_rest_detail(
-        note, type, workspace=workspace, confidence=confidence, when=when, source=source
+        note,
+        type,
+        workspace=workspace,
+        confidence=confidence,
+        when=when,
+        source=source,
+        agent=agent,
     ).id
 
 
@@ -149,8 +174,11 @@ def micro_rest_detail(
     confidence: float | None = None,
     when: dt.datetime | None = None,
     source: str | None = None,
+    agent: str | None = None,
 ) -> Appended:
-    built, day = build_note(note, type, confidence=confidence, when=when, source=source)
+    built, day = build_note(
+        note, type, confidence=confidence, when=when, source=source, agent=agent
+    )
     ws = Workspace.at(workspace).ensure()
     path = append_notes(ws, day, [built])
     return Appended(

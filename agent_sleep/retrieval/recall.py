@@ -113,9 +113,15 @@ def recall(
     *,
     fusion: Fusion | None = None,
     today: dt.date | None = None,
+    agent: str | None = None,
 ) -> list[Hit]:
     """The units that best answer ``query``, best first: at most ``k`` and within
-    ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget)."""
+    ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget); with ``agent``,
+    only that agent's notes and the entries citing them."""
+    if agent:
+        from agent_sleep.retrieval.agents import recall_by
+
+        return recall_by(agent, workspace, query, k, budget_tokens, fusion=fusion, today=today)
     from agent_sleep.retrieval.index import open_index
 
     fusion = fusion or Fusion()
