@@ -441,7 +441,7 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "an added fact")
     if new.change or new.old:
         generic = new.head in GENERIC_HEADS or old.head in GENERIC_HEADS
-        related = heads or (generic and frame >= CHANGE_FRAME)
+        related = heads or (generic and frame >= CHANGE_FRAME and _comparable(new, old))
         if not related and similar is not None and frame >= CHANGE_FRAME:
             related = similar(_masked(new), _masked(old)) >= EMBED_SAME
         if related and frame >= CHANGE_FRAME:
@@ -459,6 +459,17 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME:
         return Verdict(SUPERSEDE, "negation", was, now)
     return Verdict(OTHER, "another attribute or value kind")
+
+
+def _comparable(new: Claim, old: Claim) -> bool:
+    """With a generic verb ("moved to", "is now"), the two claims must give values of a kind:
+    a number or a name for a number or a name, or words where the old one states a role."""
+    kinds = {("n" if any(ch.isdigit() for ch in v) else "w") for v in new.values}
+    if new.values and old.values:
+        return bool(kinds & {("n" if any(ch.isdigit() for ch in v) else "w") for v in old.values})
+    if new.values or old.values:
+        return bool(new.words & old.words)
+    return old.head in GENERIC_HEADS | {"role", "employer"} or bool(new.words & old.words)
 
 
 def _bag(c: Claim) -> frozenset[str]:

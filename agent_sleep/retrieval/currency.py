@@ -58,7 +58,8 @@ def superseded_map(ws: Workspace) -> dict[str, Superseded]:
             _warn_once(f"entry {n.id} names a missing replacement {by}: ignored (fix its metadata)")
             continue
         if entries[by].meta.get("superseded_by") == n.id:
-            _warn_once(f"entries {n.id} and {by} supersede each other: both kept current")
+            pair = " and ".join(sorted((n.id, by)))
+            _warn_once(f"entries {pair} supersede each other: both kept current")
             continue
         out[n.id] = Superseded(by, n.meta.get("until", ""), entries[by].text)
     current_cites = {

@@ -1,0 +1,170 @@
+"""Currency: updates supersede what they replace; look-alikes stay; rollback is byte-exact."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep.analysis import currency
+from agent_sleep.consolidation import journal
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.retrieval import currency as recall_currency
+
+UPDATES = [
+    ("The user lives in Berlin and works at Siemens.",
+     "The user moved to Paris last week and now works at Airbus."),
+    ("The deploy target for project Atlas is AWS us-east-1.",
+     "Project Atlas migrated its deploy target from AWS us-east-1 to GCP europe-west1."),
+    ("User prefers tabs over spaces.", "User now prefers spaces over tabs after the team vote."),
+    ("The build timeout is 30 minutes.", "The build timeout is now 45 minutes."),
+    ("The team has 8 engineers.", "The team has 11 engineers."),
+    ("Maria owns the billing service.", "The billing service is now owned by Dev."),
+    ("I drink coffee every morning.", "I switched to tea instead of coffee."),
+]  # fmt: skip
+LOOK_ALIKES = [
+    ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
+    ("The Berlin office opens at 9am.", "The Paris office opens at 10am."),
+    ("The staging server runs Postgres 14.", "The production server runs Postgres 15."),
+    ("The team has 8 engineers.", "The team has 2 designers."),
+    ("Carol lives in Lisbon.", "Carol's sister lives in Porto."),
+    ("Caroline: I went to a support group yesterday.", "Caroline: I went to a pottery class."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new"), UPDATES)
+def test_updates_supersede(old: str, new: str) -> None:
+    assert currency.relation(new, old).kind == currency.SUPERSEDE
+
+
+@pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
+def test_look_alikes_both_stay(old: str, new: str) -> None:
+    assert currency.relation(new, old).kind != currency.SUPERSEDE
+
+
+def test_values_differ_blocks_near_duplicate_merge() -> None:
+    assert currency.values_differ("The limit is now 500.", "The limit is now 100.")
+    assert currency.values_differ("User uses vim.", "User does not use vim.")
+    assert not currency.values_differ("User uses vim daily.", "User uses vim daily!")
+
+
+def _day(ws: Path, day: int, items: list[tuple[str, str, float | None]]) -> None:
+    when = dt.datetime(2026, 11, day, 10, 0)
+    for text, kind, conf in items:
+        micro_rest(text, kind, workspace=ws, when=when, confidence=conf)
+    sleep_cycle(ws, "both", "offline", now=when.replace(hour=22))
+
+
+def _memory(ws: Path) -> list[notes.Note]:
+    return [n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id]
+
+
+def _seed(ws: Path) -> None:  # enough entries that the 25% cap lets the updates through
+    facts = ["Redis listens on port 6379.", "The wiki lives on Confluence.",
+             "Invoices go out on the first Monday.", "Kubernetes runs the batch jobs.",
+             "Grafana dashboards track latency.", "Sentry collects frontend errors.",
+             "The VPN requires a hardware key.", "Backups are kept for ninety days.",
+             "Design reviews need two approvals.", "Release notes are written in Markdown.",
+             "The office closes at 7pm on Fridays.", "Payroll is handled by Deel."]  # fmt: skip
+    _day(ws, 1, [(f, "W", None) for f in facts])
+
+
+def test_sleep_supersedes_and_files_history(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("The user lives in Berlin and works at Siemens.", "W", None),
+                 ("User prefers tabs over spaces.", "O", 0.8),
+                 ("Ana is allergic to peanuts.", "W", None)])  # fmt: skip
+    logs = {p.name: p.read_bytes() for p in (ws / "memory").glob("*.md")}
+    _day(ws, 20, [("The user moved to Paris last week and now works at Airbus.", "W", None),
+                  ("User now prefers spaces over tabs after the team vote.", "O", 0.9),
+                  ("Ana also avoids shellfish.", "W", None)])  # fmt: skip
+    texts = [n.text for n in _memory(ws)]
+    assert any("Paris" in t for t in texts) and not any("Berlin" in t for t in texts)
+    assert any("spaces over tabs" in t for t in texts)
+    assert not any(t.startswith("User prefers tabs") for t in texts)
+    assert any("peanuts" in t for t in texts) and any("shellfish" in t for t in texts)
+    prefs = [n for n in _memory(ws) if "tabs" in n.text]
+    assert [n.confidence for n in prefs] == [0.9]  # the old one never reinforced
+    history = (ws / "bank/concepts/memory-archive.md").read_text()
+    old = [n for n in notes.parse(history).notes("History") if "Berlin" in n.text]
+    assert old and old[0].meta["until"] == "2026-11-20"
+    new = [n for n in _memory(ws) if "Paris" in n.text][0]
+    assert old[0].meta["superseded_by"] == new.id and new.meta["supersedes"] == old[0].id
+    for name, data in logs.items():  # daily logs are never edited (only appended to)
+        assert (ws / "memory" / name).read_bytes().startswith(data)
+    from agent_sleep.core.workspace import Workspace
+
+    line = journal.entries(Workspace.at(ws))[-1]
+    assert any(s.get("until") == "2026-11-20" for s in line["superseded"])
+
+
+def test_rollback_restores_bytes(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("The build timeout is 30 minutes.", "W", None)])
+    before = {p: p.read_bytes() for p in ws.rglob("*.md")}
+    _day(ws, 3, [("The build timeout is now 45 minutes.", "W", None)])
+    assert any("45 minutes" in n.text for n in _memory(ws))
+    journal.rollback(ws)
+    for p, data in before.items():
+        if "memory/" not in p.as_posix():
+            assert p.read_bytes() == data, p
+    assert (
+        not (ws / "bank/concepts/memory-archive.md").exists()
+        or (ws / "bank/concepts/memory-archive.md") in before
+    )
+
+
+def test_weaker_opinion_contests_then_next_evidence_decides(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("User prefers dark mode over light mode.", "O", 0.9)])
+    _day(ws, 3, [("User now prefers light mode over dark mode.", "O", 0.5)])
+    [entry] = [n for n in _memory(ws) if "mode" in n.text]
+    assert entry.text.startswith("User prefers dark") and entry.meta.get("contested")
+    _day(ws, 4, [("User now prefers light mode over dark mode, confirmed.", "O", 0.5)])
+    [entry] = [n for n in _memory(ws) if "mode" in n.text]
+    assert "now prefers light mode" in entry.text and not entry.meta.get("contested")
+
+
+def test_recall_ranks_replacement_first_and_labels(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("Project Atlas deploys to AWS us-east-1.", "W", None)])
+    _day(ws, 9, [("Project Atlas migrated its deploy target from AWS us-east-1 to GCP "
+                  "europe-west1.", "W", None)])  # fmt: skip
+    from agent_sleep.retrieval.recall import recall
+
+    hits = recall(ws, "Atlas deploy target AWS us-east-1", k=8)
+    first_new = next(i for i, h in enumerate(hits) if "GCP" in h.text)
+    stale = [i for i, h in enumerate(hits) if "AWS us-east-1" in h.text and "GCP" not in h.text]
+    assert all(first_new < i for i in stale)
+    assert all(not hits[i].current and hits[i].superseded_on == "2026-11-09" for i in stale)
+
+
+def test_hand_edited_metadata_warns_once_never_crashes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    page = ws / "bank/concepts/notes.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(
+        "# Notes\n\n## History\n\n"
+        "- W: A <!-- id=aaaaaaaaaa superseded_by=bbbbbbbbbb -->\n"
+        "- W: B <!-- id=bbbbbbbbbb superseded_by=aaaaaaaaaa -->\n"
+        "- W: C <!-- id=cccccccccc superseded_by=zzzzzzzzzz -->\n"
+    )
+    from agent_sleep.core.workspace import Workspace
+
+    recall_currency._warned.clear()
+    with caplog.at_level("WARNING"):
+        sup = recall_currency.superseded_map(Workspace.at(ws))
+        recall_currency.superseded_map(Workspace.at(ws))
+    assert sup == {}  # the cycle keeps both current, the missing target is ignored
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 2
