@@ -97,6 +97,18 @@ def test_session_start_stays_under_ten_thousand_characters_and_says_so(
     hints = [line for line in context.splitlines() if "memory_search" in line]
     assert len(hints) == 1 and "more than fits" in hints[0]
     assert "Durable fact number 0" in context  # the head of MEMORY.md is kept
+    assert "Today's note 199" in context  # and today's newest notes
+
+
+def test_session_start_answer_fits_even_when_json_escaping_doubles_the_text(
+    ws: Path, tmp_path: Path
+) -> None:
+    for i in range(300):
+        rest(ws, f'Config {i}: "C:\\path\\to\\{i}" said "yes" "no" "maybe" \\ \\ \\')
+    r = hook("session-start", payload("SessionStart", None, tmp_path, source="startup"), ws)
+    assert r.returncode == 0 and len(r.stdout) < 10_000
+    context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Config 299" in context and "memory_search" in context
 
 
 def test_session_start_on_an_empty_workspace_answers_empty_context(

@@ -45,6 +45,9 @@ STATE = "claude-code"
 SESSIONS = "sessions.json"
 SLEEP_LOG = "sleep.log"
 SEARCH_HINT = "memory_search"
+MEMORY_CHARS = 3000  # of MEMORY.md when the whole block does not fit
+NEXT_CHARS = 1500  # of the next-session actions then
+LOG_TAIL_BYTES = 64 * 1024
 
 
 class HookInputError(AgentSleepError):
@@ -86,31 +89,85 @@ def now_iso() -> str:
 # -- SessionStart ----------------------------------------------------------------------------
 
 
-def session_start_context(ws: Workspace, limit: int = OUTPUT_CHARS - 200) -> str:
-    """The memory block for a new session, at most ``limit`` characters."""
+def session_start_context(
+    ws: Workspace, limit: int = OUTPUT_CHARS - 200, *, today: dt.date | None = None
+) -> str:
+    """The memory block for a new session, at most ``limit`` characters (``today``: the date
+    whose log counts as today's, default the clock). What ``get_context`` gives when it fits;
+    else MEMORY.md's head, the next-session actions and today's newest notes, in budgets, and
+    one line saying that memory holds more and where to find it."""
     from agent_sleep.retrieval.context import get_context
 
     if not ws.exists():
         return ""
-    full = get_context(ws)
+    full = get_context(ws, today=today)
     if len(full) <= limit:
         return full
     note = (
         f"[Memory holds more than fits here ({len(full)} characters of context): "
         f"use the {SEARCH_HINT} tool (or `agent-sleep search QUERY`) to find the rest.]\n"
     )
-    for memory_chars, yesterday in ((3000, True), (3000, False), (2000, False), (1000, False)):
-        text = get_context(ws, max_memory_chars=memory_chars, load_yesterday=yesterday)
-        if len(text) + len(note) <= limit:
-            return text + note
-    cut = text[: limit - len(note)]
-    return cut[: cut.rfind("\n") + 1] + note  # cut at a line boundary, never mid-line
+    text = _budgeted(ws, limit - len(note), today or dt.date.today())
+    return text + note
+
+
+def _budgeted(ws: Workspace, room: int, today: dt.date) -> str:
+    from agent_sleep.retrieval.context import log_section, memory_section, next_session
+
+    parts: list[str] = []
+    memory = memory_section(ws.read_text(ws.memory_md), min(MEMORY_CHARS, room // 2))
+    if memory:
+        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
+    actions = next_session(ws)
+    if actions:
+        body = _cut(actions[1], NEXT_CHARS)
+        parts.append(f"## Next session (planned {actions[0]})\n\n{body}")
+    path = ws.day_log(today)
+    log, cut = _log_tail(path)
+    left = room - sum(len(p) + 2 for p in parts) - 100  # the headings
+    body = log_section(log, max(0, left), path.relative_to(ws.root).as_posix(), cut)
+    if body and left > 0:
+        parts.insert(1 if memory else 0, f"## Today's log ({today.isoformat()})\n\n{body}")
+    text = "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+    return _cut(text, room)
+
+
+def _cut(text: str, chars: int) -> str:
+    """``text`` within ``chars``, cut at a line boundary (never mid-line)."""
+    if len(text) <= chars:
+        return text
+    head = text[:chars]
+    return head[: head.rfind("\n") + 1]
+
+
+def _log_tail(path: Path) -> tuple[str, bool]:
+    """The end of a daily log: enough for this block, never the whole of a huge log."""
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - LOG_TAIL_BYTES))
+            data = f.read()
+    except (FileNotFoundError, IsADirectoryError):
+        return "", False
+    if size > LOG_TAIL_BYTES:
+        data = data[data.find(b"\n- ") + 1 :]  # start at a note
+    return data.decode("utf-8", "surrogateescape"), size > LOG_TAIL_BYTES
 
 
 def session_start(ws: Workspace) -> HookResult:
-    context = session_start_context(ws)
-    answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
-    return HookResult(stdout=json.dumps(answer, ensure_ascii=False))
+    """The answer, under ``OUTPUT_CHARS`` as JSON: quotes, backslashes and newlines take two
+    characters there, so a context full of them is built again in a smaller budget."""
+    limit = OUTPUT_CHARS - 200
+    for _ in range(6):
+        context = session_start_context(ws, limit)
+        answer = json.dumps(
+            {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}},
+            ensure_ascii=False,
+        )
+        if len(answer) < OUTPUT_CHARS:
+            return HookResult(stdout=answer)
+        limit = int(limit * OUTPUT_CHARS / len(answer) * 0.9)
+    return HookResult(stdout=_empty_answer("session-start"), warning="memory too large to show")
 
 
 # -- PreCompact ------------------------------------------------------------------------------
