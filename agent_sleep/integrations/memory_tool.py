@@ -126,9 +126,8 @@ class MemoryTool(BetaAbstractMemoryTool):
         return head + _numbered(shown, first) + more
 
     def _listing(self, target: mf.Target, view_range: Any) -> str:
-        base = self.ws.root / target.rel
         entries = []
-        for p in sorted(base.rglob("*.md")) if base.is_dir() else []:
+        for p in self._layout(target.rel):
             rel = p.relative_to(self.ws.root).as_posix()
             try:
                 mf.resolve(self.ws, f"{mf.ROOT}/{rel}")
@@ -139,6 +138,19 @@ class MemoryTool(BetaAbstractMemoryTool):
         shown, first, more = _page(entries, view_range, "entries", VIEW_ENTRIES)
         head = f"Files in {target.shown} (size in bytes, path):\n"
         return head + ("\n".join(shown) if shown else "(no files yet)") + more
+
+    def _layout(self, rel: str) -> list[Path]:
+        """The memory files under a folder of the layout (never the rest of the tree)."""
+        folders = {
+            "": ["memory", "bank/entities", "bank/concepts"],
+            "memory": ["memory"],
+            "bank": ["bank/entities", "bank/concepts"],
+        }.get(rel, [rel])
+        found = [self.ws.memory_md] if rel == "" and self.ws.memory_md.is_file() else []
+        for folder in folders:
+            here = self.ws.root / folder
+            found += sorted(here.glob("*.md")) if here.is_dir() and not here.is_symlink() else []
+        return found
 
     # -- writing -------------------------------------------------------------------------
 
