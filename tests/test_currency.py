@@ -168,3 +168,35 @@ def test_hand_edited_metadata_warns_once_never_crashes(
     assert sup == {}  # the cycle keeps both current, the missing target is ignored
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 2
+
+
+def test_search_history_and_context_labels(tmp_path: Path) -> None:
+    import json
+
+    from agent_sleep.retrieval.context import get_context
+    from tests.conftest import run_cli
+
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("The build timeout is 30 minutes.", "W", None)])
+    _day(ws, 5, [("The build timeout is now 45 minutes.", "W", None)])
+    r = run_cli("search", "build timeout", "-w", str(ws), "-k", "5", "--history", "--json")
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    chains = [c for h in hits for c in h["history"]]
+    assert chains and [v["text"] for v in chains[0]] == [
+        "The build timeout is 30 minutes.",
+        "The build timeout is now 45 minutes.",
+    ]
+    assert chains[0][0]["until"] == "2026-11-05"
+    old = [h for h in hits if "30 minutes" in h["text"] and "45" not in h["text"]]
+    assert old and all(not h["current"] and h["superseded_on"] == "2026-11-05" for h in old)
+    text = run_cli("search", "build timeout", "-w", str(ws), "-k", "5", "--history").stdout
+    assert "history: The build timeout is 30 minutes." in text and "[superseded 2026-11-05" in text
+    block = get_context(ws, query="build timeout", today=dt.date(2026, 11, 30))
+    memory_part, _, relevant = block.partition("## Relevant memories")
+    assert "30 minutes" not in memory_part and "45 minutes" in memory_part
+    stale = [line for line in relevant.splitlines() if line.endswith("is 30 minutes.")]
+    assert stale and all(
+        "[superseded 2026-11-05: now The build timeout is now 45" in x for x in stale
+    )

@@ -77,7 +77,8 @@ Examples:
   agent-sleep search "what did the user decide about the API" -k 10
   agent-sleep search "deploy" --budget-tokens 500 --json
   agent-sleep search "what has the user been reading" --budget-tokens 4000 --quick
-  agent-sleep search "staging" --agent ci-bot --shared ~/team-memory""",
+  agent-sleep search "staging" --agent ci-bot --shared ~/team-memory
+  agent-sleep search "where does the user live" --history""",
 )
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(min=1), default=None, help="At most this many hits.")
@@ -110,6 +111,11 @@ Examples:
     default=None,
     help="Also draw on this shared team workspace (env AGENT_SLEEP_SHARED); marked Shared.",
 )
+@click.option(
+    "--history",
+    is_flag=True,
+    help="Show each hit's versions: what it replaced and what replaced it, with dates.",
+)
 @common_options
 def search_cmd(
     query: str,
@@ -120,10 +126,14 @@ def search_cmd(
     quick: bool,
     agent: str | None,
     shared: str | None,
+    history: bool,
     workspace: str | None,
     as_json: bool,
 ) -> None:
-    """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes."""
+    """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes.
+
+    A superseded entry (or a note only it cited) is labelled with the date and what replaced
+    it; --history prints each hit's chain of versions."""
     from dataclasses import asdict, replace
 
     from agent_sleep.retrieval.recall import Fusion
@@ -150,8 +160,32 @@ def search_cmd(
         mark = "[shared] " if s.shared else ""
         lines.append(f"{h.score:.3f}  {mark}{h.path}{'  ' + when if when else ''}")
         lines.append("  " + h.text.replace("\n", "\n  "))
+        if not h.current:
+            lines.append(f"  [superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}]")
+        if history:
+            lines += _history_lines(workspace, h.ids)
     data = [{**asdict(s.hit), "shared": s.shared} for s in found]
+    if history:
+        for d, s in zip(data, found, strict=True):
+            d["history"] = _chains(workspace, s.hit.ids)
     emit(as_json, data, "\n".join(lines) if lines else "(no matches)")
+
+
+def _chains(workspace: str | None, ids: tuple[str, ...]) -> list[list[dict[str, str]]]:
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.retrieval.currency import chain
+
+    ws = Workspace.at(workspace)
+    return [c for c in (chain(ws, i) for i in ids) if len(c) > 1]
+
+
+def _history_lines(workspace: str | None, ids: tuple[str, ...]) -> list[str]:
+    out = []
+    for versions in _chains(workspace, ids):
+        steps = [f"{v['text']} ({v['date']}{' to ' + v['until'] if v['until'] else ''})"
+                 for v in versions]  # fmt: skip
+        out.append("  history: " + " -> ".join(steps))
+    return out
 
 
 @click.command(

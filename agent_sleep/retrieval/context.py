@@ -78,6 +78,8 @@ def memory_section(text: str, max_chars: int) -> str:
     size = 0
     for i, block in enumerate(blocks):
         shown = notes.strip_meta(block.raw)
+        if block.note is not None and block.note.meta.get("contested"):  # currency: disputed
+            shown = shown.rstrip("\n") + " (contested: a newer, weaker note disputes it)\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
@@ -187,5 +189,7 @@ def relevant_section(
         where = f"[{when}] " if when else ""
         text = h.text.replace("\n", "\n  ")
         origin = "" if h.path.startswith("memory/") else f" ({h.path})"
+        if not h.current:  # currency: never shown as if it were still true
+            where += f"[superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}] "
         lines.append(f"- {where}{text}{origin}")
     return title + "\n\n" + "\n".join(lines)

@@ -119,3 +119,37 @@ def label(hits: list[Hit], sup: dict[str, Superseded]) -> list[Hit]:
             h = replace(h, current=False, superseded_by=s.by_text or s.by, superseded_on=s.on)
         out.append(h)
     return out
+
+
+def chain(ws: Workspace, entry_id: str, limit: int = 20) -> list[dict[str, str]]:
+    """The versions of an entry, oldest first: each ``{"id", "text", "date", "until"}``,
+    followed through ``supersedes`` back and ``superseded_by`` forward (a cycle stops it)."""
+    entries: dict[str, fmt.Note] = {}
+    for path in [ws.memory_md, *sorted(ws.entities_dir.glob("*.md")),
+                 *sorted(ws.concepts_dir.glob("*.md"))]:  # fmt: skip
+        if path.is_file():
+            for n in fmt.notes_in(ws.read_text(path)):
+                if n.id:
+                    entries.setdefault(n.id, n)
+    if entry_id not in entries:
+        return []
+    start, seen = entry_id, {entry_id}
+    while len(seen) < limit:
+        back = entries[start].meta.get("supersedes") or next(
+            (i for i, n in entries.items() if n.meta.get("superseded_by") == start), None
+        )
+        if not back or back in seen or back not in entries:
+            break
+        seen.add(back)
+        start = back
+    out, cur, visited = [], start, set()
+    while cur in entries and cur not in visited and len(out) < limit:
+        visited.add(cur)
+        n = entries[cur]
+        out.append({"id": n.id, "text": n.text, "date": n.meta.get("date", ""),
+                    "until": n.meta.get("until", "")})  # fmt: skip
+        nxt = n.meta.get("superseded_by") or next(
+            (i for i, m in entries.items() if m.meta.get("supersedes") == cur), ""
+        )
+        cur = nxt
+    return out
