@@ -193,6 +193,8 @@ def test_the_installed_hook_command_runs(tmp_path: Path) -> None:
 def test_the_plugin_layout_runs_from_the_plugin_root(tmp_path: Path) -> None:
     plugin = read(ROOT / ".claude-plugin" / "plugin.json")
     assert plugin["name"] == "agent-sleep"
+    market = read(ROOT / ".claude-plugin" / "marketplace.json")
+    assert [(p["name"], p["source"]) for p in market["plugins"]] == [("agent-sleep", "./")]
     for skill in plugin["skills"]:
         assert (ROOT / skill / "SKILL.md").is_file()
     server = plugin["mcpServers"]["agent-sleep"]
