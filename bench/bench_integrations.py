@@ -3,7 +3,8 @@
 1. MCP server ready: from spawning ``agent-sleep mcp`` to the SDK's stdio client holding the
    ``initialize`` answer (median of ``--runs``), next to a bare ``from mcp.server import
    MCPServer`` in a fresh interpreter.
-2. SessionStart hook wall time (a real subprocess fed the hook JSON), next to
+2. SessionStart and SessionEnd hook wall times (real subprocesses fed the hook JSON; SessionEnd
+   returns once its detached sleep is started), next to
    ``python -c "import click"`` and ``python -c pass``, interleaved in the same run.
 3. What SessionStart injects on the LoCoMo dev workspaces: each conversation is imported day by
    day (``bench/locomo.py``: every turn a B note dated by its session) with an offline sleep
@@ -81,6 +82,7 @@ def startup(runs: int, ws: Path) -> None:
             "source": "startup",
         }
     )
+    end_in = hook_in.replace('"SessionStart"', '"SessionEnd"').replace('"source"', '"reason"')
     py = sys.executable
     times: dict[str, list[float]] = defaultdict(list)
     for _ in range(runs):
@@ -90,6 +92,9 @@ def startup(runs: int, ws: Path) -> None:
             wall(
                 [py, "-m", "agent_sleep", "hook", "session-start", "--workspace", str(ws)], hook_in
             )
+        )
+        times["agent-sleep hook session-end (returns)"].append(
+            wall([py, "-m", "agent_sleep", "hook", "session-end", "--workspace", str(ws)], end_in)
         )
         times["from mcp.server import MCPServer"].append(
             wall([py, "-c", "from mcp.server import MCPServer"])

@@ -145,21 +145,56 @@ def _hit(h: Any) -> dict[str, Any]:
     return out
 
 
-def build_server(ws: Workspace) -> MCPServer:
-    """The MCP server over ``ws`` (created on first write)."""
-    from mcp.server import MCPServer
-
-    server: MCPServer = MCPServer(
-        "agent-sleep", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
-    )
-
-    @server.tool(
-        description="Save one durable memory now: a fact (type W), something that happened "
+DESCRIPTIONS = {
+    "memory_write": (
+        "Save one durable memory now: a fact (type W), something that happened "
         "(B), an opinion or preference with confidence (O), or a summary (S). Use it the moment "
         "it comes up; one fact per call, at most 4 KB. No model is called. Returns the note id."
-    )
+    ),
+    "memory_search": (
+        "Search long-term memory (MEMORY.md, bank pages, daily logs) with keyword "
+        "and meaning matching. Use before answering anything that may depend on earlier "
+        "sessions. `query` (alias q); `k` (alias limit) results, or a `budget_tokens` budget. "
+        "Each hit has text, path, date, sources, score and, where it applies, whether it is "
+        "current; read more around a hit with memory_get."
+    ),
+    "memory_get": (
+        "Read a memory file of the workspace, or a line range of it (1-based, "
+        "inclusive): e.g. path 'MEMORY.md', 'memory/2026-11-29.md' or a search hit's path. "
+        f"Returns at most {MAX_GET_CHARS} characters and says when it stopped early."
+    ),
+    "memory_context": (
+        "The memory block for the start of a task: MEMORY.md (trimmed to "
+        "max_memory_chars), today's and yesterday's notes, the planned next-session actions, "
+        "and with `query` (alias q) the most relevant memories within `budget_tokens`."
+    ),
+    "memory_flush": (
+        "Before the context is compacted or a long task ends, send the "
+        "conversation (or its important part) as `context_dump` (alias text): the durable "
+        "facts in it are extracted into today's log. The same dump twice writes nothing."
+    ),
+    "memory_sleep": (
+        "Consolidate the notes not yet consolidated (sleep): phase 'nrem' writes "
+        "durable entries into MEMORY.md and bank pages, 'rem' finds connections and next "
+        "actions, 'both' runs the two. dry_run shows the diff and writes nothing. Use at the "
+        "end of a session; `agent-sleep rollback` undoes a run."
+    ),
+    "memory_status": (
+        "How the memory stands: notes waiting for sleep, MEMORY.md size against "
+        "its budget, bank pages, daily logs and the recent sleep runs."
+    ),
+}
+
+
+class MemoryTools:
+    """The seven tools over one workspace (each method is one tool; see ``DESCRIPTIONS``)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
     @_tool_errors
     def memory_write(
+        self,
         note: str | None = None,
         type: str = "B",
         confidence: float | None = None,
@@ -172,10 +207,10 @@ def build_server(ws: Workspace) -> MCPServer:
         body = _pick("note", note, text)
         if body is None:
             raise BadInput("give the note text in `note`")
-        r = micro_rest_detail(body, type, workspace=ws, confidence=confidence, source=source)
+        r = micro_rest_detail(body, type, workspace=self.ws, confidence=confidence, source=source)
         return {
             "id": r.id,
-            "path": r.path.relative_to(ws.root).as_posix(),
+            "path": r.path.relative_to(self.ws.root).as_posix(),
             "date": r.date,
             "time": r.time,
             "type": r.type,
@@ -183,15 +218,9 @@ def build_server(ws: Workspace) -> MCPServer:
             "redacted": r.redacted,
         }
 
-    @server.tool(
-        description="Search long-term memory (MEMORY.md, bank pages, daily logs) with keyword "
-        "and meaning matching. Use before answering anything that may depend on earlier "
-        "sessions. `query` (alias q); `k` (alias limit) results, or a `budget_tokens` budget. "
-        "Each hit has text, path, date, sources, score and, where it applies, whether it is "
-        "current; read more around a hit with memory_get."
-    )
     @_tool_errors
     def memory_search(
+        self,
         query: str | None = None,
         k: int | None = None,
         budget_tokens: int | None = None,
@@ -203,20 +232,16 @@ def build_server(ws: Workspace) -> MCPServer:
             raise BadInput("give the search words in `query`")
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
         budget = _positive("budget_tokens", budget_tokens)
-        if not ws.exists():
+        if not self.ws.exists():
             return {"query": wanted, "hits": []}
         from agent_sleep.retrieval.recall import recall
 
-        hits = recall(ws, wanted, k=count, budget_tokens=budget)
+        hits = recall(self.ws, wanted, k=count, budget_tokens=budget)
         return {"query": wanted, "hits": [_hit(h) for h in hits]}
 
-    @server.tool(
-        description="Read a memory file of the workspace, or a line range of it (1-based, "
-        "inclusive): e.g. path 'MEMORY.md', 'memory/2026-11-29.md' or a search hit's path. "
-        f"Returns at most {MAX_GET_CHARS} characters and says when it stopped early."
-    )
     @_tool_errors
     def memory_get(
+        self,
         path: str | None = None,
         start_line: int | None = None,
         end_line: int | None = None,
@@ -228,15 +253,11 @@ def build_server(ws: Workspace) -> MCPServer:
             raise BadInput("give the file in `path`, e.g. MEMORY.md")
         first = _positive("start_line", start_line)
         last = _positive("end_line", end_line)
-        return read_lines(ws, where, first, last)
+        return read_lines(self.ws, where, first, last)
 
-    @server.tool(
-        description="The memory block for the start of a task: MEMORY.md (trimmed to "
-        "max_memory_chars), today's and yesterday's notes, the planned next-session actions, "
-        "and with `query` (alias q) the most relevant memories within `budget_tokens`."
-    )
     @_tool_errors
     def memory_context(
+        self,
         query: str | None = None,
         budget_tokens: int | None = None,
         max_memory_chars: int = 3000,
@@ -247,57 +268,55 @@ def build_server(ws: Workspace) -> MCPServer:
         if max_memory_chars < 0:
             raise BadInput("max_memory_chars must not be negative")
         text = get_context(
-            ws,
+            self.ws,
             max_memory_chars=max_memory_chars,
             query=_pick("query", query, q),
             budget_tokens=_positive("budget_tokens", budget_tokens),
         )
         return {"context": text or "(memory is empty)"}
 
-    @server.tool(
-        description="Before the context is compacted or a long task ends, send the "
-        "conversation (or its important part) as `context_dump` (alias text): the durable "
-        "facts in it are extracted into today's log. The same dump twice writes nothing."
-    )
     @_tool_errors
-    def memory_flush(context_dump: str | None = None, text: str | None = None) -> dict[str, Any]:
+    def memory_flush(
+        self, context_dump: str | None = None, text: str | None = None
+    ) -> dict[str, Any]:
         from agent_sleep.consolidation.flush import flush
 
         dump = _pick("context_dump", context_dump, text)
         if dump is None:
             raise BadInput("give the conversation text in `context_dump`")
-        result = flush(dump, workspace=ws)
+        result = flush(dump, workspace=self.ws)
         return asdict(result)
 
-    @server.tool(
-        description="Consolidate the notes not yet consolidated (sleep): phase 'nrem' writes "
-        "durable entries into MEMORY.md and bank pages, 'rem' finds connections and next "
-        "actions, 'both' runs the two. dry_run shows the diff and writes nothing. Use at the "
-        "end of a session; `agent-sleep rollback` undoes a run."
-    )
     @_tool_errors
-    def memory_sleep(phase: str = "both", dry_run: bool = False) -> dict[str, Any]:
+    def memory_sleep(self, phase: str = "both", dry_run: bool = False) -> dict[str, Any]:
         from agent_sleep.consolidation.sleep import sleep_cycle
         from agent_sleep.integrations.sleep_lock import exclusive_sleep
 
-        with exclusive_sleep(ws):
-            result = asdict(sleep_cycle(ws, phase=phase, dry_run=dry_run))
+        with exclusive_sleep(self.ws):
+            result = asdict(sleep_cycle(self.ws, phase=phase, dry_run=dry_run))
         diff = result.pop("diff", "")
         if dry_run:
             result["diff"] = diff[:MAX_DIFF_CHARS]
             result["diff_truncated"] = len(diff) > MAX_DIFF_CHARS
         return result
 
-    @server.tool(
-        description="How the memory stands: notes waiting for sleep, MEMORY.md size against "
-        "its budget, bank pages, daily logs and the recent sleep runs."
-    )
     @_tool_errors
-    def memory_status() -> dict[str, Any]:
+    def memory_status(self) -> dict[str, Any]:
         from agent_sleep.consolidation.status import status
 
-        return status(ws)
+        return status(self.ws)
 
+
+def build_server(ws: Workspace) -> MCPServer:
+    """The MCP server over ``ws`` (created on first write)."""
+    from mcp.server import MCPServer
+
+    server: MCPServer = MCPServer(
+        "agent-sleep", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
+    )
+    tools = MemoryTools(ws)
+    for name, description in DESCRIPTIONS.items():
+        server.add_tool(getattr(tools, name), name=name, description=description)
     _resources(server, ws)
     return server
 
