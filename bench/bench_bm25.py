@@ -1,10 +1,10 @@
-"""BM25 backends side by side: ours (agent_sleep.retrieval.bm25), rank-bm25 and bm25s, on the same tokens.
+"""BM25 backends side by side: ours (agent_sleep.retrieval.bm25), rank-bm25 and bm25s.
 
-Every backend indexes the same terms: ``agent_sleep.retrieval.bm25.tokenize`` of each recall unit's indexed
-text, exactly as the search index stores them, and is queried with ``tokenize(query)``.
+Every backend indexes the same terms: ``agent_sleep.retrieval.bm25.tokenize`` of each recall
+unit's indexed text, exactly as the search index stores them, and is queried with ``tokenize(query)``.
 
-- ours: ``agent_sleep.retrieval.bm25.BM25`` (Okapi, k1=1.2, b=0.75, idf ``ln(1 + (N-df+0.5)/(df+0.5))``,
-  repeated query terms counted once),
+- ours: ``agent_sleep.retrieval.bm25.BM25`` (Okapi, k1=1.2, b=0.75,
+  idf ``ln(1 + (N-df+0.5)/(df+0.5))``, repeated query terms counted once),
 - rank-bm25: ``rank_bm25.BM25Okapi`` as shipped (k1=1.5, b=0.75, idf ``ln((N-df+0.5)/(df+0.5))``
   floored at 0.25 × the mean idf for terms in more than half the documents), and with k1=1.2,
 - bm25s: ``bm25s.BM25(k1=1.2, b=0.75, method="lucene")`` fed token ids (Lucene's BM25 is ours
@@ -12,7 +12,8 @@ text, exactly as the search index stores them, and is queried with ``tokenize(qu
 
 1. Quality: LoCoMo evidence recall at each budget, BM25 alone. Units are ranked by the
    backend's score (units scoring 0 are left out, ties by position), packed greedily by rank
-   into the budget (``agent_sleep.retrieval.recall.count_tokens``), and scored as bench_recall does: the
+   into the budget (``agent_sleep.retrieval.recall.count_tokens``), and scored as bench_recall
+   does: the
    share of the question's gold evidence among the packed units' sources. Also printed: the
    product's own BM25-only route (``recall`` with the vector weight at 0: sessions and
    near-duplicate folding on top of our scores), the number of questions a backend scores
@@ -88,7 +89,7 @@ class Backend:
 def _ours_save(model: BM25, folder: Path) -> None:
     import numpy as np
 
-    # The layout the search index writes (agent_sleep/retrieval/index.py keeps the count in its manifest).
+    # The layout the search index writes (the index keeps the count in its manifest).
     arrays = model.arrays()
     np.savez(folder / "bm25.npz", vocab=np.array(model.terms(), dtype=str), **arrays)
     (folder / "manifest.json").write_text(json.dumps({"units": model.count}))

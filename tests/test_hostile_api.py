@@ -1,5 +1,6 @@
 """The Python API in an unlucky import order: a submodule named like a public function
-(``agent_sleep.consolidation.flush``, ``agent_sleep.retrieval.recall``) imported first must not replace the function."""
+(``agent_sleep.consolidation.flush``, ``agent_sleep.retrieval.recall``) imported first must not
+replace the function."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ Sleeping Agent"), where
 - downstream: the highest TF-IDF cosine between the note and any later note of the window
   (what keeps coming up matters);
 - recency: the note's rank in time order over the window, divided by the window's size;
-- density: the information in the note's best sentence (:func:`agent_sleep.analysis.distill.information`:
-  content words, names, numbers, temporal expressions, first-person statements; questions and
+- density: the information in the note's best sentence
+  (:func:`agent_sleep.analysis.distill.information`: content words, names, numbers, temporal expressions, first-person statements; questions and
   reactions count against it).
 
 Downstream similarity and density enter as percentile ranks within the window (the share of
@@ -19,8 +19,8 @@ from its own window.
 Tiers: ``keep`` (>= 0.6: every informative sentence kept verbatim), ``condense`` (0.3-0.6: the
 most informative sentences only), ``prune`` (< 0.3, or small talk: no informative sentence at
 all, whatever the rank). A low-ranked note still holding a clear fact
-(:data:`agent_sleep.analysis.distill.STRONG`) is condensed, not pruned. Protected categories never fall
-to ``prune``: notes holding a date, time or age (dates are what generic summaries lose first),
+(:data:`agent_sleep.analysis.distill.STRONG`) is condensed, not pruned. Protected categories
+never fall to ``prune``: notes holding a date, time or age (dates are what generic summaries lose first),
 world facts and opinions the agent wrote on purpose (W and O notes). A B or S note the agent
 wrote itself (no ``Speaker:`` label) is pruned only as small talk, never for its rank: ranking
 within a window always puts some note last, and an agent's own experience note was written

@@ -1,11 +1,13 @@
 """Model providers behind one small interface: system prompt, payload (a dict), JSON schema in;
 a JSON object and the token usage out.
 
-- ``anthropic`` (:mod:`agent_sleep.providers.anthropic`): the official SDK with structured outputs, temperature 0, retries and a timeout;
-  imported only when a call is made. Default when ``ANTHROPIC_API_KEY`` is set.
+- ``anthropic`` (:mod:`agent_sleep.providers.anthropic`): the official SDK with structured
+  outputs, temperature 0, retries and a timeout; imported only when a call is made. Default
+  when ``ANTHROPIC_API_KEY`` is set.
 - ``openai`` (:mod:`agent_sleep.providers.openai`): any OpenAI-compatible server (Ollama,
   llama.cpp, vLLM, LM Studio) through the official SDK, with format fallbacks for small models.
-- ``offline``: the deterministic consolidator in :mod:`agent_sleep.providers.offline`. Default otherwise.
+- ``offline``: the deterministic consolidator in :mod:`agent_sleep.providers.offline`.
+  Default otherwise.
 
 :func:`ask` adds what every caller needs on top: schema validation and one repair retry.
 """
