@@ -86,30 +86,37 @@ def _tree(repo: Repo, rev: str | None) -> dict[str, Entry]:
     return tree
 
 
-def _blob(repo: Repo, sha: str) -> str:
-    return repo.git_bytes("cat-file", "blob", sha).stdout.decode(ENCODING, ERRORS)
+def _trivial(base: Entry | None, ours: Entry | None, theirs: Entry | None) -> bool:
+    """True when one side's version is the answer (no content merge needed)."""
+    return ours is None or theirs is None or ours in (theirs, base) or theirs == base
 
 
-def _write_blob(repo: Repo, text: str) -> str:
-    data = text.encode(ENCODING, ERRORS)
-    return repo.git_bytes("hash-object", "-w", "--stdin", input=data).stdout.decode().strip()
-
-
-def _merge_entry(
-    repo: Repo, path: str, base: Entry | None, ours: Entry | None, theirs: Entry | None
-) -> Entry | None:
+def _pick(path: str, base: Entry | None, ours: Entry | None, theirs: Entry | None) -> Entry | None:
     if ours == theirs or theirs == base:
         return ours
     if ours == base:
         return theirs
     if ours is None or theirs is None:
         return ours or theirs  # deleted on one side, changed on the other: keep the change
-    if not path.endswith(".md"):
-        return ours  # not a memory file: this side's version wins, the other stays in history
-    merged = merge_text(
-        path, _blob(repo, base[1]) if base else "", _blob(repo, ours[1]), _blob(repo, theirs[1])
-    )
-    return (ours[0], _write_blob(repo, merged))
+    return ours  # not a memory file: this side's version wins, the other stays in history
+
+
+def _content_merges(
+    repo: Repo, jobs: list[tuple[str, Entry | None, Entry, Entry]]
+) -> dict[str, Entry]:
+    """Memory files both sides changed, merged here: blobs read and written in one batch each."""
+    shas = {e[1] for _, b, o, t in jobs for e in (b, o, t) if e is not None}
+    blobs = repo.cat_files(sorted(shas))
+
+    def text(e: Entry | None) -> str:
+        raw = blobs.get(e[1]) if e is not None else b""
+        return (raw or b"").decode(ENCODING, ERRORS)
+
+    merged = [
+        merge_text(p, text(b), text(o), text(t)).encode(ENCODING, ERRORS) for p, b, o, t in jobs
+    ]
+    ids = repo.write_blobs(merged)
+    return {p: (o[0], sha) for (p, _b, o, _t), sha in zip(jobs, ids, strict=True)}
 
 
 def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[str]]:
@@ -125,13 +132,18 @@ def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[s
         return theirs, []
     tb, to, tt = _tree(repo, base), _tree(repo, ours), _tree(repo, theirs)
     result: dict[str, Entry] = {}
-    both: list[str] = []
+    jobs: list[tuple[str, Entry | None, Entry, Entry]] = []
     for path in sorted({*to, *tt}):
-        entry = _merge_entry(repo, path, tb.get(path), to.get(path), tt.get(path))
-        if to.get(path) not in (tt.get(path), tb.get(path)) and tt.get(path) != tb.get(path):
-            both.append(path)
+        b, o, t = tb.get(path), to.get(path), tt.get(path)
+        if not _trivial(b, o, t) and path.endswith(".md"):
+            assert o is not None and t is not None
+            jobs.append((path, b, o, t))
+            continue
+        entry = _pick(path, b, o, t)
         if entry is not None:
             result[path] = entry
+    result.update(_content_merges(repo, jobs))
+    both = [p for p, *_ in jobs]
     fd, index = tempfile.mkstemp(prefix="agent-sleep-index-")
     os.close(fd)
     os.unlink(index)
@@ -156,6 +168,7 @@ def _check_out(repo: Repo, old: str | None, new: str, branch: str) -> list[str]:
     before, after = _tree(repo, old), _tree(repo, new)
     changed = sorted(p for p in {*before, *after} if before.get(p) != after.get(p))
     ws = repo.ws
+    blobs = repo.cat_files(sorted({after[p][1] for p in changed if p in after}))
     for path in changed:
         target = ws.confine(path)
         entry = after.get(path)
@@ -165,7 +178,7 @@ def _check_out(repo: Repo, old: str | None, new: str, branch: str) -> list[str]:
             continue
         if entry[0] not in ("100644", "100755"):
             continue  # a symlink or submodule from the other side is never written here
-        ws.write_text(target, _blob(repo, entry[1]))
+        ws.write_text(target, (blobs.get(entry[1]) or b"").decode(ENCODING, ERRORS))
     ref = f"refs/heads/{branch}"
     repo.git("update-ref", ref, new, *([old] if old else []))
     repo.git("read-tree", new)

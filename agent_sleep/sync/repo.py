@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import AgentSleepError
 from agent_sleep.core.workspace import STATE_DIRNAME, Workspace
 from agent_sleep.sync.driver import DRIVER_NAME, driver_command
@@ -83,6 +84,48 @@ class Repo:
         if check and proc.returncode != 0:
             raise SyncError(f"git {args[0]} failed: {last_line(proc.stderr)}")
         return proc
+
+    def cat_files(self, names: Sequence[str]) -> dict[str, bytes | None]:
+        """The contents of many objects (``<rev>:<path>``, ``:<path>`` or blob ids) read by one
+        ``git cat-file --batch``; None for a name that does not exist."""
+        if not names:
+            return {}
+        data = self.git_bytes(
+            "cat-file", "--batch", input="".join(f"{n}\n" for n in names).encode()
+        ).stdout
+        out: dict[str, bytes | None] = {}
+        pos = 0
+        for name in names:
+            end = data.index(b"\n", pos)
+            header = data[pos:end].split(b" ")
+            pos = end + 1
+            if len(header) < 3 or header[-1] == b"missing":
+                out[name] = None
+                continue
+            size = int(header[2])
+            out[name] = data[pos : pos + size]
+            pos += size + 1
+        return out
+
+    def write_blobs(self, contents: Sequence[bytes]) -> list[str]:
+        """Store many blobs with one ``git hash-object``; their ids, in order."""
+        if not contents:
+            return []
+        with tempfile.TemporaryDirectory(prefix="agent-sleep-blobs-") as tmp:
+            paths = []
+            for k, data in enumerate(contents):
+                path = os.path.join(tmp, str(k))
+                with open(path, "wb") as f:
+                    f.write(data)
+                paths.append(path)
+            out = self.git_bytes(
+                "hash-object",
+                "-w",
+                "--no-filters",
+                "--stdin-paths",
+                input="\n".join(paths).encode(),
+            ).stdout.decode()
+        return out.split()
 
     def is_repo(self) -> bool:
         return (self.root / ".git").exists()
@@ -218,11 +261,18 @@ def _staged(repo: Repo) -> list[tuple[str, str]]:
     return [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
 
 
-def _new_note_count(repo: Repo, path: str, had_head: bool) -> int:
-    now = repo.git("show", f":{path}", check=False).stdout
-    before = repo.git("show", f"HEAD:{path}", check=False).stdout if had_head else ""
-    old = {n.id for n in fmt.notes_in(before)}
-    return sum(1 for n in fmt.notes_in(now) if n.id and n.id not in old)
+_ID_RE = re.compile(r"<!-- id=(\S+)")
+
+
+def _new_note_count(repo: Repo, paths: list[str], had_head: bool) -> int:
+    names = [f":{p}" for p in paths] + ([f"HEAD:{p}" for p in paths] if had_head else [])
+    blobs = repo.cat_files(names)
+    count = 0
+    for p in paths:
+        now = set(_ID_RE.findall((blobs.get(f":{p}") or b"").decode("utf-8", "replace")))
+        old = set(_ID_RE.findall((blobs.get(f"HEAD:{p}") or b"").decode("utf-8", "replace")))
+        count += len(now - old)
+    return count
 
 
 def describe(repo: Repo, runs: list[dict[str, object]], extra: str | None = None) -> str:
@@ -230,7 +280,7 @@ def describe(repo: Repo, runs: list[dict[str, object]], extra: str | None = None
     had_head = repo.head() is not None
     staged = _staged(repo)
     logs = [p for s, p in staged if p.startswith("memory/") and s != "D"]
-    notes = sum(_new_note_count(repo, p, had_head) for p in logs)
+    notes = _new_note_count(repo, logs, had_head) if logs else 0
     edited = [p for s, p in staged if not p.startswith("memory/")]
     lines = [_run_name(r) for r in runs]
     if extra:
