@@ -1,7 +1,8 @@
 """BM25 backends side by side: ours (agent_sleep.retrieval.bm25), rank-bm25 and bm25s.
 
 Every backend indexes the same terms: ``agent_sleep.retrieval.bm25.tokenize`` of each recall
-unit's indexed text, exactly as the search index stores them, and is queried with ``tokenize(query)``.
+unit's indexed text, exactly as the search index stores them, and is queried with
+``tokenize(query)``.
 
 - ours: ``agent_sleep.retrieval.bm25.BM25`` (Okapi, k1=1.2, b=0.75,
   idf ``ln(1 + (N-df+0.5)/(df+0.5))``, repeated query terms counted once),

@@ -7,8 +7,8 @@ Sleeping Agent"), where
   (what keeps coming up matters);
 - recency: the note's rank in time order over the window, divided by the window's size;
 - density: the information in the note's best sentence
-  (:func:`agent_sleep.analysis.distill.information`: content words, names, numbers, temporal expressions, first-person statements; questions and
-  reactions count against it).
+  (:func:`agent_sleep.analysis.distill.information`: content words, names, numbers, temporal
+  expressions, first-person statements; questions and reactions count against it).
 
 Downstream similarity and density enter as percentile ranks within the window (the share of
 other notes scoring lower), like recency. TF-IDF cosines run lower than the paper's MiniLM
@@ -20,11 +20,11 @@ Tiers: ``keep`` (>= 0.6: every informative sentence kept verbatim), ``condense``
 most informative sentences only), ``prune`` (< 0.3, or small talk: no informative sentence at
 all, whatever the rank). A low-ranked note still holding a clear fact
 (:data:`agent_sleep.analysis.distill.STRONG`) is condensed, not pruned. Protected categories
-never fall to ``prune``: notes holding a date, time or age (dates are what generic summaries lose first),
-world facts and opinions the agent wrote on purpose (W and O notes). A B or S note the agent
-wrote itself (no ``Speaker:`` label) is pruned only as small talk, never for its rank: ranking
-within a window always puts some note last, and an agent's own experience note was written
-because it mattered.
+never fall to ``prune``: notes holding a date, time or age (dates are what generic summaries
+lose first), world facts and opinions the agent wrote on purpose (W and O notes). A B or S
+note the agent wrote itself (no ``Speaker:`` label) is pruned only as small talk, never for
+its rank: ranking within a window always puts some note last, and an agent's own experience
+note was written because it mattered.
 The score depends only on the window's notes, not on which of them are pending, so scoring the
 same logs twice gives the same tiers.
 """
