@@ -219,6 +219,23 @@ def test_writes_are_redacted_capped_and_validated(ws: Path) -> None:
     assert tree(ws) == before
 
 
+def test_a_symlinked_folder_is_refused(ws: Path, tmp_path: Path) -> None:
+    Workspace.at(ws).ensure()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ws / "bank" / "entities").rmdir()
+    (ws / "bank" / "entities").symlink_to(elsewhere, target_is_directory=True)
+    tool = MemoryTool(workspace=ws)
+    for cmd in (
+        {"command": "create", "path": "/memories/bank/entities/x.md", "file_text": "- W: x"},
+        {"command": "view", "path": "/memories/bank/entities"},
+    ):
+        with pytest.raises(ToolError):
+            tool.call(cmd)
+    assert list(elsewhere.iterdir()) == []
+    assert "elsewhere" not in tool.call({"command": "view", "path": "/memories"})
+
+
 def test_view_paginates_files_and_folders(ws: Path) -> None:
     w = Workspace.at(ws).ensure()
     body = "".join(f"- W: fact {i} <!-- id=f{i:09d} -->\n" for i in range(1000))

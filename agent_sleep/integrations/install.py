@@ -46,8 +46,11 @@ class Installed:
 
 
 def base_command() -> str:
-    """How Claude Code should start us: ``agent-sleep`` when it is on PATH, else this Python."""
-    if shutil.which("agent-sleep"):
+    """How Claude Code should start us: ``agent-sleep`` when the one on PATH belongs to this
+    Python (so the settings stay portable), else this Python with ``-m agent_sleep``."""
+    found = shutil.which("agent-sleep")
+    here = Path(sys.executable).parent
+    if found and Path(found).resolve().parent in (here, here.resolve()):
         return "agent-sleep"
     return f"{shlex.quote(sys.executable)} -m agent_sleep"
 
