@@ -66,8 +66,8 @@ def _content_text(content: Any) -> str:
 
 def render(record: Any) -> list[str]:
     """The turns of one transcript record, as lines a person (or the flush) reads."""
-    if not isinstance(record, dict) or record.get("isMeta"):
-        return []
+    if not isinstance(record, dict) or record.get("isMeta") or record.get("isCompactSummary"):
+        return []  # a compaction's summary restates what the earlier flush already took
     kind = record.get("type")
     message = record.get("message")
     if kind not in ("user", "assistant") or not isinstance(message, dict):
