@@ -44,6 +44,7 @@ PRE_COMPACT_SECONDS = 90.0  # no new flush piece starts after this (the installe
 STATE = "claude-code"
 SESSIONS = "sessions.json"
 SLEEP_LOG = "sleep.log"
+SLEEP_LOG_BYTES = 1 << 20
 SEARCH_HINT = "memory_search"
 MEMORY_CHARS = 3000  # of MEMORY.md when the whole block does not fit
 NEXT_CHARS = 1500  # of the next-session actions then
@@ -269,7 +270,10 @@ def pre_compact(ws: Workspace, payload: dict[str, Any]) -> HookResult:
     entry = {"hook": "pre-compact", "session_id": session, "trigger": payload.get("trigger")}
     warning = None
     if summary["malformed_lines"]:
-        warning = f"skipped {summary['malformed_lines']} malformed transcript lines"
+        warning = (
+            f"agent-sleep pre-compact hook: skipped {summary['malformed_lines']} malformed "
+            "transcript lines"
+        )
     return HookResult(warning=warning, journal={**entry, **summary})
 
 
@@ -295,7 +299,10 @@ def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
     env = {**os.environ}
     package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    with open(state_dir(ws) / SLEEP_LOG, "ab") as log:
+    log_path = state_dir(ws) / SLEEP_LOG
+    if log_path.exists() and log_path.stat().st_size > SLEEP_LOG_BYTES:
+        os.replace(log_path, log_path.with_suffix(".log.1"))  # keep one old log, not all
+    with open(log_path, "ab") as log:
         proc = subprocess.Popen(
             args,
             stdin=subprocess.DEVNULL,
