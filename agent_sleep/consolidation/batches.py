@@ -377,7 +377,10 @@ def _bounded_once(
 
     out = walk(schema, "")
     weights = WEIGHTS.get(task, {})
+    # no more items than ids to cite; a flush, no more notes than the dump has sentences
     n_items = max(1, len(note_ids) + len(entry_ids))
+    if task == "flush":
+        n_items = max(1, len(lexical.sentences(str(payload.get("text", "")))))
     for key, prop in out.get("properties", {}).items():
         if prop.get("type") != "array":
             continue
