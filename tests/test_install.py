@@ -149,6 +149,17 @@ def test_invalid_mcp_json_leaves_the_settings_untouched_too(tmp_path: Path) -> N
     assert not (tmp_path / ".claude").exists()
 
 
+def test_a_workspace_given_to_install_is_written_into_every_command(tmp_path: Path) -> None:
+    ws = tmp_path / "team memory"
+    assert install("--project", str(tmp_path), "--shared", "--workspace", str(ws)).returncode == 0
+    settings = read(tmp_path / ".claude" / "settings.json")
+    assert ours(settings, "SessionEnd") == [
+        f"{CMD} hook session-end --scope shared --workspace '{ws}'"
+    ]
+    args = read(tmp_path / ".mcp.json")["mcpServers"]["agent-sleep"]["args"]
+    assert args[-4:] == ["--scope", "shared", "--workspace", str(ws)]
+
+
 def test_user_install_writes_home_settings_and_keeps_claude_json(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

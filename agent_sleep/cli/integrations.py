@@ -123,6 +123,14 @@ Examples:
     default=None,
     help="How Claude Code starts agent-sleep (default: agent-sleep on PATH, else this Python).",
 )
+@click.option(
+    "--workspace",
+    "-w",
+    metavar="DIR",
+    default=None,
+    help="Workspace the hooks and server use (written into the commands; default: the "
+    "one in $AGENT_SLEEP_WORKSPACE, else ~/.agent_workspace, when they run).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
 def install_cmd(
     target: str,
@@ -130,6 +138,7 @@ def install_cmd(
     user: bool,
     shared: bool,
     command: str | None,
+    workspace: str | None,
     as_json: bool,
 ) -> None:
     """Merge agent-sleep's hooks (SessionStart, PreCompact, SessionEnd) and MCP server into
@@ -141,7 +150,11 @@ def install_cmd(
     from agent_sleep.integrations.install import install_claude_code
 
     r = install_claude_code(
-        project, user=user, scope="shared" if shared else "project", command=command
+        project,
+        user=user,
+        scope="shared" if shared else "project",
+        command=command,
+        workspace=workspace,
     )
     lines = [f"Claude Code settings: {r.settings}", f"MCP server: {r.mcp}", f"Workspace: {r.scope}"]
     lines.append(

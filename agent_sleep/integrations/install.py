@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.core.errors import BadInput, StorageError
+from agent_sleep.core.workspace import resolve_path
 
 SERVER_NAME = "agent-sleep"
 HOOKS = {  # Claude Code event -> (our hook, timeout in seconds)
@@ -81,7 +82,9 @@ def ours(hook: Any) -> bool:
     return isinstance(command, str) and any(m in command + " " for m in MARKERS)
 
 
-def merge_hooks(settings: dict[str, Any], command: str, scope: str, path: Path) -> dict[str, Any]:
+def merge_hooks(
+    settings: dict[str, Any], command: str, options: list[str], path: Path
+) -> dict[str, Any]:
     """``settings`` with our three hooks in place and everything else untouched."""
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
@@ -101,18 +104,20 @@ def merge_hooks(settings: dict[str, Any], command: str, scope: str, path: Path) 
             rest = [h for h in inner if not ours(h)]
             if rest or not inner:
                 kept.append({**group, "hooks": rest} if len(rest) != len(inner) else group)
-        ours_now = {"type": "command", "command": f"{command} hook {name} --scope {scope}"}
+        ours_now = {"type": "command", "command": f"{command} hook {name} {shlex.join(options)}"}
         kept.append({"hooks": [{**ours_now, "timeout": timeout}]})
         merged[event] = kept
     return {**settings, "hooks": merged}
 
 
-def merge_mcp(config: dict[str, Any], command: str, scope: str, path: Path) -> dict[str, Any]:
+def merge_mcp(
+    config: dict[str, Any], command: str, options: list[str], path: Path
+) -> dict[str, Any]:
     servers = config.get("mcpServers", {})
     if not isinstance(servers, dict):
         raise BadInput(f"{path}: 'mcpServers' is not an object; nothing was written")
     argv = shlex.split(command)
-    entry = {"command": argv[0], "args": [*argv[1:], "mcp", "--scope", scope]}
+    entry = {"command": argv[0], "args": [*argv[1:], "mcp", *options]}
     if isinstance(servers.get(SERVER_NAME), dict):
         entry = {**servers[SERVER_NAME], **entry}  # keep env and the like a user added
     return {**config, "mcpServers": {**servers, SERVER_NAME: entry}}
@@ -145,10 +150,12 @@ def install_claude_code(
     user: bool = False,
     scope: str = "project",
     command: str | None = None,
+    workspace: str | os.PathLike[str] | None = None,
     home: str | os.PathLike[str] | None = None,
 ) -> Installed:
     """Merge the hooks and the MCP server into a project's (default: the current folder) or
-    the user's Claude Code settings."""
+    the user's Claude Code settings. ``workspace`` is written into the commands; without it
+    they use ``$AGENT_SLEEP_WORKSPACE`` or the default when they run."""
     if scope not in ("project", "shared"):
         raise BadInput(f"unknown scope {scope!r}: use project or shared")
     if user and project is not None:
@@ -163,8 +170,11 @@ def install_claude_code(
         settings_path, mcp_path = root / ".claude" / "settings.json", root / ".mcp.json"
     cmd = command or base_command()
     old_settings, old_mcp = _load(settings_path), _load(mcp_path)
-    new_settings = merge_hooks(old_settings, cmd, scope, settings_path)
-    new_mcp = merge_mcp(old_mcp, cmd, scope, mcp_path)
+    options = ["--scope", scope]
+    if workspace is not None:
+        options += ["--workspace", str(resolve_path(workspace))]
+    new_settings = merge_hooks(old_settings, cmd, options, settings_path)
+    new_mcp = merge_mcp(old_mcp, cmd, options, mcp_path)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     changed, backups = [], []
     for path, old, new in (
