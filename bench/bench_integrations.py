@@ -69,6 +69,21 @@ def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.0f} ms (min {min(values) * 1000:.0f})"
 
 
+def _wait_for_workers(ws: Path, timeout: float = 120.0) -> None:
+    """Let the detached sleeps the SessionEnd runs started finish before the folder goes."""
+    journal = ws / ".agent-sleep" / "journal.jsonl"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        entries = [json.loads(line) for line in journal.read_text().splitlines()]
+        started = sum(
+            e.get("hook") == "session-end" and e.get("sleep") == "started" for e in entries
+        )
+        ended = sum(e.get("hook") == "session-end-sleep" for e in entries)
+        if ended >= started:
+            return
+        time.sleep(0.2)
+
+
 def startup(runs: int, ws: Path) -> None:
     from agent_sleep import micro_rest
 
@@ -100,6 +115,7 @@ def startup(runs: int, ws: Path) -> None:
             wall([py, "-c", "from mcp.server import MCPServer"])
         )
         times["agent-sleep mcp: spawn to initialized"].append(mcp_ready(ws))
+    _wait_for_workers(ws)
     print(f"Start-up, median of {runs} runs (interleaved):")
     for name, values in times.items():
         print(f"  {name:<40} {ms(values)}")
