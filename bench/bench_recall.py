@@ -1,31 +1,42 @@
-"""Recall quality on LoCoMo: evidence recall within a token budget.
+"""Recall quality on LoCoMo: evidence recall within a token budget, leave-one-conversation-out.
 
 Each conversation is imported into its own workspace through ``micro_rest`` (one B note per turn,
 filed under its session's date, ``source=<dia_id>``). For every question of categories 1-4,
-``recall(question, budget_tokens=B)`` runs and the score is the share of the question's gold
-evidence turns among the returned hits' ``sources`` (a question with no valid evidence counts
-1). Printed per category at B = 1000 and 4000 tokens (tokens ≈ words × 1.3) for:
+recall runs with ``budget_tokens=B`` and the score is the share of the question's gold evidence
+turns among the returned hits' ``sources`` (a question with no valid evidence counts 1).
+
+Headline, leave one conversation out (LOCO): every entry of ``GRID`` (the shipped constants and
+single changes to them: weights, depths, reciprocal-rank fusion, names, day spread) is scored on
+every conversation; for each conversation in turn, the entry with the best mean recall over the
+budgets on the other four is chosen and measured on it. Printed: each fold's held-out figures
+and choice, then the mean and spread (min-max, standard deviation) over the five folds. The
+figure of the shipped constants on all the questions (which they were chosen on) follows as
+the secondary "tuned-on" table, per category, beside single-signal baselines:
 
 - recency: the newest notes that fit the budget (what a context window without search keeps),
 - bm25: BM25 only, vector: MiniLM cosine only (single-signal baselines: no feedback, no rerank),
 - bm25 route: what ``recall`` does without the model (BM25 with feedback),
 - first pass: the shipped fusion with the deep steps off (feedback and rerank),
-- hybrid: the shipped defaults (a budget of 1000 or 4000 tokens is a deep request).
+- hybrid: the shipped defaults (a budget of 1000 or 4000 tokens is a deep request),
 
-Workspaces (and their index, so embeddings) are kept under ``--work`` and reused by reruns.
+and, for comparison with published figures, per category R@5 and R@10 over the returned units
+(at the largest budget; a unit is one note) and the share of questions with any gold turn in
+the first 5 ("any@5").
 
-    python bench/bench_recall.py [--data PATH] [--work DIR] [--budgets 1000,4000]
+Workspaces (their index, embeddings and token states) are kept under ``--work`` and reused.
+
+    python bench/bench_recall.py [--data PATH] [--work DIR] [--budgets 1000,4000] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import statistics
 import sys
 import time
-from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -33,22 +44,39 @@ from agent_sleep.core.workspace import Workspace  # noqa: E402
 from agent_sleep.retrieval.index import open_index  # noqa: E402
 from agent_sleep.retrieval.recall import Fusion, Hit, count_tokens, recall  # noqa: E402
 from bench import locomo  # noqa: E402
+from bench.recall_harness import (  # noqa: E402
+    Scores,
+    evaluate,
+    evidence_recall,
+    loco,
+    prepare,
+    workspace_for,
+)
+
+__all__ = ["evidence_recall", "run", "workspace_for"]
 
 METHODS = ("recency", "bm25", "vector", "bm25 route", "first pass", "hybrid")
-PLAIN = {"deep_from": 10**9}
-
-
-def workspace_for(sample: dict, work: Path) -> Path:
-    folder = work / sample["sample_id"]
-    done = folder / ".agent-sleep" / "bench-imported.json"
-    if not done.exists():
-        if folder.exists():
-            import shutil
-
-            shutil.rmtree(folder)
-        ids = locomo.import_conversation(sample, folder)
-        done.write_text(json.dumps(ids))
-    return folder
+PLAIN: dict[str, Any] = {"deep_from": 10**9}
+SHIPPED = Fusion()
+GRID = {
+    "shipped": SHIPPED,
+    "vector 0.5": replace(SHIPPED, vector_weight=0.5, text_weight=0.5),
+    "vector 0.7": replace(SHIPPED, vector_weight=0.7, text_weight=0.3),
+    "session 0.3": replace(SHIPPED, session_weight=0.3),
+    "session 0.7": replace(SHIPPED, session_weight=0.7),
+    "rerank 0.3": replace(SHIPPED, rerank_weight=0.3),
+    "rerank 0.5": replace(SHIPPED, rerank_weight=0.5),
+    "depth 3": replace(SHIPPED, rerank_depth=3),
+    "depth 6": replace(SHIPPED, rerank_depth=6),
+    "feedback 0.2": replace(SHIPPED, feedback_weight=0.2),
+    "feedback 0.5": replace(SHIPPED, feedback_weight=0.5),
+    "rrf k=60": replace(SHIPPED, fuse="rrf"),
+    "rrf k=20": replace(SHIPPED, fuse="rrf", rrf_k=20),
+    "day spread 0.1": replace(SHIPPED, day_spread=0.1),
+    "day spread 0.3": replace(SHIPPED, day_spread=0.3),
+    "names 0.1": replace(SHIPPED, name_weight=0.1),
+    "names 0.2": replace(SHIPPED, name_weight=0.2),
+}
 
 
 def recency(ws: Workspace, budget: int) -> list[Hit]:
@@ -56,6 +84,8 @@ def recency(ws: Workspace, budget: int) -> list[Hit]:
     out, used = [], 0
     for row in range(len(index.units) - 1, -1, -1):
         unit = index.units[row]
+        if unit.kind == "window":
+            continue
         cost = count_tokens(unit.text)
         if used + cost > budget:
             break
@@ -64,25 +94,45 @@ def recency(ws: Workspace, budget: int) -> list[Hit]:
     return out
 
 
+def variant(method: str, fusion: Fusion) -> Fusion:
+    if method == "bm25":
+        return replace(fusion, vector_weight=0.0, text_weight=1.0, **PLAIN)
+    if method == "vector":
+        return replace(fusion, vector_weight=1.0, text_weight=0.0, **PLAIN)
+    if method == "bm25 route":
+        return replace(fusion, vector_weight=0.0, text_weight=1.0)
+    if method == "first pass":
+        return replace(fusion, **PLAIN)
+    return fusion
+
+
 def run(method: str, ws: Workspace, question: str, budget: int, fusion: Fusion) -> list[Hit]:
+    """One question through ``recall`` itself (``method`` as in the module doc)."""
     if method == "recency":
         return recency(ws, budget)
-    if method == "bm25":
-        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0, **PLAIN)
-    elif method == "vector":
-        fusion = replace(fusion, vector_weight=1.0, text_weight=0.0, **PLAIN)
-    elif method == "bm25 route":
-        fusion = replace(fusion, vector_weight=0.0, text_weight=1.0)
-    elif method == "first pass":
-        fusion = replace(fusion, **PLAIN)
-    return recall(ws, question, budget_tokens=budget, fusion=fusion)
+    return recall(ws, question, budget_tokens=budget, fusion=variant(method, fusion))
 
 
-def evidence_recall(hits: list[Hit], evidence: tuple[str, ...]) -> float:
-    if not evidence:
-        return 1.0
-    found = {s for h in hits for s in h.sources}
-    return sum(e in found for e in evidence) / len(evidence)
+def row(label: str, scores: Scores, names: list[str], metric: str, width: int = 12) -> str:
+    cats = sorted(locomo.CATEGORIES)
+    cells = " ".join(f"{scores.mean(names, metric, [c]):{width - 1}.1f}%" for c in cats)
+    return f"{label} {cells} {scores.mean(names, metric):7.1f}%"
+
+
+def print_loco(grid: dict[str, Scores], names: list[str], budgets: list[int]) -> None:
+    metrics = [f"B{b}" for b in budgets]
+    folds = loco(grid, names, budgets, metrics)
+    print("Leave one conversation out (constants chosen on the other four, measured on one):")
+    head = " ".join(f"{'within ' + str(b):>12}" for b in budgets)
+    print(f"{'held out':<10} {head}  chosen on the other four")
+    for f in folds:
+        cells = " ".join(f"{f.scores[m]:11.1f}%" for m in metrics)
+        print(f"{f.held_out:<10} {cells}  {f.chosen}")
+    for label, fn in (("mean", statistics.fmean), ("min", min), ("max", max)):
+        cells = " ".join(f"{fn([f.scores[m] for f in folds]):11.1f}%" for m in metrics)
+        print(f"{label:<10} {cells}")
+    sd = " ".join(f"{statistics.pstdev([f.scores[m] for f in folds]):11.1f} " for m in metrics)
+    print(f"{'std':<10} {sd}")
 
 
 def main() -> None:
@@ -90,46 +140,54 @@ def main() -> None:
     parser.add_argument("--data", default=str(locomo.DEFAULT_PATH))
     parser.add_argument("--work", default="/tmp/agent-sleep-bench/locomo")
     parser.add_argument("--budgets", default="1000,4000")
-    parser.add_argument("--methods", default=",".join(METHODS))
+    parser.add_argument("--quick", action="store_true", help="skip LOCO (shipped table only)")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
-    methods = args.methods.split(",")
-    fusion = Fusion()
-    work = Path(args.work)
-    scores: dict[tuple[str, int, int], list[float]] = defaultdict(list)
     started = time.monotonic()
-    samples = locomo.load(args.data)
-    for sample in samples:
-        ws = Workspace.at(workspace_for(sample, work))
-        open_index(ws)
-        for q in locomo.questions(sample):
-            for method in methods:
-                for budget in budgets:
-                    hits = run(method, ws, q.question, budget, fusion)
-                    scores[(method, budget, q.category)].append(evidence_recall(hits, q.evidence))
-    count = sum(len(locomo.questions(s)) for s in samples)
-    print(
-        f"LoCoMo evidence recall, {len(samples)} conversations, {count} questions (categories 1-4)"
-    )
+    convs = prepare(locomo.load(args.data), Path(args.work))
+    names = [c.sample_id for c in convs]
+    count = sum(len(c.questions) for c in convs)
+    print(f"LoCoMo evidence recall, {len(convs)} conversations, {count} questions (categories 1-4)")
     print(f"data: {args.data}")
+    grid = {"shipped": evaluate(convs, SHIPPED, budgets, top=True)}
+    if not args.quick:
+        for name, fusion in GRID.items():
+            if name not in grid:
+                grid[name] = evaluate(convs, fusion, budgets)
+            print(f"  scored {name}", file=sys.stderr, flush=True)
+        print_loco(grid, names, budgets)
+    print("\nTuned on (the shipped constants, on every question they were chosen on):")
     cats = sorted(locomo.CATEGORIES)
-    header = (
+    print(
         f"{'method':<10} {'budget':>6} "
         + " ".join(f"{locomo.CATEGORIES[c]:>12}" for c in cats)
         + f" {'overall':>8}"
     )
-    print(header)
+    tables = {"hybrid": grid["shipped"]}
+    for method in METHODS:
+        if method == "hybrid":
+            continue
+        if method == "recency":
+            tables[method] = _recency_scores(convs, budgets)
+        else:
+            tables[method] = evaluate(convs, variant(method, SHIPPED), budgets)
     for budget in budgets:
-        for method in methods:
-            cells = []
-            total: list[float] = []
-            for c in cats:
-                vals = scores[(method, budget, c)]
-                total += vals
-                cells.append(f"{100 * sum(vals) / max(len(vals), 1):11.1f}%")
-            overall = 100 * sum(total) / max(len(total), 1)
-            print(f"{method:<10} {budget:>6} " + " ".join(cells) + f" {overall:7.1f}%")
+        for method in METHODS:
+            print(row(f"{method:<10} {budget:>6}", tables[method], names, f"B{budget}"))
+    print(f"\nUnits returned at budget {max(budgets)}, shipped constants:")
+    for metric in ("R@5", "R@10", "any@5"):
+        print(row(f"{metric:<17}", grid["shipped"], names, metric))
     print(f"({time.monotonic() - started:.0f} s)")
+
+
+def _recency_scores(convs: list, budgets: list[int]) -> Scores:
+    out = Scores()
+    for conv in convs:
+        for budget in budgets:
+            hits = recency(conv.ws, budget)
+            for q in conv.questions:
+                out.add(conv.sample_id, f"B{budget}", q.category, evidence_recall(hits, q.evidence))
+    return out
 
 
 if __name__ == "__main__":

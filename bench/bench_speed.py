@@ -5,11 +5,13 @@ For each size it prints one row of a scaling table:
 - build: a full index build (BM25 + one embedding per note) in-process, and its rate,
 - warm p50 / p95: ``recall(query, k=6)`` in-process with the index loaded, 40 distinct queries,
 - deep: ``recall(query, budget_tokens=4000)``, which adds feedback and the late-interaction
-  rerank (token states of up to 532 candidates): p50 over 10 queries in-process with no token
-  states cached ("new"), the same queries with the states on disk only (as a new process finds
-  them: "disk"), then again with them in memory too ("repeat"); and ``agent-sleep search QUERY
-  --budget-tokens 4000`` in a new process (median of 3) with no states cached and with the
-  queries' states on disk,
+  rerank (token states of up to 532 candidates): p50 over 10 queries in-process with nothing
+  in memory and on disk only the token states the index build left (the newest
+  ``index.INDEX_STATES`` notes: "new"), over 10 other queries with no token state anywhere
+  ("none": every candidate's computed by the request), the first 10 with every state they
+  need on disk (as a new process finds them: "disk"), then again with them in memory too
+  ("repeat"); and ``agent-sleep search QUERY --budget-tokens 4000`` in a new process (median
+  of 3) as "new" and with the queries' states on disk,
 - cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
 - one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds;
   only the index's tail part is rewritten, see references/recall.md),
@@ -183,11 +185,13 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     report = index.update(ws, vectors=vectors)
     build = time.perf_counter() - start
     embedded = report.embedded
+    built_at = time.time()
     if full or embedded >= 0.9 * report.units:  # keep a (re)build's figures for reruns
-        record.write_text(json.dumps({"build_s": build, "embedded": embedded}))
+        record.write_text(json.dumps({"build_s": build, "embedded": embedded, "at": built_at}))
     elif record.exists():
         saved = json.loads(record.read_text())
         build, embedded = saved["build_s"], saved["embedded"]
+        built_at = saved.get("at", built_at)
     fusion = Fusion() if vectors else Fusion(vector_weight=0.0, text_weight=1.0)
     flags = [] if vectors else ["--bm25-only"]
     qs = list(dict.fromkeys(queries(80)))[:40]
@@ -203,16 +207,32 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     tokens = ws.state_dir / "tokens"
 
     def forget(disk: bool) -> None:
+        """No state in memory; on disk (``disk``) only those the index build left."""
         STATES.clear()
         if disk:
-            shutil.rmtree(tokens, ignore_errors=True)
+            for f in tokens.rglob("*.npy"):
+                if f.stat().st_mtime > built_at:
+                    f.unlink()
 
-    deep_new, deep_again, deep_disk = [], [], []
+    deep_new, deep_again, deep_disk, deep_none = [], [], [], []
     for q in qs[:10]:
         forget(disk=True)
         t = time.perf_counter()
         recall(ws, q, budget_tokens=4000, fusion=fusion)
         deep_new.append(time.perf_counter() - t)
+    kept = ws.state_dir / "tokens-kept"
+    shutil.rmtree(kept, ignore_errors=True)
+    if tokens.exists():
+        tokens.rename(kept)
+    for q in qs[10:20]:  # no states at all: every candidate's computed now
+        STATES.clear()
+        shutil.rmtree(tokens, ignore_errors=True)
+        t = time.perf_counter()
+        recall(ws, q, budget_tokens=4000, fusion=fusion)
+        deep_none.append(time.perf_counter() - t)
+    shutil.rmtree(tokens, ignore_errors=True)
+    if kept.exists():
+        kept.rename(tokens)
     for q in qs[:10]:  # untimed: every query's states on disk
         recall(ws, q, budget_tokens=4000, fusion=fusion)
     for q in qs[:10]:
@@ -258,6 +278,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         "warm_p95_ms": 1000 * sorted(warm)[int(0.95 * len(warm)) - 1],
         "cold_s": statistics.median(cold),
         "deep_new_ms": 1000 * statistics.median(deep_new),
+        "deep_none_ms": 1000 * statistics.median(deep_none),
         "deep_again_ms": 1000 * statistics.median(deep_again),
         "deep_cold_s": statistics.median(deep_cold),
         "deep_cold_new_s": statistics.median(deep_cold_new),
@@ -286,6 +307,12 @@ def main() -> None:
         help="Sizes measured without embeddings (BM25 path only), e.g. 100000.",
     )
     parser.add_argument("--work", default="/tmp/agent-sleep-bench/speed")
+    parser.add_argument(
+        "--base",
+        default="",
+        help="A checkout of an earlier commit (e.g. a git worktree): its own bench_speed runs "
+        "after ours, on workspaces of its own under WORK/base, and its table is printed too.",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     plain = [int(s) for s in args.bm25_only_sizes.split(",") if s]
@@ -313,12 +340,14 @@ def main() -> None:
             f"{'hybrid' if r['vectors'] else 'BM25 only'}"
         )
         deep.append(
-            f"{r['notes']:>7.0f} {r['deep_new_ms']:>10.0f} {r['deep_disk_ms']:>13.0f} "
-            f"{r['deep_again_ms']:>14.1f} {r['deep_cold_new_s']:>18.2f} {r['deep_cold_s']:>19.2f}"
+            f"{r['notes']:>7.0f} {r['deep_new_ms']:>10.0f} {r['deep_none_ms']:>12.0f} "
+            f"{r['deep_disk_ms']:>13.0f} {r['deep_again_ms']:>14.1f} "
+            f"{r['deep_cold_new_s']:>18.2f} {r['deep_cold_s']:>19.2f}"
         )
     print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")
     print(
-        f"{'notes':>7} {'new p50 ms':>10} {'disk p50 ms':>13} {'repeat p50 ms':>14} "
+        f"{'notes':>7} {'new p50 ms':>10} {'none p50 ms':>12} {'disk p50 ms':>13} "
+        f"{'repeat p50 ms':>14} "
         f"{'cold search s: new':>18} {'cold, states on disk':>19}"
     )
     print("\n".join(deep))
@@ -329,6 +358,15 @@ def main() -> None:
         f"agent-sleep context (no query), {largest} notes: {1000 * ctx:.0f} ms median; "
         f'python -c "import click": {1000 * clk:.0f} ms; ratio {ctx / clk:.2f}'
     )
+    if args.base:
+        base = Path(args.base)
+        print(f"\nThe same benchmark, commit before ({base}), in this run:", flush=True)
+        cmd = [sys.executable, str(base / "bench/bench_speed.py"), "--sizes", args.sizes]
+        cmd += ["--work", str(work / "base")]
+        if args.bm25_only_sizes:
+            cmd += ["--bm25-only-sizes", args.bm25_only_sizes]
+        env = {**os.environ, "PYTHONPATH": str(base)}
+        subprocess.run(cmd, env=env, check=True, stderr=subprocess.DEVNULL)
 
 
 if __name__ == "__main__":

@@ -77,12 +77,21 @@ def test_unit_length_and_batching_do_not_change_vectors(model: MiniLM) -> None:
 
 
 def test_onnx_graph_is_cached_and_reused(tmp_path: Path) -> None:
-    load_embedder(tmp_path)
-    graphs = list(tmp_path.glob("minilm-*.onnx"))
-    assert len(graphs) == 1
-    stamp = graphs[0].stat().st_mtime_ns
-    load_embedder(tmp_path)
-    assert graphs[0].stat().st_mtime_ns == stamp
+    first = load_embedder(tmp_path).embed_documents(SENTENCES)
+    graphs = sorted(tmp_path.glob("minilm-*.onnx"))
+    assert len(graphs) == 2 and graphs[1].name.endswith(".opt.onnx")  # the graph, optimised
+    stamps = [g.stat().st_mtime_ns for g in graphs]
+    again = load_embedder(tmp_path).embed_documents(SENTENCES)
+    assert [g.stat().st_mtime_ns for g in graphs] == stamps
+    assert np.allclose(first, again, atol=1e-6)
+
+
+def test_a_damaged_optimised_graph_is_optimised_again(tmp_path: Path) -> None:
+    first = load_embedder(tmp_path).embed_documents(SENTENCES)
+    (done,) = tmp_path.glob("minilm-*.opt.onnx")
+    done.write_bytes(b"torn")
+    again = load_embedder(tmp_path).embed_documents(SENTENCES)
+    assert np.allclose(first, again, atol=1e-6) and done.stat().st_size > 1000
 
 
 def _copy_model(tmp_path: Path) -> Path:

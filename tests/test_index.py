@@ -206,11 +206,11 @@ def test_concurrent_searches_and_notes_keep_the_index_consistent(ws: Path) -> No
 def test_a_missing_vectors_package_degrades_to_bm25(ws: Path, package: str) -> None:
     _fill(ws)
     code = (
-        "import sys; sys.modules[%r] = None\n"
+        f"import sys; sys.modules[{package!r}] = None\n"
         "from agent_sleep.retrieval.recall import recall\n"
         "hits = recall(sys.argv[1], 'build server number 2 Debian', k=2)\n"
         "print(hits[0].text)\n"
-    ) % package
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("AGENT_SLEEP_EMBED_MODEL", None)
     r = subprocess.run(
@@ -219,3 +219,23 @@ def test_a_missing_vectors_package_degrades_to_bm25(ws: Path, package: str) -> N
     assert r.returncode == 0, r.stderr
     assert "number 2" in r.stdout
     assert "agent-sleep[vectors]" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_indexing_leaves_the_newest_notes_token_states(ws: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent_sleep.retrieval.token_states import STATES, folder_of
+
+    _fill(ws, 5)
+    monkeypatch.setattr(index, "INDEX_STATES", 3)
+    w = Workspace.at(ws)
+    index.update(w)
+    model = index.embedder(w)
+    assert model is not None
+    loaded = index.open_index(w)
+    stored = {p.stem for p in folder_of(index.index_dir(w), model).glob("*.npy")}
+    assert stored == set(loaded.hashes[-3:])  # the three newest notes, not the two oldest
+    STATES.clear()
+    asked: list[str] = []
+    real = model.embed_tokens
+    monkeypatch.setattr(model, "embed_tokens", lambda texts: asked.extend(texts) or real(texts))
+    hits = recall(ws, "build server Debian", budget_tokens=1000)  # deep: reranks all five
+    assert hits and len(asked) == 1 + 2  # the query, and the two notes without states

@@ -96,3 +96,42 @@ def test_long_bank_sections_are_chunked_at_entry_boundaries() -> None:
 
 def test_other_files_give_no_units() -> None:
     assert units_of("memory/notes.md", LOG_TEXT) == []
+
+
+def _log(count: int) -> str:
+    lines = [f"- 10:{i:02d} B: note {i} <!-- id=id{i:08d} source=s{i} -->\n" for i in range(count)]
+    return "# 2026-03-02\n\n## Retain\n\n" + "".join(lines)
+
+
+def test_windows_span_consecutive_notes_and_point_back_to_them(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent_sleep.retrieval import units
+
+    monkeypatch.setattr(units, "WINDOW_NOTES", 3)
+    monkeypatch.setattr(units, "WINDOW_STRIDE", 2)
+    got = units_of("memory/2026-03-02.md", _log(8))
+    notes = [u for u in got if u.kind == LOG]
+    assert [u.text for u in notes] == [f"B: note {i}" for i in range(8)]  # every note still
+    windows = [(i, u) for i, u in enumerate(got) if u.kind == units.WINDOW]
+    assert len(windows) == 3  # notes 0-2, 2-4, 4-6; no partial window at the end
+    for (row, w), first in zip(windows, (0, 2, 4), strict=True):
+        members = [got[r] for r in range(row - w.span, row) if got[r].kind == LOG]
+        assert [m.text for m in members] == [f"B: note {i}" for i in range(first, first + 3)]
+        assert w.refs == tuple(f"s{i}" for i in range(first, first + 3)) and not w.ids
+        assert w.embedded.startswith("2026-03-02: ") and "note" in w.embedded
+
+
+def test_appending_notes_never_changes_earlier_windows(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent_sleep.retrieval import units
+
+    monkeypatch.setattr(units, "WINDOW_NOTES", 4)
+    monkeypatch.setattr(units, "WINDOW_STRIDE", 2)
+    before = units_of("memory/2026-03-02.md", _log(9))
+    after = units_of("memory/2026-03-02.md", _log(12))
+    assert after[: len(before)] == before
+
+
+def test_no_windows_unless_configured() -> None:
+    from agent_sleep.retrieval import units
+
+    if units.WINDOW_NOTES == 0:
+        assert all(u.kind == LOG for u in units_of("memory/2026-03-02.md", _log(12)))

@@ -117,3 +117,29 @@ def test_search_command_prints_hits_and_json(filled: Path) -> None:
     r = run_cli("search", "redis port", "-w", str(filled), "--budget-tokens", "12")
     assert r.returncode == 0 and "6379" in r.stdout
     assert "--half-life" in run_cli("search", "--help").stdout
+
+
+def test_a_window_shows_its_notes_each_once_within_the_budget(
+    ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_sleep.retrieval import units
+
+    monkeypatch.setattr(units, "WINDOW_NOTES", 3)
+    monkeypatch.setattr(units, "WINDOW_STRIDE", 1)
+    talk = [
+        "Joanna: Do you remember the lake we visited?",
+        "Nate: Yes, we swam there with the turtles all afternoon",
+        "Joanna: The water was so cold!",
+    ]
+    talk += [f"Nate: Filler talk number {i} about the weather" for i in range(30)]
+    for i, text in enumerate(talk):
+        micro_rest(text, "B", workspace=ws, when=NEW + dt.timedelta(minutes=i), source=f"D1:{i}")
+    bm25 = Fusion(vector_weight=0.0, text_weight=1.0)
+    hits = recall(ws, "lake turtles", budget_tokens=600, fusion=bm25, today=TODAY)  # deep
+    ids = [h.ids for h in hits]
+    assert len(ids) == len(set(ids))  # no note shown twice
+    assert all(h.kind == "log" for h in hits)  # a window is never shown itself
+    assert sum(h.tokens for h in hits) <= 600
+    assert [h.sources[-1] for h in hits[:3]] == ["D1:0", "D1:1", "D1:2"]  # the window, in order
+    shallow = recall(ws, "lake turtles", k=3, fusion=bm25, today=TODAY)
+    assert {h.sources[-1] for h in shallow} >= {"D1:0", "D1:1"}  # notes ranked on their own

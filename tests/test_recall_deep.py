@@ -191,7 +191,9 @@ def test_a_damaged_token_file_is_recomputed(chat: Path) -> None:
     files[1].write_bytes(b"")
     STATES.clear()
     again = recall(chat, query, k=30)
-    assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in first]
+    # recomputed in another batch than the index's (float16 states may differ in the last bit)
+    assert [h.text for h in again] == [h.text for h in first]
+    assert [h.score for h in again] == pytest.approx([h.score for h in first], abs=1e-4)
     assert files[0].stat().st_size > 100 and files[1].stat().st_size > 100  # rewritten whole
 
 

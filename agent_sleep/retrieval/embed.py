@@ -16,6 +16,7 @@ numpy, onnxruntime and tokenizers are imported inside the functions that need th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -169,16 +170,7 @@ class MiniLM:
             from tokenizers import Tokenizer
 
             tok = Tokenizer.from_file(str(files.tokenizer))
-            graph = _onnx_file(files, cache_dir)
-            options = ort.SessionOptions()
-            options.log_severity_level = 3
-            # worker threads that spin after a run steal the core the next numpy step needs
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            self._session = ort.InferenceSession(
-                str(graph) if isinstance(graph, Path) else graph,
-                options,
-                providers=["CPUExecutionProvider"],
-            )
+            self._session = _session(ort, _onnx_file(files, cache_dir))
         except EmbedUnavailable:
             raise
         except Exception as e:  # any failure to load means: no vectors, BM25 only
@@ -197,7 +189,7 @@ class MiniLM:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for idx, _, pooled in self._runs(texts, "pooled"):
+        for idx, _, (pooled,) in self._runs(texts, ("pooled",)):
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[idx] = pooled / np.maximum(norms, 1e-12)
         return out
@@ -207,17 +199,17 @@ class MiniLM:
         included): what late interaction compares, one row per word piece."""
         np = self._np
         out = [np.zeros((0, self.dim), np.float32)] * len(texts)
-        for idx, lengths, states in self._runs(texts, "tokens"):
+        for idx, lengths, (states,) in self._runs(texts, ("tokens",)):
             for row, (i, n) in enumerate(zip(idx, lengths, strict=True)):
                 t = states[row, :n]
                 out[i] = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-12)
         return out
 
     def _runs(
-        self, texts: Sequence[str], output: str
-    ) -> Iterator[tuple[list[int], list[int], Any]]:
-        """The graph's ``output`` for ``texts`` in batches of similar length: (the texts'
-        positions, their token counts, the batch's output)."""
+        self, texts: Sequence[str], outputs: tuple[str, ...]
+    ) -> Iterator[tuple[list[int], list[int], list[Any]]]:
+        """The graph's ``outputs`` for ``texts`` in batches of similar length: (the texts'
+        positions, their token counts, the batch's outputs)."""
         if not texts:
             return
         encodings = self._encode(texts)
@@ -225,7 +217,7 @@ class MiniLM:
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]
             ids, mask = self._batch([encodings[i] for i in idx])
-            result = self._session.run([output], {"input_ids": ids, "attention_mask": mask})[0]
+            result = self._session.run(list(outputs), {"input_ids": ids, "attention_mask": mask})
             yield idx, [len(encodings[i].ids) for i in idx], result
 
     def query_tokens(self, text: str) -> tuple[np.ndarray, list[str | None], list[str]]:
@@ -259,6 +251,38 @@ class MiniLM:
             ids[row, : len(e.ids)] = e.ids
             mask[row, : len(e.ids)] = 1.0
         return ids, mask
+
+
+def _session(ort: Any, graph: Path | bytes) -> Any:
+    """An onnxruntime session of ``graph``. A cached graph is optimised (operators fused) once
+    and the result saved beside it (``.opt.onnx``); later processes load that one without
+    optimising again, which takes a good part of a cold search's start-up."""
+
+    def options(level: Any) -> Any:
+        o = ort.SessionOptions()
+        o.log_severity_level = 3
+        # worker threads that spin after a run steal the core the next numpy step needs
+        o.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        o.graph_optimization_level = level
+        return o
+
+    cpu = ["CPUExecutionProvider"]
+    levels = ort.GraphOptimizationLevel
+    if isinstance(graph, bytes):
+        return ort.InferenceSession(graph, options(levels.ORT_ENABLE_ALL), providers=cpu)
+    done = graph.with_name(graph.stem + ".opt.onnx")
+    if done.is_file():
+        with contextlib.suppress(Exception):  # unreadable: optimise the plain graph again
+            return ort.InferenceSession(str(done), options(levels.ORT_DISABLE_ALL), providers=cpu)
+    first = options(levels.ORT_ENABLE_EXTENDED)
+    tmp = done.with_name(f".{done.name}.{os.getpid()}.tmp")
+    first.optimized_model_filepath = str(tmp)
+    session = ort.InferenceSession(str(graph), first, providers=cpu)
+    try:
+        os.replace(tmp, done)
+    except OSError:  # a read-only cache: optimise in every process
+        tmp.unlink(missing_ok=True)
+    return session
 
 
 def _onnx_file(files: ModelFiles, cache_dir: Path | None) -> Path | bytes:

@@ -51,7 +51,8 @@ from agent_sleep.retrieval.index_store import (
     write,
     writer_lock,
 )
-from agent_sleep.retrieval.units import Unit, iter_units
+from agent_sleep.retrieval.token_states import STATES, folder_of, model_key
+from agent_sleep.retrieval.units import WINDOW, Unit, iter_units
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,6 +66,7 @@ PROGRESS_EVERY = 256  # embeddings between progress reports
 PROGRESS_MIN = 512  # no progress reports for small jobs
 TAIL_SHARE = 0.1  # a tail part larger than this share of all units is merged into the main part
 TAIL_MIN = 4096  # units a tail part may always hold
+INDEX_STATES = 8192  # the newest notes embedded get their token states (about 20 KB each)
 VECTORS_HINT = "pip install 'agent-sleep[vectors]'"
 
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
@@ -242,7 +244,7 @@ def _rewrite(
     old_hashes, old_vectors = _old_vectors(old, name)
     del old  # its records and tokens are copied into ours
     forget(folder)
-    vecs, embedded = _vectors(got.hashes, got.texts, old_hashes, old_vectors, model, on_progress)
+    vecs, embedded = _vectors(got, old_hashes, old_vectors, model, folder, on_progress)
     del old_hashes, old_vectors
     got.texts = {}
     _add_sources(got.records, {})
@@ -303,7 +305,7 @@ def _update_tail(
     for link in links:
         refs_of.update(link["refs"])
     old_hashes, old_vectors = _old_vectors(old, name)
-    vecs, embedded = _vectors(got.hashes, got.texts, old_hashes, old_vectors, model, on_progress)
+    vecs, embedded = _vectors(got, old_hashes, old_vectors, model, old.folder, on_progress)
     _add_sources(got.records, refs_of)
     all_files = dict(old_items[:kept_files])
     all_files.update(got.files)
@@ -366,7 +368,7 @@ def _collect(
 
 def _copy(r: Record) -> Record:
     """A stored record without its sources (``_add_sources`` derives them anew)."""
-    return Record(r.kind, r.path, r.text, r.date, r.ids, r.refs, r.cites, r.section, r.time)
+    return Record(r.kind, r.path, r.text, r.date, r.ids, r.refs, r.cites, r.section, r.time, r.span)
 
 
 def _hash(unit: Unit) -> str:
@@ -374,26 +376,27 @@ def _hash(unit: Unit) -> str:
 
 
 def _vectors(
-    hashes: list[str],
-    texts: dict[int, str],
+    got: Collected,
     old_hashes: list[str],
     old_parts: list[tuple[int, np.ndarray]],
     model: Embedder | None,
+    folder: Path,
     on_progress: Progress | None = None,
 ) -> tuple[np.ndarray | None, int]:
     """Vectors by row: reused by hash from the old index's parts (first row, vectors), embedded
-    from ``texts`` otherwise (a row not reused is always one whose file was read, so its text
-    is there)."""
+    from ``got.texts`` otherwise (a row not reused is always one whose file was read, so its
+    text is there). The newest ``INDEX_STATES`` notes embedded also leave their token states
+    in the token-state cache, so a deep request over new notes finds them."""
     if model is None:
         return None, 0
     import numpy as np
 
-    out = np.zeros((len(hashes), model.dim), dtype=np.float32)
+    out = np.zeros((len(got.hashes), model.dim), dtype=np.float32)
     known = {h: r for r, h in enumerate(old_hashes)} if old_parts else {}
     rows: list[int] = []
     old_rows: list[int] = []
     todo: dict[str, list[int]] = {}
-    for row, h in enumerate(hashes):
+    for row, h in enumerate(got.hashes):
         r = known.get(h)
         if r is None:
             todo.setdefault(h, []).append(row)
@@ -409,14 +412,34 @@ def _vectors(
                 out[new_at[mine]] = vecs[old_at[mine] - first]
     pending = list(todo.items())
     report = on_progress or _log_progress
+    with_states = len(pending) - INDEX_STATES  # pending items from here on keep their states
     for start in range(0, len(pending), PROGRESS_EVERY):
         part = pending[start : start + PROGRESS_EVERY]
-        vecs = model.embed_documents([texts[rows[0]] for _, rows in part])
+        vecs = model.embed_documents([got.texts[rows[0]] for _, rows in part])
+        if start + len(part) > with_states:
+            _keep_states(got, part[max(with_states - start, 0) :], folder, model)
         for (_, rows), vec in zip(part, vecs, strict=True):
             out[rows] = vec
         if len(pending) >= PROGRESS_MIN:
             report(min(start + PROGRESS_EVERY, len(pending)), len(pending))
     return out, len(pending)
+
+
+def _keep_states(
+    got: Collected, part: list[tuple[str, list[int]]], folder: Path, model: Embedder
+) -> None:
+    """Store the token states of ``part``'s notes (windows left out), computed as a deep
+    request would: from the text the unit shows."""
+    import numpy as np
+
+    notes = [(h, got.records[rows[0]]) for h, rows in part]
+    notes = [(h, r) for h, r in notes if r.kind != WINDOW]
+    if not notes:
+        return
+    who = model_key(model)
+    states = model.embed_tokens([r.text for _, r in notes])
+    fresh = {f"{who}|{h}": t.astype(np.float16) for (h, _), t in zip(notes, states, strict=True)}
+    STATES.write(folder_of(folder, model), fresh)
 
 
 def _log_progress(done: int, total: int) -> None:
@@ -429,6 +452,10 @@ def _add_sources(records: list[Record], refs_of: dict[str, Sequence[str]]) -> No
     for r in records:
         for i in r.ids:
             refs_of[i] = r.refs
-    for r in records:
+    for at, r in enumerate(records):
+        if r.kind == WINDOW:  # its notes' sources (they precede it in the same file)
+            notes = (m for m in records[at - r.span : at] if m.kind != WINDOW)
+            r.sources = list(dict.fromkeys(x for m in notes for x in m.sources))
+            continue
         cited_refs = [x for c in r.cites for x in refs_of.get(c, ())]
         r.sources = list(dict.fromkeys([*r.ids, *r.refs, *r.cites, *cited_refs]))

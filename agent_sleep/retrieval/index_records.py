@@ -20,7 +20,7 @@ from agent_sleep.retrieval.units import Unit
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = 3  # 3: parts, BM25 stored as term frequencies
+VERSION = 4  # 4: records carry a window's span; 3: parts, BM25 stored as term frequencies
 TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
 MEANING = 2  # what is embedded (Unit.embedded); a change re-embeds
 HEADER = b'{"hashes":'  # the units file: hashes, then one record per line
@@ -42,25 +42,26 @@ class Record:
     cites: list[str]
     section: str | None
     time: str | None
+    span: int = 0  # a window: rows back to its first note (units.WINDOW)
     sources: list[str] = field(default_factory=list)
 
     @classmethod
     def of_unit(cls, u: Unit) -> Record:
         return cls(
             u.kind, u.path, u.text, u.date, list(u.ids), list(u.refs), list(u.cites),
-            u.section, u.time,
+            u.section, u.time, u.span,
         )  # fmt: skip
 
     @classmethod
     def of_row(cls, row: list[Any]) -> Record:
-        if len(row) != 10:
+        if len(row) != 11:
             raise ValueError("a unit record of another layout")
         return cls(*row)
 
     def row(self) -> list[Any]:
         return [
             self.kind, self.path, self.text, self.date, self.ids, self.refs, self.cites,
-            self.section, self.time, self.sources,
+            self.section, self.time, self.span, self.sources,
         ]  # fmt: skip
 
     def unit(self) -> Unit:
@@ -74,6 +75,7 @@ class Record:
             cites=tuple(self.cites),
             section=self.section,
             time=self.time,
+            span=self.span,
         )
 
 
@@ -106,6 +108,7 @@ class ParsedPart:
     hashes: list[str]
     records: Sequence[Record]
     segment: Segment
+    windows: np.ndarray  # bool by row: a window unit
 
 
 @dataclass(frozen=True)

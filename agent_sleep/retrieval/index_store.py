@@ -46,7 +46,7 @@ from agent_sleep.retrieval.index_records import (
     UnitsView,
     parse_lines,
 )
-from agent_sleep.retrieval.units import Unit
+from agent_sleep.retrieval.units import WINDOW, Unit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,10 +74,11 @@ class Loaded:
     records: Sequence[Record]
     hashes: list[str]
     bm25: BM25
-    vectors: np.ndarray | None
+    vectors: Vectors | None
     model: str | None
     folder: Path
     parts: tuple[Part, ...] = ()
+    windows: np.ndarray | None = None  # bool by row: a window unit (None: there are none)
     units: Sequence[Unit] = ()
     sources: Sequence[tuple[str, ...]] = ()
     _tokens: dict[str, list[str]] = field(default_factory=dict)
@@ -85,6 +86,15 @@ class Loaded:
     def __post_init__(self) -> None:
         self.units = UnitsView(self.records)
         self.sources = SourcesView(self.records)
+
+    def shown(self, row: int) -> list[int]:
+        """The rows a unit stands for: itself, or a window's notes (the rows of its span,
+        windows left out)."""
+        windows = self.windows
+        if windows is None or not windows[row]:
+            return [row]
+        span = self.records[row].span
+        return [r for r in range(row - span, row) if not windows[r]]
 
     @property
     def tokens(self) -> list[str]:
@@ -164,7 +174,10 @@ def write(
         _write_chunks(ws, folder / f"tokens-{pid}.json", _list_json(part.tokens))
         segment = Segment.build(t.split() for t in part.tokens)
         buf = io.BytesIO()
-        np.savez(buf, vocab=np.array(segment.terms(), dtype=str), **segment.arrays())
+        windows = np.array([r.kind == WINDOW for r in part.records], dtype=bool)
+        np.savez(
+            buf, vocab=np.array(segment.terms(), dtype=str), windows=windows, **segment.arrays()
+        )
         _write_chunks(ws, folder / f"bm25-{pid}.npz", [buf.getvalue()])
         del buf, segment
         if part.vectors is not None:
@@ -197,7 +210,8 @@ def prune(folder: Path, parts: Iterable[Part]) -> None:
     for old in folder.iterdir():
         name = old.name
         if "-" in name and old.suffix in (".json", ".npz", ".npy") and part_id(name) not in live:
-            old.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # still mapped by a reader (Windows): next time
+                old.unlink(missing_ok=True)
 
 
 def part_id(name: str) -> str:
@@ -282,6 +296,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
     hashes: list[str] = []
     chunks: list[Sequence[Record]] = []
     segments = []
+    masks = []
     known = _parsed.get(folder, {})
     parsed = {}
     for p in manifest.parts:
@@ -295,6 +310,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         hashes += hit.hashes
         chunks.append(hit.records)
         segments.append(hit.segment)
+        masks.append(hit.windows)
     records = chunks[0] if len(chunks) == 1 else Chain(chunks)
     _parsed[folder] = parsed
     _links[folder] = {k: v for k, v in _links.get(folder, {}).items() if k in parsed}
@@ -313,7 +329,17 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         model=manifest.model,
         folder=folder,
         parts=manifest.parts,
+        windows=_windows(masks),
     )
+
+
+def _windows(masks: list[np.ndarray]) -> np.ndarray | None:
+    """Which rows are window units, or None when none is."""
+    import numpy as np
+
+    if not any(m.any() for m in masks):
+        return None
+    return np.concatenate(masks)
 
 
 def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
@@ -325,24 +351,56 @@ def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
     with np.load(folder / f"bm25-{p.id}.npz") as z:
         arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "lengths")}
         vocab = z["vocab"].tolist()
+        windows = z["windows"]
     segment = Segment.from_arrays(vocab, arrays)
-    if segment.count != p.units:
+    if segment.count != p.units or len(windows) != p.units:
         return None
-    return ParsedPart(st, part_hashes, part_records, segment)
+    return ParsedPart(st, part_hashes, part_records, segment, windows)
 
 
-def _read_vectors(paths: list[Path]) -> np.ndarray:
-    """The parts' vectors read into one array (no second copy of the large part), stored by
-    column (Fortran order): the search's matrix-vector product over 100k rows then takes
-    about half the time it takes over rows (5 vs 8.5 ms, same values within float rounding)."""
+def _read_vectors(paths: list[Path]) -> Vectors:
+    """The parts' vectors, memory-mapped (a cold search does not copy 150 MB of a large
+    index before its first product; the page cache serves them)."""
     import numpy as np
 
-    if len(paths) == 1:
-        return np.asfortranarray(np.load(paths[0]))
-    maps = [np.load(p, mmap_mode="r") for p in paths]
-    out = np.empty((sum(len(m) for m in maps), maps[0].shape[1]), dtype=np.float32, order="F")
-    at = 0
-    for m in maps:
-        out[at : at + len(m)] = m
-        at += len(m)
-    return out
+    return Vectors([np.load(p, mmap_mode="r") for p in paths])
+
+
+class Vectors:
+    """The embeddings of every unit, one array per part (each stored by column, Fortran
+    order: a matrix-vector product over 100k rows takes about half the time it takes over
+    rows, 5 vs 8.5 ms), used as one matrix: ``vectors @ query``, ``vectors[rows]``."""
+
+    def __init__(self, parts: list[np.ndarray]) -> None:
+        self.parts = [p for p in parts if len(p)] or parts[:1]
+        self._starts = [0]
+        for p in self.parts:
+            self._starts.append(self._starts[-1] + len(p))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self), int(self.parts[0].shape[1]))
+
+    def __matmul__(self, query: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        if len(self.parts) == 1:
+            out: np.ndarray = self.parts[0] @ query
+            return out
+        return np.concatenate([p @ query for p in self.parts])
+
+    def __getitem__(self, rows: Any) -> np.ndarray:
+        import numpy as np
+
+        if len(self.parts) == 1:
+            return np.asarray(self.parts[0][rows])
+        return np.asarray(self.__array__()[rows])
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        import numpy as np
+
+        out = np.concatenate([np.asarray(p) for p in self.parts])
+        return out if dtype is None else out.astype(dtype)

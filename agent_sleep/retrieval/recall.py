@@ -37,6 +37,7 @@ Without the embedding model the vector weight is 0 and BM25 alone ranks (one war
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import os
 import re
@@ -77,6 +78,10 @@ class Fusion:
     feedback_terms: int = 10
     rerank_weight: float = 0.4  # 0 turns the late-interaction rerank off
     rerank_depth: int = 4  # re-scored candidates: rerank_depth × hits wanted
+    fuse: str = "minmax"  # or "rrf": reciprocal-rank fusion (rrf_k) instead of min-max weights
+    rrf_k: float = 60.0
+    day_spread: float = 0.0  # the n-th hit of one file is divided by 1 + day_spread × n
+    name_weight: float = 0.0  # added to units naming a capitalised query word (a name)
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,9 @@ def rank(
     terms = tokenize(query)
     text = index.bm25.scores(terms)
     cos = index.vectors @ vector if vector is not None and index.vectors is not None else None
+    if not deep and index.windows is not None:  # windows serve deep requests only
+        text = np.where(index.windows, 0.0, text)
+        cos = None if cos is None else np.where(index.windows, -1.0, cos)
     cand, fused = _fuse(index, text, cos, fusion, wanted)
     if deep and fusion.feedback_weight > 0 and len(cand):
         best = cand[np.argsort(-fused)[: fusion.feedback_docs]]
@@ -196,11 +204,15 @@ def rank(
     if len(cand) == 0:
         return []
     scores = dict(zip(cand.tolist(), fused.tolist(), strict=True))
+    if fusion.name_weight > 0:
+        scores = _names(index, query, scores, fusion.name_weight)
     if fusion.session_weight > 0:
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
         depth = fusion.rerank_depth * wanted
         scores = rerank(index, query, model, scores, fusion.rerank_weight, depth)
+    if fusion.day_spread > 0:
+        scores = _spread(index, scores, fusion.day_spread)
     content, identifiers = _keywords(query)
     out = []
     for row, score in scores.items():
@@ -228,10 +240,53 @@ def _fuse(
         cand = np.union1d(cand, _top(cos, pool))
     if len(cand) == 0:
         return cand, np.zeros(0)
+    if fusion.fuse == "rrf":
+        fused = fusion.text_weight * _reciprocal(text[cand], fusion.rrf_k)
+        if cos is not None:
+            fused = fused + fusion.vector_weight * _reciprocal(cos[cand], fusion.rrf_k)
+        return cand, _minmax(fused)
     fused = fusion.text_weight * _minmax(text[cand])
     if cos is not None:
         fused = fused + fusion.vector_weight * _minmax(cos[cand])
     return cand, fused
+
+
+def _reciprocal(values: np.ndarray, k: float) -> np.ndarray:
+    """``1 / (k + rank)`` of each value among ``values`` (rank 1 the best); 0 for a value of
+    0 (a unit BM25 did not match)."""
+    import numpy as np
+
+    order = np.argsort(-values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(1, len(values) + 1)
+    out: np.ndarray = np.where(values > 0, 1.0 / (k + ranks), 0.0)
+    return out
+
+
+_NAME = re.compile(r"(?<=\w )[A-Z][a-z]+")  # a capitalised word inside the text
+
+
+def _names(index: Loaded, query: str, scores: dict[int, float], weight: float) -> dict[int, float]:
+    """Candidates that contain a name of the query (a capitalised word not opening it) gain
+    ``weight``: a question about a person is answered by what concerns that person."""
+    terms = [t for w in _NAME.findall(query) if w.lower() not in STOPWORDS for t in tokenize(w)]
+    if not terms:
+        return scores
+    has = index.bm25.scores(terms)
+    return {r: s + (weight if has[r] > 0 else 0.0) for r, s in scores.items()}
+
+
+def _spread(index: Loaded, scores: dict[int, float], spread: float) -> dict[int, float]:
+    """Diversification across days: each unit is divided by ``1 + spread × n``, ``n`` the
+    better-scored units of its file, so the budget reaches more days."""
+    seen: dict[str, int] = {}
+    out = {}
+    for row in sorted(scores, key=lambda r: (-scores[r], r)):
+        path = index.units[row].path
+        n = seen.get(path, 0)
+        seen[path] = n + 1
+        out[row] = scores[row] / (1 + spread * n)
+    return out
 
 
 def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: Fusion) -> list[str]:
@@ -303,39 +358,52 @@ def pack(
     content, identifiers = _keywords(query)
     out: list[Hit] = []
     shapes = _Shapes(duplicate, index)
+    taken: set[int] = set()  # rows shown (a window shows its notes; each is paid for once)
     used = 0
     for score, row in ranked:
         if k is not None and len(out) >= k:
             break
         if budget_tokens is not None and budget_tokens - used < 2:
             break
-        unit = index.units[row]
-        cost = count_tokens(unit.text)
-        if budget_tokens is not None and used + cost > budget_tokens:
+        rows = [r for r in index.shown(row) if r not in taken]
+        cost = sum(count_tokens(index.units[r].text) for r in rows)
+        if not rows or (budget_tokens is not None and used + cost > budget_tokens):
             continue
-        shape = set(tokenize(unit.text))
-        twin = shapes.twin(shape)
-        if twin is not None:
-            merged = tuple(dict.fromkeys(out[twin].sources + index.sources[row]))
-            out[twin] = replace(out[twin], sources=merged)
-            continue
-        out.append(
-            Hit(
-                text=unit.text,
-                path=unit.path,
-                score=score,
-                sources=index.sources[row],
-                date=unit.date,
-                kind=unit.kind,
-                ids=unit.ids,
-                time=unit.time,
-                section=unit.section,
-                exact=_exact(unit.text, content, identifiers),
+        for r in rows:
+            if k is not None and len(out) >= k:
+                break
+            taken.add(r)
+            unit = index.units[r]
+            shape = _shape(unit.text)
+            twin = shapes.twin(shape)
+            if twin is not None:
+                merged = tuple(dict.fromkeys(out[twin].sources + index.sources[r]))
+                out[twin] = replace(out[twin], sources=merged)
+                continue
+            out.append(
+                Hit(
+                    text=unit.text,
+                    path=unit.path,
+                    score=score,
+                    sources=index.sources[r],
+                    date=unit.date,
+                    kind=unit.kind,
+                    ids=unit.ids,
+                    time=unit.time,
+                    section=unit.section,
+                    exact=_exact(unit.text, content, identifiers),
+                )
             )
-        )
-        shapes.add(shape)
-        used += cost
+            shapes.add(shape)
+            used += count_tokens(unit.text)
     return out
+
+
+@functools.lru_cache(maxsize=16384)
+def _shape(text: str) -> frozenset[str]:
+    """The token set a near-duplicate check compares (a unit's text, cached: packing a deep
+    request tokenizes hundreds of units, most of them seen by the previous request)."""
+    return frozenset(tokenize(text))
 
 
 class _Shapes:
@@ -346,12 +414,12 @@ class _Shapes:
     def __init__(self, threshold: float, index: Loaded) -> None:
         self.threshold = threshold
         self.bm25 = index.bm25
-        self.sets: list[set[str]] = []
+        self.sets: list[frozenset[str]] = []
         self.postings: dict[str, list[int]] = {}
         self._df: dict[str, int] = {}
-        self._last: tuple[set[str], list[str]] | None = None
+        self._last: tuple[frozenset[str], list[str]] | None = None
 
-    def _prefix(self, shape: set[str]) -> list[str]:
+    def _prefix(self, shape: frozenset[str]) -> list[str]:
         if self._last is not None and self._last[0] is shape:
             return self._last[1]
         for t in shape:
@@ -362,7 +430,7 @@ class _Shapes:
         self._last = (shape, prefix)
         return prefix
 
-    def twin(self, shape: set[str]) -> int | None:
+    def twin(self, shape: frozenset[str]) -> int | None:
         if self.threshold >= 1.0 or not shape:
             return None
         seen = set()
@@ -377,7 +445,7 @@ class _Shapes:
                     return i
         return None
 
-    def add(self, shape: set[str]) -> None:
+    def add(self, shape: frozenset[str]) -> None:
         if self.threshold >= 1.0 or not shape:
             self.sets.append(shape)
             return

@@ -23,7 +23,22 @@ if TYPE_CHECKING:
 
 
 def unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
-    """The token states (float16, tokens × dim) of the units at ``rows``."""
+    """The token states (float16, tokens × dim) of the units at ``rows``; a window's are its
+    notes' states one after the other (no run of the model over the longer text)."""
+    import numpy as np
+
+    windows = index.windows
+    if windows is None:
+        return _states(index, rows, model)
+    members = {r: index.shown(r) for r in rows if windows[r]}
+    need = list(dict.fromkeys(x for r in rows for x in members.get(r, [r])))
+    found = dict(zip(need, _states(index, need, model), strict=True))
+    return [
+        np.concatenate([found[x] for x in members[r]]) if r in members else found[r] for r in rows
+    ]
+
+
+def _states(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
     return STATES.get(
         folder_of(index.folder, model),
         model_key(model),
@@ -51,8 +66,7 @@ def rerank(
         return scores
     order = sorted(scores, key=lambda r: (-scores[r], r))
     top, rest = order[:depth], order[depth:]
-    tokens = unit_tokens(index, top, model)
-    match = np.array([float((q @ t.T.astype(np.float32)).max(axis=1) @ w) for t in tokens])
+    match = _match(q, w, unit_tokens(index, top, model))
     first = np.array([scores[r] for r in top])
     mixed = (1 - weight) * minmax(first) + weight * minmax(match)
     out = {r: 0.5 + 0.5 * float(m) for r, m in zip(top, mixed, strict=True)}
@@ -88,6 +102,21 @@ def _query_pieces(
         return None, np.zeros(0, dtype=np.float32)
     w = np.asarray(weights, dtype=np.float32)
     return q_vectors[keep], w / w.sum()
+
+
+def _match(q: np.ndarray, w: np.ndarray, tokens: list[np.ndarray]) -> np.ndarray:
+    """Each unit's late-interaction match: per query piece its best cosine among the unit's
+    token states, IDF-weighted (``w``). All units' states go through one matrix product."""
+    import numpy as np
+
+    if not tokens:
+        return np.zeros(0)
+    sizes = np.array([len(t) for t in tokens])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    every = np.concatenate(tokens).astype(np.float32)
+    best = np.maximum.reduceat(every @ q.T, starts, axis=0)  # units × query pieces
+    out: np.ndarray = (best @ w).astype(np.float64)
+    return out
 
 
 def minmax(values: np.ndarray) -> np.ndarray:

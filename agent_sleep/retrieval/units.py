@@ -3,7 +3,12 @@
 - ``memory``: one MEMORY.md entry (``sources=`` names the daily notes it cites; ``date=`` if set),
 - ``bank``: one ``## Section`` of a bank page (entries carry ``sources=`` too), long sections
   split into chunks of whole entries,
-- ``log``: one note of a daily log, dated by the log's file name.
+- ``log``: one note of a daily log, dated by the log's file name,
+- ``window``: ``WINDOW_NOTES`` consecutive notes of one daily log (a new one every
+  ``WINDOW_STRIDE`` notes), searched beside the notes by deep requests: a stretch of talk
+  matches a question that no single short note does ("Yes, last week!" after its question).
+  It is never shown itself: packing it shows its notes (``span``: the rows back to its first
+  note), each paid for once.
 
 Each unit carries its display text, path, date, the ids of the notes it stands for, their
 outside provenance refs (``source=``) and the ids it cites, plus two texts made for search:
@@ -31,6 +36,9 @@ from agent_sleep.core import notes
 MEMORY = "memory"
 BANK = "bank"
 LOG = "log"
+WINDOW = "window"
+WINDOW_NOTES = 0  # notes per window unit (0: no windows)
+WINDOW_STRIDE = 3  # a window starts every this many notes
 CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
 CONTEXT_WORDS = 40  # how much of the previous note is indexed with a log note
 _COMMENT = re.compile(r" ?<!--.*?-->", re.S)
@@ -50,6 +58,7 @@ class Unit:
     time: str | None = None
     context: str = ""
     meaning: str = ""
+    span: int = 0  # a window: how many rows before it its notes start
 
     @property
     def indexed(self) -> str:
@@ -187,29 +196,65 @@ def _log_units(text: str, path: str, day: str) -> Iterator[Unit]:
     """A log's units one at a time, from its blocks one at a time (a large log's parsed
     document and units never need to be in memory all at once)."""
     previous: str | None = None
+    run: list[Unit] = []  # the notes since the last heading, as far back as a window reaches
+    rows = 0  # units yielded since the first note of ``run`` (windows between count too)
     for block in notes.iter_blocks(text):
         if block.heading is not None:
             previous = None
+            run, rows = [], 0
             continue
         n = block.note
         if n is None or not n.text.strip():
             continue
         before = " ".join(previous.split()[-CONTEXT_WORDS:]) if previous else ""
-        yield (
-            Unit(
-                kind=LOG,
-                path=path,
-                text=display(n),
-                date=day,
-                ids=(n.id,) if n.id else (),
-                refs=_split(n.meta.get("source")),
-                section=block.section,
-                time=n.time,
-                context=f"{day}: {n.text}" + (f" (after: {before})" if before else ""),
-                meaning=n.text,
-            )
+        unit = Unit(
+            kind=LOG,
+            path=path,
+            text=display(n),
+            date=day,
+            ids=(n.id,) if n.id else (),
+            refs=_split(n.meta.get("source")),
+            section=block.section,
+            time=n.time,
+            context=f"{day}: {n.text}" + (f" (after: {before})" if before else ""),
+            meaning=n.text,
         )
+        yield unit
         previous = n.text
+        if not WINDOW_NOTES:
+            continue
+        run.append(unit)
+        rows += 1
+        if len(run) >= WINDOW_NOTES and (len(run) - WINDOW_NOTES) % WINDOW_STRIDE == 0:
+            members = run[-WINDOW_NOTES:]
+            span = rows - _rows_before(len(run) - WINDOW_NOTES)
+            yield _window(members, path, day, span)
+            rows += 1
+
+
+def _rows_before(notes_before: int) -> int:
+    """Rows a log's run holds before its ``notes_before``-th note: the notes, and the windows
+    that closed among them."""
+    windows = 0
+    if WINDOW_NOTES and notes_before >= WINDOW_NOTES:
+        windows = (notes_before - WINDOW_NOTES) // WINDOW_STRIDE + 1
+    return notes_before + windows
+
+
+def _window(members: list[Unit], path: str, day: str, span: int) -> Unit:
+    said = " ".join(m.meaning for m in members)
+    return Unit(
+        kind=WINDOW,
+        path=path,
+        text="\n".join(m.text for m in members),
+        date=day,
+        refs=tuple(dict.fromkeys(r for m in members for r in m.refs)),
+        section=members[-1].section,
+        time=members[0].time,
+        context=f"{day}: {said}",
+        meaning=f"{day}: {said}",
+        span=span,
+    )
 
 
 def units_of(path: str, text: str) -> list[Unit]:

@@ -1,0 +1,193 @@
+"""In-process evaluation of recall on LoCoMo, shared by bench_recall and its ablations.
+
+A conversation's index, query vectors, query token pieces and every unit's token states are
+computed once (token states persist in the workspace's ``.agent-sleep/tokens/``), so one
+evaluation of a ``Fusion`` over all questions costs only the ranking and the packing; a sweep
+of constants then runs in-process.
+
+``rank`` and ``pack`` are the library's own (what ``recall`` runs after loading the index and
+embedding the query), so a row computed here equals what ``recall`` returns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.index import Loaded, embedder, open_index
+from agent_sleep.retrieval.recall import Fusion, Hit, pack, rank
+from agent_sleep.retrieval.rerank import unit_tokens
+from agent_sleep.retrieval.token_states import STATES
+from bench import locomo
+
+TODAY = dt.date(2026, 1, 1)  # recency decay is off by default: any date ranks alike
+TOP = (5, 10)  # R@k over returned units
+
+
+class CachedModel:
+    """The embedder with its per-query results remembered (a sweep asks the same queries)."""
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+        self.name = model.name
+        self.dim = model.dim
+        self.fingerprint = model.fingerprint
+        self._queries: dict[str, np.ndarray] = {}
+        self._pieces: dict[str, Any] = {}
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        out: np.ndarray = self._model.embed_documents(texts)
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if text not in self._queries:
+            self._queries[text] = self._model.embed_query(text)
+        return self._queries[text]
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        out: list[np.ndarray] = self._model.embed_tokens(texts)
+        return out
+
+    def query_tokens(self, text: str) -> Any:
+        if text not in self._pieces:
+            self._pieces[text] = self._model.query_tokens(text)
+        return self._pieces[text]
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    ws: Workspace
+    index: Loaded
+    questions: list[locomo.Question]
+    model: CachedModel | None
+    vectors: list[np.ndarray | None] = field(default_factory=list)
+
+
+def workspace_for(sample: dict, work: Path) -> Path:
+    import json
+    import shutil
+
+    folder = work / sample["sample_id"]
+    done = folder / ".agent-sleep" / "bench-imported.json"
+    if not done.exists():
+        if folder.exists():
+            shutil.rmtree(folder)
+        ids = locomo.import_conversation(sample, folder)
+        done.write_text(json.dumps(ids))
+    return folder
+
+
+def prepare(samples: Iterable[dict], work: Path, *, states: bool = True) -> list[Conversation]:
+    """Each conversation imported (once), indexed, its queries embedded and (``states``) the
+    token states of every unit computed or read from the workspace."""
+    STATES.memory_bytes = max(STATES.memory_bytes, 1 << 30)  # every unit of 5 conversations
+    out = []
+    for sample in samples:
+        ws = Workspace.at(workspace_for(sample, work))
+        index = open_index(ws)
+        raw = embedder(ws)
+        model = CachedModel(raw) if raw is not None else None
+        qs = locomo.questions(sample)
+        conv = Conversation(sample["sample_id"], ws, index, qs, model)
+        conv.vectors = [model.embed_query(q.question) if model else None for q in qs]
+        if model is not None and states:
+            rows = list(range(len(index.units)))
+            for lo in range(0, len(rows), 512):
+                unit_tokens(index, rows[lo : lo + 512], model)
+        out.append(conv)
+    return out
+
+
+def hits_for(conv: Conversation, qi: int, budget: int, fusion: Fusion) -> list[Hit]:
+    q = conv.questions[qi].question
+    use_vectors = fusion.vector_weight > 0 and conv.model is not None
+    vector = conv.vectors[qi] if use_vectors else None
+    model = conv.model if use_vectors else None
+    ranked = rank(conv.index, q, vector, fusion, None, budget, TODAY, model=model)
+    return pack(conv.index, ranked, None, budget, fusion.duplicate, q)
+
+
+def evidence_recall(hits: list[Hit], evidence: tuple[str, ...]) -> float:
+    if not evidence:
+        return 1.0
+    found = {s for h in hits for s in h.sources}
+    return sum(e in found for e in evidence) / len(evidence)
+
+
+@dataclass
+class Scores:
+    """Per conversation, per (metric, category): one value per question."""
+
+    values: dict[str, dict[tuple[str, int], list[float]]] = field(default_factory=dict)
+
+    def add(self, conv: str, metric: str, category: int, value: float) -> None:
+        self.values.setdefault(conv, {}).setdefault((metric, category), []).append(value)
+
+    def mean(self, convs: Iterable[str], metric: str, categories: Iterable[int] = ()) -> float:
+        cats = set(categories) or set(locomo.CATEGORIES)
+        vals = [
+            v
+            for c in convs
+            for (m, cat), vs in self.values.get(c, {}).items()
+            if m == metric and cat in cats
+            for v in vs
+        ]
+        return 100 * sum(vals) / max(len(vals), 1)
+
+
+def evaluate(
+    convs: list[Conversation], fusion: Fusion, budgets: Sequence[int], *, top: bool = False
+) -> Scores:
+    """Evidence recall of every question at each budget (metric ``"B<budget>"``); with
+    ``top``, also R@5 / R@10 over the returned units of the largest budget and the share of
+    questions with any gold turn in the first 5 (``"R@5"``, ``"R@10"``, ``"any@5"``)."""
+    out = Scores()
+    for conv in convs:
+        for qi, q in enumerate(conv.questions):
+            for budget in budgets:
+                hits = hits_for(conv, qi, budget, fusion)
+                out.add(conv.sample_id, f"B{budget}", q.category, evidence_recall(hits, q.evidence))
+                if top and budget == max(budgets):
+                    for k in TOP:
+                        out.add(
+                            conv.sample_id, f"R@{k}", q.category,
+                            evidence_recall(hits[:k], q.evidence),
+                        )  # fmt: skip
+                    found = {s for h in hits[:5] for s in h.sources}
+                    anyhit = 1.0 if not q.evidence else float(any(e in found for e in q.evidence))
+                    out.add(conv.sample_id, "any@5", q.category, anyhit)
+    return out
+
+
+def objective(scores: Scores, convs: Iterable[str], budgets: Sequence[int]) -> float:
+    """What a fold maximises on its training conversations: mean recall over the budgets."""
+    names = list(convs)
+    return statistics.fmean(scores.mean(names, f"B{b}") for b in budgets)
+
+
+@dataclass(frozen=True)
+class Fold:
+    held_out: str
+    chosen: str  # the grid entry chosen on the other conversations
+    scores: dict[str, float]  # metric -> held-out value
+
+
+def loco(
+    grid: dict[str, Scores], names: list[str], budgets: Sequence[int], metrics: Sequence[str]
+) -> list[Fold]:
+    """Leave one conversation out: for each conversation, the grid entry that maximises the
+    objective on the others, measured on it."""
+    folds = []
+    for held in names:
+        train = [n for n in names if n != held]
+        best = max(grid, key=lambda g: (objective(grid[g], train, budgets), g))
+        folds.append(Fold(held, best, {m: grid[best].mean([held], m) for m in metrics}))
+    return folds
