@@ -46,7 +46,8 @@ SESSIONS = "sessions.json"
 SLEEP_LOG = "sleep.log"
 SLEEP_LOG_BYTES = 1 << 20
 SEARCH_HINT = "memory_search"
-MEMORY_CHARS = 3000  # of MEMORY.md when the whole block does not fit
+MEMORY_TRIES = (8000, 6000, 3000)  # MEMORY.md shown: its sleep budget, then less, to fit
+MEMORY_CHARS = 3000  # of MEMORY.md when the whole block does not fit even so
 NEXT_CHARS = 1500  # of the next-session actions then
 LOG_TAIL_BYTES = 64 * 1024
 
@@ -94,16 +95,20 @@ def session_start_context(
     ws: Workspace, limit: int = OUTPUT_CHARS - 200, *, today: dt.date | None = None
 ) -> str:
     """The memory block for a new session, at most ``limit`` characters (``today``: the date
-    whose log counts as today's, default the clock). What ``get_context`` gives when it fits;
-    else MEMORY.md's head, the next-session actions and today's newest notes, in budgets, and
-    one line saying that memory holds more and where to find it."""
+    whose log counts as today's, default the clock). What ``get_context`` gives when it fits,
+    with as much of MEMORY.md as there is room for; else MEMORY.md's head, the next-session
+    actions and today's newest notes, in budgets, and one line saying that memory holds more
+    and where to find it."""
     from agent_sleep.retrieval.context import get_context
 
     if not ws.exists():
         return ""
-    full = get_context(ws, today=today)
-    if len(full) <= limit:
-        return full
+    full = ""
+    for memory_chars in MEMORY_TRIES:  # as much of MEMORY.md as the block has room for
+        text = get_context(ws, max_memory_chars=memory_chars, today=today)
+        if len(text) <= limit:
+            return text
+        full = full or text
     note = (
         f"[Memory holds more than fits here ({len(full)} characters of context): "
         f"use the {SEARCH_HINT} tool (or `agent-sleep search QUERY`) to find the rest.]\n"
