@@ -100,6 +100,23 @@ def test_session_start_stays_under_ten_thousand_characters_and_says_so(
     assert "Today's note 199" in context  # and today's newest notes
 
 
+def test_session_start_uses_its_room_for_a_whole_budgeted_memory_md(
+    ws: Path, tmp_path: Path
+) -> None:
+    from agent_sleep import Workspace
+
+    w = Workspace.at(ws).ensure()
+    entries = "".join(
+        notes.render_note(notes.Note("W", f"Standing fact {i}: " + "word " * 12, f"s{i:09d}"))
+        for i in range(80)
+    )
+    w.write_text(w.memory_md, w.read_text(w.memory_md) + "## Facts\n\n" + entries)
+    r = hook("session-start", payload("SessionStart", None, tmp_path, source="startup"), ws)
+    context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert 6000 < len(context) < 9300
+    assert "Standing fact 79" in context and "trimmed" not in context
+
+
 def test_session_start_answer_fits_even_when_json_escaping_doubles_the_text(
     ws: Path, tmp_path: Path
 ) -> None:
