@@ -17,7 +17,8 @@ from agent_sleep.core.errors import AgentSleepError, BadInput
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import get_provider
-from agent_sleep.providers.openai import OpenAIProvider, find_object, strip_reasoning
+from agent_sleep.providers.openai import OpenAIProvider
+from agent_sleep.providers.replies import find_object, strip_reasoning
 from tests.conftest import run_cli
 from tests.fake_openai_api import FakeOpenAIAPI, Reply, honest
 

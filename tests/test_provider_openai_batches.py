@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep.consolidation import batches
+from agent_sleep.consolidation import batches, bounded
 from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import schema as jsonschema
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import get_provider
-from agent_sleep.providers.openai import OpenAIProvider, schema_instruction
+from agent_sleep.providers.openai import OpenAIProvider
+from agent_sleep.providers.replies import schema_instruction
 from tests.conftest import ROOT, run_cli
 from tests.fake_openai_api import FakeOpenAIAPI, Recorded, Reply, honest
 from tests.test_hostile_support import api_env, assert_all_parse, model_server, note_ids, tree
@@ -113,15 +114,15 @@ def test_bounded_schema_is_a_subset_and_its_largest_answer_fits() -> None:
     memory = [{"id": f"m{i:09d}", "text": "y"} for i in range(3)]
     payload = {"task": "nrem", "notes": notes, "memory": memory}
     for answer_tokens in (768, 1536, 3072):
-        b = batches.bounded(prompts.NREM_SCHEMA, "nrem", payload, answer_tokens)
-        worst = batches._item_chars(b)  # noqa: SLF001 - the bound itself is what is tested
-        assert worst <= answer_tokens * batches.OUTPUT_CHARS, (answer_tokens, worst)
+        b = bounded.bounded(prompts.NREM_SCHEMA, "nrem", payload, answer_tokens)
+        worst = bounded.item_chars(b)
+        assert worst <= answer_tokens * bounded.OUTPUT_CHARS, (answer_tokens, worst)
         item = b["properties"]["memory_md_updates"]["items"]["properties"]
         assert item["replaces"]["enum"] == ["", *[m["id"] for m in memory]]
         assert set(item["sources"]["items"]["enum"]) == {x["id"] for x in notes + memory}
     good = honest({"task": "nrem", "notes": notes[:2]})
     assert not jsonschema.errors(good, prompts.NREM_SCHEMA)
-    rem = batches.bounded(prompts.REM_SCHEMA, "rem", {"task": "rem", "notes": notes}, 1536)
+    rem = bounded.bounded(prompts.REM_SCHEMA, "rem", {"task": "rem", "notes": notes}, 1536)
     assert rem["properties"]["confidence_updates"]["maxItems"] == 0  # no entries to update
 
 

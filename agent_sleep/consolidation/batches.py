@@ -8,7 +8,8 @@ so a call sees one topic where it can; a group larger than a batch is split, sma
 a batch. A flush dump is split on line boundaries. A provider without a window (offline) gets
 the request whole, as before.
 
-Providers that honour them (``bounded_schemas``) are sent a per-batch copy of the schema:
+Providers that honour them (``bounded_schemas``) are sent a per-batch copy of the schema
+(:mod:`agent_sleep.consolidation.bounded`):
 ``maxLength`` on strings, ``maxItems`` on arrays sized so the largest possible answer fits the
 room kept for it, and ``sources`` / ``replaces`` / ``item`` limited to an ``enum`` of the
 batch's ids, so a grammar-constrained model cannot loop until the context is full and cannot
@@ -34,53 +35,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_sleep.analysis import distill, lexical
+from agent_sleep.consolidation.bounded import ENTRY_KEYS, MAX_SOURCES, bounded, ids_of
 from agent_sleep.core import schema as jsonschema
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers.base import Answer, Provider, Usage, ask
-from agent_sleep.providers.openai import PROSE_CHARS, estimate_tokens, schema_instruction
+from agent_sleep.providers.replies import PROSE_CHARS, estimate_tokens, schema_instruction
 
 log = logging.getLogger(__name__)
 
-JSON_CHARS, OUTPUT_CHARS = 2.2, 3.0  # characters a token (low side): payload, answer
+JSON_CHARS = 2.2  # characters a token of the indented JSON payload (low side)
 ANSWER_SHARE = 3 / 8  # of the window kept for the answer
 MAX_ANSWER_TOKENS = 16000
 MEMORY_SHARE = 0.4  # of the prompt room at most for related MEMORY.md entries
 MARGIN_TOKENS = 400  # chat template, the repair sentence on a retry
-MAX_SOURCES = 6
 CITED_CHARS = 300  # a string of an open question (or the like) as a batch is shown it
 ID_TOKENS = 10  # an id, once in the payload and once in the enums of the bounded schema
-ENTRY_KEYS = ("memory", "related")  # existing entries (MEMORY.md, bank) shown beside the notes
 MAX_KEPT_CHARS = 100_000  # a larger answer is not kept for an interrupted run's successor
-STRING_CAPS = {
-    "text": 280,
-    "content": 480,
-    "seed_content": 480,
-    "section": 60,
-    "slug": 48,
-    "link": 200,
-    "why": 200,
-    "reason": 200,
-}
-DEFAULT_STRING_CAP = 200
-MIN_STRING_CAP = 40
 SUBJECT_MIN = 3  # a subject with this many notes gets calls of its own
-# share of the answer room per top-level array, by task
-WEIGHTS = {
-    "nrem": {
-        "memory_md_updates": 0.4,
-        "bank_updates": 0.35,
-        "weakly_learned": 0.125,
-        "open_questions": 0.125,
-    },
-    "rem": {
-        "aha_moments": 0.15,
-        "creative_connections": 0.25,
-        "confidence_updates": 0.2,
-        "new_bank_suggestions": 0.2,
-        "next_session_actions": 0.2,
-    },
-    "flush": {"notes": 1.0},
-}
 CACHE_DIR = "batches"
 CACHE_DAYS = 7
 
@@ -235,10 +206,6 @@ def split_text(text: str, room: int) -> list[str]:
     return [c for c in chunks if c.strip()] or [text[:size]]
 
 
-def _ids(items: list[dict[str, Any]]) -> list[str]:
-    return [str(i["id"]) for i in items if i.get("id")]
-
-
 def _cited_items(items: list[Any], known: set[str], room: int) -> list[dict[str, Any]]:
     """The items (open questions, earlier runs' leftovers) citing this batch's ids, their
     strings trimmed, as many as fit ``room`` tokens."""
@@ -306,90 +273,11 @@ def split(payload: dict[str, Any], system: str, win: Window, schema: dict[str, A
         for key, es in entries.items():  # each kind of entry gets its share of what is left
             share = left * sum(tokens_of(e) for e in es) // max(1, sum(map(tokens_of, all_entries)))
             part[key] = related(es, batch, share, ID_TOKENS)
-        known = set(_ids(batch)) | {i for k in entries for i in _ids(part[k])}
+        known = set(ids_of(batch)) | {i for k in entries for i in ids_of(part[k])}
         for key in cited_keys:
             part[key] = _cited_items(payload[key], known, cited_room // len(cited_keys))
         out.append(part)
     return out or [payload]
-
-
-# -- bounded schemas ---------------------------------------------------------------------------
-
-
-def _item_chars(schema: dict[str, Any]) -> int:
-    """The longest JSON text an instance of (bounded) ``schema`` can be."""
-    kind = schema.get("type")
-    if "enum" in schema:
-        return max((len(json.dumps(v)) for v in schema["enum"]), default=4) + 2
-    if kind == "string":
-        return int(int(schema.get("maxLength", 2000)) * 1.1) + 2  # a few escapes
-    if kind in ("number", "integer"):
-        return 24
-    if kind == "object":
-        props = schema.get("properties", {})
-        return 2 + sum(len(k) + 6 + _item_chars(v) for k, v in props.items())
-    if kind == "array":
-        return 2 + int(schema.get("maxItems", 50)) * (_item_chars(schema.get("items", {})) + 2)
-    return 8
-
-
-def bounded(
-    schema: dict[str, Any], task: str, payload: dict[str, Any], answer_tokens: int
-) -> dict[str, Any]:
-    """A copy of ``schema`` for one batch: strings capped, ids limited to the batch's, and
-    each top-level array's ``maxItems`` sized so the largest answer the copy allows fits
-    ``answer_tokens`` (string caps shrink, down to :data:`MIN_STRING_CAP`, when even one item
-    per array would not)."""
-    chars = answer_tokens * OUTPUT_CHARS / 1.15  # whitespace the grammar allows
-    scale = 1.0
-    for _ in range(8):
-        out = _bounded_once(schema, task, payload, chars, scale)
-        worst = _item_chars(out)
-        if worst <= chars:
-            break
-        scale *= 0.9 * chars / worst
-    return out
-
-
-def _bounded_once(
-    schema: dict[str, Any], task: str, payload: dict[str, Any], chars: float, scale: float
-) -> dict[str, Any]:
-    note_ids = _ids(list(payload.get("notes") or []))
-    entry_ids = [i for k in ENTRY_KEYS for i in _ids(list(payload.get(k) or []))]
-    memory_ids = _ids(list(payload.get("memory") or []))
-    cite = list(dict.fromkeys(note_ids + entry_ids)) or [""]
-
-    def walk(s: dict[str, Any], key: str) -> dict[str, Any]:
-        s = dict(s)
-        if key == "sources" and s.get("type") == "array":
-            s["items"] = {"type": "string", "enum": cite}
-            s["minItems"], s["maxItems"] = 1, min(MAX_SOURCES, len(cite))
-        elif key in ("replaces", "item") and s.get("type") == "string":
-            s["enum"] = ([""] + entry_ids if key == "replaces" else memory_ids) or [""]
-        elif s.get("type") == "string" and "enum" not in s:
-            cap = STRING_CAPS.get(key, DEFAULT_STRING_CAP)
-            s["maxLength"] = max(min(cap, MIN_STRING_CAP), int(cap * scale))
-        if "properties" in s:
-            s["properties"] = {k: walk(v, k) for k, v in s["properties"].items()}
-        if "items" in s and key != "sources":
-            s["items"] = walk(s["items"], key)
-        return s
-
-    out = walk(schema, "")
-    weights = WEIGHTS.get(task, {})
-    # no more items than ids to cite; a flush, no more notes than the dump has sentences
-    n_items = max(1, len(note_ids) + len(entry_ids))
-    if task == "flush":
-        n_items = max(1, len(lexical.sentences(str(payload.get("text", "")))))
-    for key, prop in out.get("properties", {}).items():
-        if prop.get("type") != "array":
-            continue
-        size = _item_chars(prop.get("items", {})) + 2
-        most = int(weights.get(key, 1 / max(1, len(out["properties"]))) * chars / size)
-        prop["maxItems"] = max(1, min(most, n_items))
-        if key == "confidence_updates" and not memory_ids:
-            prop["maxItems"] = 0
-    return out
 
 
 # -- merging and the run -----------------------------------------------------------------------
