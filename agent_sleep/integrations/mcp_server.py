@@ -142,6 +142,9 @@ def _hit(h: Any) -> dict[str, Any]:
     }
     if current is not None:
         out["current"] = current
+    for key in ("superseded_by", "superseded_on"):  # what replaced a superseded hit, and when
+        if getattr(h, key, None):
+            out[key] = getattr(h, key)
     return out
 
 

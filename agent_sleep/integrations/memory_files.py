@@ -41,7 +41,7 @@ MAX_INPUT_CHARS = 64_000  # file_text, new_str or insert_text of one call
 DIRS = {"", "memory", "bank", "bank/entities", "bank/concepts"}
 BANK_KINDS = ("entities", "concepts")
 _SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?")
-_META = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)
+_META = notes.META_COMMENT_RE
 _TYPED = re.compile(r"^(?:[WBS]|O\(c=[0-9.]+\)):\s*")
 LOG_NAME = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
 
