@@ -122,6 +122,29 @@ def test_write_search_get_round_trip_with_guessed_names(ws: Path) -> None:
     anyio.run(main)
 
 
+def test_search_says_which_hits_are_no_longer_current(ws: Path) -> None:
+    from agent_sleep import Workspace
+
+    Workspace.at(ws).ensure()
+    (ws / "bank" / "entities" / "dana.md").write_text(
+        "# Dana\n\n## Facts\n\n"
+        "- W: Dana lives in Porto <!-- id=newhome001 -->\n\n## History\n\n"
+        "- W: Dana lives in Lisbon "
+        "<!-- id=oldhome001 superseded_by=newhome001 until=2026-10-01 -->\n"
+    )
+
+    async def main() -> None:
+        async with session(ws) as s:
+            hits = data(await s.call_tool("memory_search", {"q": "where does Dana live", "k": 5}))
+            by_id = {h["ids"][0]: h for h in hits["hits"] if h["ids"]}
+            old = next(h for h in hits["hits"] if "Lisbon" in h["text"])
+            assert old["current"] is False and "Porto" in old["superseded_by"]
+            assert old["superseded_on"] == "2026-10-01"
+            assert any(h["current"] for h in by_id.values() if "Porto" in h["text"])
+
+    anyio.run(main)
+
+
 def test_resources_memory_daily_log_and_bank_page(ws: Path) -> None:
     (ws / "bank" / "entities").mkdir(parents=True)
     (ws / "bank" / "entities" / "billing-service.md").write_text(

@@ -235,7 +235,7 @@ class MemoryTools:
             raise BadInput("give the search words in `query`")
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
         budget = _positive("budget_tokens", budget_tokens)
-        if not self.ws.exists():
+        if not self.ws.root.is_dir():
             return {"query": wanted, "hits": []}
         from agent_sleep.retrieval.recall import recall
 
