@@ -18,6 +18,7 @@ import pytest
 from agent_sleep.consolidation import batches, bounded
 from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import schema as jsonschema
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import get_provider
@@ -101,12 +102,15 @@ def test_memory_entries_shown_are_the_related_ones(ws: Path, api: FakeOpenAIAPI)
     assert memory_entries >= 41
     micro_rest("Caroline sold honey from her bees at the Leeds market.", "W", workspace=ws)
     before = len(api.completions())
-    sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=2048))
+    sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=3072))
     rec = api.completions()[before]
     shown = [e["text"] for e in rec.payload["memory"]]
-    assert 0 < len(shown) < memory_entries, "all of MEMORY.md was sent to a 2k window"
+    assert 0 < len(shown) < memory_entries, "all of MEMORY.md was sent to a 3k window"
     assert any("bees" in t for t in shown)
-    _prompt_fits(rec, 2048)
+    _prompt_fits(rec, 3072)
+    micro_rest("Caroline bought a second hive.", "W", workspace=ws)
+    with pytest.raises(BadInput, match="--context-tokens 1024 is too small"):
+        sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=1024))
 
 
 def test_bounded_schema_is_a_subset_and_its_largest_answer_fits() -> None:

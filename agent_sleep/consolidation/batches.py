@@ -37,6 +37,7 @@ from typing import Any
 from agent_sleep.analysis import distill, lexical
 from agent_sleep.consolidation.bounded import ENTRY_KEYS, MAX_SOURCES, bounded, ids_of
 from agent_sleep.core import schema as jsonschema
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers.base import Answer, Provider, Usage, ask
 from agent_sleep.providers.replies import PROSE_CHARS, estimate_tokens, schema_instruction
@@ -47,7 +48,8 @@ JSON_CHARS = 2.2  # characters a token of the indented JSON payload (low side)
 ANSWER_SHARE = 3 / 8  # of the window kept for the answer
 MAX_ANSWER_TOKENS = 16000
 MEMORY_SHARE = 0.4  # of the prompt room at most for related MEMORY.md entries
-MARGIN_TOKENS = 400  # chat template, the repair sentence on a retry
+MARGIN_TOKENS = 300  # chat template, the repair sentence on a retry
+MIN_ROOM = 160  # tokens left for notes, at least: about one note
 CITED_CHARS = 300  # a string of an open question (or the like) as a batch is shown it
 ID_TOKENS = 10  # an id, once in the payload and once in the enums of the bounded schema
 MAX_KEPT_CHARS = 100_000  # a larger answer is not kept for an interrupted run's successor
@@ -250,7 +252,12 @@ def split(payload: dict[str, Any], system: str, win: Window, schema: dict[str, A
     cited_keys = _cited_keys(payload)
     rest = {k: v for k, v in payload.items() if k not in ("notes", "text", *ENTRY_KEYS)}
     rest = {k: v for k, v in rest.items() if k not in cited_keys}
-    room = max(256, win.context_tokens - fixed - tokens_of(rest))
+    room = win.context_tokens - fixed - tokens_of(rest)
+    if room < MIN_ROOM:
+        raise BadInput(
+            f"a {payload.get('task', '')} call needs about {fixed + tokens_of(rest) + MIN_ROOM} "
+            f"tokens of context; --context-tokens {win.context_tokens} is too small for it"
+        )
     if payload.get("task") == "flush":
         text = str(payload.get("text", ""))
         if tokens_of(text) <= room:
