@@ -114,6 +114,11 @@ PEOPLE = [
     "Yara",
     "Zoltan",
 ]
+PEOPLE += """Adaeze Bartosz Camila Desmond Elif Fumiko Gideon Halima Ivo Jarrah Keziah Lucian
+Maelle Njeri Orla Paavo Rafferty Saoirse Thiago Umaima Vesna Wiremu Xander Yolanda Zuberi Alarik
+Brisa Cassius Dunya Eero Folasade Gunnar Hyacinth Idris Jelena Kwame Linnea Marisol Nnamdi
+Ottilie Przemek Quilla Rasmus Sunniva Teodor Ulrike Viggo Wangari Yannick Zaira Anouk Bodhi
+Ciaran Delphine Ezra Fatou Giedre""".split()
 CITIES = [
     "Lisbon",
     "Porto",
@@ -170,6 +175,7 @@ COMPANIES = [
     "Pebbleworks",
     "Orbitale",
 ]
+COMPANIES += "Zephyrine Marrowgate Quillfeather Ostrander Valebrook Cindervale".split()
 SERVICES = [
     "billing",
     "invoicing",
@@ -198,6 +204,7 @@ PROJECTS = [
     "Lantern",
     "Mistral",
 ]
+PROJECTS += "Pelican Sorrel Bramble Nimbus Tamarind Quillon Wren Galena Basalt Yarrow".split()
 TOOLS = [
     ("Python", "3.9", "3.12"),
     ("Node", "16", "22"),
@@ -456,7 +463,7 @@ def _control(rng: random.Random, used: set[str], k: int) -> Scenario:
     p, q = _pick(rng, PEOPLE, used), _pick(rng, PEOPLE, used)
     a, b = _pick(rng, CITIES, used), _pick(rng, CITIES, used)
     n1, n2 = rng.sample(range(3, 60), 2)
-    j = rng.choice(PROJECTS)
+    j = _pick(rng, PROJECTS, used)
     kinds = [
         (
             p,
@@ -595,10 +602,9 @@ def replay(ws: Path, plan: list[tuple[int, int, Scenario]], seed: int) -> float:
         for k, (text, kind, conf) in enumerate(items):
             when = dt.datetime.combine(day, dt.time(9 + k // 4, (k % 4) * 15))
             agent_sleep.micro_rest(text, kind, workspace=ws, when=when, confidence=conf)
-        extra = {"now": dt.datetime.combine(day, dt.time(22, 0))} if takes_now else {}
-        agent_sleep.sleep_cycle(
-            ws, "both", "offline", since=day, memory_budget_chars=BUDGET, **extra
-        )
+        # the old code has no clock to set: its window starts at the day instead
+        when = {"now": dt.datetime.combine(day, dt.time(22, 0))} if takes_now else {"since": day}
+        agent_sleep.sleep_cycle(ws, "both", "offline", memory_budget_chars=BUDGET, **when)
     return (dt.datetime.now() - started).total_seconds()
 
 
@@ -639,7 +645,8 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]]) -> dict:
         if good_memory and good_recall:
             ok_family[s.family] += 1
         else:
-            failures.append((s.family, s.first, s.second))
+            why = ("memory" if not good_memory else "") + (" recall" if not good_recall else "")
+            failures.append((s.family, why.strip(), s.first, s.second))
     updates = sum(by_family.values())
     return {
         "updates": updates,
@@ -715,6 +722,7 @@ def main() -> None:
     ap.add_argument("--locomo", default=None, help="LoCoMo JSON: also the conflicting-entry ratio")
     ap.add_argument("--limit", type=int, default=None, help="first N LoCoMo conversations")
     ap.add_argument("--show-failures", action="store_true")
+    ap.add_argument("--keep", default=None, help="replay into this folder and keep it")
     ap.add_argument("--conflicts", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.conflicts:
@@ -724,7 +732,7 @@ def main() -> None:
     print(f"code under test: {Path(agent_sleep.__file__).resolve().parent.parent}")
     plan = generate(args.seed, args.per_family, args.controls)
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Path(tmp) / "ws"
+        ws = Path(args.keep or tmp) / "ws"
         seconds = replay(ws, plan, args.seed)
         r = score(ws, plan)
     print(

@@ -35,7 +35,7 @@ from agent_sleep.analysis import lexical
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
 CHANGE_FRAME = 0.5  # frame overlap needed with change language
 IMPLICIT_FRAME = 0.75  # frame overlap needed without it
-EMBED_SAME = 0.6  # cosine of masked frames that stands in for a shared head (change language)
+EMBED_SAME = 0.8  # cosine of masked frames that stands in for a shared head (change language)
 
 # Attribute classes: words that name what is being said about an owner.
 _CLASSES = {
@@ -73,8 +73,8 @@ _CHANGE_RE = re.compile(
     re.I,
 )
 _OLD_VALUE_RE = re.compile(
-    r"\b(?:from|instead of|rather than|replacing|replaced|no longer(?: \w+)?|not|formerly|"
-    r"previously|used to(?: \w+)?|was|left|quit)\s+"
+    r"\b(?:from|instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
+    r"previously|used to(?: \w+)?|left|quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'-]+(?: [\w.:$%/'-]+)?)",
     re.I,
 )
@@ -96,7 +96,7 @@ _LEADING_RE = re.compile(
     re.I,
 )
 _RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
-_TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
+_TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+@-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
 _CLAUSE_RE = re.compile(
     r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+)\s*"
 )
@@ -178,6 +178,19 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
     return out
 
 
+def _verbish(tok: str) -> bool:
+    low = tok.lower()
+    return (
+        low in CLASS_OF
+        or low in _GENERIC
+        or low in _PAST
+        or low in _VERB_BASE
+        or low in _COPULA
+        or low in _ADVERBS
+        or bool(re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"))
+    )
+
+
 def _verb_at(toks: list[str]) -> int:
     """Index of the predicate's first word: a copula, a change adverb, or a verb-like word."""
     if toks[0].lower() in ("i", "we", "they", "you") and len(toks) > 1:
@@ -190,12 +203,16 @@ def _verb_at(toks: list[str]) -> int:
             return i
         if low in ("will", "can", "should", "would", "must", "does", "do", "did", "used"):
             return i
+        if re.search(r"['’]s$", toks[i - 1]) and not _COPULA & {low}:
+            continue  # "Gunnar's work email": a noun after a possessive
         if low.endswith(("n't", "n’t")) or low in _PAST or low in _VERB_BASE:
             return i
         if tok[:1].isupper() or any(ch.isdigit() for ch in tok) or low in _STOP:
             continue
         prev = toks[i - 1].lower()
         if prev in ("the", "a", "an", "its", "his", "her", "their", "our", "my", "your", "of"):
+            continue
+        if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
             continue
         if low in _GENERIC or _CHANGE_RE.fullmatch(low):
             return i
@@ -216,6 +233,8 @@ def _claim(
     if not toks:
         return None, previous
     v = _verb_at(toks)
+    if previous is not None and _verbish(toks[0]):  # "... and prefers X": the same subject
+        v = 0
     if v <= 0 and previous is not None:
         subj, pred = previous[0], toks
     elif v <= 0:
@@ -234,6 +253,8 @@ def _claim(
     for k, tok in enumerate(pred):
         low = tok.lower()
         lem = lemma(tok)
+        if lem in obj_owner | obj_qual and head:  # the object a change verb acts on
+            continue
         if _strong(tok, False, names) and low not in CLASS_OF:
             values.append(_norm_value(tok))
             continue
@@ -253,8 +274,9 @@ def _claim(
             continue
         if cls:
             attrs.add(cls)
-        after_article = k > 0 and pred[k - 1].lower() in ("a", "an")
-        if not content and head in ("", "be") and not (head == "be" and after_article and not cls):
+        # "is a nurse" and "is 30 seconds": a value and its unit, not what is said of it
+        after = k > 0 and (pred[k - 1].lower() in ("a", "an") or _strong(pred[k - 1], False, names))
+        if not content and head in ("", "be") and not (head == "be" and after and not cls):
             head = cls or lem
             content = True
             continue
@@ -333,14 +355,25 @@ def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]
     k += 1
     if k >= len(low) or low[k] not in _DETERMINERS:
         return set(), set()
-    phrase = []
-    for tok in pred[k + 1 :]:
+    phrase: list[str] = []
+    rest = pred[k + 1 :]
+    for tok in rest:
         if tok.lower() in _BOUNDARY or any(ch.isdigit() for ch in tok):
             break
         phrase.append(tok)
-    if not phrase or low[k + 1 + len(phrase) - 1 : k + 2 + len(phrase)][-1:] == []:
+    if not phrase:
         return set(), set()
     words = [lemma(t) for t in phrase if t.lower() not in _STOP]
+    after = rest[len(phrase) :]
+    if after and after[0].lower() in ("of", "for"):  # "the timeout for Mistral": Mistral's
+        tail = []
+        for tok in after[1:]:
+            if tok.lower() in _BOUNDARY or any(ch.isdigit() for ch in tok):
+                break
+            tail.append(lemma(tok))
+        owner = {t for t in tail if t not in _STOP}
+        if owner:
+            return owner, set(words)
     return set(words[-1:]), set(words[:-1])
 
 
@@ -420,13 +453,18 @@ def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
 
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
     """``supersede``, ``same`` or ``other`` for a new claim against an old one."""
-    if not (new.owner & old.owner):
+    names_new, names_old = _names(new), _names(old)
+    if not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old):
         return _crossed(new, old)
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
         return Verdict(OTHER, "another qualifier")
     nouns_new = {a for a in new.attrs if a not in _CLASSES and a not in CLASS_OF}
     nouns_old = {a for a in old.attrs if a not in _CLASSES and a not in CLASS_OF}
-    if (nouns_new and not nouns_new & _bag(old)) or (nouns_old and not nouns_old & _bag(new)):
+    if (
+        (nouns_new and not nouns_new & _bag(old))
+        or (nouns_old and not nouns_old & _bag(new))
+        or (nouns_new - _bag(old) and nouns_old - _bag(new))  # "staging" / "production"
+    ):
         return Verdict(OTHER, "another attribute")
     differ, was, now = _values_differ(new, old)
     frame = _overlap(new.frame, old.frame)
@@ -439,13 +477,15 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         )
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
+    if new.old & set(old.values) and frame >= CHANGE_FRAME:  # "from A to B" naming A
+        return Verdict(SUPERSEDE, "the old value named", was, now)
     if new.change or new.old:
         generic = new.head in GENERIC_HEADS or old.head in GENERIC_HEADS
         related = heads or (generic and frame >= CHANGE_FRAME and _comparable(new, old))
-        if not related and similar is not None and frame >= CHANGE_FRAME:
+        if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
             related = similar(_masked(new), _masked(old)) >= EMBED_SAME
         if related and frame >= CHANGE_FRAME:
-            return Verdict(SUPERSEDE, "change language", was, now)
+            return Verdict(SUPERSEDE, "change language" if heads else "a generic change", was, now)
         return Verdict(OTHER, "another attribute")
     if new.past or old.past:
         return Verdict(OTHER, "an episode, not a state")
@@ -464,12 +504,27 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
 def _comparable(new: Claim, old: Claim) -> bool:
     """With a generic verb ("moved to", "is now"), the two claims must give values of a kind:
     a number or a name for a number or a name, or words where the old one states a role."""
-    kinds = {("n" if any(ch.isdigit() for ch in v) else "w") for v in new.values}
+
+    def kinds(values: Sequence[str]) -> set[str]:
+        return {("n" if any(ch.isdigit() for ch in v) else "w") for v in values}
+
     if new.values and old.values:
-        return bool(kinds & {("n" if any(ch.isdigit() for ch in v) else "w") for v in old.values})
+        fresh = [v for v in new.values if v not in new.old] or list(new.values)
+        return kinds(fresh) == kinds(old.values)
     if new.values or old.values:
         return bool(new.words & old.words)
     return old.head in GENERIC_HEADS | {"role", "employer"} or bool(new.words & old.words)
+
+
+def _names(c: Claim) -> set[str]:
+    """The owner's names: words written capitalised in the claim (or "user")."""
+    caps = {lemma(t) for t in _tokens(c.text) if t[:1].isupper()}
+    return {o for o in c.owner if o in caps or o == "user"}
+
+
+def _personal(c: Claim) -> bool:
+    """A possessive subject ("Tom's email"): the attribute is the owner's own."""
+    return bool(re.search(r"^\W*\w+['’]s\b|\b(?:his|her|their|my|our)\b", c.text, re.I))
 
 
 def _bag(c: Claim) -> frozenset[str]:
@@ -480,7 +535,13 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     """Owners differ, but one's owner is in the other's predicate ("Maria owns the billing
     service" / "the billing service is now owned by Dev"): a change of the same relation when
     both name the same attribute class and the new one brings a value the old one lacks."""
-    anchor = (new.owner & _bag(old)) or (old.owner & _bag(new)) or (new.words & old.words)
+    if _personal(new) or _personal(old):  # "Yusuf's email" belongs to Yusuf: no crossing
+        return Verdict(OTHER, "another owner")
+    anchor = (
+        (new.owner & _bag(old) and new.qualifiers <= _bag(old))
+        or (old.owner & _bag(new) and old.qualifiers <= _bag(new))
+        or (new.words and new.words == old.words)
+    )
     if not anchor or not (new.attrs & old.attrs) or not (new.change or new.old):
         return Verdict(OTHER, "another owner")
     if new.additive and not new.old:
@@ -527,5 +588,31 @@ def values_differ(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
     nums_a = set(re.findall(r"\d[\d.:,]*", a))
     nums_b = set(re.findall(r"\d[\d.:,]*", b))
     return (
-        va != vb or nums_a != nums_b or bool(_NEGATION_RE.search(a)) != bool(_NEGATION_RE.search(b))
+        va != vb
+        or nums_a != nums_b
+        or _capitals(a) != _capitals(b)
+        or bool(_NEGATION_RE.search(a)) != bool(_NEGATION_RE.search(b))
     )
+
+
+def _capitals(text: str) -> set[str]:
+    """Capitalised words (function words aside): names, wherever they stand."""
+    out = set()
+    for sentence in lexical.sentences(lexical.split_speaker(text)[1]):
+        toks = _tokens(sentence)
+        out |= {t.lower() for t in toks if t[:1].isupper() and t.lower() not in _STOP}
+    return out
+
+
+def same_subject(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
+    """Whether two texts speak of the same owner (a contradiction needs one); True when either
+    has no claim to compare."""
+    ca, cb = claims(a, names), claims(b, names)
+    if not ca or not cb:
+        return True
+    for x in ca:
+        for y in cb:
+            nx, ny = _names(x), _names(y)
+            if x.owner & y.owner and not (nx and ny and not nx & ny):
+                return True
+    return False

@@ -161,7 +161,9 @@ def place(b: Builder, target: Target, new: Note) -> None:
             b.memory.remove(target.memory_index)
         return
     assert target.page is not None
-    present = any(n.id == new.id for sec in b.added.get(target.page, {}).values() for n in sec)
+    present = b.memory.index(new.id) is not None or any(
+        n.id == new.id for sec in b.added.get(target.page, {}).values() for n in sec
+    )
     b.edits.setdefault(target.page, {})[target.note.id] = None if present else new
     for section in b.added.get(target.page, {}).values():
         for k, n in enumerate(section):

@@ -212,7 +212,10 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         contradicted = [
             o
             for o in range(len(corpus))
-            if o not in members and sim[rep, o] >= CONTRADICTION and negs[o] != negs[rep]
+            if o not in members
+            and sim[rep, o] >= CONTRADICTION
+            and negs[o] != negs[rep]
+            and currency.same_subject(text, corpus[o], known)  # not another person's view
         ]
         conf = round(min(0.95, max(0.05, conf - 0.2 * len(contradicted))), 2)
         same = [
@@ -261,7 +264,11 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         known,
         offline_currency.Lazy(),
     )
-    updates += list(replacing.values())
+    bank_ids = {str(r["id"]) for r in p.get("related", [])}
+    for n, item in replacing.items():
+        if filed[n][4] and item["replaces"] in bank_ids:  # clear enough for MEMORY.md
+            updates.append({**item, "action": "add", "replaces": ""})
+        updates.append(item)
     stale = {f[0] for n, f in enumerate(filed) if n in replacing}
     filed = [f for f in filed if f[0] not in stale]
     weak = [

@@ -62,6 +62,15 @@ class Lazy:
         return self.fn(a, b)
 
 
+STRENGTH = {
+    "the old value named": 4,
+    "a new value": 3,
+    "negation": 3,
+    "change language": 2,
+    "a generic change": 1,
+}
+
+
 def supersedes(
     items: Sequence[tuple[str, str, list[str], float, str]],
     memory: Sequence[dict[str, Any]],
@@ -75,12 +84,13 @@ def supersedes(
     targets += [(str(r["id"]), str(r["text"]), "") for r in related]
     out: dict[int, dict[str, Any]] = {}
     for k, (kind, text, sources, conf, _date) in enumerate(items):
-        hit = None
-        # the newest first: an item of this run, then the bank and MEMORY.md
+        hit, best = None, -1
+        # the strongest evidence wins (the old value named, then the same verb, then a
+        # generic one); among equals the newest: an item of this run, then bank, MEMORY.md
         for ref, old_text, _ in reversed(targets):
-            if currency.relation(text, old_text, known, similar).kind == currency.SUPERSEDE:
-                hit = ref
-                break
+            verdict = currency.relation(text, old_text, known, similar)
+            if verdict.kind == currency.SUPERSEDE and STRENGTH.get(verdict.why, 0) > best:
+                hit, best = ref, STRENGTH.get(verdict.why, 0)
         if hit is not None:
             out[k] = {
                 "action": "supersede",
