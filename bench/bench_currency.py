@@ -114,11 +114,65 @@ PEOPLE = [
     "Yara",
     "Zoltan",
 ]
-PEOPLE += """Adaeze Bartosz Camila Desmond Elif Fumiko Gideon Halima Ivo Jarrah Keziah Lucian
-Maelle Njeri Orla Paavo Rafferty Saoirse Thiago Umaima Vesna Wiremu Xander Yolanda Zuberi Alarik
-Brisa Cassius Dunya Eero Folasade Gunnar Hyacinth Idris Jelena Kwame Linnea Marisol Nnamdi
-Ottilie Przemek Quilla Rasmus Sunniva Teodor Ulrike Viggo Wangari Yannick Zaira Anouk Bodhi
-Ciaran Delphine Ezra Fatou Giedre""".split()
+PEOPLE += [
+    "Adaeze",
+    "Bartosz",
+    "Camila",
+    "Desmond",
+    "Elif",
+    "Fumiko",
+    "Gideon",
+    "Halima",
+    "Ivo",
+    "Jarrah",
+    "Keziah",
+    "Lucian",
+    "Maelle",
+    "Njeri",
+    "Orla",
+    "Paavo",
+    "Rafferty",
+    "Saoirse",
+    "Thiago",
+    "Umaima",
+    "Vesna",
+    "Wiremu",
+    "Xander",
+    "Yolanda",
+    "Zuberi",
+    "Alarik",
+    "Brisa",
+    "Cassius",
+    "Dunya",
+    "Eero",
+    "Folasade",
+    "Gunnar",
+    "Hyacinth",
+    "Idris",
+    "Jelena",
+    "Kwame",
+    "Linnea",
+    "Marisol",
+    "Nnamdi",
+    "Ottilie",
+    "Przemek",
+    "Quilla",
+    "Rasmus",
+    "Sunniva",
+    "Teodor",
+    "Ulrike",
+    "Viggo",
+    "Wangari",
+    "Yannick",
+    "Zaira",
+    "Anouk",
+    "Bodhi",
+    "Ciaran",
+    "Delphine",
+    "Ezra",
+    "Fatou",
+    "Giedre",
+]
 CITIES = [
     "Lisbon",
     "Porto",
@@ -175,7 +229,7 @@ COMPANIES = [
     "Pebbleworks",
     "Orbitale",
 ]
-COMPANIES += "Zephyrine Marrowgate Quillfeather Ostrander Valebrook Cindervale".split()
+COMPANIES += ["Zephyrine", "Marrowgate", "Quillfeather", "Ostrander", "Valebrook", "Cindervale"]
 SERVICES = [
     "billing",
     "invoicing",
@@ -204,7 +258,18 @@ PROJECTS = [
     "Lantern",
     "Mistral",
 ]
-PROJECTS += "Pelican Sorrel Bramble Nimbus Tamarind Quillon Wren Galena Basalt Yarrow".split()
+PROJECTS += [
+    "Pelican",
+    "Sorrel",
+    "Bramble",
+    "Nimbus",
+    "Tamarind",
+    "Quillon",
+    "Wren",
+    "Galena",
+    "Basalt",
+    "Yarrow",
+]
 TOOLS = [
     ("Python", "3.9", "3.12"),
     ("Node", "16", "22"),
