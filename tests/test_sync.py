@@ -203,3 +203,24 @@ def test_hand_edit_and_sleep_on_the_same_entry_lose_nothing(tmp_path: Path) -> N
     assert f"{pref} (one concern each)" in final  # the hand edit survives
     kept = {n.id for n in fmt.notes_in(final)}
     assert {n.id for n in fmt.notes_in(slept)} <= kept  # and so does what the sleep wrote
+
+
+def test_the_other_side_cannot_delete_logs_or_write_the_derived_folder(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path)
+    one = first_clone(tmp_path, remote, "one")
+    nid = micro_rest("a note nobody may delete", workspace=one, when=dt.datetime(2026, 11, 1, 9))
+    assert cli("sync", "-w", str(one)).returncode == 0
+    two = join(tmp_path, remote, "two")
+    marks = one / ".agent-sleep" / "consolidated.json"
+    marks.write_text('{"nrem": []}\n')
+    # a hostile (or careless) clone: deletes the log, commits into the derived folder
+    git(two, "rm", "-q", "memory/2026-11-01.md")
+    (two / ".agent-sleep").mkdir(exist_ok=True)
+    (two / ".agent-sleep" / "consolidated.json").write_text('{"nrem": ["' + nid + '"]}\n')
+    git(two, "add", "-f", ".agent-sleep/consolidated.json")
+    git(two, "commit", "-q", "-m", "hostile")
+    git(two, "push", "-q", "origin", "main")
+    assert cli("sync", "-w", str(one)).returncode == 0
+    assert nid in note_counts(one)
+    assert marks.read_text() == '{"nrem": []}\n'
+    assert nid in git(remote, "show", "main:memory/2026-11-01.md")  # restored for everyone

@@ -61,6 +61,19 @@ def merge_text(path: str, base: str, ours: str, theirs: str) -> str:
     if ours == base:
         return theirs
     kind = kind_of(path)
+    if kind == "log" and _appended(base, ours, theirs):
+        # both sides only appended (the usual case): merge the tails under the section the
+        # ancestor ends in, and leave the ancestor's text as it is (no need to parse it)
+        title = fmt.last_section(base)
+        head = f"## {title}\n" if title is not None else ""
+        cut = len(base)
+        tail = _merge_parsed(kind, head, head + ours[cut:], head + theirs[cut:])
+        if tail.startswith(head):
+            return base + tail[len(head) :]
+    return _merge_parsed(kind, base, ours, theirs)
+
+
+def _merge_parsed(kind: str, base: str, ours: str, theirs: str) -> str:
     b, o, t = (list(fmt.parse(x).blocks) for x in (base, ours, theirs))
     origin = _origins(b, o, t)
     rules, carried = decide(b, o, t)
@@ -72,6 +85,13 @@ def merge_text(path: str, base: str, ours: str, theirs: str) -> str:
         merged = _dedupe_additions(merged, origin)
         merged = _front_matter(merged)
     return "".join(x.raw for x in merged)
+
+
+def _appended(base: str, ours: str, theirs: str) -> bool:
+    if not base.endswith("\n") or not (ours.startswith(base) and theirs.startswith(base)):
+        return False
+    fences = sum(1 for line in base.splitlines() if line.startswith("```"))
+    return fences % 2 == 0
 
 
 def merge_daily_log(base: str, ours: str, theirs: str) -> str:

@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
-from agent_sleep.sync.merge import merge_text
+from agent_sleep.core.workspace import ENCODING, ERRORS, STATE_DIRNAME, Workspace
+from agent_sleep.sync.merge import kind_of, merge_text
 from agent_sleep.sync.repo import (
     Repo,
     SyncError,
@@ -119,6 +119,19 @@ def _content_merges(
     return {p: (o[0], sha) for (p, _b, o, _t), sha in zip(jobs, ids, strict=True)}
 
 
+def _trusted(path: str, ours: Entry | None, theirs: Entry | None) -> Entry | None:
+    """The other side's entry, unless it would touch what a merge must not: the derived
+    folder, a symlink or submodule in place of a file, or a daily log or MEMORY.md deleted
+    (raw logs are never deleted; an emptied memory is a hand edit, not a deletion)."""
+    if path.startswith(f"{STATE_DIRNAME}/") or path.startswith(".git/"):
+        return ours
+    if theirs is not None and theirs[0] not in ("100644", "100755") and theirs != ours:
+        return ours
+    if theirs is None and (kind_of(path) == "log" or path == "MEMORY.md"):
+        return ours
+    return theirs
+
+
 def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[str]]:
     """The commit that merges ``theirs`` into ``ours`` (possibly ``theirs`` itself, a
     fast-forward), and the files merged from both sides."""
@@ -128,13 +141,11 @@ def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[s
     base = p.stdout.strip() or None
     if base == theirs:
         return ours, []
-    if base == ours:
-        return theirs, []
     tb, to, tt = _tree(repo, base), _tree(repo, ours), _tree(repo, theirs)
     result: dict[str, Entry] = {}
     jobs: list[tuple[str, Entry | None, Entry, Entry]] = []
     for path in sorted({*to, *tt}):
-        b, o, t = tb.get(path), to.get(path), tt.get(path)
+        b, o, t = tb.get(path), to.get(path), _trusted(path, to.get(path), tt.get(path))
         if not _trivial(b, o, t) and path.endswith(".md"):
             assert o is not None and t is not None
             jobs.append((path, b, o, t))
@@ -143,6 +154,8 @@ def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[s
         if entry is not None:
             result[path] = entry
     result.update(_content_merges(repo, jobs))
+    if base == ours and result == tt:
+        return theirs, []  # a fast-forward
     both = [p for p, *_ in jobs]
     fd, index = tempfile.mkstemp(prefix="agent-sleep-index-")
     os.close(fd)
