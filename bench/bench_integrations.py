@@ -159,11 +159,16 @@ def locomo_sizes(path: Path) -> None:
                 ensure_ascii=False,
             )
             assert len(answer) < OUTPUT_CHARS + 500
-            trimmed = "more than fits" in on_last
+            cuts = {  # what the block left out, by the line that says so
+                "memory": "[MEMORY.md trimmed" in on_last,
+                "log": "[older notes of" in on_last,
+                "all": "more than fits" in on_last,
+            }
+            trimmed = ",".join(k for k, v in cuts.items() if v) or "no"
             memory = len(ws.read_text(ws.memory_md))
             print(
                 f"  {sample.get('sample_id', '?'):<14}{count:>6}{memory:>11}"
-                f"{len(full):>10}{len(on_last):>19}{len(later):>11}  {'yes' if trimmed else 'no'}"
+                f"{len(full):>10}{len(on_last):>19}{len(later):>11}  {trimmed}"
                 f"  (hook JSON {len(answer)})"
             )
 
