@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import json
 import time
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import get_provider
 from agent_sleep.providers.openai import OpenAIProvider
-from agent_sleep.providers.replies import find_object, strip_reasoning
+from agent_sleep.providers.replies import find_object, retry_after, strip_reasoning
 from tests.conftest import run_cli
 from tests.fake_openai_api import FakeOpenAIAPI, Reply, honest
 
@@ -339,3 +340,7 @@ def test_helpers() -> None:
     assert find_object('{"x": 1') is None
     assert find_object("[" * 100_000) is None
     assert prompts.render({"task": "x"}).startswith("{")
+    soon = email.utils.formatdate(time.time() + 30, usegmt=True)
+    assert 25 <= (retry_after({"retry-after": soon}) or 0) <= 31
+    assert retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    assert retry_after({"retry-after": "soon"}) is None and retry_after({}) is None
