@@ -239,3 +239,20 @@ def test_indexing_leaves_the_newest_notes_token_states(ws: Path, monkeypatch) ->
     monkeypatch.setattr(model, "embed_tokens", lambda texts: asked.extend(texts) or real(texts))
     hits = recall(ws, "build server Debian", budget_tokens=1000)  # deep: reranks all five
     assert hits and len(asked) == 1 + 2  # the query, and the two notes without states
+
+
+def test_other_window_settings_re_split_the_logs_and_reuse_every_vector(
+    ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_sleep.retrieval import units
+
+    _fill(ws, 6)
+    w = Workspace.at(ws)
+    index.update(w)
+    monkeypatch.setattr(units, "WINDOW_NOTES", 3)
+    monkeypatch.setattr(units, "WINDOW_STRIDE", 3)
+    again = index.update(w)
+    assert again.units == 6 + 2  # six notes and two windows of three
+    assert again.embedded == 2  # the two windows; the notes' vectors are reused
+    loaded = index.open_index(w)
+    assert loaded.windows is not None and int(loaded.windows.sum()) == 2

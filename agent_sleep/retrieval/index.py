@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from agent_sleep.core.log import progress, warn_once
 from agent_sleep.core.workspace import Workspace, warn_skip
+from agent_sleep.retrieval import units
 from agent_sleep.retrieval.bm25 import tokenize
 from agent_sleep.retrieval.embed import Embedder, EmbedUnavailable
 from agent_sleep.retrieval.index_store import (
@@ -189,7 +190,7 @@ def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
 
 
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
-    if {k: v[:2] for k, v in loaded.files.items()} != current:
+    if {k: v[:2] for k, v in loaded.files.items()} != current or not _same_windows(loaded):
         return False
     return not want_model or loaded.model is not None
 
@@ -225,6 +226,12 @@ def update(
 
 def _reusable(old: Loaded, model: str | None) -> bool:
     return model is None or old.model == model
+
+
+def _same_windows(old: Loaded) -> bool:
+    """Whether ``old`` split the logs into the window units configured now (else every
+    file is read again; vectors are still reused by content hash)."""
+    return old.window_config == (units.WINDOW_NOTES, units.WINDOW_STRIDE)
 
 
 def _rewrite(
@@ -273,7 +280,7 @@ def _update_tail(
     None when that would not give what a full rewrite gives, or the rewritten part would be
     too large (the caller then rewrites everything)."""
     name = model.name if model is not None else None
-    if not _reusable(old, name):
+    if not _reusable(old, name) or not _same_windows(old):
         return None
     old_items = list(old.files.items())
     items = [(rel, st[0], st[1]) for rel, st in current.items()]
@@ -339,7 +346,7 @@ def _collect(
     embedded text are kept), so an index built without vectors or with another model cannot
     be reused when those are now needed."""
     slices: dict[str, tuple[int, int]] = {}
-    if old is not None and _reusable(old, model):
+    if old is not None and _reusable(old, model) and _same_windows(old):
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)

@@ -116,6 +116,7 @@ class Manifest:
     generation: str
     model: str | None
     units: int
+    windows: tuple[int, int]  # units.WINDOW_NOTES, units.WINDOW_STRIDE when written
     files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
     parts: tuple[Part, ...]
 
@@ -138,10 +139,11 @@ class Manifest:
                 generation=str(data.get("generation")),
                 model=model if isinstance(model, str) else None,
                 units=int(data.get("units", -1)),
+                windows=(int(data.get("windows", [0, 0])[0]), int(data.get("windows", [0, 0])[1])),
                 files={str(k): [int(x) for x in v] for k, v in files.items()},
                 parts=tuple(Part(str(p), int(u), int(f)) for p, u, f in parts),
             )
-        except TypeError as e:  # a number field holding something else
+        except (TypeError, KeyError, IndexError) as e:  # a field missing or of another type
             raise ValueError(f"a manifest of another layout: {e}") from e
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from agent_sleep.core.errors import StorageError
 from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval import units
 from agent_sleep.retrieval.bm25 import BM25, Segment
 from agent_sleep.retrieval.index_records import (
     HEADER,
@@ -79,6 +80,7 @@ class Loaded:
     folder: Path
     parts: tuple[Part, ...] = ()
     windows: np.ndarray | None = None  # bool by row: a window unit (None: there are none)
+    window_config: tuple[int, int] = (0, 0)  # how the units were split (units.WINDOW_*)
     units: Sequence[Unit] = ()
     sources: Sequence[tuple[str, ...]] = ()
     _tokens: dict[str, list[str]] = field(default_factory=dict)
@@ -196,6 +198,7 @@ def write(
         "units": sum(p.units for p in parts),
         "terms": TERMS,
         "meaning": MEANING,
+        "windows": [units.WINDOW_NOTES, units.WINDOW_STRIDE],
         "files": files,
         "parts": [[p.id, p.units, p.files] for p in parts],
     }
@@ -330,6 +333,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         folder=folder,
         parts=manifest.parts,
         windows=_windows(masks),
+        window_config=manifest.windows,
     )
 
 
