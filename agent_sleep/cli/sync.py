@@ -61,10 +61,14 @@ def sync_cmd(remote: str | None, workspace: str | None, as_json: bool) -> None:
         )
         return
     click.echo(
-        f"Synced with {r.remote}/{r.branch}: {len(r.committed)} local commits, "
-        f"{len(r.updated)} files updated ({len(r.merged)} merged), "
-        f"pushed after {r.attempts} attempt{'s' if r.attempts != 1 else ''}."
+        f"Synced with {r.remote}/{r.branch}: {_n(len(r.committed), 'local commit')}, "
+        f"{_n(len(r.updated), 'file')} updated ({len(r.merged)} merged), "
+        f"pushed after {_n(r.attempts, 'attempt')}."
     )
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @click.command(
@@ -90,7 +94,8 @@ def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -
     if not changes:
         click.echo(f"No history for {target}.")
     for c in changes:
-        click.echo(f"{c.commit[:10]} {c.date} {c.subject}" + (f" [{c.path}]" if c.path else ""))
+        where = f" [{c.path}{' ' + c.lines if c.lines else ''}]" if c.path else ""
+        click.echo(f"{c.commit[:10]} {c.date} {c.subject}{where}")
         for line in c.removed:
             click.echo(f"  - {line}")
         for line in c.added:

@@ -26,6 +26,7 @@ class Change:
     added: list[str] = field(default_factory=list)  # and after
     sources: list[str] = field(default_factory=list)  # note ids the new version cites
     source_notes: dict[str, str] = field(default_factory=dict)  # id -> text, when found
+    lines: str = ""  # a file's history: "+added -removed" lines
 
 
 def history(
@@ -77,8 +78,7 @@ def _file_history(repo: Repo, path: str, limit: int) -> list[Change]:
         for line in body.splitlines():
             parts = line.split("\t")
             if len(parts) == 3 and parts[0].isdigit():
-                change.added.append(f"+{parts[0]} lines")
-                change.removed.append(f"-{parts[1]} lines")
+                change.lines = f"+{parts[0]} -{parts[1]}"
         out.append(change)
     return out
 

@@ -214,6 +214,7 @@ def _merge_log(
             where.setdefault(x.section, []).append((_time_key(x), i))
         elif x.heading is not None and x.section is not None:
             heads.setdefault(x.section, i)
+    orders = {title: _order(notes) for title, notes in where.items()}
     at: dict[int, list[fmt.Block]] = {}
     tail: dict[str, list[fmt.Block]] = {}
     for x in t:
@@ -223,7 +224,7 @@ def _merge_log(
             if y.note is None or y.note.id in have:
                 continue
             have.add(y.note.id)
-            spot = _spot(where.get(y.section or "", []), heads.get(y.section or ""), out, y)
+            spot = _spot(orders.get(y.section or ""), heads.get(y.section or ""), out, y)
             if spot is None:
                 tail.setdefault(y.section or "Retain", []).append(y)
             else:
@@ -247,18 +248,26 @@ def _time_key(x: fmt.Block) -> tuple[str, str]:
     return ((x.note.time or "") if x.note else "", x.note.id if x.note else "")
 
 
-def _spot(
-    notes: list[tuple[tuple[str, str], int]], head: int | None, out: list[fmt.Block], y: fmt.Block
-) -> int | None:
-    """Where a new note goes: after the last note of its section with an earlier (time, id)."""
-    key = _time_key(y)
-    if notes:
-        keys = [k for k, _ in notes]
-        if all(a <= c for a, c in zip(keys, keys[1:], strict=False)):
-            k = bisect_right(keys, key)
-        else:
-            k = max((j + 1 for j, c in enumerate(keys) if c <= key), default=0)
-        return notes[k - 1][1] + 1 if k else notes[0][1]
+Order = tuple[list[tuple[str, str]], list[int], int]
+
+
+def _order(notes: list[tuple[tuple[str, str], int]]) -> Order:
+    """A section's notes by (time, id), with the furthest position among each prefix: where
+    the notes with a key up to a given one end in the file, found by bisection."""
+    ranked = sorted(notes)
+    furthest: list[int] = []
+    for _, i in ranked:
+        furthest.append(max(i, furthest[-1]) if furthest else i)
+    return [k for k, _ in ranked], furthest, min(i for _, i in notes)
+
+
+def _spot(order: Order | None, head: int | None, out: list[fmt.Block], y: fmt.Block) -> int | None:
+    """Where a new note goes: after the last note of its section (in file order) with an
+    earlier (time, id); before the section's first note if none is earlier."""
+    if order is not None:
+        keys, furthest, first = order
+        k = bisect_right(keys, _time_key(y))
+        return furthest[k - 1] + 1 if k else first
     if head is None:
         return None
     nxt = head + 1
