@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agent_sleep.core.workspace import Workspace  # noqa: E402
 from agent_sleep.retrieval.bm25 import BM25, STOPWORDS, stem, tokenize, words  # noqa: E402
 from agent_sleep.retrieval.embed import Embedder  # noqa: E402
-from agent_sleep.retrieval.index import Loaded, embedder, open_index  # noqa: E402
+from agent_sleep.retrieval.index import Loaded, embedder, open_index, update  # noqa: E402
 from agent_sleep.retrieval.recall import (  # noqa: E402
     Fusion,
     _minmax,
@@ -276,6 +276,7 @@ def main() -> None:
     scores: dict[tuple[str, int, int], list[float]] = defaultdict(list)
     for sample in locomo.load(args.data):
         ws = Workspace.at(workspace_for(sample, Path(args.work)))
+        update(ws)  # every unit embedded now (a search would leave a backlog to a background job)
         index = open_index(ws)
         model = embedder(ws)
         assert model is not None and index.vectors is not None, "the ablations need vectors"

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.retrieval.index import Loaded, embedder, open_index
+from agent_sleep.retrieval.index import Loaded, embedder, open_index, update
 from agent_sleep.retrieval.recall import Fusion, Hit, pack, rank
 from agent_sleep.retrieval.rerank import unit_tokens
 from agent_sleep.retrieval.token_states import STATES
@@ -92,6 +92,7 @@ def prepare(samples: Iterable[dict], work: Path, *, states: bool = True) -> list
     out = []
     for sample in samples:
         ws = Workspace.at(workspace_for(sample, work))
+        update(ws)  # every unit embedded now (a search would leave a backlog to a background job)
         index = open_index(ws)
         raw = embedder(ws)
         model = CachedModel(raw) if raw is not None else None

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agent_sleep.core.rest import micro_rest
@@ -256,3 +257,30 @@ def test_other_window_settings_re_split_the_logs_and_reuse_every_vector(
     assert again.embedded == 2  # the two windows; the notes' vectors are reused
     loaded = index.open_index(w)
     assert loaded.windows is not None and int(loaded.windows.sum()) == 2
+
+
+def test_a_search_over_a_backlog_answers_from_bm25_and_embeds_it_in_the_background(
+    ws: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import time
+
+    from agent_sleep.retrieval import backlog
+
+    _fill(ws, 8)
+    monkeypatch.setattr(index, "DEFER_FROM", 3)
+    hits = recall(ws, "build server number 2 Debian", k=2)
+    assert hits and "number 2" in hits[0].text  # BM25 answered
+    err = capsys.readouterr().err
+    assert "embedding continues in the background" in err, err
+    w = Workspace.at(ws)
+    manifest = index.index_dir(w) / index.MANIFEST
+    deadline = time.monotonic() + 90
+    while json.loads(manifest.read_text()).get("pending") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert json.loads(manifest.read_text())["pending"] == 0  # the job embedded every unit
+    while backlog.running(index.index_dir(w)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    index._loaded.clear()
+    loaded = index.open_index(w)
+    assert loaded.vectors is not None and np.asarray(loaded.vectors).any(axis=1).all()

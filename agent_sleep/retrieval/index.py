@@ -68,6 +68,7 @@ PROGRESS_MIN = 512  # no progress reports for small jobs
 TAIL_SHARE = 0.1  # a tail part larger than this share of all units is merged into the main part
 TAIL_MIN = 4096  # units a tail part may always hold
 INDEX_STATES = 8192  # the newest notes embedded get their token states (about 20 KB each)
+DEFER_FROM = 512  # a search leaves more units than this to embed to a background job (~2 s)
 VECTORS_HINT = "pip install 'agent-sleep[vectors]'"
 
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
@@ -168,22 +169,36 @@ def _read(ws: Workspace, *, vectors: bool = True) -> Loaded | None:
 
 
 def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
-    """The index, brought up to date with the files first if needed."""
+    """The index, brought up to date with the files first if needed. A backlog of more than
+    ``DEFER_FROM`` units to embed is left to a background job (``backlog``): this search
+    ranks those units by BM25 alone, and is told so once."""
+    from agent_sleep.retrieval import backlog
+
     current = scan(ws)
     cached = _loaded.get(ws.root)
     want_model = vectors and embedder_available(ws)
-    if cached is not None and _fresh(cached, current, want_model):
+    busy = bool(want_model and backlog.running(index_dir(ws)))
+    if cached is not None and (busy or _fresh(cached, current, want_model)):
         return cached
     _loaded.pop(ws.root, None)
     loaded = _read(ws)
-    if loaded is None or not _fresh(loaded, current, want_model):
+    if loaded is not None and busy:  # the job holds the writer lock: use the index as it is
+        warn_once("notes are being embedded in the background; until then a search does not "
+                  "see changes made since it started")  # fmt: skip
+    elif loaded is None or not _fresh(loaded, current, want_model):
         loaded = None  # update reads it again; two copies of a large index would not fit
-        update(ws, vectors=vectors)
+        update(ws, vectors=vectors, defer=DEFER_FROM)
         loaded = _read(ws)
         if loaded is None:
             raise IndexUnreadable(
                 f"the index in {index_dir(ws)} could not be read back after building it; "
                 "check the disk, then run `agent-sleep reindex --full`"
+            )
+        if want_model and loaded.pending and backlog.start(ws):
+            warn_once(
+                f"{loaded.pending} units are not embedded yet, so this search ranked them by "
+                "BM25 alone; embedding continues in the background (`agent-sleep reindex` "
+                "does it all now)"
             )
     _loaded[ws.root] = loaded
     return loaded
@@ -192,14 +207,21 @@ def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
     if {k: v[:2] for k, v in loaded.files.items()} != current or not _same_windows(loaded):
         return False
-    return not want_model or loaded.model is not None
+    return not want_model or (loaded.model is not None and not loaded.pending)
 
 
 def update(
-    ws: Workspace, *, vectors: bool = True, full: bool = False, on_progress: Progress | None = None
+    ws: Workspace,
+    *,
+    vectors: bool = True,
+    full: bool = False,
+    on_progress: Progress | None = None,
+    defer: int | None = None,
 ) -> Report:
     """Bring the index up to date (``full``: re-read every file and re-embed everything).
-    ``on_progress(done, total)`` hears of long embedding jobs (default: ``core.log.progress``)."""
+    ``on_progress(done, total)`` hears of long embedding jobs (default: ``core.log.progress``).
+    ``defer``: with more units than that to embed, embed none of them now (their rows rank by
+    BM25 alone and the manifest lists their files as pending, for a later update)."""
     start = time.monotonic()
     folder = index_dir(ws)
     ws.confine(folder)
@@ -214,11 +236,12 @@ def update(
             prune(folder, old.parts)  # a writer killed after its manifest swap left them
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
         name = model.name if model is not None else None
-        done = _update_tail(ws, current, old, model, on_progress) if old is not None else None
+        job = Job(model, on_progress, defer)
+        done = _update_tail(ws, current, old, job) if old is not None else None
         if done is None:
             olds = [old]
             del old  # _rewrite drops it once its records are copied
-            done = _rewrite(ws, folder, current, olds, model, on_progress)
+            done = _rewrite(ws, folder, current, olds, job)
         units, embedded, read = done
     _loaded.pop(ws.root, None)
     return Report(units, embedded, read, name, time.monotonic() - start, folder)
@@ -234,24 +257,36 @@ def _same_windows(old: Loaded) -> bool:
     return old.window_config == (units.WINDOW_NOTES, units.WINDOW_STRIDE)
 
 
+@dataclass(frozen=True)
+class Job:
+    """How an update embeds: the model (None: BM25 only), who hears of progress, and the
+    backlog past which embedding is left for later (``update``'s ``defer``)."""
+
+    model: Embedder | None
+    on_progress: Progress | None = None
+    defer: int | None = None
+
+
 def _rewrite(
     ws: Workspace,
     folder: Path,
     current: dict[str, list[int]],
     olds: list[Loaded | None],
-    model: Embedder | None,
-    on_progress: Progress | None = None,
+    job: Embedder | Job | None,
 ) -> tuple[int, int, int]:
     """Write every unit anew (reusing what the old index holds for unchanged files) as a main
     part, every daily log but the newest, and a tail part, the rest."""
+    job = job if isinstance(job, Job) else Job(job)
+    model = job.model
     name = model.name if model is not None else None
     items = [(rel, st[0], st[1]) for rel, st in current.items()]
     old = olds.pop()
+    waited = old is not None and old.pending > 0  # its rows of zeros are embedded now
     got = _collect(ws, items, old, name)
     old_hashes, old_vectors = _old_vectors(old, name)
     del old  # its records and tokens are copied into ours
     forget(folder)
-    vecs, embedded = _vectors(got, old_hashes, old_vectors, model, folder, on_progress)
+    vecs, embedded, pending = _vectors(got, old_hashes, old_vectors, folder, job, waited)
     del old_hashes, old_vectors
     got.texts = {}
     _add_sources(got.records, {})
@@ -265,7 +300,7 @@ def _rewrite(
         for lo, hi, n in bounds or [(0, n_records, n_files)]
     ]
     got.records, got.tokens, vecs = [], [], None
-    write(ws, folder, got.files, (), parts, name)
+    write(ws, folder, got.files, (), parts, name, pending)
     return len(got.hashes), embedded, got.read
 
 
@@ -273,14 +308,13 @@ def _update_tail(
     ws: Workspace,
     current: dict[str, list[int]],
     old: Loaded,
-    model: Embedder | None,
-    on_progress: Progress | None = None,
+    job: Job,
 ) -> tuple[int, int, int] | None:
     """Rewrite only the parts from the first changed file on, keeping the ones before it;
     None when that would not give what a full rewrite gives, or the rewritten part would be
     too large (the caller then rewrites everything)."""
-    name = model.name if model is not None else None
-    if not _reusable(old, name) or not _same_windows(old):
+    name = job.model.name if job.model is not None else None
+    if not _reusable(old, name) or not _same_windows(old) or old.pending:
         return None
     old_items = list(old.files.items())
     items = [(rel, st[0], st[1]) for rel, st in current.items()]
@@ -312,12 +346,12 @@ def _update_tail(
     for link in links:
         refs_of.update(link["refs"])
     old_hashes, old_vectors = _old_vectors(old, name)
-    vecs, embedded = _vectors(got, old_hashes, old_vectors, model, old.folder, on_progress)
+    vecs, embedded, pending = _vectors(got, old_hashes, old_vectors, old.folder, job)
     _add_sources(got.records, refs_of)
     all_files = dict(old_items[:kept_files])
     all_files.update(got.files)
     tail = [NewPart(got.records, got.hashes, got.tokens, vecs, len(got.files))]
-    write(ws, old.folder, all_files, tuple(kept), tail, name)
+    write(ws, old.folder, all_files, tuple(kept), tail, name, pending)
     return kept_rows + len(got.records), embedded, got.read
 
 
@@ -346,7 +380,7 @@ def _collect(
     embedded text are kept), so an index built without vectors or with another model cannot
     be reused when those are now needed."""
     slices: dict[str, tuple[int, int]] = {}
-    if old is not None and _reusable(old, model) and _same_windows(old):
+    if old is not None and _reusable(old, model) and _same_windows(old) and not old.pending:
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
@@ -386,16 +420,18 @@ def _vectors(
     got: Collected,
     old_hashes: list[str],
     old_parts: list[tuple[int, np.ndarray]],
-    model: Embedder | None,
     folder: Path,
-    on_progress: Progress | None = None,
-) -> tuple[np.ndarray | None, int]:
+    job: Job,
+    waited: bool = False,
+) -> tuple[np.ndarray | None, int, int]:
     """Vectors by row: reused by hash from the old index's parts (first row, vectors), embedded
     from ``got.texts`` otherwise (a row not reused is always one whose file was read, so its
     text is there). The newest ``INDEX_STATES`` notes embedded also leave their token states
-    in the token-state cache, so a deep request over new notes finds them."""
+    in the token-state cache, so a deep request over new notes finds them. Also returns how
+    many were embedded and how many were left for later (``job.defer``)."""
+    model = job.model
     if model is None:
-        return None, 0
+        return None, 0, 0
     import numpy as np
 
     out = np.zeros((len(got.hashes), model.dim), dtype=np.float32)
@@ -417,8 +453,13 @@ def _vectors(
             mine = (old_at >= first) & (old_at < first + len(vecs))
             if mine.any():
                 out[new_at[mine]] = vecs[old_at[mine] - first]
+        if waited:  # rows the old index left without a vector: embedded now (files re-read)
+            for row in new_at[~out[new_at].any(axis=1)].tolist():
+                todo.setdefault(got.hashes[row], []).append(row)
     pending = list(todo.items())
-    report = on_progress or _log_progress
+    if job.defer is not None and len(pending) > job.defer:
+        return out, 0, sum(len(rows) for _, rows in pending)
+    report = job.on_progress or _log_progress
     with_states = len(pending) - INDEX_STATES  # pending items from here on keep their states
     for start in range(0, len(pending), PROGRESS_EVERY):
         part = pending[start : start + PROGRESS_EVERY]
@@ -429,7 +470,7 @@ def _vectors(
             out[rows] = vec
         if len(pending) >= PROGRESS_MIN:
             report(min(start + PROGRESS_EVERY, len(pending)), len(pending))
-    return out, len(pending)
+    return out, len(pending), 0
 
 
 def _keep_states(

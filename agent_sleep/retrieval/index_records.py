@@ -117,6 +117,7 @@ class Manifest:
     model: str | None
     units: int
     windows: tuple[int, int]  # units.WINDOW_NOTES, units.WINDOW_STRIDE when written
+    pending: int  # units left without a vector (zeros) for a later update to embed
     files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
     parts: tuple[Part, ...]
 
@@ -139,6 +140,7 @@ class Manifest:
                 generation=str(data.get("generation")),
                 model=model if isinstance(model, str) else None,
                 units=int(data.get("units", -1)),
+                pending=int(data.get("pending", 0)),
                 windows=(int(data.get("windows", [0, 0])[0]), int(data.get("windows", [0, 0])[1])),
                 files={str(k): [int(x) for x in v] for k, v in files.items()},
                 parts=tuple(Part(str(p), int(u), int(f)) for p, u, f in parts),

@@ -81,6 +81,7 @@ class Loaded:
     parts: tuple[Part, ...] = ()
     windows: np.ndarray | None = None  # bool by row: a window unit (None: there are none)
     window_config: tuple[int, int] = (0, 0)  # how the units were split (units.WINDOW_*)
+    pending: int = 0  # units whose vectors are left for a later update (rows of zeros)
     units: Sequence[Unit] = ()
     sources: Sequence[tuple[str, ...]] = ()
     _tokens: dict[str, list[str]] = field(default_factory=dict)
@@ -164,6 +165,7 @@ def write(
     kept: tuple[Part, ...],
     new: list[NewPart],
     model: str | None,
+    pending: int = 0,
 ) -> None:
     """Write the ``new`` parts, then the manifest listing ``kept`` and them, then remove the
     files of parts no longer listed."""
@@ -199,6 +201,7 @@ def write(
         "terms": TERMS,
         "meaning": MEANING,
         "windows": [units.WINDOW_NOTES, units.WINDOW_STRIDE],
+        "pending": pending,
         "files": files,
         "parts": [[p.id, p.units, p.files] for p in parts],
     }
@@ -334,6 +337,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         parts=manifest.parts,
         windows=_windows(masks),
         window_config=manifest.windows,
+        pending=manifest.pending,
     )
 
 
