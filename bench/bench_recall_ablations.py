@@ -163,7 +163,7 @@ def word_expansion(conv: Conversation, qi: int, sig: Signals) -> Signals:
 def sentences(conv: Conversation, qi: int, sig: Signals) -> Signals:
     text, cos = sig
     best = cos.copy()
-    sv = conv.extra["sentences"] @ conv.query_vectors[qi]  # type: ignore[operator]
+    sv = conv.extra["sentences"] @ conv.query_vectors[qi]
     np.maximum.at(best, conv.extra["sentence_rows"], sv)  # type: ignore[arg-type]
     return text, 0.5 * cos + 0.5 * best
 
@@ -174,7 +174,7 @@ def own_words(conv: Conversation, qi: int, sig: Signals) -> Signals:
 
 
 def prev_vector(conv: Conversation, qi: int, sig: Signals) -> Signals:
-    ctx = conv.extra["contexts"] @ conv.query_vectors[qi]  # type: ignore[operator]
+    ctx = conv.extra["contexts"] @ conv.query_vectors[qi]
     return sig[0], 0.7 * sig[1] + 0.3 * ctx
 
 
@@ -183,10 +183,10 @@ def rm3(conv: Conversation, qi: int, sig: Signals, f: Fusion, wanted: int) -> Si
     cand, fused = fuse(conv, text, cos, wanted, f)
     terms: list[list[str]] = conv.extra["terms"]  # type: ignore[assignment]
     query = set(tokenize(conv.questions[qi].question))
-    weight: Counter[str] = Counter()
+    weight: dict[str, float] = {}
     for r in cand[np.argsort(-fused)[:10]]:
         for t, x in Counter(terms[r]).items():
-            weight[t] += x / max(1, len(terms[r]))
+            weight[t] = weight.get(t, 0.0) + x / max(1, len(terms[r]))
     n = len(terms)
     bm25 = conv.index.bm25
     order = sorted(weight, key=lambda t: -weight[t] * math.log(1 + n / (1 + bm25.df(t))))

@@ -7,7 +7,7 @@ For each size it prints one row of a scaling table:
 - deep: ``recall(query, budget_tokens=4000)``, which adds feedback and the late-interaction
   rerank (token states of up to 532 candidates): p50 over 10 queries in-process with nothing
   in memory and on disk only the token states the index build left (the newest
-  ``index.INDEX_STATES`` notes: "new"), over 10 other queries with no token state anywhere
+  ``index_vectors.INDEX_STATES`` notes: "new"), over 10 other queries with no token state anywhere
   ("none": every candidate's computed by the request), the first 10 with every state they
   need on disk (as a new process finds them: "disk"), then again with them in memory too
   ("repeat"); and ``agent-sleep search QUERY --budget-tokens 4000`` in a new process (median

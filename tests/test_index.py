@@ -14,7 +14,7 @@ import pytest
 
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.retrieval import index
+from agent_sleep.retrieval import index, index_vectors
 from agent_sleep.retrieval.recall import Fusion, recall
 from tests.conftest import ROOT, run_cli
 
@@ -78,8 +78,8 @@ def test_an_index_of_an_older_version_is_rebuilt_not_read(ws: Path) -> None:
 
 
 def test_progress_reaches_a_callback(ws: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(index, "PROGRESS_MIN", 4)
-    monkeypatch.setattr(index, "PROGRESS_EVERY", 2)
+    monkeypatch.setattr(index_vectors, "PROGRESS_MIN", 4)
+    monkeypatch.setattr(index_vectors, "PROGRESS_EVERY", 2)
     _fill(ws, 5)
     seen: list[tuple[int, int]] = []
     index.update(Workspace.at(ws), on_progress=lambda done, total: seen.append((done, total)))
@@ -124,8 +124,8 @@ def test_index_lives_in_the_hidden_folder_and_keeps_one_generation(ws: Path) -> 
 
 
 def test_progress_goes_to_stderr_for_long_indexing(ws: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(index, "PROGRESS_MIN", 4)
-    monkeypatch.setattr(index, "PROGRESS_EVERY", 2)
+    monkeypatch.setattr(index_vectors, "PROGRESS_MIN", 4)
+    monkeypatch.setattr(index_vectors, "PROGRESS_EVERY", 2)
     _fill(ws, 5)
     index.update(Workspace.at(ws))
     captured = capsys.readouterr()
@@ -226,7 +226,7 @@ def test_indexing_leaves_the_newest_notes_token_states(ws: Path, monkeypatch) ->
     from agent_sleep.retrieval.token_states import STATES, folder_of
 
     _fill(ws, 5)
-    monkeypatch.setattr(index, "INDEX_STATES", 3)
+    monkeypatch.setattr(index_vectors, "INDEX_STATES", 3)
     w = Workspace.at(ws)
     index.update(w)
     model = index.embedder(w)

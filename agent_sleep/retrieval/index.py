@@ -25,12 +25,12 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent_sleep.core.log import progress, warn_once
+from agent_sleep.core.log import warn_once
 from agent_sleep.core.workspace import Workspace, warn_skip
 from agent_sleep.retrieval import units
 from agent_sleep.retrieval.bm25 import tokenize
@@ -52,26 +52,29 @@ from agent_sleep.retrieval.index_store import (
     write,
     writer_lock,
 )
-from agent_sleep.retrieval.token_states import STATES, folder_of, model_key
+from agent_sleep.retrieval.index_vectors import (
+    Collected,
+    Job,
+    Progress,
+    _old_vectors,
+    _rows,
+    _vectors,
+)
 from agent_sleep.retrieval.units import WINDOW, Unit, iter_units
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 __all__ = [
     "MANIFEST", "MEANING", "TERMS", "VERSION", "IndexUnreadable", "Loaded", "Part", "Record",
     "Report", "embedder", "embedder_available", "index_dir", "open_index", "scan", "update",
 ]  # fmt: skip
 
-PROGRESS_EVERY = 256  # embeddings between progress reports
-PROGRESS_MIN = 512  # no progress reports for small jobs
 TAIL_SHARE = 0.1  # a tail part larger than this share of all units is merged into the main part
 TAIL_MIN = 4096  # units a tail part may always hold
-INDEX_STATES = 8192  # the newest notes embedded get their token states (about 20 KB each)
 DEFER_FROM = 512  # a search leaves more units than this to embed to a background job (~2 s)
 VECTORS_HINT = "pip install 'agent-sleep[vectors]'"
 
-Progress = Callable[[int, int], None]  # (embedded so far, to embed)
 _embedders: dict[str, Embedder | None] = {}
 _loaded: dict[Path, Loaded] = {}
 _writer_lock = writer_lock  # names the benchmarks and tests reach
@@ -86,18 +89,6 @@ class Report:
     model: str | None
     seconds: float
     path: Path
-
-
-@dataclass
-class Collected:
-    """What ``_collect`` gathers for the files it is given, in row order."""
-
-    records: list[Record]
-    hashes: list[str]
-    tokens: list[str]  # BM25 terms, space-joined
-    texts: dict[int, str]  # by row, the text to embed of the units read (only with a model)
-    files: dict[str, list[int]]  # [mtime_ns, size, units]
-    read: int  # files read (the others were reused)
 
 
 def index_dir(ws: Workspace) -> Path:
@@ -257,16 +248,6 @@ def _same_windows(old: Loaded) -> bool:
     return old.window_config == (units.WINDOW_NOTES, units.WINDOW_STRIDE)
 
 
-@dataclass(frozen=True)
-class Job:
-    """How an update embeds: the model (None: BM25 only), who hears of progress, and the
-    backlog past which embedding is left for later (``update``'s ``defer``)."""
-
-    model: Embedder | None
-    on_progress: Progress | None = None
-    defer: int | None = None
-
-
 def _rewrite(
     ws: Workspace,
     folder: Path,
@@ -355,19 +336,6 @@ def _update_tail(
     return kept_rows + len(got.records), embedded, got.read
 
 
-def _rows(vecs: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
-    return None if vecs is None else vecs[lo:hi]
-
-
-def _old_vectors(
-    old: Loaded | None, model: str | None
-) -> tuple[list[str], list[tuple[int, np.ndarray]]]:
-    """Hashes of the old rows, and the old parts' vectors (first row, rows) to copy from."""
-    if old is None or model is None or old.model != model:
-        return [], []
-    return old.hashes, old.part_vectors()
-
-
 def _collect(
     ws: Workspace, items: list[tuple[str, int, int]], old: Loaded | None, model: str | None
 ) -> Collected:
@@ -414,84 +382,6 @@ def _copy(r: Record) -> Record:
 
 def _hash(unit: Unit) -> str:
     return hashlib.sha1(unit.embedded.encode("utf-8", "surrogateescape")).hexdigest()[:20]
-
-
-def _vectors(
-    got: Collected,
-    old_hashes: list[str],
-    old_parts: list[tuple[int, np.ndarray]],
-    folder: Path,
-    job: Job,
-    waited: bool = False,
-) -> tuple[np.ndarray | None, int, int]:
-    """Vectors by row: reused by hash from the old index's parts (first row, vectors), embedded
-    from ``got.texts`` otherwise (a row not reused is always one whose file was read, so its
-    text is there). The newest ``INDEX_STATES`` notes embedded also leave their token states
-    in the token-state cache, so a deep request over new notes finds them. Also returns how
-    many were embedded and how many were left for later (``job.defer``)."""
-    model = job.model
-    if model is None:
-        return None, 0, 0
-    import numpy as np
-
-    out = np.zeros((len(got.hashes), model.dim), dtype=np.float32)
-    known = {h: r for r, h in enumerate(old_hashes)} if old_parts else {}
-    rows: list[int] = []
-    old_rows: list[int] = []
-    todo: dict[str, list[int]] = {}
-    for row, h in enumerate(got.hashes):
-        r = known.get(h)
-        if r is None:
-            todo.setdefault(h, []).append(row)
-        else:
-            rows.append(row)
-            old_rows.append(r)
-    del known
-    if rows:
-        new_at, old_at = np.asarray(rows), np.asarray(old_rows)
-        for first, vecs in old_parts:
-            mine = (old_at >= first) & (old_at < first + len(vecs))
-            if mine.any():
-                out[new_at[mine]] = vecs[old_at[mine] - first]
-        if waited:  # rows the old index left without a vector: embedded now (files re-read)
-            for row in new_at[~out[new_at].any(axis=1)].tolist():
-                todo.setdefault(got.hashes[row], []).append(row)
-    pending = list(todo.items())
-    if job.defer is not None and len(pending) > job.defer:
-        return out, 0, sum(len(rows) for _, rows in pending)
-    report = job.on_progress or _log_progress
-    with_states = len(pending) - INDEX_STATES  # pending items from here on keep their states
-    for start in range(0, len(pending), PROGRESS_EVERY):
-        part = pending[start : start + PROGRESS_EVERY]
-        vecs = model.embed_documents([got.texts[rows[0]] for _, rows in part])
-        if start + len(part) > with_states:
-            _keep_states(got, part[max(with_states - start, 0) :], folder, model)
-        for (_, rows), vec in zip(part, vecs, strict=True):
-            out[rows] = vec
-        if len(pending) >= PROGRESS_MIN:
-            report(min(start + PROGRESS_EVERY, len(pending)), len(pending))
-    return out, len(pending), 0
-
-
-def _keep_states(
-    got: Collected, part: list[tuple[str, list[int]]], folder: Path, model: Embedder
-) -> None:
-    """Store the token states of ``part``'s notes (windows left out), computed as a deep
-    request would: from the text the unit shows."""
-    import numpy as np
-
-    notes = [(h, got.records[rows[0]]) for h, rows in part]
-    notes = [(h, r) for h, r in notes if r.kind != WINDOW]
-    if not notes:
-        return
-    who = model_key(model)
-    states = model.embed_tokens([r.text for _, r in notes])
-    fresh = {f"{who}|{h}": t.astype(np.float16) for (h, _), t in zip(notes, states, strict=True)}
-    STATES.write(folder_of(folder, model), fresh)
-
-
-def _log_progress(done: int, total: int) -> None:
-    progress(f"indexing: embedded {done}/{total} new units")
 
 
 def _add_sources(records: list[Record], refs_of: dict[str, Sequence[str]]) -> None:

@@ -47,6 +47,12 @@ from typing import TYPE_CHECKING
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
 from agent_sleep.retrieval.rerank import minmax, rerank
+from agent_sleep.retrieval.signals import feedback_terms as _feedback_terms
+from agent_sleep.retrieval.signals import names_bonus as _names
+from agent_sleep.retrieval.signals import reciprocal as _reciprocal
+from agent_sleep.retrieval.signals import sessions as _sessions
+from agent_sleep.retrieval.signals import spread as _spread
+from agent_sleep.retrieval.signals import top as _top
 from agent_sleep.retrieval.units import MEMORY
 
 if TYPE_CHECKING:
@@ -251,82 +257,7 @@ def _fuse(
     return cand, fused
 
 
-def _reciprocal(values: np.ndarray, k: float) -> np.ndarray:
-    """``1 / (k + rank)`` of each value among ``values`` (rank 1 the best); 0 for a value of
-    0 (a unit BM25 did not match)."""
-    import numpy as np
-
-    order = np.argsort(-values, kind="stable")
-    ranks = np.empty(len(values))
-    ranks[order] = np.arange(1, len(values) + 1)
-    out: np.ndarray = np.where(values > 0, 1.0 / (k + ranks), 0.0)
-    return out
-
-
-_NAME = re.compile(r"(?<=\w )[A-Z][a-z]+")  # a capitalised word inside the text
-
-
-def _names(index: Loaded, query: str, scores: dict[int, float], weight: float) -> dict[int, float]:
-    """Candidates that contain a name of the query (a capitalised word not opening it) gain
-    ``weight``: a question about a person is answered by what concerns that person."""
-    terms = [t for w in _NAME.findall(query) if w.lower() not in STOPWORDS for t in tokenize(w)]
-    if not terms:
-        return scores
-    has = index.bm25.scores(terms)
-    return {r: s + (weight if has[r] > 0 else 0.0) for r, s in scores.items()}
-
-
-def _spread(index: Loaded, scores: dict[int, float], spread: float) -> dict[int, float]:
-    """Diversification across days: each unit is divided by ``1 + spread × n``, ``n`` the
-    better-scored units of its file, so the budget reaches more days."""
-    seen: dict[str, int] = {}
-    out = {}
-    for row in sorted(scores, key=lambda r: (-scores[r], r)):
-        path = index.units[row].path
-        n = seen.get(path, 0)
-        seen[path] = n + 1
-        out[row] = scores[row] / (1 + spread * n)
-    return out
-
-
-def _feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: Fusion) -> list[str]:
-    """Pseudo-relevance feedback (RM3-style): the terms that weigh most in the best first-pass
-    units (term frequency over unit length, summed, times IDF), the query's own left out."""
-    n = len(index.units)
-    weight: dict[str, float] = {}
-    for row in rows.tolist():
-        unit_terms = tokenize(index.units[row].embedded)
-        for term in unit_terms:
-            weight[term] = weight.get(term, 0.0) + 1.0 / len(unit_terms)
-    asked = set(query)
-    ranked = sorted(
-        (t for t in weight if t not in asked and len(t) > 1),
-        key=lambda t: (-weight[t] * math.log(1 + n / (1 + index.bm25.df(t))), t),
-    )
-    return ranked[: fusion.feedback_terms]
-
-
-def _top(scores: np.ndarray, count: int) -> np.ndarray:
-    import numpy as np
-
-    if count >= len(scores):
-        return np.arange(len(scores))
-    return np.argpartition(-scores, count - 1)[:count]
-
-
 _minmax = minmax  # the benchmarks' name for it
-
-
-def _sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -> dict[int, float]:
-    """Each unit also takes ``weight ×`` its file's relevance (the mean of the file's ``top``
-    best scores): a day that holds strong matches makes its other matches more likely to be
-    what the query is about. MEMORY.md and each bank page count as one file too, so a
-    consolidated entry is not outranked by the raw notes of a day merely for that bonus."""
-    per_file: dict[str, list[float]] = {}
-    for row, score in scores.items():
-        per_file.setdefault(index.units[row].path, []).append(score)
-    relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_file.items()}
-    return {row: score + weight * relevance[index.units[row].path] for row, score in scores.items()}
 
 
 def _keywords(query: str) -> tuple[set[str], set[str]]:
