@@ -224,3 +224,15 @@ def test_the_other_side_cannot_delete_logs_or_write_the_derived_folder(tmp_path:
     assert nid in note_counts(one)
     assert marks.read_text() == '{"nrem": []}\n'
     assert nid in git(remote, "show", "main:memory/2026-11-01.md")  # restored for everyone
+
+
+def test_a_clone_of_an_empty_remote_starts_the_workspace(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path)
+    ws = tmp_path / "first"
+    git(tmp_path, "clone", "-q", str(remote), str(ws))
+    identity(ws, "first")
+    r = cli("sync", "-w", str(ws))
+    assert r.returncode == 0, r.stderr
+    assert git(ws, "log", "--format=%s").splitlines() == ["init: agent-sleep workspace"]
+    assert "merge=agent-sleep" in git(remote, "show", "main:.gitattributes")
+    assert (ws / "MEMORY.md").exists() and (ws / "bank" / "entities").is_dir()

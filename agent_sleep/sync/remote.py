@@ -239,7 +239,8 @@ def sync(
         installed = install(repo)
         branch = repo.branch()
         result = SyncResult(remote=None, branch=branch, installed=installed)
-        done = commit_pending(repo)
+        files = [f for f in installed if f.startswith(".")]
+        done = commit_pending(repo, f"sync: set up {', '.join(files)}" if files else None)
         if done:
             result.committed.append(done)
         result.remote = pick_remote(repo, remote)

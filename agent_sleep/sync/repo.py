@@ -327,6 +327,8 @@ def commit_pending(repo: Repo, message: str | None = None, *, locked: bool = Fal
             state["journal_lines"] = seen
             ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state) + "\n")
             return None
+        if repo.head() is None:  # the first commit of a workspace, whatever it holds
+            message = "init: agent-sleep workspace"
         text = describe(repo, runs, message)
         repo.git(*repo.identity(), "commit", "-q", "--no-verify", "-F", "-", input=text)
         state["journal_lines"] = seen
