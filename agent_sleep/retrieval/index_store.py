@@ -118,9 +118,11 @@ class Loaded:
             path = self.folder / f"tokens-{part.id}.json"
             try:
                 raw = path.read_bytes().decode("utf-8", "surrogateescape")
-            except OSError as e:
-                raise IndexUnreadable(f"cannot read {path}: {e}; run `agent-sleep reindex`") from e
-            self._tokens[part.id] = json.loads(raw)
+                self._tokens[part.id] = json.loads(raw)
+            except (OSError, ValueError) as e:
+                raise IndexUnreadable(
+                    f"cannot read {path}: {e}; run `agent-sleep reindex --full`"
+                ) from e
         return self._tokens[part.id]
 
     def part_vectors(self) -> list[tuple[int, np.ndarray]]:
