@@ -160,6 +160,25 @@ def test_a_workspace_given_to_install_is_written_into_every_command(tmp_path: Pa
     assert args[-4:] == ["--scope", "shared", "--workspace", str(ws)]
 
 
+def test_remove_takes_out_only_what_install_put_in(tmp_path: Path) -> None:
+    settings_path = tmp_path / ".claude" / "settings.json"
+    settings_path.parent.mkdir()
+    settings_path.write_text(json.dumps(USER_SETTINGS))
+    mcp = {"mcpServers": {"github": {"command": "gh-mcp", "args": []}}}
+    (tmp_path / ".mcp.json").write_text(json.dumps(mcp))
+    assert install("--project", str(tmp_path)).returncode == 0
+    r = install("--project", str(tmp_path), "--remove")
+    assert r.returncode == 0, r.stderr
+    assert read(settings_path) == USER_SETTINGS
+    assert read(tmp_path / ".mcp.json") == mcp
+    again = install("--project", str(tmp_path), "--remove")
+    assert json.loads(again.stdout)["changed"] == []
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert install("--project", str(empty), "--remove").returncode == 0
+    assert list(empty.iterdir()) == []
+
+
 def test_user_install_writes_home_settings_and_keeps_claude_json(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

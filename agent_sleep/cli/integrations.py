@@ -105,7 +105,8 @@ Examples:
   agent-sleep install claude-code              this project: .claude/settings.json, .mcp.json
   agent-sleep install claude-code --project ~/src/app
   agent-sleep install claude-code --user       every project: ~/.claude/settings.json
-  agent-sleep install claude-code --user --shared   one workspace for all projects""",
+  agent-sleep install claude-code --user --shared   one workspace for all projects
+  agent-sleep install claude-code --remove     take them out again""",
 )
 @click.argument("target", type=click.Choice(["claude-code"]))
 @click.option(
@@ -131,6 +132,7 @@ Examples:
     help="Workspace the hooks and server use (written into the commands; default: the "
     "one in $AGENT_SLEEP_WORKSPACE, else ~/.agent_workspace, when they run).",
 )
+@click.option("--remove", is_flag=True, help="Take agent-sleep's hooks and server out again.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
 def install_cmd(
     target: str,
@@ -139,6 +141,7 @@ def install_cmd(
     shared: bool,
     command: str | None,
     workspace: str | None,
+    remove: bool,
     as_json: bool,
 ) -> None:
     """Merge agent-sleep's hooks (SessionStart, PreCompact, SessionEnd) and MCP server into
@@ -155,10 +158,9 @@ def install_cmd(
         scope="shared" if shared else "project",
         command=command,
         workspace=workspace,
+        remove=remove,
     )
     lines = [f"Claude Code settings: {r.settings}", f"MCP server: {r.mcp}", f"Workspace: {r.scope}"]
-    lines.append(
-        "Changed: " + ", ".join(r.changed) if r.changed else "Already installed; nothing changed."
-    )
+    lines.append("Changed: " + ", ".join(r.changed) if r.changed else "Nothing to change.")
     lines += [f"Backup: {b}" for b in r.backups]
     emit(as_json, asdict(r), "\n".join(lines))

@@ -83,9 +83,10 @@ def ours(hook: Any) -> bool:
 
 
 def merge_hooks(
-    settings: dict[str, Any], command: str, options: list[str], path: Path
+    settings: dict[str, Any], command: str | None, options: list[str], path: Path
 ) -> dict[str, Any]:
-    """``settings`` with our three hooks in place and everything else untouched."""
+    """``settings`` with our three hooks in place (``command`` None: taken out) and everything
+    else untouched."""
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
         raise BadInput(f"{path}: 'hooks' is not an object; nothing was written")
@@ -104,18 +105,28 @@ def merge_hooks(
             rest = [h for h in inner if not ours(h)]
             if rest or not inner:
                 kept.append({**group, "hooks": rest} if len(rest) != len(inner) else group)
-        ours_now = {"type": "command", "command": f"{command} hook {name} {shlex.join(options)}"}
-        kept.append({"hooks": [{**ours_now, "timeout": timeout}]})
-        merged[event] = kept
+        if command is not None:
+            line = f"{command} hook {name} {shlex.join(options)}"
+            kept.append({"hooks": [{"type": "command", "command": line, "timeout": timeout}]})
+        if kept or event in hooks:
+            merged[event] = kept
+        if command is None and not kept:
+            merged.pop(event, None)
+    if command is None and not merged and "hooks" not in settings:
+        return dict(settings)
     return {**settings, "hooks": merged}
 
 
 def merge_mcp(
-    config: dict[str, Any], command: str, options: list[str], path: Path
+    config: dict[str, Any], command: str | None, options: list[str], path: Path
 ) -> dict[str, Any]:
+    """``config`` with our MCP server in place (``command`` None: taken out)."""
     servers = config.get("mcpServers", {})
     if not isinstance(servers, dict):
         raise BadInput(f"{path}: 'mcpServers' is not an object; nothing was written")
+    if command is None:
+        rest = {k: v for k, v in servers.items() if k != SERVER_NAME}
+        return {**config, "mcpServers": rest} if rest or "mcpServers" in config else dict(config)
     argv = shlex.split(command)
     entry = {"command": argv[0], "args": [*argv[1:], "mcp", *options]}
     if isinstance(servers.get(SERVER_NAME), dict):
@@ -152,10 +163,12 @@ def install_claude_code(
     command: str | None = None,
     workspace: str | os.PathLike[str] | None = None,
     home: str | os.PathLike[str] | None = None,
+    remove: bool = False,
 ) -> Installed:
     """Merge the hooks and the MCP server into a project's (default: the current folder) or
     the user's Claude Code settings. ``workspace`` is written into the commands; without it
-    they use ``$AGENT_SLEEP_WORKSPACE`` or the default when they run."""
+    they use ``$AGENT_SLEEP_WORKSPACE`` or the default when they run. ``remove`` takes our
+    hooks and server out again, the same way (backups, nothing else touched)."""
     if scope not in ("project", "shared"):
         raise BadInput(f"unknown scope {scope!r}: use project or shared")
     if user and project is not None:
@@ -168,7 +181,7 @@ def install_claude_code(
         if not root.is_dir():
             raise BadInput(f"project folder {root} does not exist")
         settings_path, mcp_path = root / ".claude" / "settings.json", root / ".mcp.json"
-    cmd = command or base_command()
+    cmd = None if remove else command or base_command()
     old_settings, old_mcp = _load(settings_path), _load(mcp_path)
     options = ["--scope", scope]
     if workspace is not None:
@@ -181,7 +194,7 @@ def install_claude_code(
         (settings_path, old_settings, new_settings),
         (mcp_path, old_mcp, new_mcp),
     ):
-        if old == new and path.exists():
+        if (old == new and path.exists()) or (remove and not path.exists()):
             continue
         backup = _write(path, new, stamp)
         changed.append(str(path))
