@@ -6,7 +6,8 @@
 2. SessionStart and SessionEnd hook wall times (real subprocesses fed the hook JSON; SessionEnd
    returns once its detached sleep is started), next to
    ``python -c "import click"`` and ``python -c pass``, interleaved in the same run.
-3. What SessionStart injects on the LoCoMo dev workspaces: each conversation is imported day by
+3. PreCompact on a 50 MB transcript (the test fixture's generator), and again with nothing new.
+4. What SessionStart injects on the LoCoMo dev workspaces: each conversation is imported day by
    day (``bench/locomo.py``: every turn a B note dated by its session) with an offline sleep
    after each day, then the SessionStart block is built as of the last session's date (so that
    day's log counts as today's) and a week later (MEMORY.md and the next-session actions only).
@@ -173,6 +174,32 @@ def locomo_sizes(path: Path) -> None:
             )
 
 
+def pre_compact_big(ws: Path, folder: Path) -> None:
+    """PreCompact on a 50 MB transcript (mostly tool output), then again with nothing new."""
+    from tests.fixtures import claude_transcript as ct
+
+    facts = [f"Remember that service {i} deploys on Tuesdays at {i % 12 + 1} pm" for i in range(30)]
+    noise = "src/module.py: def handler(event): return process(event)\n" * 1100
+    transcript = ct.write(folder / "big.jsonl", ct.conversation(facts, noise) * 14)
+    hook_in = json.dumps(
+        {
+            "session_id": ct.SESSION,
+            "transcript_path": str(transcript),
+            "cwd": str(folder),
+            "hook_event_name": "PreCompact",
+            "trigger": "auto",
+        }
+    )
+    argv = [sys.executable, "-m", "agent_sleep", "hook", "pre-compact", "--workspace", str(ws)]
+    first = wall(argv, hook_in)
+    again = wall(argv, hook_in)
+    size = transcript.stat().st_size / 1e6
+    print(
+        f"\nPreCompact on a {size:.0f} MB transcript: {first:.2f} s; "
+        f"again, nothing new: {again:.2f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--path", type=Path, default=locomo.DEFAULT_PATH)
@@ -181,6 +208,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         startup(args.runs, Path(tmp) / "ws")
+    with tempfile.TemporaryDirectory() as tmp:
+        pre_compact_big(Path(tmp) / "ws", Path(tmp))
     if not args.skip_locomo:
         locomo_sizes(args.path)
 
