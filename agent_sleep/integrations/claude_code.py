@@ -238,7 +238,6 @@ def flush_transcript(
     """Flush what the transcript holds past the session's last flushed offset, piece by piece,
     saving the offset after each piece; with ``seconds``, stop starting pieces after that long
     (the rest waits for the next flush)."""
-    from agent_sleep.consolidation.flush import flush
     from agent_sleep.integrations.transcript import read_since
 
     started = time.monotonic()
@@ -252,6 +251,8 @@ def flush_transcript(
     for text, end in _pieces(part):
         if seconds is not None and time.monotonic() - started > seconds:
             break
+        from agent_sleep.consolidation.flush import flush  # only when there is something new
+
         written += flush(text, workspace=ws).written
         _save_offset(ws, session_id, path, end, not saved)
         reached, saved = end, True
