@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agent_sleep.analysis import lexical
 
@@ -56,11 +56,15 @@ _CLASSES = {
     "size": "count number total headcount size",
 }
 CLASS_OF = {w: c for c, ws in _CLASSES.items() for w in ws.split()}
-_COPULA = frozenset("is are was were be been 's has have had uses use used using runs run".split())
+_COPULA = frozenset(
+    "am is are was were be been 's has have had uses use used using runs run".split()
+)
 _GENERIC = frozenset(
-    "be changed change switched switch migrated migrate moved went replaced swapped "
+    "be changed change switched switch migrated migrate moved replaced swapped "
     "updated set turned converted left quit resigned retired transferred shifted chang "
-    "switch migrat replac swapp updat convert transferr shift turn".split()
+    "switch migrat replac swapp updat convert transferr shift turn cut doubled halved "
+    "extended shortened postponed delayed pushed doubl halv extend shorten postpon delay "
+    "push".split()
 )
 GENERIC_HEADS = _GENERIC | {"mov", "be"}
 _CHANGE_RE = re.compile(
@@ -68,14 +72,33 @@ _CHANGE_RE = re.compile(
     r"moved|relocated|switched|changed|migrated|renamed|replaced|instead|quit|retired|"
     r"resigned|promoted|became|raised|lowered|increased|decreased|reduced|bumped|upgraded|"
     r"downgraded|updated|rescheduled|shifted|transferred|handed|took over|taken over|"
-    r"stopped|swapped|formerly|previously|used to|went from|"
+    r"stopped|swapped|formerly|previously|used to|went from|cut|doubled|halved|extended|"
+    r"took-over|taken-over|taking-over|handed-over|hands-over|"
+    r"shortened|postponed|delayed|pushed back|"
     r"reassigned|changed (?:his|her|their|its|my) mind)\b",
     re.I,
 )
 _OLD_VALUE_RE = re.compile(
-    r"\b(?:from|instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
+    r"\b(?:instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left|quit)\s+"
-    r"((?:the |a |an )?[\w.:$%/'-]+(?: [\w.:$%/'-]+)?)",
+    r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
+    r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b",
+    re.I,
+)
+_FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
+_FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
+# an intention or a possibility is not a fact that replaces another ("I won't quit")
+_MODAL_RE = re.compile(
+    r"\b(?:will|won't|would|wouldn't|can't|cannot|could|should|might|may|must|gonna|"
+    r"going to|want to|wants to|plan to|plans to|hope to|hoping to|if)\b|\?\s*$",
+    re.I,
+)
+_CONTRACTION_RE = re.compile(r"\b(I|we|you|they|he|she|it|that)['’](m|re|ve|s|ll|d)\b", re.I)
+_EXPANDED = {"m": "am", "re": "are", "ve": "have", "s": "is", "ll": "will", "d": "would"}
+# a sentence-initial time phrase that is not change language ("Last week, I built …")
+_TIME_LEAD_RE = re.compile(
+    r"^(?:(?:last|this|next) (?:week|weekend|month|year|night|morning|time)|yesterday|"
+    r"earlier today|a while ago|the other day|on \w+day)[,]?\s+",
     re.I,
 )
 _ADDITIVE_RE = re.compile(
@@ -91,7 +114,7 @@ _NEGATION_RE = re.compile(
 # language, not the subject; the change itself stays visible through _CHANGE_RE on the clause
 _LEADING_RE = re.compile(
     r"^(?:(?:these days|nowadays|from now on|going forward|since then|as of (?:now|today|"
-    r"this \w+|\w+(?: \d+)?)|starting (?:today|now|this \w+|\w+)|lately|recently|today|now)"
+    r"this \w+|\w+(?: \d+)?)|starting (?:today|now|this \w+|\w+)|now)"
     r",?\s+)",
     re.I,
 )
@@ -130,6 +153,10 @@ class Claim:
     additive: bool = False
     past: bool = False  # an episode ("went", "visited"), not a state ("lives", "is")
     seq: tuple[str, ...] = ()  # the predicate's content words in order ("tabs over spaces")
+    new_of: frozenset[str] = frozenset()  # nouns after "new" ("has a new phone number")
+    modal: bool = False  # an intention or a possibility: never replaces, never replaced
+    activity: bool = False  # a progressive head ("am now mentoring"): ongoing, not a state
+    speaker: str = ""
 
     @property
     def frame(self) -> frozenset[str]:
@@ -165,7 +192,11 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
     speaker = label.rstrip(": ").lower()
     body = _RESOLVED_RE.sub("", body)
     out: list[Claim] = []
+    body = _CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {_EXPANDED[m.group(2).lower()]}", body)
     for sentence in lexical.sentences(body):
+        if sentence.rstrip().endswith("?"):
+            continue  # a question states nothing
+        sentence = _TIME_LEAD_RE.sub("", sentence)
         lead = _LEADING_RE.match(sentence)
         sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None
@@ -214,6 +245,11 @@ def _verb_at(toks: list[str]) -> int:
             continue
         if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
             continue
+        nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
+        if low.endswith("s") and (
+            nxt in _COPULA or nxt in _VERB_BASE or nxt in _BASE_VERBS or nxt in _PAST
+        ):
+            continue  # "my dance moves get …": a plural noun before its verb
         if low in _GENERIC or _CHANGE_RE.fullmatch(low):
             return i
         if re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"):
@@ -230,10 +266,13 @@ def _claim(
 ) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
     clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
     toks = _tokens(clause)
+    while len(toks) > 1 and toks[0].lower() in _ADVERBS and toks[1].lower() in _PRONOUNS:
+        toks = toks[1:]  # "now I am ready": the adverb is change language, "I" the subject
     if not toks:
         return None, previous
     v = _verb_at(toks)
-    if previous is not None and _verbish(toks[0]):  # "... and prefers X": the same subject
+    first = next((t for t in toks if t.lower() not in _ADVERBS), "")
+    if previous is not None and first and _verbish(first) and first.lower() not in _PRONOUNS:
         v = 0
     if v <= 0 and previous is not None:
         subj, pred = previous[0], toks
@@ -242,6 +281,11 @@ def _claim(
     else:
         subj, pred = toks[:v], toks[v:]
     subj, pred = _identifying(subj, pred)
+    # "my new manager", "the current owner": the modifier marks a change, it names nothing
+    fresh_mod = any(t.lower() in _NEWNESS for t in subj[:3]) and not any(
+        t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj
+    )
+    subj = [t for t in subj if t.lower() not in _NEWNESS]
     owner, qualifiers, attrs = _subject(subj, speaker, names)
     if not owner:
         return None, previous
@@ -286,7 +330,13 @@ def _claim(
         words.append(lem)
     if not head and values:
         head = "be"
-    old = {_norm_value(t) for m in _OLD_VALUE_RE.finditer(clause) for t in _tokens(m.group(1))}
+    old = {
+        _norm_value(t)
+        for m in _OLD_VALUE_RE.finditer(clause)
+        for t in _tokens(m.group(1) or m.group(2) or "")
+    }
+    if _CHANGE_RE.search(clause):  # in a change, "from X" is the old state ("took over … from X")
+        old |= {_norm_value(t) for m in _FROM_RE.finditer(clause) for t in _tokens(m.group(1))}
     claim = Claim(
         text=clause,
         owner=frozenset(owner),
@@ -297,7 +347,12 @@ def _claim(
         words=frozenset(words),
         old=frozenset(old) & frozenset(values) | frozenset(lemma(t) for t in old) & set(words),
         negated=bool(_NEGATION_RE.search(clause)),
-        change=lead or bool(_CHANGE_RE.search(clause)),
+        change=(lead or fresh_mod or bool(_CHANGE_RE.search(clause)))
+        and not _MODAL_RE.search(clause),
+        modal=bool(_MODAL_RE.search(clause)),
+        activity=_progressive(pred),
+        speaker=speaker,
+        new_of=frozenset(lemma(m.group(1)) for m in _NEW_OF_RE.finditer(clause)),
         past=_past(pred),
         seq=tuple(
             lemma(t) for t in pred if t.lower() not in _STOP and not _CHANGE_RE.fullmatch(t.lower())
@@ -310,13 +365,24 @@ def _claim(
 _PAST = frozenset(
     "was were had did went saw met took made got came gave found thought told left bought "
     "ate ran wrote read spent won lost began drove flew felt heard kept knew paid sent "
-    "sold stood taught threw understood wore".split()
+    "sold stood taught threw understood wore built brought caught chose drew fell fought "
+    "forgot grew held hung laid lent meant rode rose said sang sat shot showed shut slept "
+    "spoke stole swam tore woke".split()
 )
 _VERB_BASE = frozenset(
     "live work prefer like love own lead manage run use enjoy move took-over handed-over "
     "stepped speak speaks drink eat hate".split()
 )
 _ADVERBS = frozenset("now no not never still also just recently finally already".split())
+
+
+def _progressive(pred: list[str]) -> bool:
+    for tok in pred:
+        low = tok.lower()
+        if low in _ADVERBS or low in ("am", "is", "are", "was", "were", "been", "be"):
+            continue
+        return low.endswith("ing") and len(low) > 5 and low not in ("using", "living")
+    return False
 
 
 def _past(pred: list[str]) -> bool:
@@ -328,6 +394,12 @@ def _past(pred: list[str]) -> bool:
     return False
 
 
+_BASE_VERBS = frozenset(
+    "get make give help keep take go come need want seem look feel boost are were have".split()
+)
+_PRONOUNS = frozenset("i we you they he she it this that there".split())
+_NEWNESS = frozenset("new current latest".split())
+_NEW_OF_RE = re.compile(r"\bnew (?:\w+ )?(\w+)", re.I)
 _DETERMINERS = frozenset("the its his her their our my your".split())
 _BOUNDARY = frozenset("to from with by for on in at into onto over as".split())
 
@@ -453,9 +525,18 @@ def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
 
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
     """``supersede``, ``same`` or ``other`` for a new claim against an old one."""
+    if new.modal or old.modal:
+        return Verdict(OTHER, "an intention, not a fact")
+    if new.speaker and old.speaker and new.speaker != old.speaker:
+        return Verdict(OTHER, "another speaker")  # each speaks of their own life
     names_new, names_old = _names(new), _names(old)
-    if not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old):
+    same_subject = _subject_bag(new) == _subject_bag(old)  # "the lab wifi" / "the wifi of the lab"
+    if not same_subject and (
+        not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old)
+    ):
         return _crossed(new, old)
+    if new.new_of & (old.attrs | old.owner):
+        new = replace(new, change=True)  # "a new phone number" for the phone number
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
         return Verdict(OTHER, "another qualifier")
     nouns_new = {a for a in new.attrs if a not in _CLASSES and a not in CLASS_OF}
@@ -479,9 +560,16 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "an added fact")
     if new.old & set(old.values) and frame >= CHANGE_FRAME:  # "from A to B" naming A
         return Verdict(SUPERSEDE, "the old value named", was, now)
+    if old.past and not (old.attrs & set(_CLASSES)) and old.head not in GENERIC_HEADS:
+        return Verdict(OTHER, "an episode, not a state")  # "went to a support group"
+    if new.activity and not (new.old & (set(old.values) | old.words)):
+        return Verdict(OTHER, "an ongoing activity")  # "I am now mentoring …"
     if new.change or new.old:
         generic = new.head in GENERIC_HEADS or old.head in GENERIC_HEADS
-        related = heads or (generic and frame >= CHANGE_FRAME and _comparable(new, old))
+        # chat turns (a speaker label) are episodic: only the same verb or attribute counts
+        chat = bool(new.speaker or old.speaker)
+        loose = generic and not chat and frame >= CHANGE_FRAME and _comparable(new, old)
+        related = (heads and (not chat or new.head not in GENERIC_HEADS)) or loose
         if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
             related = similar(_masked(new), _masked(old)) >= EMBED_SAME
         if related and frame >= CHANGE_FRAME:
@@ -494,9 +582,11 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         and frame >= IMPLICIT_FRAME
         and not (new.words ^ old.words)
         and (not new.values or _same_kind(new.values, old.values))
+        and (new.head != "be" or new.words or new.attrs - set(_CLASSES) or not new.speaker)
     ):
         return Verdict(SUPERSEDE, "a new value", was, now)
-    if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME:
+    shared = new.words & old.words or set(new.values) & set(old.values)
+    if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME and shared:
         return Verdict(SUPERSEDE, "negation", was, now)
     return Verdict(OTHER, "another attribute or value kind")
 
@@ -506,19 +596,23 @@ def _comparable(new: Claim, old: Claim) -> bool:
     a number or a name for a number or a name, or words where the old one states a role."""
 
     def kinds(values: Sequence[str]) -> set[str]:
-        return {("n" if any(ch.isdigit() for ch in v) else "w") for v in values}
+        return {("n" if re.fullmatch(r"[\d.,:%]+[a-z]{0,3}", v) else "w") for v in values}
 
     if new.values and old.values:
         fresh = [v for v in new.values if v not in new.old] or list(new.values)
         return kinds(fresh) == kinds(old.values)
     if new.values or old.values:
         return bool(new.words & old.words)
-    return old.head in GENERIC_HEADS | {"role", "employer"} or bool(new.words & old.words)
+    return old.head in ("role", "employer") or bool(new.words & old.words)
+
+
+def _subject_bag(c: Claim) -> frozenset[str]:
+    return c.owner | c.qualifiers | {a for a in c.attrs if a not in _CLASSES}
 
 
 def _names(c: Claim) -> set[str]:
     """The owner's names: words written capitalised in the claim (or "user")."""
-    caps = {lemma(t) for t in _tokens(c.text) if t[:1].isupper()}
+    caps = {lemma(t) for t in _tokens(c.text) if t[:1].isupper()} | {c.speaker}
     return {o for o in c.owner if o in caps or o == "user"}
 
 
@@ -542,7 +636,8 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
         or (old.owner & _bag(new) and old.qualifiers <= _bag(new))
         or (new.words and new.words == old.words)
     )
-    if not anchor or not (new.attrs & old.attrs) or not (new.change or new.old):
+    named = bool(new.old & set(old.values))  # "replaced Jenkins with …" for "… on Jenkins"
+    if not anchor or not (new.attrs & old.attrs or named) or not (new.change or new.old):
         return Verdict(OTHER, "another owner")
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
