@@ -200,3 +200,47 @@ def test_search_history_and_context_labels(tmp_path: Path) -> None:
     assert stale and all(
         "[superseded 2026-11-05: now The build timeout is now 45" in x for x in stale
     )
+
+
+def test_replay_closes_its_loops(tmp_path: Path) -> None:
+    from agent_sleep.core.workspace import Workspace
+
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("Maybe the staging database needs a bigger disk?", "B", None),
+                 ("Bob Marsh said the release train is unreliable.", "O", 0.4)])  # fmt: skip
+    line = journal.entries(Workspace.at(ws))[-1]
+    weak = [w["text"] for w in line["weakly_learned"]]
+    assert any("release train" in w for w in weak)
+    # the next run shows them to NREM (slow-track input) and lists them until settled
+    from agent_sleep.providers.offline import OfflineProvider
+
+    seen: list[dict] = []
+
+    class Spy(OfflineProvider):
+        def complete(self, system, payload, schema, *, repair=None):  # type: ignore[no-untyped-def]
+            seen.append(payload)
+            return super().complete(system, payload, schema, repair=repair)
+
+    micro_rest("Lunch was noodles.", "B", workspace=ws, when=dt.datetime(2026, 11, 3, 12))
+    sleep_cycle(ws, "both", Spy(), now=dt.datetime(2026, 11, 3, 22))
+    nrem = [p for p in seen if p["task"] == "nrem"][0]
+    assert any("release train" in w["text"] for w in nrem["weakly_learned"])
+    assert any("release train" in w["text"] for w in journal.entries(Workspace.at(ws))[-1][
+        "weakly_learned"])  # fmt: skip
+    # a deleted bank page is rebuilt by the next sleep from the notes it cited
+    pages = sorted((ws / "bank").rglob("*.md"))
+    page = next(p for p in pages if "memory-archive" not in p.name and "release" in p.read_text())
+    page.unlink()
+    r = sleep_cycle(ws, "both", "offline", now=dt.datetime(2026, 11, 4, 22))
+    assert r.notes_in >= 1 and any("release train" in p.read_text()
+                                   for p in (ws / "bank").rglob("*.md"))  # fmt: skip
+
+
+def test_contested_entry_becomes_a_next_session_action(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("User prefers dark mode over light mode.", "O", 0.9)])
+    _day(ws, 3, [("User now prefers light mode over dark mode.", "O", 0.5)])
+    log = (ws / "memory/2026-11-03.md").read_text()
+    assert "## Next session" in log and "Decide: User prefers dark mode" in log

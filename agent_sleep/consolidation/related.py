@@ -26,7 +26,9 @@ PER_NOTE = 4
 MIN_SIMILARITY = 0.2
 MAX_RELATED = 200
 OPEN_WEAK = 20
+RETIRE_AFTER = 5  # runs a weakly-learned item is replayed without reinforcement
 NOT_CURRENT = frozenset({"History", "Contested"})
+ARCHIVE = "memory-archive"
 
 
 @dataclass(frozen=True)
@@ -86,31 +88,51 @@ def payload(entries: Sequence[BankEntry]) -> list[dict[str, Any]]:
 
 
 def open_weak(journal_lines: Sequence[dict[str, Any]], settled: set[str]) -> list[dict[str, Any]]:
-    """Weakly-learned items of earlier runs whose notes are not ``settled`` (cited by a current
-    MEMORY.md entry or superseded): newest first, at most ``OPEN_WEAK``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    """The weakly-learned items still open: those the latest run listed (its own and the ones
+    it carried), minus those whose notes are now ``settled`` (cited by a MEMORY.md entry, or
+    superseded) and those carried for ``RETIRE_AFTER`` runs already."""
     for line in reversed(journal_lines):
-        if line.get("event") != "sleep":
+        if line.get("event") != "sleep" or "weakly_learned" not in line:
             continue
-        for item in line.get("weakly_learned", []) or []:
+        out = []
+        for item in line.get("weakly_learned") or []:
             if not isinstance(item, dict):
                 continue
-            text = str(item.get("text", ""))
             sources = [str(s) for s in item.get("sources", []) if isinstance(s, str)]
-            if not text or text in seen or not sources or set(sources) & settled:
+            runs = int(item.get("runs", 0) or 0) if str(item.get("runs", 0)).isdigit() else 0
+            if not item.get("text") or not sources or set(sources) & settled:
                 continue
-            seen.add(text)
-            out.append({"text": text, "sources": sources, "since": str(line.get("time", ""))})
-            if len(out) >= OPEN_WEAK:
-                return out
+            if runs < RETIRE_AFTER:
+                out.append({"text": str(item["text"]), "sources": sources, "runs": runs + 1})
+        return out[:OPEN_WEAK]
+    return []
+
+
+def filed_pages(plan_texts: dict[Path, str], root: Path) -> dict[str, list[str]]:
+    """Bank page (relative path) -> the note ids its entries cite, for the pages a run wrote."""
+    out: dict[str, list[str]] = {}
+    for path, text in plan_texts.items():
+        rel = path.relative_to(root).as_posix()
+        if not rel.startswith("bank/") or path.stem == ARCHIVE:
+            continue  # the archive holds history, never rebuilt as current
+        ids = {
+            s
+            for e in current_entries([(rel, text)])
+            for s in e.note.meta.get("sources", "").split(",")
+            if s
+        }
+        out[rel] = sorted(ids)
     return out
 
 
-def deleted_pages(marks_pages: dict[str, list[str]], root: Path) -> set[str]:
-    """Note ids cited by bank pages that a run wrote and that no longer exist."""
+def deleted_pages(journal_lines: Sequence[dict[str, Any]], root: Path) -> set[str]:
+    """Note ids filed on bank pages (by runs not rolled back) that no longer exist: their
+    notes become pending again, so the next sleep rebuilds the page."""
     gone: set[str] = set()
-    for rel, ids in marks_pages.items():
-        if not (root / rel).exists():
-            gone.update(ids)
+    for line in journal_lines:
+        if line.get("event") != "sleep" or not isinstance(line.get("filed"), dict):
+            continue
+        for rel, ids in line["filed"].items():
+            if isinstance(rel, str) and isinstance(ids, list) and not (root / rel).exists():
+                gone.update(str(i) for i in ids)
     return gone

@@ -66,6 +66,7 @@ class Snapshot:
     bank_slugs: frozenset[str]
     marks: dict[str, set[str]]
     bank: tuple[related.BankEntry, ...] = ()
+    superseded_notes: frozenset[str] = frozenset()  # cited by History entries
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,13 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
     pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in bank_pages(ws)]
     return Snapshot(
         bank=tuple(related.current_entries(pages)),
+        superseded_notes=frozenset(
+            i
+            for _rel, text in pages
+            for n in fmt.notes_in(text)
+            if n.meta.get("superseded_by")
+            for i in sources_of(n)
+        ),
         window=window,
         memory=memory,
         cited=frozenset(cited_ids(ws)),
@@ -224,6 +232,110 @@ def _diff(ws: Workspace, plan: Plan) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
+@dataclass
+class _Run:
+    """One run's settings and what the providers answered."""
+
+    ws: Workspace
+    prov: Provider
+    today: dt.date
+    clock: str
+    budget: int
+    prune: bool
+    say: Callable[[str], None]
+    inputs: Inputs
+    usage: Usage = field(default_factory=Usage)
+    repairs: int = 0
+    batches: int = 0
+    nrem_out: dict[str, Any] = field(default_factory=dict)
+    rem_out: dict[str, Any] = field(default_factory=dict)
+
+    def read(self, path: Path) -> str | None:
+        return self.ws.read_text(path) if path.exists() else None
+
+    def builder(self, inputs: Inputs) -> Builder:
+        b = Builder(
+            self.ws, self.read, inputs, today=self.today, now=self.clock, budget=self.budget,
+            prune_memory=self.prune,
+        )  # fmt: skip
+        if self.nrem_out:
+            b.nrem(self.nrem_out)
+        return b
+
+    def ask(self, system: str, user: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+        # batches that fit the provider's window; one merged answer, one plan (batches.py)
+        answer = batches.ask_all(
+            self.prov, system, user, schema, workspace=self.ws, progress=self.say
+        )
+        self.usage, self.repairs = self.usage + answer.usage, self.repairs + answer.repairs
+        self.batches += answer.batches
+        return answer.data
+
+
+def _select(snap: Snapshot, phase: str, limit: int, again: set[str]) -> tuple[list, list, list]:
+    """(pending, NREM batch, REM batch). Pending: not yet consolidated, or filed on a bank page
+    deleted since (``again``), and cited by no MEMORY.md or bank entry."""
+    pending = [
+        n
+        for n in snap.window
+        if (n.id not in snap.marks["nrem"] or n.id in again) and n.id not in snap.cited
+    ]
+    nrem_batch = pending[:limit] if phase in ("nrem", "both") else []
+    if phase == "both":
+        rem_batch = nrem_batch
+    elif phase == "rem":
+        rem_batch = [n for n in snap.window if n.id not in snap.marks["rem"]][:limit]
+    else:
+        rem_batch = []
+    return pending, nrem_batch, rem_batch
+
+
+def _settled(snap: Snapshot) -> set[str]:
+    """Notes a weakly-learned item no longer waits on: cited by MEMORY.md, or superseded."""
+    out = {s for e in snap.memory for s in sources_of(e)}
+    return out | set(snap.superseded_notes)
+
+
+def _nrem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, weak: list) -> None:
+    run.say(f"NREM: {len(batch)} notes with {run.prov.name} ({run.prov.model})")
+    shown = [e for e in snap.bank if e.note.id in run.inputs.bank_entries]
+    user = prompts.payload(
+        "nrem",
+        today=run.today.isoformat(),
+        notes=[_note_payload(n, scores) for n in batch],
+        memory=[
+            {k: v for k, v in e.items() if k not in ("sources", "evidence")}
+            for e in _memory_payload(snap.memory)
+        ],
+        related=related.payload(shown),
+        weakly_learned=weak,
+    )
+    run.nrem_out = run.ask(prompts.NREM_SYSTEM, user, prompts.NREM_SCHEMA)
+
+
+def _rem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, known: set[str]) -> None:
+    preview = run.builder(run.inputs).finish(None)
+    ws = run.ws
+    planned = MemoryDoc(preview.texts.get(ws.memory_md, preview.originals[ws.memory_md] or ""))
+    entries = planned.entries()
+    run.inputs = replace(run.inputs, memory_ids=frozenset(known | {e.id for e in entries}))
+    run.say(f"REM: {len(batch)} notes with {run.prov.name} ({run.prov.model})")
+    user = prompts.payload(
+        "rem",
+        today=run.today.isoformat(),
+        notes=[_note_payload(n, scores) for n in batch],
+        memory=_memory_payload(entries),
+        open_questions=run.nrem_out.get("open_questions", []),
+        changes=[
+            {"old": c["old"], "new": c["new"], "until": c["until"], "sources": c["sources"]}
+            for c in preview.superseded
+            if c.get("new_id") and c.get("until") and c.get("sources")
+        ],
+        bank_pages=sorted(snap.bank_slugs | {p.stem for p in preview.texts if p.parent != ws.root}),
+    )
+    run.rem_out = run.ask(prompts.REM_SYSTEM, user, prompts.REM_SCHEMA)
+
+
 def sleep_cycle(
     workspace: str | os.PathLike[str] | Workspace | None = None,
     phase: str = "both",
@@ -244,107 +356,59 @@ def sleep_cycle(
     and the time written on new entries."""
     if phase not in PHASES:
         raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
-    say = progress or (lambda _msg: None)
     started = time.monotonic()
     ws = Workspace.at(workspace).ensure()
     prov = (
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
     )
     now = now or dt.datetime.now()
-    today = now.date()
-    window_start = parse_since(since, today)
-    budget = memory_budget(memory_budget_chars)
-
     with ws.lock():
-        snap = read_snapshot(ws, window_start)
-    known_memory = {e.id for e in snap.memory}
-    pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]
-    nrem_batch = pending[: prov.max_notes] if phase in ("nrem", "both") else []
-    if phase == "both":
-        rem_batch = nrem_batch
-    elif phase == "rem":
-        rem_batch = [n for n in snap.window if n.id not in snap.marks["rem"]][: prov.max_notes]
-    else:
-        rem_batch = []
+        snap = read_snapshot(ws, parse_since(since, now.date()))
+        lines = journal.entries(ws)
+    pending, nrem_batch, rem_batch = _select(
+        snap, phase, prov.max_notes, related.deleted_pages(lines, ws.root)
+    )
     scores = salience.score([(n.id, n.type, n.text) for n in snap.window])
     batch_ids = {n.id: n for n in [*nrem_batch, *rem_batch]}
-    inputs = Inputs(
-        note_dates={i: n.date for i, n in batch_ids.items()},
-        note_types={i: n.type for i, n in batch_ids.items()},
-        memory_ids=frozenset(known_memory),
-        cited=snap.cited,
-        dream_texts=snap.dream_texts,
-    )
-    shown_bank = related.related([n.text for n in nrem_batch], snap.bank)
-    inputs = replace(inputs, bank_entries={e.note.id: e.page for e in shown_bank})
-    clock = now.strftime("%H:%M")
-    usage, repairs, calls_batched = Usage(), 0, 0
-    nrem_out: dict[str, Any] = {}
-    rem_out: dict[str, Any] = {}
-
-    def build(read: Callable[[Path], str | None], inp: Inputs) -> Builder:
-        b = Builder(ws, read, inp, today=today, now=clock, budget=budget, prune_memory=prune_memory)
-        if nrem_out:
-            b.nrem(nrem_out)
-        return b
-
-    def read_file(path: Path) -> str | None:
-        return ws.read_text(path) if path.exists() else None
-
+    shown = related.related([n.text for n in nrem_batch], snap.bank)
+    run = _Run(
+        ws, prov, now.date(), now.strftime("%H:%M"), memory_budget(memory_budget_chars),
+        prune_memory, progress or (lambda _msg: None),
+        Inputs(
+            note_dates={i: n.date for i, n in batch_ids.items()},
+            note_types={i: n.type for i, n in batch_ids.items()},
+            memory_ids=frozenset(e.id for e in snap.memory),
+            cited=snap.cited,
+            dream_texts=snap.dream_texts,
+            bank_entries={e.note.id: e.page for e in shown},
+        ),
+    )  # fmt: skip
+    weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:
-        say(f"NREM: {len(nrem_batch)} notes with {prov.name} ({prov.model})")
-        user = prompts.payload(
-            "nrem",
-            today=today.isoformat(),
-            notes=[_note_payload(n, scores) for n in nrem_batch],
-            memory=[
-                {k: v for k, v in e.items() if k not in ("sources", "evidence")}
-                for e in _memory_payload(snap.memory)
-            ],
-            related=related.payload(shown_bank),
-        )
-        # batches that fit the provider's window; one merged answer, one plan (batches.py)
-        answer = batches.ask_all(
-            prov, prompts.NREM_SYSTEM, user, prompts.NREM_SCHEMA, workspace=ws, progress=say
-        )
-        nrem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
-        calls_batched += answer.batches
+        _nrem(run, snap, nrem_batch, scores, weak)
     if rem_batch:
-        preview = build(read_file, inputs).finish(None)
-        planned = MemoryDoc(preview.texts.get(ws.memory_md, preview.originals[ws.memory_md] or ""))
-        planned_entries = planned.entries()
-        inputs = replace(inputs, memory_ids=frozenset(known_memory | {e.id for e in planned_entries}))
-        say(f"REM: {len(rem_batch)} notes with {prov.name} ({prov.model})")
-        user = prompts.payload(
-            "rem",
-            today=today.isoformat(),
-            notes=[_note_payload(n, scores) for n in rem_batch],
-            memory=_memory_payload(planned_entries),
-            open_questions=nrem_out.get("open_questions", []),
-            changes=[
-                {"old": c["old"], "new": c["new"], "until": c["until"], "sources": c["sources"]}
-                for c in preview.superseded
-                if c.get("new_id") and c.get("until") and c.get("sources")
-            ],
-            bank_pages=sorted(
-                snap.bank_slugs | {p.stem for p in preview.texts if p.parent != ws.root}
-            ),
-        )
-        answer = batches.ask_all(
-            prov, prompts.REM_SYSTEM, user, prompts.REM_SCHEMA, workspace=ws, progress=say
-        )
-        rem_out, usage, repairs = answer.data, usage + answer.usage, repairs + answer.repairs
-        calls_batched += answer.batches
+        _rem(run, snap, rem_batch, scores, {e.id for e in snap.memory})
+    return _write(run, phase, pending, nrem_batch, rem_batch, weak, dry_run, started)
 
-    run_id = None
-    files: list[str] = []
-    diff = ""
+
+def _write(
+    run: _Run,
+    phase: str,
+    pending: list[DayNote],
+    nrem_batch: list[DayNote],
+    rem_batch: list[DayNote],
+    weak: list[dict[str, Any]],
+    dry_run: bool,
+    started: float,
+) -> SleepResult:
+    """Build the plan against the files as they are now and write it (under the lock)."""
+    ws = run.ws
+    run_id, files, diff = None, [], ""
     with ws.lock():
-        fresh = replace(inputs, cited=frozenset(cited_ids(ws)))
-        builder = build(read_file, fresh)
-        if rem_out:
-            builder.rem(rem_out)
-        plan = builder.finish(ws.day_log(today))
+        builder = run.builder(replace(run.inputs, cited=frozenset(cited_ids(ws))))
+        if run.rem_out:
+            builder.rem(run.rem_out)
+        plan = builder.finish(ws.day_log(run.today))
         if dry_run:
             diff = _diff(ws, plan)
         elif nrem_batch or rem_batch:
@@ -361,35 +425,48 @@ def sleep_cycle(
         result = SleepResult(
             run_id=run_id,
             phase=phase,
-            provider=prov.name,
-            model=prov.model,
-            notes_in=len(batch_ids),
+            provider=run.prov.name,
+            model=run.prov.model,
+            notes_in=len({n.id for n in [*nrem_batch, *rem_batch]}),
             decisions=dict(sorted(plan.decisions.items())),
             dropped=dict(sorted(plan.dropped.items())),
             tokens={
-                "input": usage.input_tokens,
-                "output": usage.output_tokens,
-                "calls": usage.calls,
-                "repairs": repairs,
-                "batches": calls_batched,
+                "input": run.usage.input_tokens,
+                "output": run.usage.output_tokens,
+                "calls": run.usage.calls,
+                "repairs": run.repairs,
+                "batches": run.batches,
             },
             seconds=round(time.monotonic() - started, 3),
             files_changed=files,
             pending_left=max(0, len(pending) - len(nrem_batch)),
             dry_run=dry_run,
             diff=diff,
-            open_questions=[q["text"] for q in _brief(nrem_out.get("open_questions", []))],
+            open_questions=[q["text"] for q in _brief(run.nrem_out.get("open_questions", []))],
         )
         if run_id is not None:
-            journal.append(
-                ws,
-                {
-                    "event": "sleep",
-                    "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                    **{k: v for k, v in result.__dict__.items() if k not in ("diff", "dry_run")},
-                    "notes": {"nrem": len(nrem_batch), "rem": len(rem_batch)},
-                    "superseded": plan.superseded,
-                    "weakly_learned": _brief(nrem_out.get("weakly_learned", [])),
-                },
-            )
+            journal.append(ws, _journal_line(run, result, plan, nrem_batch, rem_batch, weak))
     return result
+
+
+def _journal_line(
+    run: _Run,
+    result: SleepResult,
+    plan: Plan,
+    nrem_batch: list[DayNote],
+    rem_batch: list[DayNote],
+    weak: list[dict[str, Any]],
+) -> dict[str, Any]:
+    fresh = _brief(run.nrem_out.get("weakly_learned", []))
+    listed = {w["text"] for w in fresh}
+    carried = [w for w in weak if w["text"] not in listed] if nrem_batch else weak
+    return {
+        "event": "sleep",
+        "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        **{k: v for k, v in result.__dict__.items() if k not in ("diff", "dry_run")},
+        "notes": {"nrem": len(nrem_batch), "rem": len(rem_batch)},
+        "superseded": plan.superseded,
+        # replay: this run's weakly-learned items and the earlier ones still open
+        "weakly_learned": (fresh + carried)[:BRIEF_ITEMS],
+        "filed": related.filed_pages(plan.texts, run.ws.root),
+    }

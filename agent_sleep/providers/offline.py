@@ -208,6 +208,8 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         conf = note.get("confidence") if note["type"] == "O" else None
         conf = float(conf) if conf is not None else BASE_CONFIDENCE[note["type"]]
         conf += 0.1 * (len(members) - 1)
+        if _replays(text, p.get("weakly_learned", [])):  # a weak item of an earlier run, again
+            conf += 0.1
         own_conf = round(min(0.95, conf), 2)  # before contradictions: what a supersede weighs
         contradicted = [
             o
@@ -326,6 +328,17 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _replays(text: str, weak: list[dict[str, Any]]) -> bool:
+    """Whether ``text`` restates a weakly-learned item of an earlier run (token Jaccard >= 0.5):
+    the replay that strengthens it."""
+    mine = set(lexical.tokens(text))
+    for item in weak:
+        theirs = set(lexical.tokens(str(item.get("text", ""))))
+        if mine and theirs and len(mine & theirs) / len(mine | theirs) >= 0.5:
+            return True
+    return False
+
+
 def _excerpt(text: str, n: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
@@ -427,6 +440,15 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
             break
 
     actions: list[dict[str, Any]] = []
+    for entry in memory:  # a disputed entry waits for the evidence that decides it
+        if entry.get("contested"):
+            actions.append(
+                {
+                    "text": f"Decide: {_excerpt(entry['text'], 160)} (a newer, weaker note "
+                    "disputes it; confirm or correct it)",
+                    "sources": [entry["id"]],
+                }
+            )
     for q in p.get("open_questions", []):
         actions.append({"text": f"Find out: {_excerpt(q['text'], 200)}", "sources": q["sources"]})
     for i in useful:
