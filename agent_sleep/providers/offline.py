@@ -113,7 +113,12 @@ def _anchors(text: str) -> set[str]:
 
 
 def _group(
-    text: str, counts: Counter[str], tfidf: lexical.TfIdf, row: int, known: frozenset[str]
+    text: str,
+    counts: Counter[str],
+    tfidf: lexical.TfIdf,
+    row: int,
+    known: frozenset[str],
+    proper: frozenset[str] = frozenset(),
 ) -> tuple[str, str]:
     """(kind, display name) of the bank page an item belongs on: its speaker's page for a chat
     turn (what a person says is what is known about them), else the page of the name it
@@ -122,7 +127,13 @@ def _group(
     label, _ = lexical.split_speaker(text)
     if label:
         return "entity", label.rstrip(": ")
-    names = distill.names(text, known)
+    # a real entity: written capitalised mid-sentence somewhere, or recurring; never a
+    # sentence-initial common word ("Spent the afternoon…") or a piece of a dotted name
+    names = [
+        n
+        for n in distill.names(text, known)
+        if (n in proper or counts[n] >= 2) and not re.search(rf"\b{re.escape(n)}\.\w", text)
+    ]
     if names:
         return "entity", max(names, key=lambda n: (counts[n], -names.index(n)))
     words = [
@@ -130,8 +141,8 @@ def _group(
         for t in tfidf.top_terms(row, 8)
         if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER
     ]
-    shared = [t for t in words if tfidf.df.get(t, 0) >= 2]
-    return "concept", (shared or words or ["notes"])[0]
+    shared = [t for t in words if tfidf.df.get(t, 0) >= RECURRING]  # a topic recurs (3+)
+    return "concept", (shared or ["notes"])[0]
 
 
 def _prunable(note: dict[str, Any], info: float) -> bool:
@@ -195,6 +206,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     for t in texts:
         counts.update(set(distill.names(t, known)))
+    proper = frozenset(n for t in corpus for n in distill.names(t))  # capitalised mid-sentence
 
     updates: list[dict[str, Any]] = []
     filed: list[tuple[int, str, list[str], float, bool]] = []  # rep, text, sources, conf, fast
@@ -306,7 +318,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
                 }
             )
             continue
-        kind, name = _group(text, counts, tfidf, rep, known)
+        kind, name = _group(text, counts, tfidf, rep, known, proper)
         bank.append(
             {
                 "slug": slugify(name) or "notes",
@@ -411,16 +423,15 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
         key=lambda t: (-len(t[1]), t[0]),
     )
-    # A page is seeded, or given a dated overview line if it exists, each time its name or
-    # topic recurs in a run.
+    # A new page is seeded when its name or topic recurs in a run (3+ notes); an existing
+    # page already holds what was said, so it gets no line.
     pages = set(p.get("bank_pages", []))
     for name, idx in recurring[:MAX_PAGES]:
-        if slugify(name):
-            new = slugify(name) not in pages
-            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known, new))
+        if slugify(name) and slugify(name) not in pages:  # an existing page needs no filler
+            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known))
     for topic, idx in _topics(notes, useful, mentions, known)[:MAX_PAGES]:
-        new = slugify(topic) not in pages
-        out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known, new))
+        if slugify(topic) not in pages:
+            out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known))
     for name, idx in recurring:
         days = sorted({notes[i].get("date", "") for i in idx} - {""})
         in_memory = [e["id"] for e in memory if name in e["text"]]
@@ -525,28 +536,21 @@ def _seed(
     notes: list[dict[str, Any]],
     idx: list[int],
     known: frozenset[str],
-    quote: bool,
 ) -> dict[str, Any]:
-    """A bank page seed: how often and when the name or topic came up and who raised it; for a
-    new page also the most informative thing said about it (an existing page already holds
-    what was said, on the speakers' pages, so it only gets the dated line)."""
-    days = sorted({notes[i].get("date", "") for i in idx} - {""})
-    span = f" ({days[0]} to {days[-1]})" if len(days) > 1 else (f" ({days[0]})" if days else "")
-    who = sorted({lexical.split_speaker(notes[i]["text"])[0].rstrip(": ") for i in idx} - {""})
-    by = f", from {' and '.join(who)}" if who else ""
-    said = ""
-    if quote:
-        said = _excerpt(
-            max(
-                (_best_sentence(notes[i]["text"], known, name) for i in idx),
-                key=lambda t: (distill.sentence_score(lexical.split_speaker(t)[1], known), -len(t)),
-            ),
-            160,
-        )
+    """A new bank page's overview: the two most informative things said about the name or
+    topic, each with its date (no "X came up in N notes" filler: that says nothing)."""
+    said = []
+    for i in idx:
+        best = _best_sentence(notes[i]["text"], known, name)
+        if best:
+            score = distill.sentence_score(lexical.split_speaker(best)[1], known)
+            said.append((score, notes[i].get("date", ""), _excerpt(best, 160), i))
+    said.sort(key=lambda t: (-t[0], t[3]))
+    lines = [f"{text} ({day})" if day else text for _s, day, text, _i in said[:2]]
     return {
         "slug": slugify(name),
         "kind": kind,
-        "seed_content": f"{name} came up in {len(idx)} notes{span}{by}. {said}".strip(),
+        "seed_content": "; ".join(lines) or name,
         "sources": [notes[i]["id"] for i in idx],
     }
 
