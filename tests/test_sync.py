@@ -236,3 +236,21 @@ def test_a_clone_of_an_empty_remote_starts_the_workspace(tmp_path: Path) -> None
     assert git(ws, "log", "--format=%s").splitlines() == ["init: agent-sleep workspace"]
     assert "merge=agent-sleep" in git(remote, "show", "main:.gitattributes")
     assert (ws / "MEMORY.md").exists() and (ws / "bank" / "entities").is_dir()
+
+
+def test_history_of_an_entry_names_what_superseded_it(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    cli("init", "--git", "-w", str(ws))
+    identity(ws, "t")
+    memory = ws / "MEMORY.md"
+    old = "- W: Staging resets on Sunday <!-- id=e100000000 sources=n1 -->\n"
+    new = "- W: Staging resets on Monday <!-- id=e200000000 sources=n2 supersedes=e100000000 -->\n"
+    memory.write_text(memory.read_text() + "\n## Facts\n\n" + old)
+    assert cli("sync", "-w", str(ws)).returncode == 0
+    memory.write_text(memory.read_text().replace(old, new))
+    assert cli("sync", "-w", str(ws)).returncode == 0
+    r = cli("history", "e100000000", "-w", str(ws))
+    assert r.returncode == 0 and "now superseded by e200000000" in r.stdout
+    (first, second) = json.loads(cli("history", "e100000000", "-w", str(ws), "--json").stdout)
+    assert first["removed"] == [old.rstrip("\n")] and second["added"] == [old.rstrip("\n")]
+    assert first["subject"].startswith("edit: hand edits to MEMORY.md")

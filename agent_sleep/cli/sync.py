@@ -102,6 +102,8 @@ def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -
             click.echo(f"  + {line}")
         for sid in c.sources:
             click.echo(f"    from {sid}: {c.source_notes.get(sid, '(not in the logs)')}")
+        if c.superseded_by:
+            click.echo(f"  now superseded by {', '.join(c.superseded_by)}")
 
 
 @click.command("merge-driver", hidden=True)

@@ -27,6 +27,7 @@ class Change:
     sources: list[str] = field(default_factory=list)  # note ids the new version cites
     source_notes: dict[str, str] = field(default_factory=dict)  # id -> text, when found
     lines: str = ""  # a file's history: "+added -removed" lines
+    superseded_by: list[str] = field(default_factory=list)  # entries that replace it now
 
 
 def history(
@@ -101,7 +102,21 @@ def _entry_history(repo: Repo, entry_id: str, limit: int) -> list[Change]:
         change.source_notes = {s: notes[s] for s in change.sources if s in notes}
         if change.added or change.removed:
             out.append(change)
+    if out:
+        out[0].superseded_by = successors(repo.ws, entry_id)
     return out
+
+
+def successors(ws: Workspace, entry_id: str) -> list[str]:
+    """Ids of the entries in MEMORY.md and the bank that replace ``entry_id`` now."""
+    out: list[str] = []
+    for page in [ws.memory_md, *sorted(ws.bank_dir.rglob("*.md"))]:
+        for n in fmt.notes_in(ws.read_text(page)):
+            if n.id == entry_id and n.meta.get("superseded_by"):
+                out.append(n.meta["superseded_by"])
+            elif entry_id in (n.meta.get("supersedes"), n.meta.get("was")):
+                out.append(n.id)
+    return list(dict.fromkeys(out))
 
 
 def _cites(line: str, needle: str) -> bool:
