@@ -254,3 +254,36 @@ def test_history_of_an_entry_names_what_superseded_it(tmp_path: Path) -> None:
     (first, second) = json.loads(cli("history", "e100000000", "-w", str(ws), "--json").stdout)
     assert first["removed"] == [old.rstrip("\n")] and second["added"] == [old.rstrip("\n")]
     assert first["subject"].startswith("edit: hand edits to MEMORY.md")
+
+
+def test_a_push_that_loses_the_race_is_merged_and_pushed_again(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path)
+    one = first_clone(tmp_path, remote, "one")
+    two = join(tmp_path, remote, "two")
+    # the remote holds one's first push in its hook while two's push goes through
+    marker = tmp_path / "hold-next-push"
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\nif [ -e {marker} ]; then rm {marker}; sleep 3; fi\nexit 0\n")
+    hook.chmod(0o755)
+    a = micro_rest("written on one", workspace=one, when=dt.datetime(2026, 12, 1, 9))
+    b = micro_rest("written on two", workspace=two, when=dt.datetime(2026, 12, 1, 9))
+    marker.touch()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "AGENT_SLEEP_PROVIDER": "offline"}
+    slow = subprocess.Popen(
+        [sys.executable, "-m", "agent_sleep", "sync", "-w", str(one), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 20
+    while marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # one's push is now waiting in the hook
+    assert cli("sync", "-w", str(two)).returncode == 0
+    out, err = slow.communicate(timeout=60)
+    assert slow.returncode == 0, err
+    assert json.loads(out)["attempts"] >= 2  # rejected once, merged, pushed again
+    assert cli("sync", "-w", str(two)).returncode == 0
+    for ws in (one, two):
+        assert {a, b} <= set(note_counts(ws))
+    assert tree(one) == tree(two)
