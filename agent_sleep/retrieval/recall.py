@@ -137,7 +137,7 @@ def recall(
 
     fusion = fusion or Fusion()
     ws = Workspace.at(workspace)
-    if not query.strip() or not (ws.exists() or ws.memory_md.exists()):
+    if not query.strip() or not (ws.exists() or ws.memory_md.exists() or ws.bank_dir.is_dir()):
         return []
     if k is None and budget_tokens is None:
         k = DEFAULT_K
