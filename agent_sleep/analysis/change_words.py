@@ -1,0 +1,133 @@
+"""Change language and the word lists the currency detector reads (analysis/claims.py).
+
+General English, not any benchmark's templates: attribute classes (what is said of an owner),
+copulas and generic change verbs, change and additive language, the phrases that name an old
+value, modals, relative times, function words.
+"""
+
+# ruff: noqa: SIM905 (word lists read better as one string)
+from __future__ import annotations
+
+import re
+
+from agent_sleep.analysis import lexical
+
+CLASSES = {
+    "location": "live lives lived living based reside resides resided residing home "
+    "relocated relocate relocates relocating located settled city hometown address base rent "
+    "rents rented renting flat apartment house",
+    "employer": "work works worked working employed employer job company joined join joins hired "
+    "employs",
+    "role": "role title position promoted became become becomes job-title rank serves",
+    "owner": "took-over taken-over handed-over taking-over owner owns own owned maintainer "
+    "maintains maintained maintain responsible lead leads led manages managed manage runs "
+    "ownership handed charge assigned reassigned",
+    "preference": "prefer prefers preferred preference like likes liked love loves favourite "
+    "favorite rather enjoys enjoy",
+    "version": "version upgraded upgrade downgraded downgrade bumped release",
+    "schedule": "scheduled rescheduled schedule meets meeting happens starts start held takes",
+    "name": "name named renamed called",
+    "size": "count number total headcount size",
+}
+CLASS_OF = {w: c for c, ws in CLASSES.items() for w in ws.split()}
+COPULA = frozenset(
+    "am is are was were be been 's has have had uses use used using runs run".split()
+)
+GENERIC = frozenset(
+    "be changed change switched switch migrated migrate moved replaced swapped "
+    "updated set turned converted left quit resigned retired transferred shifted chang "
+    "switch migrat replac swapp updat convert transferr shift turn cut doubled halved "
+    "extended shortened postponed delayed pushed doubl halv extend shorten postpon delay "
+    "push".split()
+)
+GENERIC_HEADS = GENERIC | {"mov", "be"}
+CHANGE_RE = re.compile(
+    r"\b(?:now|no longer|not any ?more|any ?more|from now on|going forward|these days|"
+    r"moved|relocated|switched|changed|migrated|renamed|replaced|instead|quit|retired|"
+    r"resigned|promoted|became|raised|lowered|increased|decreased|reduced|bumped|upgraded|"
+    r"downgraded|updated|rescheduled|shifted|transferred|handed|took over|taken over|"
+    r"stopped|swapped|formerly|previously|used to|went from|cut|doubled|halved|extended|"
+    r"took-over|taken-over|taking-over|handed-over|hands-over|"
+    r"shortened|postponed|delayed|pushed back|"
+    r"reassigned|changed (?:his|her|their|its|my) mind)\b",
+    re.I,
+)
+OLD_VALUE_RE = re.compile(
+    r"\b(?:instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
+    r"previously|used to(?: \w+)?|left|quit)\s+"
+    r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
+    r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b",
+    re.I,
+)
+FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
+# an intention or a possibility is not a fact that replaces another ("I won't quit")
+MODAL_RE = re.compile(
+    r"\b(?:will|won't|would|wouldn't|can't|cannot|could|should|might|may|must|gonna|"
+    r"going to|want to|wants to|plan to|plans to|hope to|hoping to|if)\b|\?\s*$",
+    re.I,
+)
+CONTRACTION_RE = re.compile(r"\b(I|we|you|they|he|she|it|that)['’](m|re|ve|s|ll|d)\b", re.I)
+EXPANDED = {"m": "am", "re": "are", "ve": "have", "s": "is", "ll": "will", "d": "would"}
+# a sentence-initial time phrase that is not change language ("Last week, I built …")
+TIME_LEAD_RE = re.compile(
+    r"^(?:(?:last|this|next) (?:week|weekend|month|year|night|morning|time)|yesterday|"
+    r"earlier today|a while ago|the other day|on \w+day)[,]?\s+",
+    re.I,
+)
+ADDITIVE_RE = re.compile(
+    r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
+    r"second|other than|along with|on top of)\b",
+    re.I,
+)
+NEGATION_RE = re.compile(
+    r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|isn't|aren't|wasn't|stopped|quit)\b|n't\b",
+    re.I,
+)
+# a sentence-initial time adverbial ("These days", "From now on", "As of May,") is change
+# language, not the subject; the change itself stays visible through CHANGE_RE on the clause
+LEADING_RE = re.compile(
+    r"^(?:(?:these days|nowadays|from now on|going forward|since then|as of (?:now|today|"
+    r"this \w+|\w+(?: \d+)?)|starting (?:today|now|this \w+|\w+)|now)"
+    r",?\s+)",
+    re.I,
+)
+RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
+TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+@-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
+CLAUSE_RE = re.compile(r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+)\s*")
+SUBJECT_WORDS = {"i": "user", "we": "user", "me": "user", "user": "user", "my": "user"}
+RELATIVE = frozenset(
+    "today yesterday tomorrow tonight recently lately week month year last next this ago "
+    "morning afternoon evening weekend earlier later soon since after before".split()
+)
+WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays noon midnight".split()
+)
+STOP = lexical.STOPWORDS | frozenset(
+    "the a an its his her their our your my to in at of for on with by over from into "
+    "onto per via as than then that which who whom whose".split()
+)
+
+
+PAST = frozenset(
+    "was were had did went saw met took made got came gave found thought told left bought "
+    "ate ran wrote read spent won lost began drove flew felt heard kept knew paid sent "
+    "sold stood taught threw understood wore built brought caught chose drew fell fought "
+    "forgot grew held hung laid lent meant rode rose said sang sat shot showed shut slept "
+    "spoke stole swam tore woke".split()
+)
+VERB_BASE = frozenset(
+    "live work prefer like love own lead manage run use enjoy move took-over handed-over "
+    "stepped speak speaks drink eat hate".split()
+)
+ADVERBS = frozenset("now no not never still also just recently finally already".split())
+
+
+BASE_VERBS = frozenset(
+    "get make give help keep take go come need want seem look feel boost are were have".split()
+)
+PRONOUNS = frozenset("i we you they he she it this that there".split())
+NEWNESS = frozenset("new current latest".split())
+NEW_OF_RE = re.compile(r"\bnew (?:\w+ )?(\w+)", re.I)
+DETERMINERS = frozenset("the its his her their our my your".split())
+BOUNDARY = frozenset("to from with by for on in at into onto over as".split())

@@ -1,0 +1,360 @@
+"""Claims: what a sentence says of whom, for the currency detector (analysis/currency.py).
+
+A statement is cut into claims (one per clause: "lives in Berlin and works at Siemens" is two).
+A claim has an owner (names, "user" for I / we / the user, the subject's head noun, or the
+object a change verb acts on), qualifiers (the rest of the subject: "staging"), a head (the
+predicate's first verb or adjective, mapped to an attribute class), values (numbers, versions,
+times, dates, names, identifiers; other predicate words as weak values), change language, the
+values it marks as old, additive language, and whether it is an episode, an activity or an
+intention. Pure functions of text; the word lists are in analysis/change_words.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent_sleep.analysis import change_words as cw
+from agent_sleep.analysis import lexical
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    owner: frozenset[str]
+    qualifiers: frozenset[str]
+    head: str  # attribute class or lemma of the predicate's first verb / adjective, "" if none
+    attrs: frozenset[str]  # attribute words: classes anywhere, "X of Y" / possessive nouns
+    values: tuple[str, ...]  # strong values, in order (numbers, names, times, identifiers)
+    words: frozenset[str]  # other content words of the predicate (weak values)
+    old: frozenset[str] = field(default_factory=frozenset)  # values marked as old
+    negated: bool = False
+    change: bool = False
+    additive: bool = False
+    past: bool = False  # an episode ("went", "visited"), not a state ("lives", "is")
+    seq: tuple[str, ...] = ()  # the predicate's content words in order ("tabs over spaces")
+    new_of: frozenset[str] = frozenset()  # nouns after "new" ("has a new phone number")
+    modal: bool = False  # an intention or a possibility: never replaces, never replaced
+    activity: bool = False  # a progressive head ("am now mentoring"): ongoing, not a state
+    speaker: str = ""
+
+    @property
+    def frame(self) -> frozenset[str]:
+        head = {self.head} if self.head and self.head not in cw.GENERIC_HEADS else set()
+        return frozenset(self.owner | self.qualifiers | self.attrs | head)
+
+
+def lemma(word: str) -> str:
+    w = re.sub(r"['’]s$", "", word.lower())
+    for end, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(w) > len(end) + 2 and w.endswith(end) and not w.endswith("ss"):
+            return w[: -len(end)] + rep
+    return w
+
+
+def _strong(tok: str, at_start: bool, names: frozenset[str]) -> bool:
+    low = tok.lower()
+    if any(ch.isdigit() for ch in tok) or low in cw.WEEKDAYS:
+        return True
+    if re.search(r"[A-Za-z][-_.@][A-Za-z0-9]", tok) and re.search(r"[\dA-Z@]", tok):
+        return True
+    return tok[:1].isupper() and (not at_start or tok in names) and low not in cw.STOP
+
+
+def tokens(text: str) -> list[str]:
+    return [t.rstrip(".:/'’-") for t in cw.TOKEN_RE.findall(text)]
+
+
+def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
+    """The claims of a note or entry: one per clause; a clause without a subject of its own
+    ("... and works at Siemens") takes the previous clause's subject."""
+    label, body = lexical.split_speaker(text)
+    speaker = label.rstrip(": ").lower()
+    body = cw.RESOLVED_RE.sub("", body)
+    out: list[Claim] = []
+    body = cw.CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body)
+    for sentence in lexical.sentences(body):
+        if sentence.rstrip().endswith("?"):
+            continue  # a question states nothing
+        sentence = cw.TIME_LEAD_RE.sub("", sentence)
+        lead = cw.LEADING_RE.match(sentence)
+        sentence = sentence[lead.end() :] if lead else sentence
+        previous: tuple[list[str], list[str]] | None = None
+        for clause in cw.CLAUSE_RE.split(sentence):
+            if not clause.strip():
+                continue
+            claim, previous = _claim(clause, speaker, names, previous, bool(lead))
+            if claim is not None:
+                out.append(claim)
+    return out
+
+
+def _verbish(tok: str) -> bool:
+    low = tok.lower()
+    return (
+        low in cw.CLASS_OF
+        or low in cw.GENERIC
+        or low in cw.PAST
+        or low in cw.VERB_BASE
+        or low in cw.COPULA
+        or low in cw.ADVERBS
+        or bool(re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"))
+    )
+
+
+def _verb_at(toks: list[str]) -> int:
+    """Index of the predicate's first word: a copula, a change adverb, or a verb-like word."""
+    if toks[0].lower() in ("i", "we", "they", "you") and len(toks) > 1:
+        return 1
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if i == 0 and low not in ("now", "no"):
+            continue
+        if low in cw.COPULA or low in ("now", "no", "never", "not", "also", "still", "recently"):
+            return i
+        if low in ("will", "can", "should", "would", "must", "does", "do", "did", "used"):
+            return i
+        if re.search(r"['’]s$", toks[i - 1]) and not cw.COPULA & {low}:
+            continue  # "Gunnar's work email": a noun after a possessive
+        if low.endswith(("n't", "n’t")) or low in cw.PAST or low in cw.VERB_BASE:
+            return i
+        if tok[:1].isupper() or any(ch.isdigit() for ch in tok) or low in cw.STOP:
+            continue
+        prev = toks[i - 1].lower()
+        if prev in ("the", "a", "an", "its", "his", "her", "their", "our", "my", "your", "of"):
+            continue
+        if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
+            continue
+        nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
+        if low.endswith("s") and (
+            nxt in cw.COPULA or nxt in cw.VERB_BASE or nxt in cw.BASE_VERBS or nxt in cw.PAST
+        ):
+            continue  # "my dance moves get …": a plural noun before its verb
+        if low in cw.GENERIC or cw.CHANGE_RE.fullmatch(low):
+            return i
+        if re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"):
+            return i
+    return -1
+
+
+def _split(
+    toks: list[str], previous: tuple[list[str], list[str]] | None
+) -> tuple[list[str], list[str]] | None:
+    """(subject, predicate) of a clause; a clause opening with its verb ("… and works at X")
+    takes the previous clause's subject; None without either."""
+    v = _verb_at(toks)
+    first = next((t for t in toks if t.lower() not in cw.ADVERBS), "")
+    if previous is not None and first and _verbish(first) and first.lower() not in cw.PRONOUNS:
+        v = 0
+    if v <= 0 and previous is not None:
+        return previous[0], toks
+    if v <= 0:
+        return None
+    return _identifying(toks[:v], toks[v:])
+
+
+def _predicate(
+    pred: list[str], names: frozenset[str], skip: set[str], attrs: set[str]
+) -> tuple[str, list[str], list[str]]:
+    """(head, strong values, weak values) of a predicate; attribute classes go into ``attrs``;
+    ``skip`` holds the object a change verb acts on."""
+    head, values, words = "", [], []
+    content = False  # a content word of the predicate was seen
+    for k, tok in enumerate(pred):
+        low, lem = tok.lower(), lemma(tok)
+        if lem in skip and head:
+            continue
+        if _strong(tok, False, names) and low not in cw.CLASS_OF:
+            values.append(_norm_value(tok))
+            continue
+        if low in cw.COPULA:
+            head = head or "be"
+            continue
+        cls = cw.CLASS_OF.get(low) or cw.CLASS_OF.get(lem)
+        if low in cw.GENERIC and not content:
+            head, content = (lem if head in ("", "be") else head), True
+            continue
+        if (low in cw.STOP or low in cw.RELATIVE or cw.CHANGE_RE.fullmatch(low)) and not cls:
+            continue
+        if low in _NOT_VALUES or low.endswith(("n't", "n’t")):
+            continue
+        if cls:
+            attrs.add(cls)
+        # "is a nurse" and "is 30 seconds": a value and its unit, not what is said of it
+        after = k > 0 and (pred[k - 1].lower() in ("a", "an") or _strong(pred[k - 1], False, names))
+        if not content and head in ("", "be") and not (head == "be" and after and not cls):
+            head, content = cls or lem, True
+            continue
+        content = True
+        if not cls:
+            words.append(lem)
+    return head or ("be" if values else ""), values, words
+
+
+_NOT_VALUES = frozenset(["no", "not", "never", "longer", "anymore", "more", "every"])
+
+
+def _old_values(clause: str) -> set[str]:
+    """The values a clause marks as old ("instead of A", "from A to B", "took over … from A")."""
+    old = {
+        _norm_value(t)
+        for m in cw.OLD_VALUE_RE.finditer(clause)
+        for t in tokens(m.group(1) or m.group(2) or "")
+    }
+    if cw.CHANGE_RE.search(clause):
+        old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}
+    return old
+
+
+def _claim(
+    clause: str,
+    speaker: str,
+    names: frozenset[str],
+    previous: tuple[list[str], list[str]] | None,
+    lead: bool = False,
+) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
+    clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
+    toks = tokens(clause)
+    while len(toks) > 1 and toks[0].lower() in cw.ADVERBS and toks[1].lower() in cw.PRONOUNS:
+        toks = toks[1:]  # "now I am ready": the adverb is change language, "I" the subject
+    parts = _split(toks, previous) if toks else None
+    if parts is None:
+        return None, previous
+    subj, pred = parts
+    # "my new manager", "the current owner": the modifier marks a change, it names nothing
+    fresh_mod = any(t.lower() in cw.NEWNESS for t in subj[:3]) and not any(
+        t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj
+    )
+    subj = [t for t in subj if t.lower() not in cw.NEWNESS]
+    owner, qualifiers, attrs = _subject(subj, speaker, names)
+    if not owner:
+        return None, previous
+    obj_owner, obj_qual = _object(pred, names)
+    head, values, words = _predicate(pred, names, obj_owner | obj_qual, attrs)
+    old = _old_values(clause)
+    modal = bool(cw.MODAL_RE.search(clause))
+    claim = Claim(
+        text=clause,
+        owner=frozenset(owner | obj_owner),
+        qualifiers=frozenset(qualifiers | obj_qual),
+        head=head,
+        attrs=frozenset(attrs),
+        values=tuple(values),
+        words=frozenset(words),
+        old=frozenset(old) & frozenset(values) | frozenset(lemma(t) for t in old) & set(words),
+        negated=bool(cw.NEGATION_RE.search(clause)),
+        change=(lead or fresh_mod or bool(cw.CHANGE_RE.search(clause))) and not modal,
+        modal=modal,
+        activity=_progressive(pred),
+        speaker=speaker,
+        new_of=frozenset(lemma(m.group(1)) for m in cw.NEW_OF_RE.finditer(clause)),
+        past=_past(pred),
+        seq=tuple(
+            lemma(t)
+            for t in pred
+            if t.lower() not in cw.STOP and not cw.CHANGE_RE.fullmatch(t.lower())
+        ),
+        additive=bool(cw.ADDITIVE_RE.search(clause)),
+    )
+    return claim, (subj, pred)
+
+
+def _progressive(pred: list[str]) -> bool:
+    for tok in pred:
+        low = tok.lower()
+        if low in cw.ADVERBS or low in ("am", "is", "are", "was", "were", "been", "be"):
+            continue
+        return low.endswith("ing") and len(low) > 5 and low not in ("using", "living")
+    return False
+
+
+def _past(pred: list[str]) -> bool:
+    for tok in pred:
+        low = tok.lower()
+        if low in cw.ADVERBS:
+            continue
+        return low in cw.PAST or (low.endswith("ed") and len(low) > 4)
+    return False
+
+
+def _identifying(subj: list[str], pred: list[str]) -> tuple[list[str], list[str]]:
+    """ "Omar is the tech lead of payments" reads as "the tech lead of payments is Omar"."""
+    low = [t.lower() for t in pred]
+    k = 1 if low and low[0] in ("is", "are", "was", "were") else 0
+    while k < len(low) and low[k] in cw.ADVERBS:
+        k += 1
+    if not k or k >= len(low) or low[k] != "the" or not any(w in ("of", "for") for w in low[k:]):
+        return subj, pred
+    return pred[k:], [pred[0], *subj]
+
+
+def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]:
+    """The noun phrase a change verb acts on ("changed the cache TTL to 600"): its head noun
+    joins the owner, its other words the qualifiers."""
+    low = [t.lower() for t in pred]
+    k = 0
+    while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
+        k += 1
+    if k >= len(low) or not (low[k] in cw.GENERIC or cw.CHANGE_RE.fullmatch(low[k])):
+        return set(), set()
+    k += 1
+    if k >= len(low) or low[k] not in cw.DETERMINERS:
+        return set(), set()
+    phrase: list[str] = []
+    rest = pred[k + 1 :]
+    for tok in rest:
+        if tok.lower() in cw.BOUNDARY or any(ch.isdigit() for ch in tok):
+            break
+        phrase.append(tok)
+    if not phrase:
+        return set(), set()
+    words = [lemma(t) for t in phrase if t.lower() not in cw.STOP]
+    after = rest[len(phrase) :]
+    if after and after[0].lower() in ("of", "for"):  # "the timeout for Mistral": Mistral's
+        tail = []
+        for tok in after[1:]:
+            if tok.lower() in cw.BOUNDARY or any(ch.isdigit() for ch in tok):
+                break
+            tail.append(lemma(tok))
+        owner = {t for t in tail if t not in cw.STOP}
+        if owner:
+            return owner, set(words)
+    return set(words[-1:]), set(words[:-1])
+
+
+def _norm_value(tok: str) -> str:
+    return tok.lower().strip("$€£").rstrip("%")
+
+
+def _subject(
+    subj: list[str], speaker: str, names: frozenset[str]
+) -> tuple[set[str], set[str], set[str]]:
+    """(owner, qualifiers, attribute words) of a subject phrase. "the deploy target for
+    project Atlas": owner {project, atlas}, attributes {deploy, target}; "Tom's phone": owner
+    {tom}, attributes {phone}."""
+    low = [t.lower() for t in subj]
+    attrs: set[str] = set()
+    for k, w in enumerate(low):
+        if w in ("of", "for") and 0 < k < len(low) - 1:
+            attrs = {lemma(x) for x in low[:k] if x not in cw.STOP}
+            subj, low = subj[k + 1 :], low[k + 1 :]
+            break
+    for k, t in enumerate(subj):
+        if re.search(r"['’]s$", t) and k < len(subj) - 1:
+            attrs |= {lemma(x) for x in low[k + 1 :] if x not in cw.STOP}
+            subj, low = subj[: k + 1], low[: k + 1]
+            break
+    owner: set[str] = set()
+    qualifiers: set[str] = set()
+    content = [
+        (t, lemma(t)) for t in subj if t.lower() not in cw.STOP or t.lower() in cw.SUBJECT_WORDS
+    ]
+    for k, (tok, lem) in enumerate(content):
+        if tok.lower() in cw.SUBJECT_WORDS:
+            owner.add(speaker or "user")
+        elif tok[:1].isupper() and tok.lower() not in cw.STOP or k == len(content) - 1:
+            owner.add(lem)
+        else:
+            qualifiers.add(lem)
+    attrs |= {cw.CLASS_OF[a] for a in attrs if a in cw.CLASS_OF}
+    return owner, qualifiers, attrs
