@@ -680,7 +680,20 @@ def _rank(hits: list, value: str) -> int | None:
     return None
 
 
+def _reindex(ws: Path) -> None:
+    """Embed everything before the queries (recall may otherwise rank new units by BM25 alone
+    while it embeds in the background)."""
+    try:
+        from agent_sleep.core.workspace import Workspace
+        from agent_sleep.retrieval.index import update
+    except ImportError:  # the flat layout before the subpackages
+        from agent_sleep.index import update  # type: ignore[no-redef]
+        from agent_sleep.workspace import Workspace  # type: ignore[no-redef]
+    update(Workspace.at(ws))
+
+
 def score(ws: Path, plan: list[tuple[int, int, Scenario]]) -> dict:
+    _reindex(ws)
     memory, bank = current_entries(ws)
     by_family: Counter[str] = Counter()
     ok_family: Counter[str] = Counter()

@@ -11,6 +11,7 @@ intention. Pure functions of text; the word lists are in analysis/change_words.p
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -44,6 +45,7 @@ class Claim:
         return frozenset(self.owner | self.qualifiers | self.attrs | head)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def lemma(word: str) -> str:
     w = re.sub(r"['’]s$", "", word.lower())
     for end, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
@@ -66,6 +68,13 @@ def tokens(text: str) -> list[str]:
 
 
 def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
+    """The claims of a note or entry (see :func:`_claims`); cached: sleep compares each new
+    note with many entries."""
+    return list(_claims(text, names))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     """The claims of a note or entry: one per clause; a clause without a subject of its own
     ("... and works at Siemens") takes the previous clause's subject."""
     label, body = lexical.split_speaker(text)
@@ -86,7 +95,7 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
             claim, previous = _claim(clause, speaker, names, previous, bool(lead))
             if claim is not None:
                 out.append(claim)
-    return out
+    return tuple(out)
 
 
 def _verbish(tok: str) -> bool:

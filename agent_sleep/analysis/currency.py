@@ -25,6 +25,7 @@ thing (used only when change language is present). Pure functions, no model of i
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -174,13 +175,23 @@ def _subject_bag(c: Claim) -> frozenset[str]:
 
 def _names(c: Claim) -> set[str]:
     """The owner's names: words written capitalised in the claim (or "user")."""
-    caps = {lemma(t) for t in tokens(c.text) if t[:1].isupper()} | {c.speaker}
+    caps = _capitalised(c.text) | {c.speaker}
     return {o for o in c.owner if o in caps or o == "user"}
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _capitalised(text: str) -> frozenset[str]:
+    return frozenset(lemma(t) for t in tokens(text) if t[:1].isupper())
+
+
 def _personal(c: Claim) -> bool:
+    return _possessive(c.text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _possessive(text: str) -> bool:
     """A possessive subject ("Tom's email"): the attribute is the owner's own."""
-    return bool(re.search(r"^\W*\w+['’]s\b|\b(?:his|her|their|my|our)\b", c.text, re.I))
+    return bool(re.search(r"^\W*\w+['’]s\b|\b(?:his|her|their|my|our)\b", text, re.I))
 
 
 def _bag(c: Claim) -> frozenset[str]:
@@ -228,13 +239,30 @@ def relation(
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
     if not new_claims or not old_claims:
         return Verdict(OTHER, "no claim")
-    verdicts = [compare(n, o, similar) for n in new_claims for o in old_claims]
-    for v in verdicts:
+    if not _keys(tuple(new_claims)) & _keys(
+        tuple(old_claims)
+    ):  # nothing in common: cheap and common
+        return Verdict(OTHER, "nothing shared")
+    verdicts = {(i, j): compare(n, o, similar) for i, n in enumerate(new_claims)
+                for j, o in enumerate(old_claims)}  # fmt: skip
+    for v in verdicts.values():
         if v.kind == SUPERSEDE:
             return v
-    if all(any(compare(n, o, similar).kind == SAME for o in old_claims) for n in new_claims):
+    if all(
+        any(verdicts[i, j].kind == SAME for j in range(len(old_claims)))
+        for i in range(len(new_claims))
+    ):
         return Verdict(SAME, "same value")
-    return Verdict(OTHER, verdicts[0].why)
+    return Verdict(OTHER, verdicts[0, 0].why)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _keys(cs: tuple[Claim, ...]) -> frozenset[str]:
+    out: set[str] = set()
+    for c in cs:
+        out |= c.owner | c.qualifiers | c.words | set(c.values)
+        out |= {a for a in c.attrs if a not in cw.CLASSES}
+    return frozenset(out)
 
 
 def values_differ(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:

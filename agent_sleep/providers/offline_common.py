@@ -1,0 +1,46 @@
+"""Helpers the offline consolidator's NREM, REM and flush share (see providers/offline.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent_sleep.analysis import distill, lexical
+
+QUESTION_RE = re.compile(
+    r"\?\s*$|\b(?:not sure|unclear|tbd|todo|open question|(?:need|needs|have|has) to"
+    r" (?:find|figure) out)\b",
+    re.I,
+)
+
+
+RECURRING = 3
+
+
+def slugify(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+
+
+def excerpt(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def prunable(note: dict[str, Any], info: float) -> bool:
+    """Pruned: the salience tier says so, or a chat turn / experience note is small talk.
+    Notes the agent wrote on purpose (W, O) are never pruned here."""
+    if note["type"] in ("W", "O"):
+        return False
+    return note.get("tier") == "prune" or info < distill.INFORMATIVE
+
+
+def best_sentence(text: str, known: frozenset[str], must: str = "") -> str:
+    """The note's most informative sentence (containing ``must``), with its speaker label."""
+    label, _ = lexical.split_speaker(text)
+    parts = [
+        s for s in distill.analyse(text, known) if not s.caption and must.lower() in s.text.lower()
+    ]
+    if not parts:
+        return ""
+    best = max(parts, key=lambda s: s.score)
+    return label + distill.strip_filler(best.text)

@@ -1,0 +1,284 @@
+"""The offline consolidator's REM: connections across days through a shared name, changes
+over time ("Changed on DATE: A → B"), O confidence shifts (a disagreeing note never supports),
+bank pages for names and topics recurring in 3+ notes, and next-session actions from open
+questions, contested entries and stated intentions. See providers/offline.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent_sleep.analysis import currency, distill, lexical
+from agent_sleep.providers.offline_common import (
+    QUESTION_RE,
+    RECURRING,
+    best_sentence,
+    excerpt,
+    prunable,
+    slugify,
+)
+
+LINK_MIN, LINK_MAX = 0.25, 0.8
+
+
+MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
+
+
+MAX_PAGES = 2  # new entity pages and concept pages suggested per run, each
+
+
+TOPIC_SHARE = 0.25
+
+
+_INTENT_RE = re.compile(
+    r"\b(?:need to|needs to|plan(?:s|ning)? to|going to|will|want(?:s)? to|should|remember to"
+    r"|follow up|next time|todo|deadline|due)\b",
+    re.I,
+)
+
+
+# A word right after an article or a possessive is a noun or an adjective; adjectives are
+# filtered by _NOT_TOPICS and by their endings.
+_AFTER_DETERMINER_RE = re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+([a-z]{4,})\b", re.I)
+
+
+_ADJECTIVE_END_RE = re.compile(r"(?:ful|ous|ive|ible|able|less|ly|ish|est|er)$")
+
+
+# Adjectives and quantifiers that often follow an article but name no topic.
+_NOT_TOPICS = frozenset(
+    """last long first next little whole same other different real true few own best big small
+    new old full hard easy more most much many such very only part kind sort type lots couple
+    while time times moment moments thing things something someone people person place way ways
+    days weeks months years year week month today tonight back help life love lots huge tiny
+    favorite favourite local whole recent current latest usual""".split()  # noqa: SIM905
+)
+
+
+def rem(p: dict[str, Any]) -> dict[str, Any]:
+    notes: list[dict[str, Any]] = p.get("notes", [])
+    memory: list[dict[str, Any]] = p.get("memory", [])
+    out: dict[str, Any] = {
+        "aha_moments": [],
+        "creative_connections": [],
+        "confidence_updates": [],
+        "new_bank_suggestions": [],
+        "next_session_actions": [],
+    }
+    if not notes:
+        return out
+    corpus = [n["text"] for n in notes] + [m["text"] for m in memory]
+    tfidf = lexical.TfIdf(corpus)
+    sim = tfidf.similarity()
+    k = len(notes)
+
+    known = distill.known_names(corpus)
+    useful = [
+        i for i in range(k) if not prunable(notes[i], distill.information(notes[i]["text"], known))
+    ]
+    out["creative_connections"] = _links(notes, memory, useful, sim, known)
+    for change in p.get("changes", [])[:MAX_AHA]:
+        out["aha_moments"].append(
+            {
+                "text": f"Changed on {change.get('until', '')}: {excerpt(change['old'], 120)} → "
+                f"{excerpt(change['new'], 120)}",
+                "sources": change["sources"],
+            }
+        )
+
+    for m, entry in enumerate(memory):
+        if entry.get("type") != "O":
+            continue
+        old = float(entry.get("confidence") or 0.5)
+        seen = set(entry.get("sources", [])) | set(entry.get("evidence", []))
+        neg = lexical.negated(entry["text"])
+        # a note that disagrees on a value (or supersedes the entry) never supports it
+        disagree = {i for i in range(k) if sim[i, k + m] >= 0.35 and (
+            lexical.negated(notes[i]["text"]) != neg
+            or currency.relation(notes[i]["text"], entry["text"], known).kind
+            == currency.SUPERSEDE)}  # fmt: skip
+        support = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.45
+                   and i not in disagree]  # fmt: skip
+        against = [i for i in range(k) if notes[i]["id"] not in seen and i in disagree]
+        new = round(min(0.95, max(0.05, old + 0.05 * len(support) - 0.15 * len(against))), 2)
+        if new != old:
+            out["confidence_updates"].append(
+                {
+                    "item": entry["id"],
+                    "old_c": old,
+                    "new_c": new,
+                    "reason": f"{len(support)} supporting and {len(against)} contradicting notes",
+                    "sources": [notes[i]["id"] for i in support + against],
+                }
+            )
+
+    speakers = {lexical.split_speaker(n["text"])[0].rstrip(": ") for n in notes} - {""}
+    mentions: dict[str, list[int]] = {}
+    for i in useful:
+        for name in distill.names(notes[i]["text"], known):
+            if name not in speakers:
+                mentions.setdefault(name, []).append(i)
+    recurring = sorted(
+        ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
+        key=lambda t: (-len(t[1]), t[0]),
+    )
+    # A new page is seeded when its name or topic recurs in a run (3+ notes); an existing
+    # page already holds what was said, so it gets no line.
+    pages = set(p.get("bank_pages", []))
+    for name, idx in recurring[:MAX_PAGES]:
+        if slugify(name) and slugify(name) not in pages:  # an existing page needs no filler
+            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known))
+    for topic, idx in _topics(notes, useful, mentions, known)[:MAX_PAGES]:
+        if slugify(topic) not in pages:
+            out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known))
+    for name, idx in recurring:
+        days = sorted({notes[i].get("date", "") for i in idx} - {""})
+        in_memory = [e["id"] for e in memory if name in e["text"]]
+        if len(days) < 2 and not in_memory:
+            continue
+        where = f" across {len(days)} days" if len(days) > 1 else ""
+        count = len(in_memory)
+        entries = "entry" if count == 1 else "entries"
+        also = f"; MEMORY.md has {count} {entries} on it" if in_memory else ""
+        out["aha_moments"].append(
+            {
+                "text": f"{name} keeps coming up: {len(idx)} notes{where}{also}.",
+                "sources": [notes[i]["id"] for i in idx] + in_memory[:3],
+            }
+        )
+        if len(out["aha_moments"]) >= MAX_AHA:
+            break
+
+    actions: list[dict[str, Any]] = []
+    for entry in memory:  # a disputed entry waits for the evidence that decides it
+        if entry.get("contested"):
+            actions.append(
+                {
+                    "text": f"Decide: {excerpt(entry['text'], 160)} (a newer, weaker note "
+                    "disputes it; confirm or correct it)",
+                    "sources": [entry["id"]],
+                }
+            )
+    for q in p.get("open_questions", []):
+        actions.append({"text": f"Find out: {excerpt(q['text'], 200)}", "sources": q["sources"]})
+    for i in useful:
+        intent = _intention(notes[i]["text"], known)
+        if intent:
+            actions.append({"text": f"Follow up: {intent}", "sources": [notes[i]["id"]]})
+    seen_text: set[str] = set()
+    for a in actions:
+        if a["text"] not in seen_text and len(out["next_session_actions"]) < MAX_ACTIONS:
+            seen_text.add(a["text"])
+            out["next_session_actions"].append(a)
+    return out
+
+
+def _links(
+    notes: list[dict[str, Any]],
+    memory: list[dict[str, Any]],
+    useful: list[int],
+    sim: Any,
+    known: frozenset[str],
+) -> list[dict[str, Any]]:
+    """Connections across days: a note and a MEMORY.md entry from another day that involve the
+    same person or project, and neither restate nor update each other (that is NREM's job)."""
+    k = len(notes)
+    links: list[tuple[float, int, int, str]] = []
+    for i in useful:
+        note = notes[i]
+        names = set(distill.names(note["text"], known))
+        for m, entry in enumerate(memory):
+            s = float(sim[i, k + m])
+            if not LINK_MIN <= s < LINK_MAX or note["id"] in entry.get("sources", []):
+                continue
+            if entry.get("date", "") == note.get("date", "") or not entry.get("date"):
+                continue
+            shared = sorted(names & set(distill.names(entry["text"], known)))
+            if not shared:
+                continue
+            if currency.relation(note["text"], entry["text"], known).kind != currency.OTHER:
+                continue
+            links.append((s, i, m, shared[0]))
+    out: list[dict[str, Any]] = []
+    used: set[int] = set()
+    for _s, i, m, name in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
+        if m in used or len(used) >= MAX_LINKS:
+            continue
+        used.add(m)
+        out.append(
+            {
+                "link": f"{excerpt(best_sentence(notes[i]['text'], known), 80)} ↔ "
+                f"{excerpt(memory[m]['text'], 80)}",
+                "why": f"both involve {name}: {memory[m].get('date')} and "
+                f"{notes[i].get('date', '')}",
+                "sources": [notes[i]["id"], memory[m]["id"]],
+            }
+        )
+    return out
+
+
+def _seed(
+    name: str,
+    kind: str,
+    notes: list[dict[str, Any]],
+    idx: list[int],
+    known: frozenset[str],
+) -> dict[str, Any]:
+    """A new bank page's overview: the two most informative things said about the name or
+    topic, each with its date (no "X came up in N notes" filler: that says nothing)."""
+    said = []
+    for i in idx:
+        best = best_sentence(notes[i]["text"], known, name)
+        if best:
+            score = distill.sentence_score(lexical.split_speaker(best)[1], known)
+            said.append((score, notes[i].get("date", ""), excerpt(best, 160), i))
+    said.sort(key=lambda t: (-t[0], t[3]))
+    lines = [f"{text} ({day})" if day else text for _s, day, text, _i in said[:2]]
+    return {
+        "slug": slugify(name),
+        "kind": kind,
+        "seed_content": "; ".join(lines) or name,
+        "sources": [notes[i]["id"] for i in idx],
+    }
+
+
+def _topics(
+    notes: list[dict[str, Any]],
+    useful: list[int],
+    mentions: dict[str, list[int]],
+    known: frozenset[str],
+) -> list[tuple[str, list[int]]]:
+    """Recurring topics: nouns (words seen right after an article or a possessive, not names,
+    not filler, not common adjectives) in RECURRING informative notes or more, but in at most
+    TOPIC_SHARE of them (a word everyone uses is not a topic)."""
+    names = {w.lower() for n in mentions for w in n.split()} | {w.lower() for w in known}
+    where: dict[str, list[int]] = {}
+    nouns: set[str] = set()
+    for i in useful:
+        body, _caption = distill.split_caption(lexical.split_speaker(notes[i]["text"])[1])
+        nouns.update(m.group(1).lower() for m in _AFTER_DETERMINER_RE.finditer(body))
+        for w in set(lexical.tokens(body)):
+            if len(w) >= 4 and w.isalpha() and w not in distill.FILLER and w not in names:
+                where.setdefault(w, []).append(i)
+    where = {
+        w: idx
+        for w, idx in where.items()
+        if w in nouns and w not in _NOT_TOPICS and not _ADJECTIVE_END_RE.search(w)
+    }
+    cap = max(RECURRING, TOPIC_SHARE * len(useful))
+    found = [(w, idx) for w, idx in where.items() if RECURRING <= len(idx) <= cap]
+    return sorted(found, key=lambda t: (-len(t[1]), t[0]))
+
+
+def _intention(text: str, known: frozenset[str]) -> str:
+    """The informative sentence of a note stating an intention or a plan, or ""."""
+    label, _ = lexical.split_speaker(text)
+    for s in distill.analyse(text, known):
+        if (
+            not s.caption
+            and s.score >= distill.INFORMATIVE
+            and _INTENT_RE.search(s.text)
+            and not QUESTION_RE.search(s.text)
+        ):
+            return excerpt(label + distill.strip_filler(s.text), 200)
+    return ""
