@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from agent_sleep.analysis import currency, distill, lexical, temporal
@@ -122,23 +123,62 @@ def _open_question(text: str, known: frozenset[str]) -> str:
     return ""
 
 
-def nrem(p: dict[str, Any]) -> dict[str, Any]:
+@dataclass
+class _Batch:
+    """One NREM payload, analysed: the notes kept, their condensed texts, similarities."""
+
+    p: dict[str, Any]
+    memory: list[dict[str, Any]]
+    known: frozenset[str]
+    info: dict[str, float]
+    kept: list[dict[str, Any]]
+    texts: list[str]
+    corpus: list[str]
+    tfidf: lexical.TfIdf
+    sim: Any
+    negs: list[bool]
+    counts: Counter[str]
+    proper: frozenset[str]
+
+
+@dataclass
+class _Filed:
+    rep: int  # the cluster's representative (index into kept)
+    text: str
+    sources: list[str]
+    conf: float  # after contradictions
+    own: float  # before them: what a supersede weighs
+    fast: bool
+    contradicted: bool = False
+
+
+def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
+    """The batch analysed, and how many notes were pruned."""
     notes: list[dict[str, Any]] = p.get("notes", [])
     memory: list[dict[str, Any]] = p.get("memory", [])
     known = distill.known_names([n["text"] for n in notes] + [m["text"] for m in memory])
     info = {n["id"]: distill.information(n["text"], known) for n in notes}
     kept = [n for n in notes if not prunable(n, info[n["id"]])]
-    pruned = len(notes) - len(kept)
     texts = [
         n["text"] if n["type"] in ("W", "O") else condense(n["text"], n.get("tier", ""), known)
         for n in kept
     ]
     corpus = texts + [m["text"] for m in memory]
     tfidf = lexical.TfIdf(corpus)
-    sim = tfidf.similarity()
-    k = len(kept)
+    counts: Counter[str] = Counter()
+    for t in texts:
+        counts.update(set(distill.names(t, known)))
+    proper = frozenset(n for t in corpus for n in distill.names(t))  # capitalised mid-sentence
+    negs = [lexical.negated(t) for t in corpus]
+    batch = _Batch(p, memory, known, info, kept, texts, corpus, tfidf, tfidf.similarity(), negs,
+                   counts, proper)  # fmt: skip
+    return batch, len(notes) - len(kept)
 
-    # near-duplicate clusters among today's notes, greedy in time order
+
+def _clusters(b: _Batch) -> dict[int, list[int]]:
+    """Near-duplicate clusters among the batch's notes, greedy in time order; notes whose
+    values differ (numbers, names, dates, negation) never merge."""
+    k = len(b.kept)
     owner = list(range(k))
     for i in range(k):
         if owner[i] != i:
@@ -146,143 +186,134 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
         for j in range(i + 1, k):
             if (
                 owner[j] == j
-                and sim[i, j] >= DUPLICATE
-                and _anchors(texts[j]) <= _anchors(texts[i])
-                and not offline_currency.differ(texts[i], texts[j], known)
+                and b.sim[i, j] >= DUPLICATE
+                and _anchors(b.texts[j]) <= _anchors(b.texts[i])
+                and not offline_currency.differ(b.texts[i], b.texts[j], b.known)
             ):
                 owner[j] = i
     clusters: dict[int, list[int]] = {}
     for j in range(k):
         clusters.setdefault(owner[j], []).append(j)
+    return clusters
 
-    negs = [lexical.negated(t) for t in corpus]
-    counts: Counter[str] = Counter()
-    for t in texts:
-        counts.update(set(distill.names(t, known)))
-    proper = frozenset(n for t in corpus for n in distill.names(t))  # capitalised mid-sentence
 
-    updates: list[dict[str, Any]] = []
-    filed: list[tuple[int, str, list[str], float, bool]] = []  # rep, text, sources, conf, fast
-    weak: list[dict[str, Any]] = []
-    own: dict[int, float] = {}
-    for head, members in clusters.items():
-        note = kept[head]
-        rep = max(members, key=lambda j: (info[kept[j]["id"]], len(texts[j]), -j))
-        text = texts[rep]
-        sources = [kept[j]["id"] for j in members]
-        conf = note.get("confidence") if note["type"] == "O" else None
-        conf = float(conf) if conf is not None else BASE_CONFIDENCE[note["type"]]
-        conf += 0.1 * (len(members) - 1)
-        if _replays(text, p.get("weakly_learned", [])):  # a weak item of an earlier run, again
-            conf += 0.1
-        own_conf = round(min(0.95, conf), 2)  # before contradictions: what a supersede weighs
-        contradicted = [
-            o
-            for o in range(len(corpus))
-            if o not in members
-            and sim[rep, o] >= CONTRADICTION
-            and negs[o] != negs[rep]
-            and currency.same_subject(text, corpus[o], known)  # not another person's view
-        ]
-        conf = round(min(0.95, max(0.05, conf - 0.2 * len(contradicted))), 2)
-        same = [
-            k + m
-            for m in range(len(memory))
-            if sim[rep, k + m] >= DUPLICATE
-            and negs[k + m] == negs[rep]
-            and _anchors(text) <= _anchors(memory[m]["text"])
-            and not offline_currency.differ(text, memory[m]["text"], known)
-            and currency.relation(text, memory[m]["text"], known).kind != currency.SUPERSEDE
-        ]
-        if same:
-            entry = memory[same[0] - k]
-            updates.append(
-                {
-                    "action": "update",
-                    "type": entry["type"],
-                    "confidence": round(
-                        min(0.95, float(entry.get("confidence") or conf) + 0.05), 2
-                    ),
-                    "text": entry["text"],
-                    "replaces": entry["id"],
-                    "sources": sources,
-                }
-            )
-            continue
-        tier_keep = any(kept[j].get("tier") == "keep" for j in members)
-        deliberate = note["type"] in ("W", "O")
-        clear = distill.information(text, known) >= distill.STRONG
-        fast = (
-            conf >= FAST_CONFIDENCE
-            and not contradicted
-            and not text.rstrip().endswith("?")
-            and (deliberate or (clear and (tier_keep or len(members) > 1)))
-        )
-        filed.append((rep, text, sources, conf, fast))
-        own[rep] = own_conf
-        if conf < FAST_CONFIDENCE or contradicted:
-            weak.append({"text": text, "sources": sources})
+def _restates(b: _Batch, rep: int, text: str) -> dict[str, Any] | None:
+    """The MEMORY.md entry the item restates with the same value (reinforced), if any."""
+    k = len(b.kept)
+    for m, entry in enumerate(b.memory):
+        if (
+            b.sim[rep, k + m] >= DUPLICATE
+            and b.negs[k + m] == b.negs[rep]
+            and _anchors(text) <= _anchors(entry["text"])
+            and not offline_currency.differ(text, entry["text"], b.known)
+            and currency.relation(text, entry["text"], b.known).kind != currency.SUPERSEDE
+        ):
+            return entry
+    return None
 
-    # currency: an item giving a new value for an existing entry takes its place
-    replacing = offline_currency.supersedes(
-        [(kept[f[0]]["type"], f[1], f[2], own[f[0]], kept[f[0]].get("date", "")) for f in filed],
-        memory,
-        p.get("related", []),
-        known,
-        offline_currency.Lazy(),
+
+def _judge(b: _Batch, head: int, members: list[int]) -> _Filed | dict[str, Any]:
+    """A cluster: a reinforcement of a MEMORY.md entry (an update item), or an item to file."""
+    note = b.kept[head]
+    rep = max(members, key=lambda j: (b.info[b.kept[j]["id"]], len(b.texts[j]), -j))
+    text, sources = b.texts[rep], [b.kept[j]["id"] for j in members]
+    conf = note.get("confidence") if note["type"] == "O" else None
+    conf = float(conf) if conf is not None else BASE_CONFIDENCE[note["type"]]
+    conf += 0.1 * (len(members) - 1)
+    if _replays(text, b.p.get("weakly_learned", [])):  # a weak item of an earlier run, again
+        conf += 0.1
+    own = round(min(0.95, conf), 2)
+    contradicted = [
+        o
+        for o in range(len(b.corpus))
+        if o not in members
+        and b.sim[rep, o] >= CONTRADICTION
+        and b.negs[o] != b.negs[rep]
+        and currency.same_subject(text, b.corpus[o], b.known)  # not another person's view
+    ]
+    conf = round(min(0.95, max(0.05, conf - 0.2 * len(contradicted))), 2)
+    entry = _restates(b, rep, text)
+    if entry is not None:
+        bump = round(min(0.95, float(entry.get("confidence") or conf) + 0.05), 2)
+        return {"action": "update", "type": entry["type"], "confidence": bump,
+                "text": entry["text"], "replaces": entry["id"], "sources": sources}  # fmt: skip
+    tier_keep = any(b.kept[j].get("tier") == "keep" for j in members)
+    clear = distill.information(text, b.known) >= distill.STRONG
+    fast = (
+        conf >= FAST_CONFIDENCE
+        and not contradicted
+        and not text.rstrip().endswith("?")
+        and (note["type"] in ("W", "O") or (clear and (tier_keep or len(members) > 1)))
     )
-    bank_ids = {str(r["id"]) for r in p.get("related", [])}
+    return _Filed(rep, text, sources, conf, own, fast, bool(contradicted))
+
+
+def _currency(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> list[_Filed]:
+    """Items giving a new value for an existing entry take its place (supersede items); the
+    rest, returned, are filed as usual."""
+    replacing = offline_currency.supersedes(
+        [(b.kept[f.rep]["type"], f.text, f.sources, f.own, b.kept[f.rep].get("date", ""))
+         for f in filed],
+        b.memory,
+        b.p.get("related", []),
+        b.known,
+        offline_currency.Lazy(),
+    )  # fmt: skip
+    bank_ids = {str(r["id"]) for r in b.p.get("related", [])}
     for n, item in replacing.items():
-        if filed[n][4] and item["replaces"] in bank_ids:  # clear enough for MEMORY.md
+        if filed[n].fast and item["replaces"] in bank_ids:  # clear enough for MEMORY.md
             updates.append({**item, "action": "add", "replaces": ""})
         updates.append(item)
-    stale = {f[0] for n, f in enumerate(filed) if n in replacing}
-    filed = [f for f in filed if f[0] not in stale]
-    weak = [
-        w
-        for w in weak
-        if not set(w["sources"]) & {s for f in replacing.values() for s in f["sources"]}
-    ]
+    return [f for n, f in enumerate(filed) if n not in replacing]
 
-    # MEMORY.md takes the clearest facts of the run, a few at a time; the rest go to the bank
+
+def _file(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """MEMORY.md takes the clearest facts of the run, a few per log date; the rest go to the
+    bank (entity or concept page, a section per date). Returns the bank updates."""
     ranked = sorted(
-        (f for f in filed if f[4]),
-        key=lambda f: (kept[f[0]]["type"] not in ("W", "O"), -info[kept[f[0]]["id"]], f[0]),
-    )
+        (f for f in filed if f.fast),
+        key=lambda f: (b.kept[f.rep]["type"] not in ("W", "O"), -b.info[b.kept[f.rep]["id"]],
+                       f.rep),
+    )  # fmt: skip
     per_day: Counter[str] = Counter()
     to_memory: set[int] = set()
     for f in ranked:
-        day = kept[f[0]].get("date", "")
+        day = b.kept[f.rep].get("date", "")
         if per_day[day] < MAX_FAST:
             per_day[day] += 1
-            to_memory.add(f[0])
+            to_memory.add(f.rep)
     bank: list[dict[str, Any]] = []
-    for rep, text, sources, conf, _fast in filed:
-        note = kept[rep]
-        if rep in to_memory:
-            updates.append(
-                {
-                    "action": "add",
-                    "type": note["type"],
-                    "confidence": conf,
-                    "text": text,
-                    "replaces": "",
-                    "sources": sources,
-                }
-            )
+    for f in filed:
+        note = b.kept[f.rep]
+        if f.rep in to_memory:
+            updates.append({"action": "add", "type": note["type"], "confidence": f.conf,
+                            "text": f.text, "replaces": "", "sources": f.sources})  # fmt: skip
             continue
-        kind, name = _group(text, counts, tfidf, rep, known, proper)
-        bank.append(
-            {
-                "slug": slugify(name) or "notes",
-                "kind": kind,
-                "section": f"## {note.get('date') or p.get('today', '')}".rstrip(),
-                "content": text,
-                "sources": sources,
-            }
-        )
-    by_salience = sorted(kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
-    gaps = [(n, _open_question(n["text"], known)) for n in by_salience]
+        kind, name = _group(f.text, b.counts, b.tfidf, f.rep, b.known, b.proper)
+        section = f"## {note.get('date') or b.p.get('today', '')}".rstrip()
+        bank.append({"slug": slugify(name) or "notes", "kind": kind, "section": section,
+                     "content": f.text, "sources": f.sources})  # fmt: skip
+    return bank
+
+
+def nrem(p: dict[str, Any]) -> dict[str, Any]:
+    b, pruned = _prepare(p)
+    updates: list[dict[str, Any]] = []
+    filed: list[_Filed] = []
+    for head, members in _clusters(b).items():
+        judged = _judge(b, head, members)
+        if isinstance(judged, dict):
+            updates.append(judged)
+        else:
+            filed.append(judged)
+    weak = [{"text": f.text, "sources": f.sources} for f in filed
+            if f.conf < FAST_CONFIDENCE or f.contradicted]  # fmt: skip
+    kept_filed = _currency(b, filed, updates)
+    replaced = {s for f in filed if f not in kept_filed for s in f.sources}
+    weak = [w for w in weak if not set(w["sources"]) & replaced]
+    bank = _file(b, kept_filed, updates)
+    by_salience = sorted(b.kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
+    gaps = [(n, _open_question(n["text"], b.known)) for n in by_salience]
     open_questions = [{"text": q, "sources": [n["id"]]} for n, q in gaps if q][:MAX_OPEN]
     return {
         "memory_md_updates": updates,
