@@ -7,7 +7,10 @@ after each day (``now=`` / ``when=`` set the dates; no wall clock). Families 1-6
 (relocation, role or owner change, version or configuration value, schedule, preference flip, a
 number changed with no change word); ``contact`` and ``status`` are held out: their wording
 shares no template with any other family. The generator's phrasing was written apart from the
-detector (analysis/currency.py), which knows general change language, not these templates.
+detector (analysis/currency.py), which knows general change language, not these templates;
+seed 7's failures were then used to find missing general rules (possessives, leading time
+phrases, "took over … from"), so other seeds (--seed) and the held-out families are the fairer
+check.
 
 Printed:
 
