@@ -243,6 +243,12 @@ def relation(
         tuple(old_claims)
     ):  # nothing in common: cheap and common
         return Verdict(OTHER, "nothing shared")
+    speakers = {c.speaker for c in new_claims}, {c.speaker for c in old_claims}
+    if "" not in speakers[0] | speakers[1]:  # two chat turns
+        if not speakers[0] & speakers[1]:
+            return Verdict(OTHER, "another speaker")
+        if not _topic(tuple(new_claims)) & _topic(tuple(old_claims)):
+            return Verdict(OTHER, "nothing said of the same thing")
     verdicts = {(i, j): compare(n, o, similar) for i, n in enumerate(new_claims)
                 for j, o in enumerate(old_claims)}  # fmt: skip
     for v in verdicts.values():
@@ -254,6 +260,15 @@ def relation(
     ):
         return Verdict(SAME, "same value")
     return Verdict(OTHER, verdicts[0, 0].why)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _topic(cs: tuple[Claim, ...]) -> frozenset[str]:
+    """What the claims say, their owners aside: heads, classes, words, values."""
+    out: set[str] = set()
+    for c in cs:
+        out |= c.words | set(c.values) | c.attrs | c.qualifiers | {c.head} - {"", "be"}
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=1 << 14)
