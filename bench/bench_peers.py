@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_sleep.retrieval.embed import model_files  # noqa: E402
-from agent_sleep.retrieval.index import open_index  # noqa: E402
+from agent_sleep.retrieval.index import update  # noqa: E402
 from agent_sleep.retrieval.recall import Fusion, count_tokens  # noqa: E402
 from bench import locomo  # noqa: E402
 from bench.recall_harness import hits_for, prepare  # noqa: E402
@@ -110,7 +110,7 @@ def ours(samples: list[dict], work: Path) -> dict[str, Any]:
     locomo.import_conversation(samples[0], fresh)
     from agent_sleep.core.workspace import Workspace
 
-    open_index(Workspace.at(fresh))
+    update(Workspace.at(fresh))  # every turn embedded (as a search would, in the background)
     per_note = (time.perf_counter() - t) / sum(1 for x in locomo.turns(samples[0]) if x.text)
     shutil.rmtree(fresh, ignore_errors=True)
     return {
