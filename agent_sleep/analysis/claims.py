@@ -173,6 +173,9 @@ def _predicate(
         low, lem = tok.lower(), lemma(tok)
         if lem in skip and head:
             continue
+        if k and _label(pred[k - 1], tok):  # "fact 2", "room 4": a name for a thing, not a value
+            words.append(f"{lemma(pred[k - 1])}-{low}")
+            continue
         if _strong(tok, False, names) and low not in cw.CLASS_OF:
             values.append(_norm_value(tok))
             continue
@@ -198,6 +201,23 @@ def _predicate(
         if not cls:
             words.append(lem)
     return head or ("be" if values else ""), values, words
+
+
+def _label(prev: str, tok: str) -> bool:
+    """A number right after a lower-case noun labels it ("fact 2", "sprint 14"); after a verb,
+    a preposition or a name ("has 8", "at 9:30", "Python 3.12") it is a value."""
+    low = prev.lower()
+    return (
+        tok.isdigit()
+        and prev.isalpha()
+        and prev.islower()
+        and low not in cw.STOP
+        and low not in cw.COPULA
+        and low not in cw.CLASS_OF
+        and low not in cw.GENERIC
+        and not cw.CHANGE_RE.fullmatch(low)
+        and not re.fullmatch(r"[a-z]+(?:s|ed)", low)
+    )
 
 
 _NOT_VALUES = frozenset(["no", "not", "never", "longer", "anymore", "more", "every"])

@@ -38,6 +38,7 @@ __all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare"
            "same_subject", "values_differ"]  # fmt: skip
 
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
+_LABEL = re.compile(r"-\d+$")  # a labelled thing from analysis/claims.py ("fact-2")
 CHANGE_FRAME = 0.5  # frame overlap needed with change language
 IMPLICIT_FRAME = 0.75  # frame overlap needed without it
 EMBED_SAME = 0.8  # cosine of masked frames that stands in for a shared head (change language)
@@ -110,6 +111,9 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         or (nouns_new - _bag(old) and nouns_old - _bag(new))  # "staging" / "production"
     ):
         return Verdict(OTHER, "another attribute")
+    labels = {w for w in new.words if _LABEL.search(w)}, {w for w in old.words if _LABEL.search(w)}
+    if labels[0] and labels[1] and labels[0] != labels[1]:
+        return Verdict(OTHER, "another labelled thing")  # "team 1" / "team 2"
     differ, was, now = _values_differ(new, old)
     frame = _overlap(new.frame, old.frame)
     heads = new.head == old.head or bool(new.attrs & old.attrs - {""})

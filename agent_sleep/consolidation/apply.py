@@ -258,6 +258,7 @@ class Builder:
         self.plan.originals[ws.memory_md] = original
         self.memory = MemoryDoc(original or "")
         self.start_entries = len(self.memory.entries())
+        self.start_ids = frozenset(e.id for e in self.memory.entries())
         self.removed = 0
         self.pages: dict[Path, str] = {}  # page text as read (or a new page's header)
         self.present: dict[Path, set[str]] = {}  # normalized texts of the page's entries

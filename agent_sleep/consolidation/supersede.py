@@ -109,7 +109,10 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     cited = [s for s in ids if s != old.id]
     new_c, old_c = _conf(None, item.get("confidence"), kind), _conf(old, None, kind)
     weaker = new_c is not None and old_c is not None and new_c < old_c
-    capped = target.memory_index is not None and b.removed >= max(1, b.cap()) and not b.prune
+    # the cap protects what MEMORY.md held when the run began, not what this run just added
+    existed = old.id in b.start_ids
+    capped = existed and target.memory_index is not None and b.removed >= max(1, b.cap())
+    capped = capped and not b.prune
     if capped:  # the note stays pending: the next run (a new cap) takes it
         b.plan.dropped["removal_cap"] += 1
         b.plan.deferred.update(fresh_notes)
@@ -154,7 +157,7 @@ def place(b: Builder, target: Target, new: Note) -> None:
     """The new entry where the old one was (once: a second target of the same new entry only
     leaves)."""
     if target.memory_index is not None:
-        b.removed += 1
+        b.removed += target.note.id in b.start_ids
         if b.memory.index(new.id) is None:
             b.memory.set(target.memory_index, new)
         else:
