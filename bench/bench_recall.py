@@ -65,7 +65,8 @@ GRID = {  # kept small: each entry is a full evaluation (about a minute of CPU o
     "session 0.3": replace(SHIPPED, session_weight=0.3),
     "rrf k=60": replace(SHIPPED, fuse="rrf"),
     "day spread 0.1": replace(SHIPPED, day_spread=0.1),
-    "names 0.1": replace(SHIPPED, name_weight=0.1),
+    "names 0": replace(SHIPPED, name_weight=0.0),
+    "names 0.2": replace(SHIPPED, name_weight=0.2),
 }
 
 
@@ -111,6 +112,10 @@ def row(label: str, scores: Scores, names: list[str], metric: str, width: int = 
 
 def print_loco(grid: dict[str, Scores], names: list[str], budgets: list[int]) -> None:
     metrics = [f"B{b}" for b in budgets]
+    print("Grid entries on all five conversations (what each fold chooses among):")
+    for entry, scores in grid.items():
+        cells = " ".join(f"{scores.mean(names, m):11.1f}%" for m in metrics)
+        print(f"  {entry:<16} {cells}")
     folds = loco(grid, names, budgets, metrics)
     print("Leave one conversation out (constants chosen on the other four, measured on one):")
     head = " ".join(f"{'within ' + str(b):>12}" for b in budgets)
