@@ -71,6 +71,9 @@ STRENGTH = {
 }
 
 
+IMPLICIT = frozenset({"a new value", "negation"})  # verdicts without change language
+
+
 def supersedes(
     items: Sequence[tuple[str, str, list[str], float, str]],
     memory: Sequence[dict[str, Any]],
@@ -80,15 +83,18 @@ def supersedes(
 ) -> dict[int, dict[str, Any]]:
     """``{item index: supersede update}`` for ``items`` given as (type, text, sources,
     confidence, date), in time order."""
-    targets: list[tuple[str, str, str]] = [(str(m["id"]), str(m["text"]), "") for m in memory]
-    targets += [(str(r["id"]), str(r["text"]), "") for r in related]
+    targets: list[tuple[str, str, str]] = [
+        (str(m["id"]), str(m["text"]), str(m.get("date") or "")) for m in [*memory, *related]
+    ]
     out: dict[int, dict[str, Any]] = {}
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         hit, best = None, -1
         # the strongest evidence wins (the old value named, then the same verb, then a
         # generic one); among equals the newest: an item of this run, then bank, MEMORY.md
-        for ref, old_text, _ in reversed(targets):
+        for ref, old_text, old_date in reversed(targets):
             verdict = currency.relation(text, old_text, known, similar)
+            if verdict.why in IMPLICIT and old_date and old_date == _date:
+                continue  # two values on the same day without a change word: both stand
             if verdict.kind == currency.SUPERSEDE and STRENGTH.get(verdict.why, 0) > best:
                 hit, best = ref, STRENGTH.get(verdict.why, 0)
         if hit is not None:
@@ -101,7 +107,7 @@ def supersedes(
                 "sources": sources,
             }
             targets = [t for t in targets if t[0] != hit]
-        targets.append((sources[0], text, "run"))
+        targets.append((sources[0], text, _date))
     return out
 
 
