@@ -109,12 +109,34 @@ def flush(
         prompts.FLUSH_SCHEMA,
         workspace=ws,
     )
-    dump_tokens = set(lexical.tokens(clean))
     present = {" ".join(n.text.split()) for n in notes.notes_in(ws.read_text(log))}
+    built, duplicates, rejected = _vet(answer.data.get("notes", []), clean, present, h)
+    if built:
+        append_notes(ws, today, built)
+    with ws.lock():
+        state = _flushed(ws)
+        state[h] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state, indent=0, sort_keys=True))
+    return FlushResult(
+        h,
+        [n.id for n in built],
+        duplicates=duplicates,
+        rejected=rejected,
+        provider=prov.name,
+        path=str(log),
+    )
+
+
+def _vet(
+    items: list[dict[str, object]], clean: str, present: set[str], h: str
+) -> tuple[list[notes.Note], int, dict[str, int]]:
+    """The proposed notes worth writing: through the gate, grounded in the dump, not already in
+    the log. Returns them, the duplicates count, and rejections by reason."""
+    dump_tokens = set(lexical.tokens(clean))
     rejected: dict[str, int] = {}
     built: list[notes.Note] = []
     duplicates = 0
-    for item in answer.data.get("notes", []):
+    for item in items:
         body = " ".join(notes.normalize_text(redact(str(item.get("text", "")))).split())
         reason = gate.reject_reason(body)
         if reason is None and not _grounded(body, dump_tokens):
@@ -130,20 +152,7 @@ def flush(
         conf = item.get("confidence") if kind == "O" else None
         note, _ = build_note(body, kind, confidence=_clamp(conf), source=f"flush:{h}")
         built.append(note)
-    if built:
-        append_notes(ws, today, built)
-    with ws.lock():
-        state = _flushed(ws)
-        state[h] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        ws.write_text(ws.state_dir / STATE_FILE, json.dumps(state, indent=0, sort_keys=True))
-    return FlushResult(
-        h,
-        [n.id for n in built],
-        duplicates=duplicates,
-        rejected=rejected,
-        provider=prov.name,
-        path=str(log),
-    )
+    return built, duplicates, rejected
 
 
 def _clamp(conf: object) -> float | None:
