@@ -188,36 +188,9 @@ def rollback(
         run_dir = ws.state_dir / RUNS / rid
         actions: list[tuple[Path, str | None]] = []
         for rel, info in meta["files"].items():
-            path = ws.confine(rel)
-            before = (
-                (run_dir / info["before"]).read_bytes().decode(ENCODING, ERRORS)
-                if info.get("before")
-                else None
-            )
-            current = ws.read_text(path) if path.exists() else None
-            # a run killed mid-write left some files untouched: nothing to restore there
-            if "appended" in info:
-                block = info["appended"]
-                untouched = current == before or (
-                    current is not None and before is not None and current.startswith(before)
-                )
-                if (current is None or block not in current) and untouched:
-                    continue
-                if current is None or block not in current:
-                    if not force:
-                        raise AgentSleepError(f"{rel} no longer holds the run's block; use --force")
-                    continue
-                at = current.find(block)
-                actions.append((path, current[:at] + current[at + len(block) :] or before))
-                continue
-            if current == before:
-                continue
-            now_sha = _sha(current.encode(ENCODING, ERRORS)) if current is not None else None
-            if now_sha != info.get("after_sha") and not force:
-                raise AgentSleepError(
-                    f"{rel} changed after run {rid}; roll back later runs first, or use --force"
-                )
-            actions.append((path, before))
+            action = _restore_action(ws, rel, info, run_dir / info.get("before", ""), rid, force)
+            if action is not None:
+                actions.append(action)
         restored = []
         for path, text in actions:
             if text is None:
@@ -239,3 +212,34 @@ def rollback(
         }
         append(ws, result)
     return result
+
+
+def _restore_action(
+    ws: Workspace, rel: str, info: dict[str, Any], before_file: Path, rid: str, force: bool
+) -> tuple[Path, str | None] | None:
+    """What rolling back one file of a run writes there (None: leave it as it is)."""
+    path = ws.confine(rel)
+    before = before_file.read_bytes().decode(ENCODING, ERRORS) if info.get("before") else None
+    current = ws.read_text(path) if path.exists() else None
+    # a run killed mid-write left some files untouched: nothing to restore there
+    if "appended" in info:
+        block = info["appended"]
+        untouched = current == before or (
+            current is not None and before is not None and current.startswith(before)
+        )
+        if (current is None or block not in current) and untouched:
+            return None
+        if current is None or block not in current:
+            if not force:
+                raise AgentSleepError(f"{rel} no longer holds the run's block; use --force")
+            return None
+        at = current.find(block)
+        return path, current[:at] + current[at + len(block) :] or before
+    if current == before:
+        return None
+    now_sha = _sha(current.encode(ENCODING, ERRORS)) if current is not None else None
+    if now_sha != info.get("after_sha") and not force:
+        raise AgentSleepError(
+            f"{rel} changed after run {rid}; roll back later runs first, or use --force"
+        )
+    return path, before
