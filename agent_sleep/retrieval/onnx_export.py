@@ -19,6 +19,9 @@ OPSET = 20  # first opset with Gelu
 
 
 def build_graph(folder: Path) -> bytes:
+    # One long function on purpose: the graph reads top to bottom as the encoder does
+    # (embeddings, then each layer's attention and feed-forward, then pooling), and its node
+    # names, shared by every step, stay in one scope.
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
     from safetensors.numpy import load_file
