@@ -394,7 +394,9 @@ def main() -> None:
         if args.bm25_only_sizes:
             cmd += ["--bm25-only-sizes", args.bm25_only_sizes]
         env = {**os.environ, "PYTHONPATH": str(base)}
-        subprocess.run(cmd, env=env, check=True, stderr=subprocess.DEVNULL)
+        # cwd: ``python -m`` puts the working folder first on sys.path, which would run
+        # this checkout's package in the base's CLI timings
+        subprocess.run(cmd, env=env, check=True, stderr=subprocess.DEVNULL, cwd=base)
 
 
 if __name__ == "__main__":
