@@ -30,9 +30,9 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest
-from agent_sleep.consolidation.apply import sources_of
 from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
+from agent_sleep.core.notes import sources_of
 from tests.test_hostile_support import (
     api_env,
     assert_all_parse,

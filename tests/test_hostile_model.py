@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from agent_sleep import micro_rest
-from agent_sleep.consolidation.apply import ARCHIVE_SLUG
 from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
+from agent_sleep.core.memory import ARCHIVE_SLUG
 from tests.test_hostile_support import (
     Tamper,
     api_env,

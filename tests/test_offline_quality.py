@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from agent_sleep.analysis import distill, salience, temporal
-from agent_sleep.consolidation.apply import sources_of
 from agent_sleep.consolidation.sleep import bank_pages, sleep_cycle
 from agent_sleep.core import notes as fmt
+from agent_sleep.core.notes import sources_of
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import offline

@@ -12,12 +12,9 @@ moving the lowest-value entries to a bank page, never by truncation.
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import hashlib
 import os
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,55 +22,29 @@ from typing import Any
 from agent_sleep.consolidation import supersede
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import WorkspaceError
-from agent_sleep.core.notes import Note
+from agent_sleep.core.memory import (
+    ARCHIVE_SECTION,
+    ARCHIVE_SLUG,
+    SECTIONS,
+    MemoryDoc,
+    add_to_page,
+    clean_text,
+    one_line,
+    page_header,
+    slug_of,
+    touch_updated,
+)
+from agent_sleep.core.notes import Note, sources_of, stable_id
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
 
-MEMORY_BUDGET_ENV = "AGENT_SLEEP_MEMORY_BUDGET"
-DEFAULT_MEMORY_BUDGET = 8000
 REMOVAL_CAP = 0.25
 MAX_TEXT_CHARS = 1200
 MAX_CONTENT_CHARS = 6000
 MAX_ITEMS = 2000
 RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
-SECTIONS = {"W": "Facts", "B": "Experiences", "O": "Preferences", "S": "Summaries"}
-ARCHIVE_SLUG = "memory-archive"
-ARCHIVE_SECTION = "## Moved out of MEMORY.md"
-DREAMS = "## Dreams"
-NEXT_SESSION = "## Next session"
-_PREFIX_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:[WBS]|O\(c=[\d.]+\))\s*:\s*")
-
-
-def memory_budget(value: int | None = None) -> int:
-    if value is not None:
-        return int(value)
-    raw = os.environ.get(MEMORY_BUDGET_ENV, "")
-    return int(raw) if raw.isdigit() else DEFAULT_MEMORY_BUDGET
-
-
-def stable_id(*parts: str) -> str:
-    """A note id derived from content, so rebuilding a plan gives the same ids."""
-    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).digest()
-    alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-    return "".join(alphabet[b % 32] for b in digest[: fmt.ID_LENGTH])
-
-
-def slug_of(raw: str) -> str:
-    # redacted first: a credential in a model-chosen slug must not become a file name
-    return re.sub(r"[^a-z0-9]+", "-", redact(raw).lower()).strip("-")[:64].strip("-")
-
-
-def sources_of(note: Note) -> list[str]:
-    return [s for s in note.meta.get("sources", "").split(",") if s]
-
-
-def _clean(text: str) -> str:
-    return fmt.normalize_text(redact(_PREFIX_RE.sub("", text)))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def one_line(text: str) -> str:
-    return " ".join(_clean(text).split())
+DREAMS = fmt.DREAMS_HEADING
+NEXT_SESSION = fmt.NEXT_SESSION_HEADING
 
 
 def _section_title(raw: str) -> str:
@@ -111,120 +82,6 @@ class Plan:
     def changed(self) -> list[Path]:
         out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
         return sorted(out + [p for p, s in self.appends.items() if s])
-
-
-class MemoryDoc:
-    """MEMORY.md as parsed blocks, edited in place so hand-written lines survive."""
-
-    def __init__(self, text: str) -> None:
-        self.blocks: list[fmt.Block] = list(fmt.parse(text).blocks)
-
-    def render(self) -> str:
-        return "".join(b.raw for b in self.blocks)
-
-    def entries(self) -> list[Note]:
-        return [b.note for b in self.blocks if b.note is not None and b.note.id]
-
-    def index(self, ref: str) -> int | None:
-        ref = ref.strip()
-        wanted = one_line(ref)
-        by_text = None
-        for i, b in enumerate(self.blocks):
-            if b.note is None or not b.note.id:
-                continue
-            if b.note.id == ref:
-                return i
-            if by_text is None and ref and one_line(b.note.text) == wanted:
-                by_text = i
-        return by_text
-
-    def set(self, i: int, note: Note) -> None:
-        self.blocks[i] = replace(self.blocks[i], raw=fmt.render_note(note), note=note)
-
-    def remove(self, i: int) -> None:
-        del self.blocks[i]
-
-    def add(self, note: Note, title: str) -> None:
-        last = None
-        for i, b in enumerate(self.blocks):
-            if b.section == title and (b.note is not None or b.heading is not None):
-                last = i
-        block = fmt.Block(raw=fmt.render_note(note), note=note, section=title)
-        if last is not None:
-            prev = self.blocks[last]
-            if not prev.raw.endswith("\n"):
-                self.blocks[last] = replace(prev, raw=prev.raw + "\n")
-            if prev.heading is not None:
-                self.blocks.insert(last + 1, fmt.Block(raw="\n", section=title))
-                last += 1
-            self.blocks.insert(last + 1, block)
-            return
-        text = self.render()
-        sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-        self.blocks.append(fmt.Block(raw=f"{sep}## {title}\n\n", section=title))
-        self.blocks.append(block)
-
-
-def _page_header(title: str, kind: str, today: dt.date) -> str:
-    return f"---\ntitle: {title}\nkind: {kind}\nupdated: {today.isoformat()}\n---\n\n# {title}\n"
-
-
-def _touch_updated(text: str, today: dt.date) -> str:
-    if not text.startswith("---\n"):
-        return text
-    end = text.find("\n---", 4)
-    if end < 0:
-        return text
-    head = text[:end]
-    new_head, n = re.subn(r"(?m)^updated:.*$", f"updated: {today.isoformat()}", head)
-    if not n:
-        new_head = head + f"\nupdated: {today.isoformat()}"
-    return new_head + text[end:]
-
-
-def _is_section(block: fmt.Block) -> bool:
-    return block.heading is not None and block.heading.level <= 2
-
-
-def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
-    """``text`` with ``entries`` appended at the end of ``section`` (created when missing)."""
-    title = section.lstrip("#").strip()
-    blocks = list(fmt.parse(text).blocks)
-    start = None
-    for i, b in enumerate(blocks):
-        if b.heading is not None and b.heading.level == 2 and b.heading.title == title:
-            start = i
-    if start is None:
-        history = [
-            i
-            for i, b in enumerate(blocks)
-            if title != "History"
-            and b.heading is not None
-            and b.heading.level == 2
-            and b.heading.title == "History"
-        ]
-        if history:  # a page opens with what is current; its History stays last
-            before = "".join(b.raw for b in blocks[: history[0]])
-            after = "".join(b.raw for b in blocks[history[0] :])
-            sep = "" if before.endswith("\n\n") else ("\n" if before.endswith("\n") else "\n\n")
-            return f"{before}{sep}## {title}\n\n" + "".join(entries) + "\n" + after
-        sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-        return f"{text}{sep}## {title}\n\n" + "".join(entries)
-    end = start + 1
-    while end < len(blocks) and not _is_section(blocks[end]):
-        end += 1
-    last = end - 1
-    while last > start and not blocks[last].raw.strip():
-        last -= 1
-    before = "".join(b.raw for b in blocks[: last + 1])
-    after = "".join(b.raw for b in blocks[last + 1 :])
-    if not before.endswith("\n"):
-        before += "\n"
-    if last == start:
-        before += "\n"
-    if after and not after.startswith("\n"):
-        after = "\n" + after
-    return before + "".join(entries) + after
 
 
 @dataclass(frozen=True)
@@ -453,7 +310,7 @@ class Builder:
             if current is None:
                 title = slug.replace("-", " ").title()
                 kind = "entity" if path.parent == self.ws.entities_dir else "concept"
-                current = _page_header(title, kind, self.today)
+                current = page_header(title, kind, self.today)
             self.pages[path] = current
         return self.pages[path]
 
@@ -490,7 +347,7 @@ class Builder:
                 if entries:
                     text = add_to_page(text, section, [fmt.render_note(n) for n in entries])
             if text != self.plan.originals.get(path):
-                self.plan.texts[path] = _touch_updated(text, self.today)
+                self.plan.texts[path] = touch_updated(text, self.today)
 
     def _bank_update(
         self,
@@ -508,7 +365,7 @@ class Builder:
         if not slug:
             self.plan.dropped["bad_slug"] += 1
             return
-        text = _clean(str(content))
+        text = clean_text(str(content))
         if not text:
             self.plan.dropped["empty"] += 1
             return

@@ -22,20 +22,11 @@ from typing import Any
 
 from agent_sleep.analysis import salience, temporal
 from agent_sleep.consolidation import batches, journal, related
-from agent_sleep.consolidation.apply import (
-    DREAMS,
-    MAX_TEXT_CHARS,
-    NEXT_SESSION,
-    Builder,
-    Inputs,
-    MemoryDoc,
-    Plan,
-    memory_budget,
-    one_line,
-    sources_of,
-)
+from agent_sleep.consolidation.apply import MAX_TEXT_CHARS, Builder, Inputs, Plan
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.memory import MemoryDoc, memory_budget, one_line
+from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace, warn_skip
 from agent_sleep.providers import prompts
@@ -135,7 +126,7 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
             n = block.note
             if n is None:
                 continue
-            if block.section in (DREAMS[3:], NEXT_SESSION[3:]):
+            if block.section in (fmt.DREAMS, fmt.NEXT_SESSION):
                 if n.id:
                     dreams.add(one_line(n.text))
             elif not n.id:
