@@ -142,7 +142,8 @@ def chain(ws: Workspace, entry_id: str, limit: int = 20) -> list[dict[str, str]]
             break
         seen.add(back)
         start = back
-    out, cur, visited = [], start, set()
+    out: list[dict[str, str]] = []
+    cur, visited = start, set()
     while cur in entries and cur not in visited and len(out) < limit:
         visited.add(cur)
         n = entries[cur]
