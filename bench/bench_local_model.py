@@ -38,7 +38,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_sleep.analysis import temporal  # noqa: E402
-from agent_sleep.consolidation.sleep import bank_pages, sleep_cycle  # noqa: E402
+from agent_sleep.consolidation.sleep import sleep_cycle  # noqa: E402
+from agent_sleep.consolidation.snapshot import bank_pages  # noqa: E402
 from agent_sleep.core import notes  # noqa: E402
 from agent_sleep.core.notes import sources_of  # noqa: E402
 from agent_sleep.core.rest import micro_rest  # noqa: E402

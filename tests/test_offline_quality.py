@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from agent_sleep.analysis import distill, salience, temporal
-from agent_sleep.consolidation.sleep import bank_pages, sleep_cycle
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.consolidation.snapshot import bank_pages
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.rest import micro_rest

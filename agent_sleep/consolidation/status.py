@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from agent_sleep.consolidation import journal
-from agent_sleep.consolidation.sleep import bank_pages, parse_since, read_snapshot
+from agent_sleep.consolidation.snapshot import bank_pages, parse_since, read_snapshot
 from agent_sleep.core.memory import MemoryDoc, memory_budget
 from agent_sleep.core.workspace import Workspace
 

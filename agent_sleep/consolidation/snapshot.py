@@ -1,0 +1,131 @@
+"""What a sleep run reads: the window of daily logs, MEMORY.md and the bank, as one snapshot.
+
+Read under the workspace lock; the rest of the run works on the snapshot without it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_sleep.consolidation import journal, related
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.memory import MemoryDoc, one_line
+from agent_sleep.core.notes import sources_of
+from agent_sleep.core.workspace import Workspace, warn_skip
+
+LOOKBACK_DAYS = 30
+MAX_NOTE_CHARS = 16384  # a longer hand-written note is skipped (rest caps notes at 4 KiB)
+
+
+@dataclass(frozen=True)
+class DayNote:
+    id: str
+    date: str
+    time: str
+    type: str
+    confidence: float | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    window: list[DayNote]
+    memory: list[fmt.Note]
+    cited: frozenset[str]
+    dream_texts: frozenset[str]
+    bank_slugs: frozenset[str]
+    marks: dict[str, set[str]]
+    bank: tuple[related.BankEntry, ...] = ()
+    superseded_notes: frozenset[str] = frozenset()  # cited by History entries
+
+
+def parse_since(since: str | dt.date | None, today: dt.date) -> dt.date:
+    if since is None:
+        return today - dt.timedelta(days=LOOKBACK_DAYS)
+    if isinstance(since, dt.date):
+        return since
+    try:
+        return dt.date.fromisoformat(str(since))
+    except ValueError as e:
+        raise BadInput(f"--since {since!r} is not a date (YYYY-MM-DD)") from e
+
+
+def bank_pages(ws: Workspace) -> list[Path]:
+    out = []
+    for d in (ws.entities_dir, ws.concepts_dir):
+        if d.is_dir():
+            for p in sorted(d.glob("*.md")):
+                try:
+                    ws.confine(p)
+                except WorkspaceError:
+                    continue
+                if not p.is_file():
+                    warn_skip(p, "not a file")
+                    continue
+                out.append(p)
+    return out
+
+
+def cited_ids(ws: Workspace) -> set[str]:
+    """Note ids cited (``sources=``) by MEMORY.md entries and bank pages."""
+    out: set[str] = set()
+    for path in [ws.memory_md, *bank_pages(ws)]:
+        for note in fmt.notes_in(ws.read_text(path)):
+            out.update(sources_of(note))
+    return out
+
+
+def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
+    window: list[DayNote] = []
+    dreams: set[str] = set()
+    for path in ws.daily_logs():
+        day = path.stem
+        if day < since.isoformat():
+            continue
+        no_id = too_long = 0
+        for block in fmt.iter_blocks(ws.read_text(path)):
+            n = block.note
+            if n is None:
+                continue
+            if block.section in (fmt.DREAMS, fmt.NEXT_SESSION):
+                if n.id:
+                    dreams.add(one_line(n.text))
+            elif not n.id:
+                no_id += 1
+            elif len(n.text) > MAX_NOTE_CHARS:
+                too_long += 1
+            else:  # under ## Retain, or hand-edited under another heading or none
+                window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+        if no_id:
+            warn_skip(
+                path,
+                f"{no_id} notes have no id comment, so sleep cannot track them "
+                "(take notes with `agent-sleep rest`)",
+            )
+        if too_long:
+            warn_skip(
+                path,
+                f"{too_long} notes are over {MAX_NOTE_CHARS} characters "
+                "(split them into smaller notes)",
+            )
+    memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
+    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in bank_pages(ws)]
+    return Snapshot(
+        bank=tuple(related.current_entries(pages)),
+        superseded_notes=frozenset(
+            i
+            for _rel, text in pages
+            for n in fmt.notes_in(text)
+            if n.meta.get("superseded_by")
+            for i in sources_of(n)
+        ),
+        window=window,
+        memory=memory,
+        cited=frozenset(cited_ids(ws)),
+        dream_texts=frozenset(dreams),
+        bank_slugs=frozenset(p.stem for p in bank_pages(ws)),
+        marks=journal.load_watermark(ws),
+    )
