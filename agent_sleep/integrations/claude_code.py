@@ -118,7 +118,7 @@ def session_start_context(
 
 
 def _budgeted(ws: Workspace, room: int, today: dt.date) -> str:
-    from agent_sleep.retrieval.context import log_section, memory_section, next_session
+    from agent_sleep.retrieval.context import log_section, log_tail, memory_section, next_session
 
     parts: list[str] = []
     memory = memory_section(ws.read_text(ws.memory_md), min(MEMORY_CHARS, room // 2))
@@ -129,7 +129,7 @@ def _budgeted(ws: Workspace, room: int, today: dt.date) -> str:
         body = _cut(actions[1], NEXT_CHARS)
         parts.append(f"## Next session (planned {actions[0]})\n\n{body}")
     path = ws.day_log(today)
-    log, cut = _log_tail(path)
+    log, cut = log_tail(path, LOG_TAIL_BYTES)
     left = room - sum(len(p) + 2 for p in parts) - 100  # the headings
     body = log_section(log, max(0, left), path.relative_to(ws.root).as_posix(), cut)
     if body and left > 0:
@@ -144,20 +144,6 @@ def _cut(text: str, chars: int) -> str:
         return text
     head = text[:chars]
     return head[: head.rfind("\n") + 1]
-
-
-def _log_tail(path: Path) -> tuple[str, bool]:
-    """The end of a daily log: enough for this block, never the whole of a huge log."""
-    try:
-        with open(path, "rb") as f:
-            size = f.seek(0, os.SEEK_END)
-            f.seek(max(0, size - LOG_TAIL_BYTES))
-            data = f.read()
-    except (FileNotFoundError, IsADirectoryError):
-        return "", False
-    if size > LOG_TAIL_BYTES:
-        data = data[data.find(b"\n- ") + 1 :]  # start at a note
-    return data.decode("utf-8", "surrogateescape"), size > LOG_TAIL_BYTES
 
 
 def session_start(ws: Workspace) -> HookResult:

@@ -52,7 +52,7 @@ def get_context(
         days.append((today - dt.timedelta(days=1), "Yesterday's log"))
     for day, title in days:
         path = ws.day_log(day)
-        text, cut = _tail(path)
+        text, cut = log_tail(path)
         body = log_section(text, MAX_LOG_CHARS, path.relative_to(ws.root).as_posix(), cut)
         if body:
             parts.append(f"## {title} ({day.isoformat()})\n\n{body}")
@@ -105,19 +105,19 @@ def memory_section(text: str, max_chars: int) -> str:
     return _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
 
 
-def _tail(path: os.PathLike[str]) -> tuple[str, bool]:
-    """The end of a log, enough for ``MAX_LOG_CHARS`` of notes: a huge log is never read whole
-    on this path (it runs at every session start)."""
+def log_tail(path: os.PathLike[str], max_bytes: int = TAIL_BYTES) -> tuple[str, bool]:
+    """The end of a log, at most ``max_bytes`` starting at a note, and whether it was cut: a
+    huge log is never read whole on this path (it runs at every session start)."""
     try:
         with open(path, "rb") as f:
             size = f.seek(0, os.SEEK_END)
-            f.seek(max(0, size - TAIL_BYTES))
+            f.seek(max(0, size - max_bytes))
             data = f.read()
     except (FileNotFoundError, IsADirectoryError):
         return "", False
-    if size > TAIL_BYTES:
+    if size > max_bytes:
         data = data[data.find(b"\n- ") + 1 :]  # start at a note
-    return data.decode("utf-8", "surrogateescape"), size > TAIL_BYTES
+    return data.decode("utf-8", "surrogateescape"), size > max_bytes
 
 
 def log_section(
@@ -156,7 +156,7 @@ def log_section(
 def next_session(ws: Workspace) -> tuple[str, str] | None:
     """(date, actions) of the newest daily log with a ``## Next session`` section."""
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
-        text, _ = _tail(path)  # sleep appends the actions at the end of the log
+        text, _ = log_tail(path)  # sleep appends the actions at the end of the log
         if notes.NEXT_SESSION_HEADING not in text:
             continue
         found = [
