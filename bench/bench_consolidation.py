@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import re
 import sys
 import tempfile
 import time
@@ -46,24 +45,9 @@ from agent_sleep.core.workspace import Workspace  # noqa: E402
 from agent_sleep.providers import offline  # noqa: E402
 from bench import locomo  # noqa: E402
 
-_RESOLVED = re.compile(r"^ \(((?:week of |weekend of )?[\d-]+)\)")
-
 
 def _words(text: str) -> int:
     return len(text.split())
-
-
-def _survives(expr: temporal.Expression, raw: str, day: dt.date, consolidated: str) -> bool:
-    low = consolidated.lower()
-    if expr.text.lower() in low:
-        return True
-    resolved = temporal.resolve(raw, day)
-    at = resolved.lower().find(expr.text.lower())
-    if at >= 0:
-        m = _RESOLVED.match(resolved[at + len(expr.text) :])
-        if m and m.group(1).lower() in low:
-            return True
-    return False
 
 
 def run_one(sample: dict, budget: int | None) -> dict:
@@ -109,10 +93,10 @@ def run_one(sample: dict, budget: int | None) -> dict:
         for nid, (text, day) in raw.items():
             for e in temporal.extract(text):
                 total_all[e.kind] += 1
-                kept_all[e.kind] += _survives(e, text, day, everything)
+                kept_all[e.kind] += locomo.survives(e, text, day, everything)
                 if nid in citing:
                     total[e.kind] += 1
-                    kept[e.kind] += _survives(e, text, day, "\n".join(citing[nid]))
+                    kept[e.kind] += locomo.survives(e, text, day, "\n".join(citing[nid]))
 
         covered: Counter[int] = Counter()
         share: dict[int, float] = defaultdict(float)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import re
 import sys
 import tempfile
 import time
@@ -56,23 +55,6 @@ def _import(sample: dict, ws: Workspace, sessions: int) -> tuple[dt.datetime, dt
     return min(t.when for t in turns), max(t.when for t in turns), len(turns)
 
 
-_RESOLVED = re.compile(r"^ \(((?:week of |weekend of )?[\d-]+)\)")
-
-
-def _survives(expr: temporal.Expression, raw: str, day: dt.date, consolidated: str) -> bool:
-    """bench_consolidation's test: the expression verbatim, or the date it resolves to."""
-    low = consolidated.lower()
-    if expr.text.lower() in low:
-        return True
-    resolved = temporal.resolve(raw, day)
-    at = resolved.lower().find(expr.text.lower())
-    if at >= 0:
-        m = _RESOLVED.match(resolved[at + len(expr.text) :])
-        if m and m.group(1).lower() in low:
-            return True
-    return False
-
-
 def _temporal(ws: Workspace) -> dict[str, int]:
     raw: dict[str, tuple[str, dt.date]] = {}
     for path in ws.daily_logs():
@@ -89,10 +71,10 @@ def _temporal(ws: Workspace) -> dict[str, int]:
     for nid, (text, day) in raw.items():
         for e in temporal.extract(text):
             out["total_all"] += 1
-            out["kept_all"] += _survives(e, text, day, everything)
+            out["kept_all"] += locomo.survives(e, text, day, everything)
             if nid in citing:
                 out["total"] += 1
-                out["kept"] += _survives(e, text, day, "\n".join(citing[nid]))
+                out["kept"] += locomo.survives(e, text, day, "\n".join(citing[nid]))
     out["notes"] = len(raw)
     out["cited_notes"] = sum(1 for n in raw if n in citing)
     return dict(out)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_sleep.analysis import temporal
 from agent_sleep.core.rest import micro_rest
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / "shared/data/locomo/locomo-dev.json"
@@ -93,3 +94,21 @@ def import_conversation(sample: dict, workspace: str | Path) -> dict[str, str]:
             continue
         ids[t.dia_id] = micro_rest(t.note, "B", workspace=workspace, when=t.when, source=t.dia_id)
     return ids
+
+
+_RESOLVED = re.compile(r"^ \(((?:week of |weekend of )?[\d-]+)\)")
+
+
+def survives(expr: temporal.Expression, raw: str, day: dt.date, consolidated: str) -> bool:
+    """The paper's preservation test: the temporal expression is in the consolidated text
+    verbatim, or the date it resolves to (in the log of ``day``) is."""
+    low = consolidated.lower()
+    if expr.text.lower() in low:
+        return True
+    resolved = temporal.resolve(raw, day)
+    at = resolved.lower().find(expr.text.lower())
+    if at >= 0:
+        m = _RESOLVED.match(resolved[at + len(expr.text) :])
+        if m and m.group(1).lower() in low:
+            return True
+    return False
