@@ -96,4 +96,3 @@ def redact(text: str) -> str:
     for _kind, pattern, sub in _RULES:
         text = pattern.sub(sub, text)
     return text
-
