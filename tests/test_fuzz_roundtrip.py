@@ -19,7 +19,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_sleep.consolidation.apply import Builder, Inputs
+from agent_sleep.consolidation.apply import Builder
+from agent_sleep.consolidation.plan import Inputs
 from agent_sleep.core import notes
 from agent_sleep.core.workspace import Workspace
 

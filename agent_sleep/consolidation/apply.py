@@ -13,13 +13,22 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.consolidation import supersede
+from agent_sleep.consolidation import apply_rem, supersede
+from agent_sleep.consolidation.plan import (
+    MAX_CONTENT_CHARS,
+    MAX_ITEMS,
+    MAX_TEXT_CHARS,
+    REMOVAL_CAP,
+    Inputs,
+    Plan,
+    bounded,
+    merge_ids,
+)
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import WorkspaceError
 from agent_sleep.core.memory import (
@@ -34,66 +43,14 @@ from agent_sleep.core.memory import (
     slug_of,
     touch_updated,
 )
-from agent_sleep.core.notes import Note, sources_of, stable_id
+from agent_sleep.core.notes import DEFAULT_CONFIDENCE, Note, sources_of, stable_id
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
-
-REMOVAL_CAP = 0.25
-MAX_TEXT_CHARS = 1200
-MAX_CONTENT_CHARS = 6000
-MAX_ITEMS = 2000
-RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
-DREAMS = fmt.DREAMS_HEADING
-NEXT_SESSION = fmt.NEXT_SESSION_HEADING
 
 
 def _section_title(raw: str) -> str:
     title = " ".join(redact(raw).replace("#", " ").split())[:80]
     return title or "Notes"
-
-
-def _bounded(value: Any) -> Any:
-    """``value`` with every string cut to ``RAW_LIMIT + 1`` characters: still over every cap
-    (so dropped as oversized), but redaction and normalization no longer scale with what the
-    model sent (a 10 MB field took minutes)."""
-    if isinstance(value, str):
-        return value[: RAW_LIMIT + 1]
-    if isinstance(value, dict):
-        return {k: _bounded(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_bounded(v) for v in value[:MAX_ITEMS]]
-    return value
-
-
-def _merge_ids(*groups: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(i for g in groups for i in g if i))
-
-
-@dataclass
-class Plan:
-    texts: dict[Path, str] = field(default_factory=dict)  # full new text
-    appends: dict[Path, str] = field(default_factory=dict)  # suffix to append (daily logs)
-    originals: dict[Path, str | None] = field(default_factory=dict)
-    decisions: Counter[str] = field(default_factory=Counter)
-    dropped: Counter[str] = field(default_factory=Counter)
-    superseded: list[dict[str, Any]] = field(default_factory=list)
-    deferred: set[str] = field(default_factory=set)  # notes left pending (over the cap)
-
-    def changed(self) -> list[Path]:
-        out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
-        return sorted(out + [p for p, s in self.appends.items() if s])
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """What the model was shown: the ids it may cite and the dates of the notes."""
-
-    note_dates: dict[str, str]  # daily-note id -> log date
-    note_types: dict[str, str]
-    memory_ids: frozenset[str]
-    cited: frozenset[str]  # note ids already cited by MEMORY.md or a bank page
-    dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
-    bank_entries: dict[str, str] = field(default_factory=dict)  # bank entry id shown -> page
 
 
 class Builder:
@@ -135,7 +92,7 @@ class Builder:
         if not ids or any(i not in known for i in ids):
             self.plan.dropped["ungrounded"] += 1
             return None
-        return _merge_ids(ids)
+        return merge_ids(ids)
 
     def _fresh(self, ids: list[str]) -> bool:
         notes = [i for i in ids if i in self.inputs.note_dates]
@@ -155,7 +112,7 @@ class Builder:
 
     def _entry(self, kind: str, text: str, conf: float | None, ids: list[str], **meta: str) -> Note:
         kind = kind if kind in fmt.NOTE_TYPES else "S"
-        c = round(min(1.0, max(0.0, float(conf if conf is not None else 0.7))), 2)
+        c = round(min(1.0, max(0.0, float(conf if conf is not None else DEFAULT_CONFIDENCE))), 2)
         note_id = stable_id("memory", kind, text, ",".join(ids))
         full = {"id": note_id, "sources": ",".join(ids), "date": self._date(ids), **meta}
         return Note(
@@ -166,7 +123,7 @@ class Builder:
         return int(REMOVAL_CAP * self.start_entries)
 
     def nrem(self, out: dict[str, Any]) -> None:
-        out = _bounded(out)
+        out = bounded(out)
         updates = out.get("memory_md_updates", [])[:MAX_ITEMS]
         for item in updates:
             if item.get("action") != "supersede":
@@ -184,6 +141,9 @@ class Builder:
                 self._memory_update(item)
         self.plan.decisions["pruned"] += max(0, int(out.get("pruned_count", 0) or 0))
 
+    def rem(self, out: dict[str, Any]) -> None:
+        apply_rem.rem(self, out)
+
     def _memory_update(self, item: dict[str, Any]) -> None:
         action = item.get("action")
         ids = self._grounded(item.get("sources"))
@@ -196,26 +156,32 @@ class Builder:
             return
         if action == "supersede":
             supersede.supersede(self, item, ids, text)
-            return
-        if action == "keep":
+        elif action == "keep":
             self.plan.decisions["kept"] += 1
+        elif action == "add":
+            self._memory_add(item, ids, text)
+        else:
+            self._memory_change(str(action), item, ids, text)
+
+    def _memory_add(self, item: dict[str, Any], ids: list[str], text: str) -> None:
+        """A new entry, or more sources for the entry that already says ``text``."""
+        if not self._fresh(ids):
+            self.plan.dropped["already_consolidated"] += 1
             return
-        if action == "add":
-            if not self._fresh(ids):
-                self.plan.dropped["already_consolidated"] += 1
-                return
-            same = self.memory.index(text)
-            if same is not None:
-                old = self.memory.blocks[same].note
-                assert old is not None
-                merged = _merge_ids(sources_of(old), ids)
-                self.memory.set(same, replace(old, meta={**old.meta, "sources": ",".join(merged)}))
-                self.plan.decisions["memory_reinforced"] += 1
-            else:
-                note = self._entry(item.get("type", "S"), text, item.get("confidence"), ids)
-                self.memory.add(note, SECTIONS[note.type])
-                self.plan.decisions["memory_add"] += 1
-            return
+        same = self.memory.index(text)
+        if same is not None:
+            old = self.memory.blocks[same].note
+            assert old is not None
+            merged = merge_ids(sources_of(old), ids)
+            self.memory.set(same, replace(old, meta={**old.meta, "sources": ",".join(merged)}))
+            self.plan.decisions["memory_reinforced"] += 1
+        else:
+            note = self._entry(item.get("type", "S"), text, item.get("confidence"), ids)
+            self.memory.add(note, SECTIONS[note.type])
+            self.plan.decisions["memory_add"] += 1
+
+    def _memory_change(self, action: str, item: dict[str, Any], ids: list[str], text: str) -> None:
+        """An update, merge or removal of the entry the item ``replaces``."""
         ref = str(item.get("replaces", ""))
         i = self.memory.index(ref) if ref else None
         if i is None:
@@ -225,40 +191,49 @@ class Builder:
         assert old is not None
         cited = [s for s in ids if s != old.id]
         if action in ("update", "merge"):
-            merged = _merge_ids(sources_of(old), cited)
-            same_text = one_line(old.text) == text
-            conf = item.get("confidence")
-            if (
-                same_text
-                and merged == sources_of(old)
-                and (old.type != "O" or conf is None or round(float(conf), 2) == old.confidence)
-            ):
-                self.plan.dropped["unchanged"] += 1
-                return
-            new = self._entry(item.get("type", old.type), text, conf, merged)
-            if old.meta.get("contested") and cited:  # the next evidence agrees: decided
-                self.plan.decisions["contest_decided"] += 1
-            self.memory.set(i, new)
-            self.plan.superseded.append(
-                {
-                    "old_id": old.id,
-                    "old": old.text,
-                    "new_id": new.id,
-                    "new": new.text,
-                    "sources": cited,
-                    "why": "update",
-                }
-            )
-            self.plan.decisions["memory_update"] += 1
+            self._memory_revise(i, old, item, text, cited)
+        elif action == "remove":
+            self._memory_remove(i, old, cited)
+
+    def _memory_revise(
+        self, i: int, old: Note, item: dict[str, Any], text: str, cited: list[str]
+    ) -> None:
+        """Entry ``i`` rewritten in place (update, merge), unless nothing would change."""
+        merged = merge_ids(sources_of(old), cited)
+        same_text = one_line(old.text) == text
+        conf = item.get("confidence")
+        if (
+            same_text
+            and merged == sources_of(old)
+            and (old.type != "O" or conf is None or round(float(conf), 2) == old.confidence)
+        ):
+            self.plan.dropped["unchanged"] += 1
             return
-        if action == "remove":
-            if not self.prune and self.removed >= self.cap():
-                self.plan.dropped["removal_cap"] += 1
-                return
-            self.removed += 1
-            self.memory.remove(i)
-            self._archive(old, "removed by consolidation", cited)
-            self.plan.decisions["memory_remove"] += 1
+        new = self._entry(item.get("type", old.type), text, conf, merged)
+        if old.meta.get("contested") and cited:  # the next evidence agrees: decided
+            self.plan.decisions["contest_decided"] += 1
+        self.memory.set(i, new)
+        self.plan.superseded.append(
+            {
+                "old_id": old.id,
+                "old": old.text,
+                "new_id": new.id,
+                "new": new.text,
+                "sources": cited,
+                "why": "update",
+            }
+        )
+        self.plan.decisions["memory_update"] += 1
+
+    def _memory_remove(self, i: int, old: Note, cited: list[str]) -> None:
+        """Entry ``i`` moved to the archive page, within the removal cap."""
+        if not self.prune and self.removed >= self.cap():
+            self.plan.dropped["removal_cap"] += 1
+            return
+        self.removed += 1
+        self.memory.remove(i)
+        self._archive(old, "removed by consolidation", cited)
+        self.plan.decisions["memory_remove"] += 1
 
     def _archive(self, old: Note, why: str, cited: list[str]) -> None:
         moved = Note(
@@ -378,7 +353,7 @@ class Builder:
         note_ids = [i for i in ids if i in self.inputs.note_types]
         types = {self.inputs.note_types[i] for i in note_ids}
         kind_of_note = types.pop() if len(types) == 1 else "S"
-        note = self._entry(kind_of_note, text, 0.7, ids)
+        note = self._entry(kind_of_note, text, DEFAULT_CONFIDENCE, ids)
         if self._page_entries(
             slug,
             kind if kind in ("entity", "concept") else "concept",
@@ -387,96 +362,10 @@ class Builder:
         ):
             self.plan.decisions[decision] += 1
 
-    # -- REM ------------------------------------------------------------------------------
-
-    def rem(self, out: dict[str, Any]) -> None:
-        out = _bounded(out)
-        for item in out.get("confidence_updates", [])[:MAX_ITEMS]:
-            self._confidence(item)
-        for item in out.get("creative_connections", [])[:MAX_ITEMS]:
-            text = f"{item.get('link', '')} — {item.get('why', '')}"
-            self._log_note(self.dreams, text, item.get("sources"), "dreams")
-        for item in out.get("aha_moments", [])[:MAX_ITEMS]:
-            self._log_note(self.dreams, str(item.get("text", "")), item.get("sources"), "dreams")
-        for item in out.get("next_session_actions", [])[:MAX_ITEMS]:
-            self._log_note(
-                self.actions, str(item.get("text", "")), item.get("sources"), "next_session"
-            )
-        for item in out.get("new_bank_suggestions", [])[:MAX_ITEMS]:
-            self._bank_update(
-                item.get("slug", ""),
-                item.get("kind", ""),
-                "Overview",
-                item.get("seed_content", ""),
-                item.get("sources"),
-                "bank_suggestions",
-            )
-
-    def _confidence(self, item: dict[str, Any]) -> None:
-        ids = self._grounded(item.get("sources"))
-        if ids is None:
-            return
-        i = self.memory.index(str(item.get("item", "")))
-        note = self.memory.blocks[i].note if i is not None else None
-        if i is None or note is None:
-            self.plan.dropped["stale_reference"] += 1
-            return
-        if note.type != "O":
-            self.plan.dropped["not_an_opinion"] += 1
-            return
-        try:
-            new_c = round(min(1.0, max(0.0, float(item.get("new_c", 0)))), 2)
-        except (TypeError, ValueError):
-            self.plan.dropped["bad_confidence"] += 1
-            return
-        evidence = [s for s in note.meta.get("evidence", "").split(",") if s]
-        new_ids = [s for s in ids if s not in evidence and s != note.id]
-        if not new_ids or new_c == note.confidence:
-            self.plan.dropped["unchanged"] += 1
-            return
-        meta = {**note.meta, "evidence": ",".join(_merge_ids(evidence, new_ids))}
-        self.memory.set(i, replace(note, confidence=new_c, meta=meta))
-        self.plan.superseded.append(
-            {
-                "old_id": note.id,
-                "old": f"O(c={note.confidence}) {note.text}",
-                "new_id": note.id,
-                "new": f"O(c={new_c}) {note.text}",
-                "sources": new_ids,
-                "why": one_line(str(item.get("reason", "")))[:300] or "confidence update",
-            }
-        )
-        self.plan.decisions["confidence_updates"] += 1
-
-    def _log_note(self, into: list[str], text: str, sources: object, decision: str) -> None:
-        ids = self._grounded(sources)
-        if ids is None:
-            return
-        text = one_line(text)
-        if not text:
-            self.plan.dropped["empty"] += 1
-            return
-        if self._too_big(text, MAX_TEXT_CHARS) or text in self.inputs.dream_texts:
-            if text in self.inputs.dream_texts:
-                self.plan.dropped["duplicate"] += 1
-            return
-        note_id = stable_id("dream", text, ",".join(ids))
-        note = Note(
-            type="S",
-            text=text,
-            id=note_id,
-            time=self.now,
-            meta={"id": note_id, "sources": ",".join(ids)},
-        )
-        rendered = fmt.render_note(note)
-        if rendered not in into:
-            into.append(rendered)
-            self.plan.decisions[decision] += 1
-
     # -- budget and result ------------------------------------------------------------------
 
     def _value(self, note: Note, rank: float) -> float:
-        conf = note.confidence if note.confidence is not None else 0.7
+        conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank
 
     def _enforce_budget(self) -> None:
@@ -505,10 +394,10 @@ class Builder:
             existing = self.read(log_path)
             self.plan.originals[log_path] = existing
             current = existing or ""
-            suffix = "" if existing is not None else f"# {self.today.isoformat()}\n\n"
+            suffix = "" if existing is not None else fmt.day_header(self.today)
             if self.dreams:
-                suffix += fmt.append_block(current + suffix, self.dreams, DREAMS)
+                suffix += fmt.append_block(current + suffix, self.dreams, fmt.DREAMS_HEADING)
             if self.actions:
-                suffix += fmt.append_block(current + suffix, self.actions, NEXT_SESSION)
+                suffix += fmt.append_block(current + suffix, self.actions, fmt.NEXT_SESSION_HEADING)
             self.plan.appends[log_path] = suffix
         return self.plan

@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.consolidation.apply import Plan
+from agent_sleep.consolidation.plan import Plan
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace

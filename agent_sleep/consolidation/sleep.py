@@ -22,7 +22,8 @@ from typing import Any
 
 from agent_sleep.analysis import salience, temporal
 from agent_sleep.consolidation import batches, journal, related
-from agent_sleep.consolidation.apply import MAX_TEXT_CHARS, Builder, Inputs, Plan
+from agent_sleep.consolidation.apply import Builder
+from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan
 from agent_sleep.consolidation.snapshot import (
     DayNote,
     Snapshot,

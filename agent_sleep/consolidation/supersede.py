@@ -29,18 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 from agent_sleep.analysis import distill
 from agent_sleep.core import notes as fmt
-from agent_sleep.core.notes import Note
+from agent_sleep.core.memory import ARCHIVE_SLUG as ARCHIVE
+from agent_sleep.core.notes import Note, sources_of
 
 if TYPE_CHECKING:
     from agent_sleep.consolidation.apply import Builder
 
 HISTORY = "## History"
 CONTESTED = "## Contested"
-ARCHIVE = "memory-archive"
-
-
-def _sources(note: Note) -> list[str]:
-    return [s for s in note.meta.get("sources", "").split(",") if s]
 
 
 def _conf(note: Note | None, value: Any, kind: str) -> float | None:
@@ -82,12 +78,12 @@ def find_target(b: Builder, ref: str) -> Target | None:
         return None
     if ref in b.inputs.note_dates:
         for k, blk in enumerate(b.memory.blocks):
-            if blk.note is not None and ref in _sources(blk.note):
+            if blk.note is not None and ref in sources_of(blk.note):
                 return Target(blk.note, memory_index=k)
         for path, sections in b.added.items():
             for section in sections.values():
                 for n in section:
-                    if ref in _sources(n):
+                    if ref in sources_of(n):
                         return Target(n, page=path)
     return None
 

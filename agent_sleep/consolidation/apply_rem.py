@@ -1,0 +1,108 @@
+"""REM in the plan: confidence updates of opinions, dreams and next-session actions for today's
+log, and bank pages REM suggests.
+
+Functions of the :class:`~agent_sleep.consolidation.apply.Builder` (as ``supersede.py`` is):
+every item must cite ids the model was shown; an opinion's confidence changes only with new
+evidence; a dream or action already in a log is not written twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from agent_sleep.consolidation.plan import MAX_ITEMS, MAX_TEXT_CHARS, bounded, merge_ids
+from agent_sleep.core import notes as fmt
+from agent_sleep.core.memory import one_line
+from agent_sleep.core.notes import Note, stable_id
+
+if TYPE_CHECKING:
+    from agent_sleep.consolidation.apply import Builder
+
+
+def rem(b: Builder, out: dict[str, Any]) -> None:
+    """Apply a REM answer to the builder ``b``."""
+    out = bounded(out)
+    for item in out.get("confidence_updates", [])[:MAX_ITEMS]:
+        confidence(b, item)
+    for item in out.get("creative_connections", [])[:MAX_ITEMS]:
+        text = f"{item.get('link', '')} — {item.get('why', '')}"
+        log_note(b, b.dreams, text, item.get("sources"), "dreams")
+    for item in out.get("aha_moments", [])[:MAX_ITEMS]:
+        log_note(b, b.dreams, str(item.get("text", "")), item.get("sources"), "dreams")
+    for item in out.get("next_session_actions", [])[:MAX_ITEMS]:
+        log_note(b, b.actions, str(item.get("text", "")), item.get("sources"), "next_session")
+    for item in out.get("new_bank_suggestions", [])[:MAX_ITEMS]:
+        b._bank_update(
+            item.get("slug", ""),
+            item.get("kind", ""),
+            "Overview",
+            item.get("seed_content", ""),
+            item.get("sources"),
+            "bank_suggestions",
+        )
+
+
+def confidence(b: Builder, item: dict[str, Any]) -> None:
+    """A MEMORY.md opinion's new confidence, when the item cites evidence it had not seen."""
+    ids = b._grounded(item.get("sources"))
+    if ids is None:
+        return
+    i = b.memory.index(str(item.get("item", "")))
+    note = b.memory.blocks[i].note if i is not None else None
+    if i is None or note is None:
+        b.plan.dropped["stale_reference"] += 1
+        return
+    if note.type != "O":
+        b.plan.dropped["not_an_opinion"] += 1
+        return
+    try:
+        new_c = round(min(1.0, max(0.0, float(item.get("new_c", 0)))), 2)
+    except (TypeError, ValueError):
+        b.plan.dropped["bad_confidence"] += 1
+        return
+    evidence = [s for s in note.meta.get("evidence", "").split(",") if s]
+    new_ids = [s for s in ids if s not in evidence and s != note.id]
+    if not new_ids or new_c == note.confidence:
+        b.plan.dropped["unchanged"] += 1
+        return
+    meta = {**note.meta, "evidence": ",".join(merge_ids(evidence, new_ids))}
+    b.memory.set(i, replace(note, confidence=new_c, meta=meta))
+    b.plan.superseded.append(
+        {
+            "old_id": note.id,
+            "old": f"O(c={note.confidence}) {note.text}",
+            "new_id": note.id,
+            "new": f"O(c={new_c}) {note.text}",
+            "sources": new_ids,
+            "why": one_line(str(item.get("reason", "")))[:300] or "confidence update",
+        }
+    )
+    b.plan.decisions["confidence_updates"] += 1
+
+
+def log_note(b: Builder, into: list[str], text: str, sources: object, decision: str) -> None:
+    """A note for today's log (``into``: the builder's dreams or actions), once."""
+    ids = b._grounded(sources)
+    if ids is None:
+        return
+    text = one_line(text)
+    if not text:
+        b.plan.dropped["empty"] += 1
+        return
+    if b._too_big(text, MAX_TEXT_CHARS) or text in b.inputs.dream_texts:
+        if text in b.inputs.dream_texts:
+            b.plan.dropped["duplicate"] += 1
+        return
+    note_id = stable_id("dream", text, ",".join(ids))
+    note = Note(
+        type="S",
+        text=text,
+        id=note_id,
+        time=b.now,
+        meta={"id": note_id, "sources": ",".join(ids)},
+    )
+    rendered = fmt.render_note(note)
+    if rendered not in into:
+        into.append(rendered)
+        b.plan.decisions[decision] += 1

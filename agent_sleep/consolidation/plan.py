@@ -1,0 +1,67 @@
+"""What a consolidation run plans to write, what the model was shown, and the caps on what it
+may send back.
+
+:class:`Plan` is the result of :class:`~agent_sleep.consolidation.apply.Builder`: new texts for
+MEMORY.md and bank pages, suffixes for daily logs, the decisions and drops, and the superseded
+entries. :class:`Inputs` is what the model was shown: the ids it may cite. The caps bound what
+is read from a model's answer before any processing (it is untrusted data).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REMOVAL_CAP = 0.25  # at most this share of MEMORY.md entries removed per run
+MAX_TEXT_CHARS = 1200  # one MEMORY.md entry or log note
+MAX_CONTENT_CHARS = 6000  # one bank entry
+MAX_ITEMS = 2000  # items read from each list of an answer
+RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
+
+
+def bounded(value: Any) -> Any:
+    """``value`` with every string cut to ``RAW_LIMIT + 1`` characters: still over every cap
+    (so dropped as oversized), but redaction and normalization no longer scale with what the
+    model sent (a 10 MB field took minutes)."""
+    if isinstance(value, str):
+        return value[: RAW_LIMIT + 1]
+    if isinstance(value, dict):
+        return {k: bounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [bounded(v) for v in value[:MAX_ITEMS]]
+    return value
+
+
+def merge_ids(*groups: Iterable[str]) -> list[str]:
+    """The ids of ``groups`` in order of first appearance, without blanks or repeats."""
+    return list(dict.fromkeys(i for g in groups for i in g if i))
+
+
+@dataclass
+class Plan:
+    texts: dict[Path, str] = field(default_factory=dict)  # full new text
+    appends: dict[Path, str] = field(default_factory=dict)  # suffix to append (daily logs)
+    originals: dict[Path, str | None] = field(default_factory=dict)
+    decisions: Counter[str] = field(default_factory=Counter)
+    dropped: Counter[str] = field(default_factory=Counter)
+    superseded: list[dict[str, Any]] = field(default_factory=list)
+    deferred: set[str] = field(default_factory=set)  # notes left pending (over the cap)
+
+    def changed(self) -> list[Path]:
+        out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
+        return sorted(out + [p for p, s in self.appends.items() if s])
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the model was shown: the ids it may cite and the dates of the notes."""
+
+    note_dates: dict[str, str]  # daily-note id -> log date
+    note_types: dict[str, str]
+    memory_ids: frozenset[str]
+    cited: frozenset[str]  # note ids already cited by MEMORY.md or a bank page
+    dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
+    bank_entries: dict[str, str] = field(default_factory=dict)  # bank entry id shown -> page
