@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from agent_sleep.core.errors import StorageError
+from agent_sleep.core.storage import file_lock
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval import units
 from agent_sleep.retrieval.bm25 import BM25, Segment
+from agent_sleep.retrieval.index_matrix import Vectors, read_vectors
 from agent_sleep.retrieval.index_records import (
     HEADER,
     MEANING,
@@ -140,24 +142,9 @@ class Loaded:
         return out
 
 
-@contextlib.contextmanager
-def writer_lock(folder: Path) -> Iterator[None]:
+def writer_lock(folder: Path) -> contextlib.AbstractContextManager[None]:
     """The index writers' own lock (not the workspace lock: notes can be taken meanwhile)."""
-    path = folder / "lock"
-    try:
-        import fcntl
-    except ImportError:
-        import filelock
-
-        with filelock.FileLock(str(path) + ".portable"):
-            yield
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
+    return file_lock(folder / "lock")
 
 
 def write(
@@ -324,7 +311,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
     _links[folder] = {k: v for k, v in _links.get(folder, {}).items() if k in parsed}
     vectors = None
     if manifest.model and with_vectors:
-        vectors = _read_vectors([folder / f"vectors-{p.id}.npy" for p in manifest.parts])
+        vectors = read_vectors([folder / f"vectors-{p.id}.npy" for p in manifest.parts])
     if len(records) != manifest.units or (vectors is not None and len(vectors) != len(records)):
         return None
     return Loaded(
@@ -366,51 +353,3 @@ def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
     if segment.count != p.units or len(windows) != p.units:
         return None
     return ParsedPart(st, part_hashes, part_records, segment, windows)
-
-
-def _read_vectors(paths: list[Path]) -> Vectors:
-    """The parts' vectors, memory-mapped (a cold search does not copy 150 MB of a large
-    index before its first product; the page cache serves them)."""
-    import numpy as np
-
-    return Vectors([np.load(p, mmap_mode="r") for p in paths])
-
-
-class Vectors:
-    """The embeddings of every unit, one array per part (each stored by column, Fortran
-    order: a matrix-vector product over 100k rows takes about half the time it takes over
-    rows, 5 vs 8.5 ms), used as one matrix: ``vectors @ query``, ``vectors[rows]``."""
-
-    def __init__(self, parts: list[np.ndarray]) -> None:
-        self.parts = [p for p in parts if len(p)] or parts[:1]
-        self._starts = [0]
-        for p in self.parts:
-            self._starts.append(self._starts[-1] + len(p))
-
-    def __len__(self) -> int:
-        return self._starts[-1]
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (len(self), int(self.parts[0].shape[1]))
-
-    def __matmul__(self, query: np.ndarray) -> np.ndarray:
-        import numpy as np
-
-        if len(self.parts) == 1:
-            out: np.ndarray = self.parts[0] @ query
-            return out
-        return np.concatenate([p @ query for p in self.parts])
-
-    def __getitem__(self, rows: Any) -> np.ndarray:
-        import numpy as np
-
-        if len(self.parts) == 1:
-            return np.asarray(self.parts[0][rows])
-        return np.asarray(self.__array__()[rows])
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        import numpy as np
-
-        out = np.concatenate([np.asarray(p) for p in self.parts])
-        return out if dtype is None else out.astype(dtype)
