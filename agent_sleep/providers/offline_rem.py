@@ -68,31 +68,53 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
     if not notes:
         return out
     corpus = [n["text"] for n in notes] + [m["text"] for m in memory]
-    tfidf = lexical.TfIdf(corpus)
-    sim = tfidf.similarity()
-    k = len(notes)
-
+    sim = lexical.TfIdf(corpus).similarity()
     known = distill.known_names(corpus)
     useful = [
-        i for i in range(k) if not prunable(notes[i], distill.information(notes[i]["text"], known))
+        i
+        for i in range(len(notes))
+        if not prunable(notes[i], distill.information(notes[i]["text"], known))
     ]
     out["creative_connections"] = _links(notes, memory, useful, sim, known)
-    for change in p.get("changes", [])[:MAX_AHA]:
-        out["aha_moments"].append(
-            {
-                "text": f"Changed on {change.get('until', '')}: {excerpt(change['old'], 120)} → "
-                f"{excerpt(change['new'], 120)}",
-                "sources": change["sources"],
-            }
-        )
+    out["aha_moments"] = _changes(p.get("changes", []))
+    out["confidence_updates"] = _confidence_updates(notes, memory, sim, known)
+    mentions = _mentions(notes, useful, known)
+    recurring = sorted(
+        ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
+        key=lambda t: (-len(t[1]), t[0]),
+    )
+    pages = set(p.get("bank_pages", []))
+    out["new_bank_suggestions"] = _suggestions(notes, useful, mentions, recurring, pages, known)
+    _recurring_ahas(out["aha_moments"], notes, memory, recurring)
+    out["next_session_actions"] = _actions(p, notes, memory, useful, known)
+    return out
 
+
+def _changes(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The "Changed on DATE: A → B" moments of the run's first supersedes."""
+    return [
+        {
+            "text": f"Changed on {change.get('until', '')}: {excerpt(change['old'], 120)} → "
+            f"{excerpt(change['new'], 120)}",
+            "sources": change["sources"],
+        }
+        for change in changes[:MAX_AHA]
+    ]
+
+
+def _confidence_updates(
+    notes: list[dict[str, Any]], memory: list[dict[str, Any]], sim: Any, known: frozenset[str]
+) -> list[dict[str, Any]]:
+    """Each O entry's confidence moved up by the new notes that support it and down by those
+    that disagree (a note that disagrees on a value, or supersedes the entry, never supports)."""
+    k = len(notes)
+    out = []
     for m, entry in enumerate(memory):
         if entry.get("type") != "O":
             continue
         old = float(entry.get("confidence") or 0.5)
         seen = set(entry.get("sources", [])) | set(entry.get("evidence", []))
         neg = lexical.negated(entry["text"])
-        # a note that disagrees on a value (or supersedes the entry) never supports it
         disagree = {i for i in range(k) if sim[i, k + m] >= 0.35 and (
             lexical.negated(notes[i]["text"]) != neg
             or currency.relation(notes[i]["text"], entry["text"], known).kind
@@ -102,7 +124,7 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         against = [i for i in range(k) if notes[i]["id"] not in seen and i in disagree]
         new = round(min(0.95, max(0.05, old + 0.05 * len(support) - 0.15 * len(against))), 2)
         if new != old:
-            out["confidence_updates"].append(
+            out.append(
                 {
                     "item": entry["id"],
                     "old_c": old,
@@ -111,26 +133,50 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
                     "sources": [notes[i]["id"] for i in support + against],
                 }
             )
+    return out
 
+
+def _mentions(
+    notes: list[dict[str, Any]], useful: list[int], known: frozenset[str]
+) -> dict[str, list[int]]:
+    """The informative notes naming each name (speakers' own names left out)."""
     speakers = {lexical.split_speaker(n["text"])[0].rstrip(": ") for n in notes} - {""}
     mentions: dict[str, list[int]] = {}
     for i in useful:
         for name in distill.names(notes[i]["text"], known):
             if name not in speakers:
                 mentions.setdefault(name, []).append(i)
-    recurring = sorted(
-        ((name, idx) for name, idx in mentions.items() if len(idx) >= RECURRING),
-        key=lambda t: (-len(t[1]), t[0]),
-    )
-    # A new page is seeded when its name or topic recurs in a run (3+ notes); an existing
-    # page already holds what was said, so it gets no line.
-    pages = set(p.get("bank_pages", []))
+    return mentions
+
+
+def _suggestions(
+    notes: list[dict[str, Any]],
+    useful: list[int],
+    mentions: dict[str, list[int]],
+    recurring: list[tuple[str, list[int]]],
+    pages: set[str],
+    known: frozenset[str],
+) -> list[dict[str, Any]]:
+    """A new page is seeded when its name or topic recurs in a run (3+ notes); an existing
+    page already holds what was said, so it gets no line."""
+    out = []
     for name, idx in recurring[:MAX_PAGES]:
         if slugify(name) and slugify(name) not in pages:  # an existing page needs no filler
-            out["new_bank_suggestions"].append(_seed(name, "entity", notes, idx, known))
+            out.append(_seed(name, "entity", notes, idx, known))
     for topic, idx in _topics(notes, useful, mentions, known)[:MAX_PAGES]:
         if slugify(topic) not in pages:
-            out["new_bank_suggestions"].append(_seed(topic, "concept", notes, idx, known))
+            out.append(_seed(topic, "concept", notes, idx, known))
+    return out
+
+
+def _recurring_ahas(
+    ahas: list[dict[str, Any]],
+    notes: list[dict[str, Any]],
+    memory: list[dict[str, Any]],
+    recurring: list[tuple[str, list[int]]],
+) -> None:
+    """Append "NAME keeps coming up" to ``ahas`` for names recurring across days or already in
+    MEMORY.md, until there are MAX_AHA (at least one is added when any qualifies)."""
     for name, idx in recurring:
         days = sorted({notes[i].get("date", "") for i in idx} - {""})
         in_memory = [e["id"] for e in memory if name in e["text"]]
@@ -140,15 +186,25 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         count = len(in_memory)
         entries = "entry" if count == 1 else "entries"
         also = f"; MEMORY.md has {count} {entries} on it" if in_memory else ""
-        out["aha_moments"].append(
+        ahas.append(
             {
                 "text": f"{name} keeps coming up: {len(idx)} notes{where}{also}.",
                 "sources": [notes[i]["id"] for i in idx] + in_memory[:3],
             }
         )
-        if len(out["aha_moments"]) >= MAX_AHA:
+        if len(ahas) >= MAX_AHA:
             break
 
+
+def _actions(
+    p: dict[str, Any],
+    notes: list[dict[str, Any]],
+    memory: list[dict[str, Any]],
+    useful: list[int],
+    known: frozenset[str],
+) -> list[dict[str, Any]]:
+    """Next-session actions: decide contested entries, find out open questions, follow up on
+    stated intentions; each text once, at most MAX_ACTIONS."""
     actions: list[dict[str, Any]] = []
     for entry in memory:  # a disputed entry waits for the evidence that decides it
         if entry.get("contested"):
@@ -165,11 +221,12 @@ def rem(p: dict[str, Any]) -> dict[str, Any]:
         intent = _intention(notes[i]["text"], known)
         if intent:
             actions.append({"text": f"Follow up: {intent}", "sources": [notes[i]["id"]]})
+    out: list[dict[str, Any]] = []
     seen_text: set[str] = set()
     for a in actions:
-        if a["text"] not in seen_text and len(out["next_session_actions"]) < MAX_ACTIONS:
+        if a["text"] not in seen_text and len(out) < MAX_ACTIONS:
             seen_text.add(a["text"])
-            out["next_session_actions"].append(a)
+            out.append(a)
     return out
 
 
