@@ -87,8 +87,9 @@ def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
     """``supersede``, ``same`` or ``other`` for a new claim against an old one.
 
-    One decision list, read top to bottom (kept in one function on purpose: the order of the
-    checks is the rule)."""
+    One decision list, read top to bottom (the order of the checks is the rule): first whether
+    the two claims speak of the same thing, then whether the value differs, then with change
+    language (:func:`_changed`) or without (:func:`_implicit`)."""
     if new.modal or old.modal:
         return Verdict(OTHER, "an intention, not a fact")
     if new.speaker and old.speaker and new.speaker != old.speaker:
@@ -103,13 +104,7 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         new = replace(new, change=True)  # "a new phone number" for the phone number
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
         return Verdict(OTHER, "another qualifier")
-    nouns_new = {a for a in new.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
-    nouns_old = {a for a in old.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
-    if (
-        (nouns_new and not nouns_new & _bag(old))
-        or (nouns_old and not nouns_old & _bag(new))
-        or (nouns_new - _bag(old) and nouns_old - _bag(new))  # "staging" / "production"
-    ):
+    if _other_nouns(new, old):
         return Verdict(OTHER, "another attribute")
     labels = {w for w in new.words if _LABEL.search(w)}, {w for w in old.words if _LABEL.search(w)}
     if labels[0] and labels[1] and labels[0] != labels[1]:
@@ -132,16 +127,47 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     if new.activity and not (new.old & (set(old.values) | old.words)):
         return Verdict(OTHER, "an ongoing activity")  # "I am now mentoring …"
     if new.change or new.old:
-        generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS
-        # chat turns (a speaker label) are episodic: only the same verb or attribute counts
-        chat = bool(new.speaker or old.speaker)
-        loose = generic and not chat and frame >= CHANGE_FRAME and _comparable(new, old)
-        related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
-        if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
-            related = similar(_masked(new), _masked(old)) >= EMBED_SAME
-        if related and frame >= CHANGE_FRAME:
-            return Verdict(SUPERSEDE, "change language" if heads else "a generic change", was, now)
-        return Verdict(OTHER, "another attribute")
+        return _changed(new, old, frame, heads, similar, (was, now))
+    return _implicit(new, old, frame, (was, now))
+
+
+def _other_nouns(new: Claim, old: Claim) -> bool:
+    """Whether the claims name different attribute nouns ("staging" / "production")."""
+    nouns_new = {a for a in new.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
+    nouns_old = {a for a in old.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
+    return bool(
+        (nouns_new and not nouns_new & _bag(old))
+        or (nouns_old and not nouns_old & _bag(new))
+        or (nouns_new - _bag(old) and nouns_old - _bag(new))
+    )
+
+
+def _changed(
+    new: Claim,
+    old: Claim,
+    frame: float,
+    heads: bool,
+    similar: Callable[[str, str], float] | None,
+    values: tuple[str, str],
+) -> Verdict:
+    """The verdict when the new claim uses change language: a supersede when it speaks of the
+    same attribute (the same head, a generic change of comparable values, or, given
+    ``similar``, frames that mean the same)."""
+    generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS
+    # chat turns (a speaker label) are episodic: only the same verb or attribute counts
+    chat = bool(new.speaker or old.speaker)
+    loose = generic and not chat and frame >= CHANGE_FRAME and _comparable(new, old)
+    related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
+    if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
+        related = similar(_masked(new), _masked(old)) >= EMBED_SAME
+    if related and frame >= CHANGE_FRAME:
+        return Verdict(SUPERSEDE, "change language" if heads else "a generic change", *values)
+    return Verdict(OTHER, "another attribute")
+
+
+def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> Verdict:
+    """The verdict without change language: a supersede needs the same head and a frame that
+    differs only in values of the same kind, or a negation of the same statement."""
     if new.past or old.past:
         return Verdict(OTHER, "an episode, not a state")
     if (
@@ -151,10 +177,10 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         and (not new.values or _same_kind(new.values, old.values))
         and (new.head != "be" or new.words or new.attrs - set(cw.CLASSES) or not new.speaker)
     ):
-        return Verdict(SUPERSEDE, "a new value", was, now)
+        return Verdict(SUPERSEDE, "a new value", *values)
     shared = new.words & old.words or set(new.values) & set(old.values)
     if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME and shared:
-        return Verdict(SUPERSEDE, "negation", was, now)
+        return Verdict(SUPERSEDE, "negation", *values)
     return Verdict(OTHER, "another attribute or value kind")
 
 
