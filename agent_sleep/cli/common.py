@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -27,6 +29,26 @@ def common_options(f: F) -> F:
         help=f"Workspace folder (default {DEFAULT_WORKSPACE}; env {WORKSPACE_ENV}).",
     )(f)
     return f
+
+
+def moment(value: str | None, option: str = "--when") -> dt.datetime | None:
+    """An ISO date or date-time option as a local time (a date alone is its midnight)."""
+    if value is None:
+        return None
+    try:
+        return dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"{option} {value!r} is not an ISO date or date-time") from None
+
+
+def day(value: str | None, option: str = "--date") -> dt.date | None:
+    """A ``YYYY-MM-DD`` option as a date."""
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"{option} {value!r} is not a date (YYYY-MM-DD)") from None
 
 
 def emit(as_json: bool, data: Any, text: str | None = None) -> None:

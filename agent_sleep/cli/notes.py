@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from agent_sleep.cli.common import common_options, emit
+from agent_sleep.cli.common import common_options, emit, moment
 from agent_sleep.core.notes import DEFAULT_CONFIDENCE, NOTE_TYPES
 
 
@@ -100,20 +100,12 @@ def rest_cmd(
     as_json: bool,
 ) -> None:
     """Append one note to today's log (micro-rest). No model call; prints the note's id."""
-    import datetime as dt
-
     from agent_sleep.core.errors import BadInput
     from agent_sleep.core.rest import micro_rest_detail
     from agent_sleep.core.workspace import Workspace
 
     if note == "-":
         note = sys.stdin.read()
-    moment = None
-    if when is not None:
-        try:
-            moment = dt.datetime.fromisoformat(when)
-        except ValueError:
-            raise BadInput(f"--when {when!r} is not an ISO date or date-time") from None
     target: str | Workspace | None = workspace
     if to_shared:
         from agent_sleep.sync.shared import shared_workspace
@@ -129,7 +121,7 @@ def rest_cmd(
         workspace=target,
         confidence=confidence,
         source=source,
-        when=moment,
+        when=moment(when),
         agent=agent,
     )
     emit(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from agent_sleep.cli.common import common_options, emit
+from agent_sleep.cli.common import common_options, day, emit
 
 
 @click.command(
@@ -18,7 +18,8 @@ Examples:
   agent-sleep context
   agent-sleep context --max-memory-chars 6000 --no-yesterday
   agent-sleep context --query "deploy to staging" --budget-tokens 800
-  agent-sleep context --shared ~/team-memory""",
+  agent-sleep context --shared ~/team-memory
+  agent-sleep context --date 2026-01-05""",
 )
 @click.option(
     "--max-memory-chars",
@@ -44,6 +45,13 @@ Examples:
     default=None,
     help="Also draw on this shared team workspace (env AGENT_SLEEP_SHARED); marked Shared.",
 )
+@click.option(
+    "--date",
+    "as_of",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="The context as of this day: its log and the day before's (default today).",
+)
 @common_options
 def context_cmd(
     max_memory_chars: int,
@@ -51,6 +59,7 @@ def context_cmd(
     query: str | None,
     budget_tokens: int | None,
     shared: str | None,
+    as_of: str | None,
     workspace: str | None,
     as_json: bool,
 ) -> None:
@@ -65,6 +74,7 @@ def context_cmd(
         load_yesterday=yesterday,
         query=query,
         budget_tokens=budget_tokens,
+        today=day(as_of),
     )
     emit(as_json, {"context": text}, text.rstrip("\n"))
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from agent_sleep.cli.common import common_options, emit
+from agent_sleep.cli.common import common_options, day, emit, moment
 from agent_sleep.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ Examples:
   agent-sleep flush --context-file session_log.txt
   cat session_log.txt | agent-sleep flush --context-dump -
   agent-sleep flush --context-dump "User prefers tabs. We decided to ship on Friday."
+  agent-sleep flush --context-file old_session.txt --when 2026-01-05T18:00
   agent-sleep flush --provider openai --base-url http://localhost:11434/v1 -m qwen3:4b \
       --context-file session_log.txt
   python scripts/micro_rest.py --flush --context-dump "$(cat log)" --workspace DIR""",
@@ -79,6 +80,13 @@ Examples:
 @click.option("--context-dump", "dump", metavar="TEXT|-", help="The context text, or - for stdin.")
 @click.option(
     "--context-file", "path", type=click.Path(dir_okay=False), help="Read the context from a file."
+)
+@click.option(
+    "--when",
+    default=None,
+    metavar="ISO",
+    help="Flush as of this local time, e.g. 2026-01-05T18:00 (an old session: its notes go to "
+    "that day's log, and 'yesterday' in the dump means the day before).",
 )
 @provider_option
 @model_option
@@ -88,6 +96,7 @@ Examples:
 def flush_cmd(
     dump: str | None,
     path: str | None,
+    when: str | None,
     provider: str | None,
     model: str | None,
     base_url: str | None,
@@ -123,7 +132,7 @@ def flush_cmd(
                 "or --context-dump - (stdin) for bigger ones"
             )
     prov = _provider(provider, model, base_url, context_tokens)
-    r = flush(text, workspace=workspace, provider=prov, model=model)
+    r = flush(text, workspace=workspace, provider=prov, model=model, now=moment(when))
     if r.already_flushed:
         message = f"This dump was already flushed ({r.dump_hash}); nothing written."
     else:
@@ -182,6 +191,7 @@ Examples:
   agent-sleep sleep
   agent-sleep sleep --phase nrem --dry-run
   agent-sleep sleep --since 2026-01-01 --provider offline
+  agent-sleep sleep --when 2026-01-05T22:00
   agent-sleep sleep --prune-memory --memory-budget 6000 --json
   agent-sleep sleep --provider openai --base-url http://localhost:8080/v1 --context-tokens 4096
   python scripts/sleep_cycle.py --workspace DIR --phase both""",
@@ -196,6 +206,13 @@ Examples:
 @click.option("--prune-memory", is_flag=True, help="Allow removing more than 25% of MEMORY.md.")
 @click.option("--dry-run", is_flag=True, help="Print the diff; write nothing.")
 @click.option("--since", metavar="YYYY-MM-DD", default=None, help="Include older logs (backlog).")
+@click.option(
+    "--when",
+    default=None,
+    metavar="ISO",
+    help="Run as of this local time, e.g. 2026-01-05T22:00 (catching up on old logs: the "
+    "look-back window ends that day and REM writes to its log).",
+)
 @click.option(
     "--memory-budget",
     type=int,
@@ -212,6 +229,7 @@ def sleep_cmd(
     prune_memory: bool,
     dry_run: bool,
     since: str | None,
+    when: str | None,
     memory_budget: int | None,
     provider: str | None,
     model: str | None,
@@ -234,6 +252,7 @@ def sleep_cmd(
         model=model,
         memory_budget_chars=memory_budget,
         progress=None if as_json else _progress,
+        now=moment(when),
     )
     if r.run_id and not dry_run:
         from agent_sleep.cli.sync import commit_after
@@ -263,15 +282,25 @@ def sleep_cmd(
     epilog="""\b
 Examples:
   agent-sleep status
+  agent-sleep status --date 2026-01-05
   agent-sleep status --json""",
 )
 @click.option("--memory-budget", type=int, default=None, help="MEMORY.md budget to report against.")
+@click.option(
+    "--date",
+    "as_of",
+    metavar="YYYY-MM-DD",
+    default=None,
+    help="Report as of this day (the look-back window for pending notes ends there).",
+)
 @common_options
-def status_cmd(memory_budget: int | None, workspace: str | None, as_json: bool) -> None:
+def status_cmd(
+    memory_budget: int | None, as_of: str | None, workspace: str | None, as_json: bool
+) -> None:
     """Show pending notes, MEMORY.md size against its budget, and recent sleep runs."""
     from agent_sleep.consolidation.status import render, status
 
-    s = status(workspace, memory_budget_chars=memory_budget)
+    s = status(workspace, memory_budget_chars=memory_budget, today=day(as_of))
     emit(as_json, s, render(s))
 
 

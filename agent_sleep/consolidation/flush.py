@@ -110,7 +110,7 @@ def flush(
         workspace=ws,
     )
     present = {" ".join(n.text.split()) for n in notes.notes_in(ws.read_text(log))}
-    built, duplicates, rejected = _vet(answer.data.get("notes", []), clean, present, h)
+    built, duplicates, rejected = _vet(answer.data.get("notes", []), clean, present, h, now)
     if built:
         append_notes(ws, today, built)
     with ws.lock():
@@ -128,7 +128,7 @@ def flush(
 
 
 def _vet(
-    items: list[dict[str, object]], clean: str, present: set[str], h: str
+    items: list[dict[str, object]], clean: str, present: set[str], h: str, now: dt.datetime
 ) -> tuple[list[notes.Note], int, dict[str, int]]:
     """The proposed notes worth writing: through the gate, grounded in the dump, not already in
     the log. Returns them, the duplicates count, and rejections by reason."""
@@ -150,7 +150,7 @@ def _vet(
         present.add(body)
         kind = str(item.get("type", "W"))
         conf = item.get("confidence") if kind == "O" else None
-        note, _ = build_note(body, kind, confidence=_clamp(conf), source=f"flush:{h}")
+        note, _ = build_note(body, kind, confidence=_clamp(conf), when=now, source=f"flush:{h}")
         built.append(note)
     return built, duplicates, rejected
 
