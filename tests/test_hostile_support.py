@@ -7,6 +7,7 @@
 - ``tree``: every file under a folder as bytes (sentinel trees, before/after images).
 - ``note_ids`` / ``assert_all_parse``: what the daily logs hold, and that every Markdown file
   renders back to itself.
+- ``TODAY`` / ``NOW`` / ``day`` / ``dated``: the fixed day the suites run as of.
 """
 
 from __future__ import annotations
@@ -133,5 +134,27 @@ def memory_entries(ws: Path) -> list[notes.Note]:
     return [n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id]
 
 
+# The hostile suites run as of a fixed day, never the clock: notes, sleep runs and the CLI all
+# take it (``now=`` / ``today=`` in the library, ``--when`` / ``--date`` on the command line).
+TODAY = dt.date(2026, 3, 10)
+NOW = dt.datetime.combine(TODAY, dt.time(18, 0))
+
+
 def day(days_ago: int = 0, hour: int = 10) -> dt.datetime:
-    return dt.datetime.combine(dt.date.today() - dt.timedelta(days=days_ago), dt.time(hour, 0))
+    """``hour`` o'clock, ``days_ago`` days before TODAY."""
+    return dt.datetime.combine(TODAY - dt.timedelta(days=days_ago), dt.time(hour, 0))
+
+
+_AS_OF = {
+    "rest": ("--when", NOW.isoformat(timespec="minutes")),
+    "flush": ("--when", NOW.isoformat(timespec="minutes")),
+    "sleep": ("--when", NOW.isoformat(timespec="minutes")),
+    "status": ("--date", TODAY.isoformat()),
+    "context": ("--date", TODAY.isoformat()),
+}
+
+
+def dated(*args: str) -> tuple[str, ...]:
+    """CLI arguments ``args`` with the option that runs their command as of NOW (commands
+    that read no date come back as they are)."""
+    return (*args, *_AS_OF.get(args[0], ())) if args else args

@@ -10,7 +10,6 @@ written and lower-cased.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import random
@@ -23,7 +22,7 @@ import pytest
 from agent_sleep import flush, micro_rest
 from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
-from tests.test_hostile_support import api_env, cli, model_server, note_ids
+from tests.test_hostile_support import NOW, api_env, cli, dated, day, model_server, note_ids
 
 _rng = random.Random(11)
 
@@ -153,7 +152,7 @@ def _everywhere(task: str, payload: dict[str, Any], honest: dict[str, Any]) -> d
 def test_secrets_never_reach_the_disk(
     ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    yesterday = dt.datetime.combine(dt.date.today() - dt.timedelta(days=1), dt.time(9))
+    yesterday = day(1, 9)
     for k, (text, _) in enumerate(CORPUS):  # rest, library: note and source
         micro_rest(
             f"Apollo deploy uses {text} for the Boston cluster",
@@ -163,20 +162,20 @@ def test_secrets_never_reach_the_disk(
             source=f"ticket-{k} {text}",
         )
     for text, _ in CORPUS[:4]:  # rest, CLI
-        r = cli("rest", "-w", str(ws), "--type", "O", "--note", f"Caroline thinks {text} is old")
+        r = cli(*dated("rest", "-w", str(ws), "-t", "O", "-n", f"Caroline thinks {text} is old"))
         assert r.returncode == 0, r.stderr
     dump = "\n".join(
         f"User: I always keep the deploy credential {t} for the Apollo cluster." for t, _ in CORPUS
     )
-    flush(dump, workspace=ws, provider="offline")  # flush, offline
+    flush(dump, workspace=ws, provider="offline", now=NOW)  # flush, offline
 
-    sleep_cycle(ws, "both", "offline")  # sleep, offline
-    micro_rest("Melanie moved the Apollo launch to Kyoto", "W", workspace=ws)
+    sleep_cycle(ws, "both", "offline", now=NOW)  # sleep, offline
+    micro_rest("Melanie moved the Apollo launch to Kyoto", "W", workspace=ws, when=day(0))
     with model_server(_everywhere) as api:
         for k, v in api_env(api).items():
             monkeypatch.setenv(k, v)
-        flush(dump + "\nUser: and Kyoto too.", workspace=ws, provider="anthropic")
-        r = sleep_cycle(ws, "both", "anthropic", prune_memory=True)
+        flush(dump + "\nUser: and Kyoto too.", workspace=ws, provider="anthropic", now=NOW)
+        r = sleep_cycle(ws, "both", "anthropic", prune_memory=True, now=NOW)
         sent = ""
         for req in api.requests:  # what the model was shown of the notes and MEMORY.md
             content = req.body["messages"][0]["content"]
@@ -190,10 +189,10 @@ def test_secrets_never_reach_the_disk(
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     assert cli("reindex", "--bm25-only", "-w", str(ws)).returncode == 0
     assert cli("search", "--bm25-only", "credential", "-w", str(ws)).returncode == 0
-    assert cli("status", "-w", str(ws)).returncode == 0
+    assert cli(*dated("status", "-w", str(ws))).returncode == 0
     searched = assert_no_secret_on_disk(ws)
     assert cli("rollback", "-w", str(ws)).returncode == 0
-    assert cli("sleep", "-w", str(ws), "-p", "offline").returncode == 0
+    assert cli(*dated("sleep", "-w", str(ws), "-p", "offline")).returncode == 0
     searched += assert_no_secret_on_disk(ws)
     assert searched > 50_000
     assert "[REDACTED:" in (ws / "MEMORY.md").read_text()
@@ -203,12 +202,12 @@ def test_hand_written_secret_stays_out_of_consolidated_memory(ws: Path) -> None:
     """A credential typed into a log by hand (no redaction on that path) is never copied into
     MEMORY.md, the bank, the journal or the model's input. The log keeps it: it is the user's
     file, and copies of that file (before-images, the index) are derived from it."""
-    micro_rest("placeholder so the workspace exists", workspace=ws)
+    micro_rest("placeholder so the workspace exists", workspace=ws, when=day(0))
     log = next((ws / "memory").glob("*.md"))
     with log.open("a") as f:
         for k, (text, _) in enumerate(CORPUS):
             f.write(f"- 10:0{k % 10} W: Apollo deploy uses {text} <!-- id=hand{k:06d} -->\n")
-    sleep_cycle(ws, "both", "offline")
+    sleep_cycle(ws, "both", "offline", now=NOW)
     for path in [ws / "MEMORY.md", ws / ".agent-sleep/journal.jsonl", *(ws / "bank").rglob("*")]:
         if path.is_file():
             data = path.read_text()
