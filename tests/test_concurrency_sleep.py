@@ -18,10 +18,12 @@ from agent_sleep import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.index import _read, index_dir, update
 from tests.test_hostile_support import (
+    NOW,
     api_env,
     assert_all_parse,
     cli,
     cli_env,
+    dated,
     day,
     memory_entries,
     model_server,
@@ -29,14 +31,15 @@ from tests.test_hostile_support import (
 )
 
 _WRITER = """
-import sys
+import datetime as dt, sys
 from agent_sleep import micro_rest
-w, n, ws = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+w, n, ws, when = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 topics = ["Apollo", "Boston", "Caroline", "Melanie", "Redis", "Kyoto"]
 for j in range(n):
     t = topics[(w + j) % len(topics)]
     print(micro_rest(f"writer {w} note {j}: {t} update number {j}", "WBOS"[j % 4],
-                     workspace=ws, source=f"w{w}-{j}"), flush=True)
+                     workspace=ws, source=f"w{w}-{j}", when=dt.datetime.fromisoformat(when)),
+          flush=True)
 """
 
 _LOOP = """
@@ -63,9 +66,11 @@ def test_writers_sleep_and_search_at_once(ws: Path, tmp_path: Path) -> None:
     seed = [
         micro_rest(f"seed note {i} about Apollo", "W", workspace=ws, when=day(1)) for i in range(10)
     ]
-    writers = [_popen(_WRITER, str(w), "120", str(ws)) for w in range(3)]
-    cli_writer = _popen(_LOOP, "15", "rest", "-w", str(ws), "--note", "from the CLI about Kyoto")
-    sleeper = _popen(_LOOP, "4", "sleep", "-w", str(ws), "-p", "offline")
+    writers = [_popen(_WRITER, str(w), "120", str(ws), NOW.isoformat()) for w in range(3)]
+    cli_writer = _popen(
+        _LOOP, "15", *dated("rest", "-w", str(ws), "-n", "from the CLI about Kyoto")
+    )
+    sleeper = _popen(_LOOP, "4", *dated("sleep", "-w", str(ws), "-p", "offline"))
     searcher = _popen(_LOOP, "4", "search", "--bm25-only", "Apollo", "-w", str(ws))
 
     acknowledged = set(seed)
@@ -102,8 +107,8 @@ def test_writers_sleep_and_search_at_once(ws: Path, tmp_path: Path) -> None:
     assert any("writer 2 note 77:" in h["text"] for h in json.loads(r.stdout))
 
     # the next sleep leaves nothing pending
-    assert cli("sleep", "-w", str(ws), "-p", "offline").returncode == 0
-    status = json.loads(cli("status", "--json", "-w", str(ws)).stdout)
+    assert cli(*dated("sleep", "-w", str(ws), "-p", "offline")).returncode == 0
+    status = json.loads(cli(*dated("status", "--json", "-w", str(ws))).stdout)
     assert status["pending_notes"] == 0 and status["backlog_notes"] == 0
     assert note_ids(ws) == ids
 
@@ -120,13 +125,13 @@ def test_notes_arriving_during_a_sleep_stay_pending(ws: Path) -> None:
         with gate:  # NREM and REM both wait here; the notes are written once
             if not during:
                 during.extend(
-                    micro_rest(f"Melanie note {i} arrived mid-sleep", "B", workspace=ws)
+                    micro_rest(f"Melanie note {i} arrived mid-sleep", "B", workspace=ws, when=NOW)
                     for i in range(4)
                 )
         return 0.05
 
     with model_server(delay=write_while_the_model_thinks) as api:
-        r = cli("sleep", "--json", "-w", str(ws), env=api_env(api))
+        r = cli(*dated("sleep", "--json", "-w", str(ws)), env=api_env(api))
     assert r.returncode == 0, r.stderr
     result: dict[str, Any] = json.loads(r.stdout)
     assert result["notes_in"] == 6 and len(during) == 4
@@ -135,11 +140,11 @@ def test_notes_arriving_during_a_sleep_stay_pending(ws: Path) -> None:
 
     marks = json.loads((ws / ".agent-sleep/consolidated.json").read_text())
     assert set(read) <= set(marks["nrem"]) and not set(during) & set(marks["nrem"])
-    status = json.loads(cli("status", "--json", "-w", str(ws)).stdout)
+    status = json.loads(cli(*dated("status", "--json", "-w", str(ws))).stdout)
     assert status["pending_notes"] == 4
     assert note_ids(ws).keys() == set(read) | set(during)
 
-    r = cli("sleep", "--json", "-w", str(ws), "-p", "offline")
+    r = cli(*dated("sleep", "--json", "-w", str(ws), "-p", "offline"))
     assert json.loads(r.stdout)["notes_in"] == 4
-    assert json.loads(cli("status", "--json", "-w", str(ws)).stdout)["pending_notes"] == 0
+    assert json.loads(cli(*dated("status", "--json", "-w", str(ws))).stdout)["pending_notes"] == 0
     assert_all_parse(ws)

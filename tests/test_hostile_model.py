@@ -21,10 +21,12 @@ from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.memory import ARCHIVE_SLUG
 from tests.test_hostile_support import (
+    NOW,
     Tamper,
     api_env,
     assert_all_parse,
     cli,
+    dated,
     day,
     memory_entries,
     model_server,
@@ -62,7 +64,7 @@ def _run(ws: Path, tamper: Tamper, monkeypatch: pytest.MonkeyPatch, **kw: Any) -
     with model_server(tamper) as api:
         for k, v in api_env(api).items():
             monkeypatch.setenv(k, v)
-        return sleep_cycle(ws, kw.pop("phase", "nrem"), "anthropic", **kw)
+        return sleep_cycle(ws, kw.pop("phase", "nrem"), "anthropic", now=NOW, **kw)
 
 
 def _nrem_only(fn: Tamper) -> Tamper:
@@ -158,7 +160,7 @@ def test_state_folder_symlinked_outside_fails_with_one_line(ws: Path, outside: P
     state.rmdir()
     os.symlink(outside / "dir", state)
     before = tree(ws)
-    r = cli("sleep", "-w", str(ws), "-p", "offline")
+    r = cli(*dated("sleep", "-w", str(ws), "-p", "offline"))
     assert r.returncode != 0
     assert r.stderr.splitlines()[-1].startswith("Error: ") and "Traceback" not in r.stderr
     assert "outside the workspace" in r.stderr
@@ -172,9 +174,9 @@ def test_todays_log_symlinked_outside(ws: Path, outside: Path) -> None:
                  "Caroline needs to book the Boston venue for the Apollo launch"):  # fmt: skip
         micro_rest(text, "W", workspace=ws, when=day(1))
     os.symlink(outside / "page.md", ws / "memory" / f"{day(0).date().isoformat()}.md")
-    r = cli("rest", "-w", str(ws), "--note", "one more")
+    r = cli(*dated("rest", "-w", str(ws), "--note", "one more"))
     assert r.returncode != 0 and r.stderr.startswith("Error: ") and len(r.stderr.splitlines()) == 1
-    r = cli("sleep", "-w", str(ws), "-p", "offline")  # REM's dreams would go to today's log
+    r = cli(*dated("sleep", "-w", str(ws), "-p", "offline"))  # REM's dreams would go to today's log
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert r.stderr.splitlines()[-1].startswith("Error: path ")
 
@@ -190,7 +192,7 @@ def test_removing_every_memory_entry(
             workspace=ws,
             when=day(1),
         )
-    sleep_cycle(ws, "nrem", "offline")
+    sleep_cycle(ws, "nrem", "offline", now=NOW)
     entries = memory_entries(ws)
     assert len(entries) >= 4
     _workspace(ws)
@@ -247,7 +249,7 @@ def test_deeply_nested_json_is_one_clear_error(ws: Path, outside: Path) -> None:
     _workspace(ws)
     before = tree(ws)
     with model_server(lambda *_: "[" * 200_000 + "]" * 200_000) as api:
-        r = cli("sleep", "-w", str(ws), env=api_env(api))
+        r = cli(*dated("sleep", "-w", str(ws)), env=api_env(api))
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert r.stderr.splitlines()[-1].startswith("Error: the anthropic model's reply was unusable")
