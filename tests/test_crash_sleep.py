@@ -34,10 +34,12 @@ from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.notes import sources_of
 from tests.test_hostile_support import (
+    NOW,
     api_env,
     assert_all_parse,
     cli,
     cli_env,
+    dated,
     day,
     memory_entries,
     model_server,
@@ -61,7 +63,7 @@ def build_template(root: Path, consolidated: int = 12, pending: int = 10) -> Pat
             workspace=ws,
             when=day(2, 9 + i % 8),
         )
-    sleep_cycle(ws, "both", "offline")
+    sleep_cycle(ws, "both", "offline", now=NOW)
     for i in range(pending):
         a, b = TOPICS[(i + 2) % len(TOPICS)], TOPICS[(5 * i + 3) % len(TOPICS)]
         kind = "OBWS"[i % 4]
@@ -179,7 +181,7 @@ def trial(
         now = tree(ws, skip_state=True)
         assert {k: v for k, v in now.items() if k not in leftovers} == before
         rolled = True
-    r = cli("sleep", "-w", str(ws), "-p", "offline")
+    r = cli(*dated("sleep", "-w", str(ws), "-p", "offline"))
     assert r.returncode == 0, r.stderr
     _check_consolidated(ws, ids)
     return Outcome(phase, rolled)
@@ -192,7 +194,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _start(ws: Path, env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "agent_sleep", *args, "-w", str(ws)],
+        [sys.executable, "-m", "agent_sleep", *dated(*args), "-w", str(ws)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=cli_env(env),
@@ -300,9 +302,9 @@ def test_plain_rollback_takes_the_newest_run_within_one_second(ws: Path) -> None
     from agent_sleep.consolidation.journal import rollback
 
     micro_rest("Caroline moved to Boston with Apollo", "W", workspace=ws, when=day(1))
-    first = sleep_cycle(ws, "nrem", "offline").run_id
+    first = sleep_cycle(ws, "nrem", "offline", now=NOW).run_id
     micro_rest("Melanie adopted a cat named Luna", "B", workspace=ws, when=day(1))
-    second = sleep_cycle(ws, "nrem", "offline").run_id
+    second = sleep_cycle(ws, "nrem", "offline", now=NOW).run_id
     assert first and second
     same_second = first[:-4] + "0000"  # sorts before the first run's id
     state = ws / ".agent-sleep"
