@@ -18,9 +18,11 @@ import pytest
 from agent_sleep import micro_rest
 from tests.test_crash_sleep import build_template
 from tests.test_hostile_support import (
+    NOW,
     assert_all_parse,
     cli,
     cli_env,
+    dated,
     memory_entries,
     note_ids,
     tree,
@@ -36,7 +38,7 @@ def _one_error_line(stderr: str, *needles: str) -> None:
 
 def _sleep(ws: Path, preexec=None) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     return subprocess.run(
-        [sys.executable, "-m", "agent_sleep", "sleep", "-w", str(ws), "-p", "offline"],
+        [sys.executable, "-m", "agent_sleep", *dated("sleep", "-w", str(ws), "-p", "offline")],
         capture_output=True,
         text=True,
         preexec_fn=preexec,
@@ -82,7 +84,8 @@ def test_disk_full_at_every_point_of_a_sleep(tmp_path: Path) -> None:
             filler.unlink()
             r = _sleep(ws)
             assert r.returncode == 0, r.stderr
-            assert json.loads(cli("status", "--json", "-w", str(ws)).stdout)["pending_notes"] == 0
+            status = json.loads(cli(*dated("status", "--json", "-w", str(ws))).stdout)
+            assert status["pending_notes"] == 0
             assert len({e.text for e in memory_entries(ws)}) == len(memory_entries(ws))
             shutil.rmtree(ws)
         assert not outcomes[0] and outcomes[-1], outcomes  # from no space at all to enough
@@ -99,7 +102,7 @@ def test_file_size_limit_during_sleep(tmp_path: Path) -> None:
 
     assert not _all_or_nothing(ws, before, _sleep(ws, small_files))
     assert _sleep(ws).returncode == 0
-    assert json.loads(cli("status", "--json", "-w", str(ws)).stdout)["pending_notes"] == 0
+    assert json.loads(cli(*dated("status", "--json", "-w", str(ws))).stdout)["pending_notes"] == 0
 
 
 def test_read_only_workspace_sleep_and_flush(tmp_path: Path) -> None:
@@ -112,22 +115,15 @@ def test_read_only_workspace_sleep_and_flush(tmp_path: Path) -> None:
             r = _sleep(ws)
             assert r.returncode != 0
             _one_error_line(r.stderr, "Read-only", "not writable")
-            r = cli(
-                "flush",
-                "-w",
-                str(ws),
-                "-p",
-                "offline",
-                "--context-dump",
-                "User: I always deploy on Fridays after the standup.",
-            )
+            dump = "User: I always deploy on Fridays after the standup."
+            r = cli(*dated("flush", "-w", str(ws), "-p", "offline", "--context-dump", dump))
             assert r.returncode != 0
             _one_error_line(r.stderr, "Read-only", "not writable")
         finally:
             subprocess.run(["mount", "-o", "remount,rw", str(mnt)], check=True)
         assert tree(ws) == snapshot
         assert _sleep(ws).returncode == 0
-        micro_rest("after the remount", workspace=ws)
+        micro_rest("after the remount", workspace=ws, when=NOW)
         assert_all_parse(ws)
 
 
@@ -135,7 +131,7 @@ def test_read_only_workspace_sleep_and_flush(tmp_path: Path) -> None:
 def test_flush_on_a_full_disk(tmp_path: Path, room: int) -> None:
     with _tmpfs(tmp_path / "small", "256k") as mnt:
         ws = mnt / "ws"
-        micro_rest("first note", workspace=ws)
+        micro_rest("first note", workspace=ws, when=NOW)
         before = tree(ws, skip_state=True)
         filler = mnt / "filler"
         with open(filler, "wb", buffering=0) as f:
@@ -147,12 +143,12 @@ def test_flush_on_a_full_disk(tmp_path: Path, room: int) -> None:
                 pass
         os.truncate(filler, max(0, filler.stat().st_size - room * 1024))
         dump = "\n".join(f"User: I prefer option {i} for the Apollo dashboards." for i in range(60))
-        r = cli("flush", "-w", str(ws), "-p", "offline", "--context-dump", dump)
+        r = cli(*dated("flush", "-w", str(ws), "-p", "offline", "--context-dump", dump))
         assert r.returncode != 0
         _one_error_line(r.stderr, "No space left", "cannot write")
         now = {k: v for k, v in tree(ws, skip_state=True).items() if not k.endswith(".tmp")}
         assert now == before
         filler.unlink()
-        r = cli("flush", "-w", str(ws), "-p", "offline", "--context-dump", dump)
+        r = cli(*dated("flush", "-w", str(ws), "-p", "offline", "--context-dump", dump))
         assert r.returncode == 0, r.stderr
         assert len(note_ids(ws)) > 1
