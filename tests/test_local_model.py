@@ -9,7 +9,6 @@ prove the contract, not the prose.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from agent_sleep.consolidation.flush import GROUNDED_SHARE
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.rest import micro_rest
 from tests.llama_server import LlamaServer, missing
-from tests.test_hostile_support import assert_all_parse, cli, note_ids, tree
+from tests.test_hostile_support import assert_all_parse, cli, dated, day, note_ids, tree
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +51,8 @@ def outside(tmp_path: Path) -> Iterator[Path]:
 
 
 def _run(llama: LlamaServer, *args: str) -> dict:
-    p = cli(*args, "--provider", "openai", "--base-url", llama.url, "--json", env=ENV, timeout=1500)
+    args = (*dated(*args), "--provider", "openai", "--base-url", llama.url, "--json")
+    p = cli(*args, env=ENV, timeout=1500)
     assert p.returncode == 0, p.stderr[-2000:]
     out = json.loads(p.stdout)
     assert isinstance(out, dict)
@@ -64,7 +64,7 @@ def _state(ws: Path) -> dict[str, bytes]:
 
 
 def test_real_sleep(llama: LlamaServer, ws: Path, outside: Path) -> None:
-    when = dt.datetime.combine(dt.date.today() - dt.timedelta(days=1), dt.time(10, 0))
+    when = day(1)
     for text, kind in [
         ("Caroline went to an LGBTQ support group yesterday and found it powerful.", "B"),
         ("Caroline is researching adoption agencies because she wants to adopt a child.", "W"),

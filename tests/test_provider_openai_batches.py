@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import signal
@@ -26,7 +25,16 @@ from agent_sleep.providers.openai import OpenAIProvider
 from agent_sleep.providers.replies import schema_instruction
 from tests.conftest import ROOT, run_cli
 from tests.fake_openai_api import FakeOpenAIAPI, Recorded, Reply, honest
-from tests.test_hostile_support import api_env, assert_all_parse, model_server, note_ids, tree
+from tests.test_hostile_support import (
+    NOW,
+    api_env,
+    assert_all_parse,
+    dated,
+    day,
+    model_server,
+    note_ids,
+    tree,
+)
 
 NAMES = ("Caroline", "Melanie", "Jonas")
 FACTS = (
@@ -50,7 +58,7 @@ def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
 def _interleaved(ws: Path) -> dict[str, str]:
     """Twelve notes, three subjects taken in turn: id -> the name the note is about."""
     out = {}
-    when = dt.datetime.combine(dt.date.today(), dt.time(9, 0))
+    when = day(0, 9)
     for i, fact in enumerate(FACTS):
         for name in NAMES:
             nid = micro_rest(fact.format(n=name, i=i + 1), "W", workspace=ws, when=when)
@@ -66,7 +74,7 @@ def _prompt_fits(rec: Recorded, context: int) -> None:
 
 def test_small_window_splits_by_subject_into_one_plan(ws: Path, api: FakeOpenAIAPI) -> None:
     about = _interleaved(ws)
-    r = sleep_cycle(ws, "nrem", "openai")
+    r = sleep_cycle(ws, "nrem", "openai", now=NOW)
     reqs = api.completions()
     assert len(reqs) == 3 and r.tokens["batches"] == 3 and r.tokens["calls"] == 3
     seen: list[str] = []
@@ -84,12 +92,12 @@ def test_small_window_splits_by_subject_into_one_plan(ws: Path, api: FakeOpenAIA
     text = (ws / "MEMORY.md").read_text()
     assert all(f"{n} started a pottery class" in text for n in NAMES)
     assert r.pending_left == 0
-    again = sleep_cycle(ws, "nrem", "openai")
+    again = sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert again.notes_in == 0 and len(api.completions()) == 3
 
 
 def test_memory_entries_shown_are_the_related_ones(ws: Path, api: FakeOpenAIAPI) -> None:
-    when = dt.datetime.combine(dt.date.today() - dt.timedelta(days=1), dt.time(9, 0))
+    when = day(1, 9)
     for i in range(40):
         micro_rest(
             f"Project item {i}: the staging cluster number {i} runs kernel 6.{i}.", "W",
@@ -97,20 +105,21 @@ def test_memory_entries_shown_are_the_related_ones(ws: Path, api: FakeOpenAIAPI)
         )  # fmt: skip
     micro_rest("Caroline keeps bees in her garden in Leeds.", "W", workspace=ws, when=when)
     prov = OpenAIProvider(context_tokens=8192)
-    sleep_cycle(ws, "nrem", prov, since=when.date())
+    sleep_cycle(ws, "nrem", prov, since=when.date(), now=NOW)
     memory_entries = (ws / "MEMORY.md").read_text().count("<!-- id=")
     assert memory_entries >= 41
-    micro_rest("Caroline sold honey from her bees at the Leeds market.", "W", workspace=ws)
+    honey = "Caroline sold honey from her bees at the Leeds market."
+    micro_rest(honey, "W", workspace=ws, when=NOW)
     before = len(api.completions())
-    sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=3072))
+    sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=3072), now=NOW)
     rec = api.completions()[before]
     shown = [e["text"] for e in rec.payload["memory"]]
     assert 0 < len(shown) < memory_entries, "all of MEMORY.md was sent to a 3k window"
     assert any("bees" in t for t in shown)
     _prompt_fits(rec, 3072)
-    micro_rest("Caroline bought a second hive.", "W", workspace=ws)
+    micro_rest("Caroline bought a second hive.", "W", workspace=ws, when=NOW)
     with pytest.raises(BadInput, match="--context-tokens 1024 is too small"):
-        sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=1024))
+        sleep_cycle(ws, "nrem", OpenAIProvider(context_tokens=1024), now=NOW)
 
 
 def test_bounded_schema_is_a_subset_and_its_largest_answer_fits() -> None:
@@ -166,7 +175,7 @@ def test_one_failing_batch_writes_nothing(ws: Path, api: FakeOpenAIAPI) -> None:
     before = tree(ws)
     api.replies += [Reply.json(honest({"task": "nrem"})), Reply("nope"), Reply("still nope")]
     with pytest.raises(Exception, match="unusable twice"):
-        sleep_cycle(ws, "nrem", "openai")
+        sleep_cycle(ws, "nrem", "openai", now=NOW)
     after = tree(ws)
     assert {k: v for k, v in after.items() if not k.startswith(".agent-sleep/")} == {
         k: v for k, v in before.items() if not k.startswith(".agent-sleep/")
@@ -182,7 +191,7 @@ def test_flush_of_a_big_dump_goes_in_parts(ws: Path, api: FakeOpenAIAPI) -> None
     prov = get_provider("openai", context_tokens=2048)
     from agent_sleep.consolidation.flush import flush
 
-    r = flush("\n".join(lines), workspace=ws, provider=prov)
+    r = flush("\n".join(lines), workspace=ws, provider=prov, now=NOW)
     reqs = api.completions()
     assert len(reqs) > 2
     assert all(rec.payload["text"].strip() for rec in reqs)
@@ -195,7 +204,7 @@ def test_anthropic_batches_a_large_backlog(ws: Path, monkeypatch: pytest.MonkeyP
     with model_server() as api:
         for k, v in api_env(api).items():
             monkeypatch.setenv(k, v)
-        r = sleep_cycle(ws, "nrem", get_provider("anthropic", context_tokens=4096))
+        r = sleep_cycle(ws, "nrem", get_provider("anthropic", context_tokens=4096), now=NOW)
         assert len(api.requests) == r.tokens["batches"] > 1
         schema = api.requests[0].body["output_config"]["format"]["schema"]
         assert "maxLength" not in json.dumps(schema)  # the Messages API is sent the plain schema
@@ -217,7 +226,7 @@ def test_killed_between_batches_leaves_files_whole_and_next_run_completes(
     api.on_request = slow_second
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENT_SLEEP_"))}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agent_sleep", "sleep", "--phase", "nrem", "-w", str(ws),
+        [sys.executable, "-m", "agent_sleep", *dated("sleep", "--phase", "nrem", "-w", str(ws)),
          "--provider", "openai", "--base-url", api.url],
         env={**env, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
@@ -240,8 +249,8 @@ def test_killed_between_batches_leaves_files_whole_and_next_run_completes(
     api.on_request = None
     n = len(api.completions())
     p = run_cli(
-        "sleep", "--phase", "nrem", "-w", str(ws), "--provider", "openai", "--base-url", api.url,
-        "--json", env={"OPENAI_BASE_URL": ""},
+        *dated("sleep", "--phase", "nrem", "-w", str(ws)), "--provider", "openai",
+        "--base-url", api.url, "--json", env={"OPENAI_BASE_URL": ""},
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
