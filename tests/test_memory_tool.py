@@ -16,7 +16,8 @@ from agent_sleep.core import notes
 from tests.conftest import run_cli
 from tests.fake_messages_api import FakeMessagesAPI, Reply
 
-TODAY = dt.date.today().isoformat()
+NOW = dt.datetime(2026, 3, 10, 18, 0)  # the day these tests run as of, never the clock
+TODAY = NOW.date().isoformat()
 MEMORY = (
     "# MEMORY\n\nLong-term memory.\n\n## Facts\n\n"
     "- W: The billing service retries webhooks 5 times <!-- id=a9c3e5g7j1 sources=d3f8h1k9xp "
@@ -150,7 +151,7 @@ def test_entries_keep_their_ids_and_typed_metadata_is_not_taken(ws: Path) -> Non
 
 
 def test_daily_logs_are_append_only(ws: Path) -> None:
-    micro_rest("Deployed billing v2", "B", workspace=ws)
+    micro_rest("Deployed billing v2", "B", workspace=ws, when=NOW)
     log = ws / "memory" / f"{TODAY}.md"
     original = log.read_text()
     tool = MemoryTool(workspace=ws)
@@ -278,13 +279,13 @@ def test_what_the_model_writes_is_found_by_search_and_slept_on(ws: Path) -> None
     hits = recall(ws, "oat milk", k=3)
     assert hits and "oat milk" in hits[0].text
     assert recall(ws, "kayak Tahoe", k=3)[0].path == "bank/concepts/kayak-trip.md"
-    result = sleep_cycle(ws, phase="nrem", provider="offline")
+    result = sleep_cycle(ws, phase="nrem", provider="offline", now=NOW)
     assert result.notes_in == 1 and result.run_id
 
 
 def test_rollback_undoes_what_the_model_did_byte_for_byte(ws: Path) -> None:
     seeded(ws)
-    micro_rest("Morning note", "B", workspace=ws)
+    micro_rest("Morning note", "B", workspace=ws, when=NOW)
     tool = MemoryTool(workspace=ws)
     tool.call(
         {
