@@ -145,13 +145,9 @@ def day(days_ago: int = 0, hour: int = 10) -> dt.datetime:
     return dt.datetime.combine(TODAY - dt.timedelta(days=days_ago), dt.time(hour, 0))
 
 
-_AS_OF = {
-    "rest": ("--when", NOW.isoformat(timespec="minutes")),
-    "flush": ("--when", NOW.isoformat(timespec="minutes")),
-    "sleep": ("--when", NOW.isoformat(timespec="minutes")),
-    "status": ("--date", TODAY.isoformat()),
-    "context": ("--date", TODAY.isoformat()),
-}
+AT = ("--when", NOW.isoformat(timespec="minutes"))  # rest, flush, sleep: as of NOW
+ON = ("--date", TODAY.isoformat())  # status, context: as of TODAY
+_AS_OF = {"rest": AT, "flush": AT, "sleep": AT, "status": ON, "context": ON}
 
 
 def dated(*args: str) -> tuple[str, ...]:

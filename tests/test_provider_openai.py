@@ -22,6 +22,7 @@ from agent_sleep.providers.openai import OpenAIProvider
 from agent_sleep.providers.replies import find_object, retry_after, strip_reasoning
 from tests.conftest import run_cli
 from tests.fake_openai_api import FakeOpenAIAPI, Reply, honest
+from tests.test_hostile_support import AT, NOW, TODAY
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
 
 
 def _note(ws: Path, text: str, days_ago: int = 0, kind: str = "B") -> str:
-    when = dt.datetime.combine(dt.date.today() - dt.timedelta(days=days_ago), dt.time(10, 0))
+    when = dt.datetime.combine(TODAY - dt.timedelta(days=days_ago), dt.time(10, 0))
     return micro_rest(text, kind, workspace=ws, when=when)
 
 
@@ -64,7 +65,7 @@ def _untouched(ws: Path, before: bytes) -> None:
 def test_good_reply_request_shape_and_journal(ws: Path, api: FakeOpenAIAPI) -> None:
     nid = _note(ws, "Moved the team to Boston yesterday")
     api.replies.append(Reply.json(_nrem("The team moved to Boston", [nid]), usage=(321, 54)))
-    r = sleep_cycle(ws, "nrem", "openai")
+    r = sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert "The team moved to Boston" in (ws / "MEMORY.md").read_text()
     assert r.provider == "openai" and r.model == "tiny-model"  # the server's only model
     assert r.tokens["input"] == 321 and r.tokens["output"] == 54 and r.tokens["calls"] == 1
@@ -83,7 +84,7 @@ def test_good_reply_request_shape_and_journal(ws: Path, api: FakeOpenAIAPI) -> N
     assert updates["items"]["properties"]["text"]["maxLength"] > 0 and updates["maxItems"] >= 1
     assert "You MUST preserve verbatim" in req.system
     assert '"memory_md_updates"' in req.system  # the schema is stated in the prompt too
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (TODAY - dt.timedelta(days=1)).isoformat()
     assert f"yesterday ({yesterday})" in req.user
     line = json.loads((ws / ".agent-sleep/journal.jsonl").read_text().splitlines()[-1])
     assert line["provider"] == "openai" and line["model"] == "tiny-model"
@@ -101,7 +102,7 @@ def test_key_model_and_extra_body(
     )
     nid = _note(ws, "Caroline adopted a dog named Rex")
     api.replies.append(Reply.json(_nrem("Caroline adopted a dog named Rex", [nid])))
-    sleep_cycle(ws, "nrem", "openai")
+    sleep_cycle(ws, "nrem", "openai", now=NOW)
     req = api.completions()[0]
     assert req.headers.get("authorization") == "Bearer sk-local"
     assert req.body["model"] == "qwen3:4b"
@@ -133,7 +134,7 @@ def test_no_server_configured(monkeypatch: pytest.MonkeyPatch, ws: Path) -> None
         get_provider("openai")
     with pytest.raises(BadInput, match="--base-url is for --provider openai"):
         get_provider("anthropic", base_url="http://127.0.0.1:9/v1")
-    p = run_cli("sleep", "--provider", "openai", "-w", str(ws), env={"OPENAI_BASE_URL": ""})
+    p = run_cli("sleep", *AT, "--provider", "openai", "-w", str(ws), env={"OPENAI_BASE_URL": ""})
     assert p.returncode == 2 and p.stderr.startswith("Error: no server for --provider openai")
 
 
@@ -145,7 +146,7 @@ def test_json_schema_refused_falls_back_and_is_remembered(ws: Path, api: FakeOpe
         Reply(status=400, error="'response_format.type' json_object is not supported"),
         Reply.json(_nrem("Melanie ran a charity race on 2026-03-04", [nid])),
     ]
-    r = sleep_cycle(ws, "both", "openai")
+    r = sleep_cycle(ws, "both", "openai", now=NOW)
     reqs = api.completions()
     assert [q.body.get("response_format", {}).get("type") for q in reqs] == [
         "json_schema",
@@ -166,7 +167,7 @@ def test_other_400_is_an_error(ws: Path, api: FakeOpenAIAPI) -> None:
     _note(ws, "Melanie ran a charity race")
     api.replies.append(Reply(status=400, error="messages: too many tokens in the prompt"))
     with pytest.raises(AgentSleepError, match="refused the request: .*too many tokens"):
-        sleep_cycle(ws, "nrem", "openai")
+        sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert len(api.completions()) == 1
 
 
@@ -183,7 +184,7 @@ def test_other_400_is_an_error(ws: Path, api: FakeOpenAIAPI) -> None:
 def test_reasoning_and_wrapped_answers_are_used(ws: Path, api: FakeOpenAIAPI, reply: Any) -> None:
     nid = _note(ws, "Caroline adopted a dog named Rex")
     api.replies.append(reply(json.dumps(_nrem("Caroline adopted a dog named Rex", [nid]))))
-    r = sleep_cycle(ws, "nrem", "openai")
+    r = sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert r.tokens["repairs"] == 0
     assert "dog named Rex" in (ws / "MEMORY.md").read_text()
 
@@ -204,7 +205,7 @@ def test_reasoning_and_wrapped_answers_are_used(ws: Path, api: FakeOpenAIAPI, re
 def test_bad_reply_gets_one_repair(ws: Path, api: FakeOpenAIAPI, bad: Reply) -> None:
     nid = _note(ws, "Caroline adopted a dog named Rex")
     api.replies += [bad, Reply.json(_nrem("Caroline adopted a dog named Rex", [nid]))]
-    r = sleep_cycle(ws, "nrem", "openai")
+    r = sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert r.tokens["repairs"] == 1 and r.tokens["calls"] == 2
     assert "could not be used" in api.completions()[1].user
     assert "dog named Rex" in (ws / "MEMORY.md").read_text()
@@ -216,7 +217,7 @@ def test_finish_reason_length_even_with_valid_json_is_invalid(ws: Path, api: Fak
     api.replies += [Reply.json(good, finish_reason="length")] * 2
     before = (ws / "MEMORY.md").read_bytes() if (ws / "MEMORY.md").exists() else b""
     with pytest.raises(AgentSleepError, match="unusable twice .*cut off"):
-        sleep_cycle(ws, "nrem", "openai")
+        sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert ((ws / "MEMORY.md").read_bytes() if (ws / "MEMORY.md").exists() else b"") == before
 
 
@@ -224,7 +225,7 @@ def test_cli_exit_1_and_nothing_written(ws: Path, api: FakeOpenAIAPI) -> None:
     _note(ws, "Caroline adopted a dog named Rex")
     before = (ws / "MEMORY.md").read_bytes()
     api.replies += [Reply(content="nope"), Reply(content="<think>still thinking")]
-    p = run_cli("sleep", "--phase", "nrem", "--provider", "openai", "-w", str(ws))
+    p = run_cli("sleep", *AT, "--phase", "nrem", "--provider", "openai", "-w", str(ws))
     assert p.returncode == 1, p.stderr
     assert p.stderr.strip().splitlines()[-1].startswith("Error: the openai model's reply")
     _untouched(ws, before)
@@ -238,7 +239,7 @@ def test_429_and_503_honour_retry_after(ws: Path, api: FakeOpenAIAPI) -> None:
         Reply.json(_nrem("Melanie ran a charity race", [nid])),
     ]
     started = time.monotonic()
-    sleep_cycle(ws, "nrem", "openai")
+    sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert time.monotonic() - started >= 0.7
     assert len(api.completions()) == 3
     assert "charity race" in (ws / "MEMORY.md").read_text()
@@ -249,7 +250,7 @@ def test_503_forever_fails_after_the_retries(ws: Path, api: FakeOpenAIAPI) -> No
     before = (ws / "MEMORY.md").read_bytes()
     api.replies += [Reply(status=503, headers={"Retry-After": "0"})] * 3
     with pytest.raises(AgentSleepError, match="answered 503 after 2 retries"):
-        sleep_cycle(ws, "nrem", "openai")
+        sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert len(api.completions()) == 3
     _untouched(ws, before)
 
@@ -262,7 +263,7 @@ def test_timeout_is_not_retried(
     before = (ws / "MEMORY.md").read_bytes()
     api.replies.append(Reply.json(_nrem("x", [nid]), delay=2.0))
     with pytest.raises(AgentSleepError, match="timed out after 0.5s"):
-        sleep_cycle(ws, "nrem", "openai")
+        sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert len(api.completions()) == 1  # a single-slot server must not get it again
     _untouched(ws, before)
 
@@ -272,7 +273,7 @@ def test_unreachable_server(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _note(ws, "Melanie ran a charity race")
     prov = OpenAIProvider("m", base_url="http://127.0.0.1:9/v1", context_tokens=4096)
     with pytest.raises(AgentSleepError, match="could not reach http://127.0.0.1:9/v1"):
-        sleep_cycle(ws, "nrem", prov)
+        sleep_cycle(ws, "nrem", prov, now=NOW)
 
 
 def test_ten_megabyte_field_and_unknown_ids(ws: Path, api: FakeOpenAIAPI) -> None:
@@ -285,7 +286,7 @@ def test_ten_megabyte_field_and_unknown_ids(ws: Path, api: FakeOpenAIAPI) -> Non
     out["weakly_learned"] = [{"text": "y" * 1_000_000, "sources": [nid]}]
     api.replies.append(Reply.json(out))
     started = time.monotonic()
-    r = sleep_cycle(ws, "nrem", "openai")
+    r = sleep_cycle(ws, "nrem", "openai", now=NOW)
     assert time.monotonic() - started < 20
     text = (ws / "MEMORY.md").read_text()
     assert "support group" in text and "Invented fact" not in text and "xxxx" not in text
@@ -311,7 +312,7 @@ def test_flush_through_the_sdk(ws: Path, api: FakeOpenAIAPI) -> None:
             }
         )
     )
-    r = flush(dump, workspace=ws, provider="openai")
+    r = flush(dump, workspace=ws, provider="openai", now=NOW)
     assert len(r.written) == 1 and r.rejected == {"ungrounded": 1}
     schema = api.completions()[0].schema
     assert schema is not None and schema["properties"]["notes"]["maxItems"] >= 1
@@ -326,10 +327,12 @@ def test_cli_flush_and_sleep_with_base_url(ws: Path, api: FakeOpenAIAPI) -> None
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["provider"] == "openai"
-    p = run_cli("sleep", "--base-url", api.url, "--context-tokens", "4096", "-w", str(ws), env=env)
+    p = run_cli(
+        "sleep", *AT, "--base-url", api.url, "--context-tokens", "4096", "-w", str(ws), env=env
+    )
     assert p.returncode == 0, p.stderr
     assert "Apollo beta" in (ws / "MEMORY.md").read_text()
-    p = run_cli("sleep", "--context-tokens", "100", "-w", str(ws))
+    p = run_cli("sleep", *AT, "--context-tokens", "100", "-w", str(ws))
     assert p.returncode == 2 and "--context-tokens" in p.stderr
 
 

@@ -16,6 +16,7 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.providers.anthropic import DEFAULT_MODEL, AnthropicProvider
 from tests.conftest import run_cli
 from tests.fake_messages_api import FakeMessagesAPI, Reply
+from tests.test_hostile_support import AT, NOW, TODAY
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def api(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _note(ws: Path, text: str, days_ago: int = 0, **kw: Any) -> str:
-    when = dt.datetime.combine(dt.date.today() - dt.timedelta(days=days_ago), dt.time(10, 0))
+    when = dt.datetime.combine(TODAY - dt.timedelta(days=days_ago), dt.time(10, 0))
     return micro_rest(text, kw.pop("type", "B"), workspace=ws, when=when, **kw)
 
 
@@ -54,7 +55,7 @@ def _nrem(text: str, sources: list[str], **extra: Any) -> dict[str, Any]:
 def test_good_reply_is_applied_and_request_is_structured(ws: Path, api: FakeMessagesAPI) -> None:
     nid = _note(ws, "Moved the team to Boston yesterday")
     api.replies.append(Reply.json(_nrem("The team moved to Boston on the day before", [nid])))
-    r = sleep_cycle(ws, "nrem", "anthropic")
+    r = sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert "The team moved to Boston" in (ws / "MEMORY.md").read_text()
     assert r.tokens["input"] == 120 and r.tokens["output"] == 45 and r.provider == "anthropic"
     req = api.requests[0]
@@ -65,7 +66,7 @@ def test_good_reply_is_applied_and_request_is_structured(ws: Path, api: FakeMess
     assert body["output_config"]["format"]["type"] == "json_schema"
     assert "memory_md_updates" in body["output_config"]["format"]["schema"]["properties"]
     assert "You MUST preserve verbatim" in body["system"]
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (TODAY - dt.timedelta(days=1)).isoformat()
     assert f"yesterday ({yesterday})" in body["messages"][0]["content"]
     line = json.loads((ws / ".agent-sleep/journal.jsonl").read_text().splitlines()[-1])
     assert line["tokens"]["input"] == 120 and line["model"] == DEFAULT_MODEL
@@ -77,7 +78,7 @@ def test_temperature_dropped_when_the_model_refuses_it(ws: Path, api: FakeMessag
         Reply(status=400, error="temperature: not supported for this model"),
         Reply.json(_nrem("Caroline adopted a dog named Rex", [nid])),
     ]
-    sleep_cycle(ws, "nrem", "anthropic")
+    sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert api.requests[0].body["temperature"] == 0
     assert "temperature" not in api.requests[1].body
 
@@ -96,7 +97,7 @@ def test_invalid_json_gets_one_repair(ws: Path, api: FakeMessagesAPI) -> None:
         Reply("not json {"),
         Reply.json(_nrem("Caroline adopted a dog named Rex", [nid])),
     ]
-    r = sleep_cycle(ws, "nrem", "anthropic")
+    r = sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert r.tokens["repairs"] == 1 and len(api.requests) == 2
     assert "could not be used" in api.requests[1].body["messages"][0]["content"]
     assert "dog named Rex" in (ws / "MEMORY.md").read_text()
@@ -108,7 +109,7 @@ def test_schema_breaking_twice_fails_and_writes_nothing(ws: Path, api: FakeMessa
     bad = {"memory_md_updates": [{"action": "explode"}], "pruned_count": "many"}
     api.replies += [Reply.json(bad), Reply.json(bad)]
     with pytest.raises(AgentSleepError, match="unusable twice"):
-        sleep_cycle(ws, "nrem", "anthropic")
+        sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert (ws / "MEMORY.md").read_bytes() == before
     assert not (ws / ".agent-sleep/journal.jsonl").exists()
     assert not list((ws / "bank").rglob("*.md"))
@@ -117,7 +118,7 @@ def test_schema_breaking_twice_fails_and_writes_nothing(ws: Path, api: FakeMessa
 def test_cli_exit_1_on_bad_output(ws: Path, api: FakeMessagesAPI) -> None:
     _note(ws, "Caroline adopted a dog named Rex")
     api.replies += [Reply("nope"), Reply("still nope")]
-    p = run_cli("sleep", "--phase", "nrem", "--provider", "anthropic", "-w", str(ws))
+    p = run_cli("sleep", *AT, "--phase", "nrem", "--provider", "anthropic", "-w", str(ws))
     assert p.returncode == 1, p.stderr
     assert p.stderr.strip().splitlines()[-1].startswith("Error: the anthropic model's reply")
 
@@ -125,7 +126,7 @@ def test_cli_exit_1_on_bad_output(ws: Path, api: FakeMessagesAPI) -> None:
 def test_529_then_success(ws: Path, api: FakeMessagesAPI) -> None:
     nid = _note(ws, "Melanie ran a charity race last Saturday")
     api.replies += [Reply(status=529), Reply.json(_nrem("Melanie ran a charity race", [nid]))]
-    sleep_cycle(ws, "nrem", "anthropic")
+    sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert len(api.requests) == 2
     assert "charity race" in (ws / "MEMORY.md").read_text()
 
@@ -139,7 +140,7 @@ def test_timeout_fails_cleanly(
     before = (ws / "MEMORY.md").read_bytes()
     api.replies.append(Reply.json(_nrem("x", [nid]), delay=2.0))
     with pytest.raises(AgentSleepError, match="timed out"):
-        sleep_cycle(ws, "nrem", "anthropic")
+        sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert (ws / "MEMORY.md").read_bytes() == before
 
 
@@ -167,7 +168,7 @@ def test_ungrounded_and_escaping_items(ws: Path, api: FakeMessagesAPI) -> None:
         {"slug": "!!!", "kind": "concept", "section": "x", "content": "y", "sources": [nid]},
     ]
     api.replies.append(Reply.json(out))
-    r = sleep_cycle(ws, "nrem", "anthropic")
+    r = sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert "Invented fact" not in (ws / "MEMORY.md").read_text()
     assert r.dropped["ungrounded"] == 1 and r.dropped["bad_slug"] == 1
     assert (ws / "bank/entities/etc-passwd.md").is_file()
@@ -200,9 +201,9 @@ def test_flush_through_the_sdk(ws: Path, api: FakeMessagesAPI) -> None:
             }
         )
     )
-    r = flush(dump, workspace=ws, provider="anthropic")
+    r = flush(dump, workspace=ws, provider="anthropic", now=NOW)
     assert len(r.written) == 1 and r.rejected == {"ephemeral:port": 1, "ungrounded": 1}
-    log = (ws / "memory" / f"{dt.date.today().isoformat()}.md").read_text()
+    log = (ws / "memory" / f"{TODAY.isoformat()}.md").read_text()
     assert "O(c=0.9): User prefers dark mode" in log and f"source=flush:{r.dump_hash}" in log
     assert (
         "FLUSH" not in api.requests[0].body["system"]

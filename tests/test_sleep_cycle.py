@@ -15,6 +15,7 @@ from agent_sleep.core import notes
 from agent_sleep.core.rest import micro_rest
 from tests.conftest import ROOT, run_cli
 from tests.fake_messages_api import QueueProvider
+from tests.test_hostile_support import AT, NOW, ON, TODAY
 
 DAY = [
     ("User prefers concise replies under 200 words", "O", 0.9),
@@ -32,7 +33,7 @@ DAY = [
 def _fill(
     ws: Path, items: list[tuple[str, str, float | None]] = DAY, day: dt.date | None = None
 ) -> list[str]:
-    start = dt.datetime.combine(day or dt.date.today(), dt.time(9, 0))
+    start = dt.datetime.combine(day or TODAY, dt.time(9, 0))
     return [
         micro_rest(t, k, workspace=ws, confidence=c, when=start + dt.timedelta(minutes=i))
         for i, (t, k, c) in enumerate(items)
@@ -49,7 +50,7 @@ def _snapshot(ws: Path) -> dict[str, bytes]:
 
 def test_a_day_consolidates_and_a_second_run_changes_nothing(ws: Path) -> None:
     ids = _fill(ws)
-    r = sleep_cycle(ws, provider="offline")
+    r = sleep_cycle(ws, provider="offline", now=NOW)
     assert r.notes_in == len(DAY) and r.run_id
     memory = (ws / "MEMORY.md").read_text()
     assert "Redis default port is 6379" in memory
@@ -59,21 +60,21 @@ def test_a_day_consolidates_and_a_second_run_changes_nothing(ws: Path) -> None:
     merged = [n for n in entries if "concise replies" in n.text]
     assert len(merged) == 1 and len(merged[0].meta["sources"].split(",")) == 2
     assert "Thanks!" not in memory
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (TODAY - dt.timedelta(days=1)).isoformat()
     everything = memory + "".join(p.read_text() for p in (ws / "bank").rglob("*.md"))
     assert f"yesterday ({yesterday})" in everything
     before = _snapshot(ws)
-    again = sleep_cycle(ws, provider="offline")
+    again = sleep_cycle(ws, provider="offline", now=NOW)
     assert again.notes_in == 0 and again.files_changed == []
     assert _snapshot(ws) == before
 
 
 def test_deleting_the_state_folder_adds_nothing(ws: Path) -> None:
     _fill(ws)
-    sleep_cycle(ws, provider="offline")
+    sleep_cycle(ws, provider="offline", now=NOW)
     before = _snapshot(ws)
     shutil.rmtree(ws / ".agent-sleep")
-    sleep_cycle(ws, provider="offline")
+    sleep_cycle(ws, provider="offline", now=NOW)
     after = _snapshot(ws)
     assert after["MEMORY.md"] == before["MEMORY.md"]
     assert {k: v for k, v in after.items() if k.startswith("bank/")} == {
@@ -82,10 +83,10 @@ def test_deleting_the_state_folder_adds_nothing(ws: Path) -> None:
 
 
 def test_daily_logs_are_never_rewritten(ws: Path) -> None:
-    _fill(ws, day=dt.date.today() - dt.timedelta(days=2))
-    old_log = ws / "memory" / f"{(dt.date.today() - dt.timedelta(days=2)).isoformat()}.md"
+    _fill(ws, day=TODAY - dt.timedelta(days=2))
+    old_log = ws / "memory" / f"{(TODAY - dt.timedelta(days=2)).isoformat()}.md"
     before = old_log.read_bytes()
-    sleep_cycle(ws, provider="offline")
+    sleep_cycle(ws, provider="offline", now=NOW)
     assert old_log.read_bytes() == before
 
 
@@ -95,12 +96,12 @@ def test_rem_lands_where_the_next_session_sees_it(ws: Path) -> None:
         "O",
         workspace=ws,
         confidence=0.7,
-        when=dt.datetime.combine(dt.date.today(), dt.time(8, 0)),
+        when=dt.datetime.combine(TODAY, dt.time(8, 0)),
     )
-    sleep_cycle(ws, "nrem", "offline")
+    sleep_cycle(ws, "nrem", "offline", now=NOW)
     entry = next(n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id)
     assert entry.confidence == 0.7 and old in entry.meta["sources"]
-    new = micro_rest("User likes dark mode in the terminal too", "B", workspace=ws)
+    new = micro_rest("User likes dark mode in the terminal too", "B", workspace=ws, when=NOW)
     rem = {
         "aha_moments": [
             {"text": "Dark mode is a consistent preference", "sources": [new, entry.id]}
@@ -122,11 +123,11 @@ def test_rem_lands_where_the_next_session_sees_it(ws: Path) -> None:
         "next_session_actions": [{"text": "Offer the dark theme by default", "sources": [new]}],
     }
     q = QueueProvider().enqueue(rem)
-    r = sleep_cycle(ws, "rem", q)
+    r = sleep_cycle(ws, "rem", q, now=NOW)
     assert r.decisions["confidence_updates"] == 1
     memory = (ws / "MEMORY.md").read_text()
     assert "O(c=0.8): User likes dark mode" in memory
-    log = ws / "memory" / f"{dt.date.today().isoformat()}.md"
+    log = ws / "memory" / f"{TODAY.isoformat()}.md"
     doc = notes.parse(log.read_text())
     assert [n.text for n in doc.notes("Dreams")] == [
         "terminal ↔ editor — same preference",
@@ -141,15 +142,17 @@ def test_rem_lands_where_the_next_session_sees_it(ws: Path) -> None:
     assert q.history[0]["payload"]["task"] == "rem"
     # the same REM output again: nothing new (evidence recorded, texts deduplicated)
     before = _snapshot(ws)
-    sleep_cycle(ws, "rem", QueueProvider().enqueue(rem))
+    sleep_cycle(ws, "rem", QueueProvider().enqueue(rem), now=NOW)
     assert _snapshot(ws) == before
 
 
 def test_offline_rem_shifts_confidence_from_new_notes(ws: Path) -> None:
-    micro_rest("User prefers TypeScript for new services", "O", workspace=ws, confidence=0.7)
-    sleep_cycle(ws, "nrem", "offline")
-    micro_rest("User prefers TypeScript for the new billing services", "B", workspace=ws)
-    sleep_cycle(ws, "both", "offline")
+    micro_rest(
+        "User prefers TypeScript for new services", "O", workspace=ws, confidence=0.7, when=NOW
+    )
+    sleep_cycle(ws, "nrem", "offline", now=NOW)
+    micro_rest("User prefers TypeScript for the new billing services", "B", workspace=ws, when=NOW)
+    sleep_cycle(ws, "both", "offline", now=NOW)
     entry = next(
         n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if "TypeScript" in n.text
     )
@@ -167,7 +170,7 @@ def test_prompt_payload_has_resolved_dates_and_tiers(ws: Path) -> None:
             "open_questions": [],
         }
     )
-    sleep_cycle(ws, "nrem", q)
+    sleep_cycle(ws, "nrem", q, now=NOW)
     sent = q.history[0]
     assert "You MUST preserve verbatim" in sent["system"] and "No invention" in sent["system"]
     got = {n["id"]: n for n in sent["payload"]["notes"]}
@@ -177,10 +180,10 @@ def test_prompt_payload_has_resolved_dates_and_tiers(ws: Path) -> None:
 
 
 def test_since_takes_the_backlog(ws: Path) -> None:
-    old_day = dt.date.today() - dt.timedelta(days=90)
+    old_day = TODAY - dt.timedelta(days=90)
     _fill(ws, DAY[:2], day=old_day)
-    assert sleep_cycle(ws, provider="offline").notes_in == 0
-    assert sleep_cycle(ws, provider="offline", since=old_day.isoformat()).notes_in == 2
+    assert sleep_cycle(ws, provider="offline", now=NOW).notes_in == 0
+    assert sleep_cycle(ws, provider="offline", since=old_day.isoformat(), now=NOW).notes_in == 2
 
 
 def _json(p: subprocess.CompletedProcess[str]) -> Any:
@@ -190,20 +193,22 @@ def _json(p: subprocess.CompletedProcess[str]) -> Any:
 
 def test_cli_sleep_status_rollback(ws: Path) -> None:
     _fill(ws, DAY[:4])
-    r = _json(run_cli("sleep", "--provider", "offline", "-w", str(ws), "--json"))
+    r = _json(run_cli("sleep", *AT, "--provider", "offline", "-w", str(ws), "--json"))
     assert r["notes_in"] == 4 and "MEMORY.md" in r["files_changed"]
-    s = _json(run_cli("status", "-w", str(ws), "--json"))
+    s = _json(run_cli("status", *ON, "-w", str(ws), "--json"))
     assert s["pending_notes"] == 0 and s["recent_runs"][-1]["run_id"] == r["run_id"]
     assert s["memory_budget"] == 8000 and s["memory_entries"] >= 1
     p = run_cli("rollback", r["run_id"], "-w", str(ws))
     assert p.returncode == 0 and "Rolled back" in p.stdout
-    assert _json(run_cli("status", "-w", str(ws), "--json"))["pending_notes"] == 4
-    bad = run_cli("sleep", "--since", "yesterday", "-w", str(ws))
+    assert _json(run_cli("status", *ON, "-w", str(ws), "--json"))["pending_notes"] == 4
+    bad = run_cli("sleep", *AT, "--since", "yesterday", "-w", str(ws))
     assert bad.returncode == 2 and bad.stderr.startswith("Error: --since")
 
 
 def test_literal_skill_script(ws: Path) -> None:
-    _fill(ws, DAY[:2])
+    # the literal skill command runs as of the clock: notes of the real today (a midnight in
+    # between leaves them inside the look-back window)
+    _fill(ws, DAY[:2], day=dt.date.today())
     p = subprocess.run(
         [
             sys.executable,

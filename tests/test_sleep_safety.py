@@ -18,10 +18,11 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from tests.conftest import run_cli
 from tests.fake_messages_api import QueueProvider
+from tests.test_hostile_support import AT, NOW, TODAY
 
 
 def _note(ws: Path, text: str, kind: str = "B", **kw: Any) -> str:
-    when = dt.datetime.combine(dt.date.today(), dt.time(9, 0))
+    when = dt.datetime.combine(TODAY, dt.time(9, 0))
     return micro_rest(text, kind, workspace=ws, when=when, **kw)
 
 
@@ -62,7 +63,7 @@ def _seed_memory(ws: Path, n: int) -> list[str]:
     q = QueueProvider().enqueue(
         _nrem([_add(f"Fact number {i} holds", [nid]) for i, nid in enumerate(ids)])
     )
-    sleep_cycle(ws, "nrem", q)
+    sleep_cycle(ws, "nrem", q, now=NOW)
     return [e.id for e in _entries(ws)]
 
 
@@ -82,7 +83,7 @@ def test_symlink_escape_is_refused(ws: Path, tmp_path: Path) -> None:
             "sources": [nid],
         }
     ]
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(bank=bank)))
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(bank=bank)), now=NOW)
     assert r.dropped["unsafe_path"] == 1
     assert list(outside.iterdir()) == []
 
@@ -94,7 +95,7 @@ def test_memory_md_symlink_out_writes_nothing(ws: Path, tmp_path: Path) -> None:
     (ws / "MEMORY.md").unlink()
     (ws / "MEMORY.md").symlink_to(target)
     with pytest.raises(BadInput, match="outside the workspace"):
-        sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem([_add("A fact", [nid])])))
+        sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem([_add("A fact", [nid])])), now=NOW)
     assert target.read_text() == "# not yours\n"
 
 
@@ -113,7 +114,7 @@ def test_removal_cap_and_prune_flag(ws: Path) -> None:
         }
         for i in ids[:5]
     ]
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)))
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)), now=NOW)
     assert r.decisions["memory_remove"] == 2 and r.dropped["removal_cap"] == 3
     assert len(_entries(ws)) == 6
     archive = (ws / "bank/concepts/memory-archive.md").read_text()
@@ -134,7 +135,7 @@ def test_removal_cap_and_prune_flag(ws: Path) -> None:
         }
         for e in _entries(ws)[:5]
     ]
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)), prune_memory=True)
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(removes)), prune_memory=True, now=NOW)
     assert r.decisions["memory_remove"] == 5 and len(_entries(ws)) == 1
 
 
@@ -144,7 +145,9 @@ def test_budget_moves_lowest_value_entries_to_the_bank(ws: Path) -> None:
         _add(f"Project {w} uses Postgres version {i}", [nid])
         for i, (w, nid) in enumerate(zip("abcdefghij", ids, strict=True))
     ]
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)), memory_budget_chars=700)
+    r = sleep_cycle(
+        ws, "nrem", QueueProvider().enqueue(_nrem(updates)), memory_budget_chars=700, now=NOW
+    )
     text = (ws / "MEMORY.md").read_text()
     assert len(text) <= 700
     assert r.decisions["memory_evicted"] >= 1
@@ -161,7 +164,7 @@ def test_budget_moves_lowest_value_entries_to_the_bank(ws: Path) -> None:
 def test_oversized_and_ungrounded_are_dropped_and_counted(ws: Path) -> None:
     nid = _note(ws, "Short fact")
     updates = [_add("x" * 5000, [nid]), _add("Made up", ["notanid000"]), _add("No sources", [])]
-    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)))
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(updates)), now=NOW)
     assert r.dropped == {"oversized": 1, "ungrounded": 2}
     assert _entries(ws) == []
 
@@ -170,7 +173,10 @@ def test_model_text_is_redacted(ws: Path) -> None:
     nid = _note(ws, "Rotated the deploy key")
     secret = "sk-ant-api03-" + "A" * 40
     sleep_cycle(
-        ws, "nrem", QueueProvider().enqueue(_nrem([_add(f"The new key is {secret}", [nid])]))
+        ws,
+        "nrem",
+        QueueProvider().enqueue(_nrem([_add(f"The new key is {secret}", [nid])])),
+        now=NOW,
     )
     text = (ws / "MEMORY.md").read_text()
     assert secret not in text and "[REDACTED:anthropic-key]" in text
@@ -192,9 +198,9 @@ def test_rollback_restores_bytes_and_keeps_later_notes(ws: Path) -> None:
         "next_session_actions": [{"text": "Ask about the move", "sources": [nid]}],
     }
     q = QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])).enqueue(rem)
-    log = ws / "memory" / f"{dt.date.today().isoformat()}.md"
+    log = ws / "memory" / f"{TODAY.isoformat()}.md"
     log_before = log.read_bytes()
-    r = sleep_cycle(ws, "both", q)
+    r = sleep_cycle(ws, "both", q, now=NOW)
     assert (ws / "bank/entities/boston.md").exists()
     assert "## Dreams" in log.read_text() and "## Next session" in log.read_text()
     later = _note(ws, "A note written after the run")
@@ -205,7 +211,8 @@ def test_rollback_restores_bytes_and_keeps_later_notes(ws: Path) -> None:
     text = log.read_text()
     assert "## Dreams" not in text and later in text
     assert text.startswith(log_before.decode())
-    assert status(ws)["pending_notes"] == 2  # the run's note is pending again, plus the later one
+    # the run's note is pending again, plus the later one
+    assert status(ws, today=TODAY)["pending_notes"] == 2
     with pytest.raises(BadInput, match="no sleep run"):
         rollback(ws)
 
@@ -213,7 +220,10 @@ def test_rollback_restores_bytes_and_keeps_later_notes(ws: Path) -> None:
 def test_rollback_refuses_when_changed_after(ws: Path) -> None:
     nid = _note(ws, "Caroline moved to Boston")
     sleep_cycle(
-        ws, "nrem", QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])]))
+        ws,
+        "nrem",
+        QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])),
+        now=NOW,
     )
     with open(ws / "MEMORY.md", "a") as f:
         f.write("- W: hand edit <!-- id=bbbbbbbbbb -->\n")
@@ -231,6 +241,7 @@ def test_dry_run_prints_diff_and_writes_nothing(ws: Path) -> None:
         "nrem",
         QueueProvider().enqueue(_nrem([_add("Caroline moved to Boston", [nid])])),
         dry_run=True,
+        now=NOW,
     )
     assert "+- W: Caroline moved to Boston" in r.diff and r.run_id is None
     after = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
@@ -242,17 +253,17 @@ def test_notes_appended_during_the_model_call_are_kept(ws: Path) -> None:
 
     def another_process_writes() -> None:
         # A real process: it needs the workspace lock, so this also proves the lock is free.
-        r = run_cli("rest", "--note", "Melanie joined mid-run", "-w", str(ws))
+        r = run_cli("rest", *AT, "--note", "Melanie joined mid-run", "-w", str(ws))
         assert r.returncode == 0, r.stderr
 
     q = QueueProvider(during_call=another_process_writes)
     q.enqueue(_nrem([_add("Caroline moved to Boston", [first])]))
-    r = sleep_cycle(ws, "nrem", q)
+    r = sleep_cycle(ws, "nrem", q, now=NOW)
     assert r.notes_in == 1
-    log = (ws / "memory" / f"{dt.date.today().isoformat()}.md").read_text()
+    log = (ws / "memory" / f"{TODAY.isoformat()}.md").read_text()
     assert "Melanie joined mid-run" in log
-    assert status(ws)["pending_notes"] == 1
-    second = sleep_cycle(ws, "nrem", "offline")
+    assert status(ws, today=TODAY)["pending_notes"] == 1
+    second = sleep_cycle(ws, "nrem", "offline", now=NOW)
     assert second.notes_in == 1
 
 
@@ -271,7 +282,7 @@ def test_stale_reference_when_entry_vanished(ws: Path) -> None:
     def hand_edit() -> None:
         Workspace.at(ws).write_text(ws / "MEMORY.md", "# MEMORY\n")
 
-    r = sleep_cycle(ws, "nrem", QueueProvider(during_call=hand_edit).enqueue(_nrem([upd])))
+    r = sleep_cycle(ws, "nrem", QueueProvider(during_call=hand_edit).enqueue(_nrem([upd])), now=NOW)
     assert r.dropped == {"stale_reference": 1}
     assert (ws / "MEMORY.md").read_text() == "# MEMORY\n"
 
@@ -281,12 +292,12 @@ def test_two_concurrent_sleeps_do_not_duplicate(ws: Path) -> None:
     _note(ws, "Caroline moved to Boston in May 2023")
 
     def another_sleep() -> None:
-        r = run_cli("sleep", "--phase", "nrem", "--provider", "offline", "-w", str(ws))
+        r = run_cli("sleep", *AT, "--phase", "nrem", "--provider", "offline", "-w", str(ws))
         assert r.returncode == 0, r.stderr
 
     q = QueueProvider(during_call=another_sleep)
     q.enqueue(json.loads(json.dumps(_offline_answer(ws))))
-    r = sleep_cycle(ws, "nrem", q)
+    r = sleep_cycle(ws, "nrem", q, now=NOW)
     assert r.dropped.get("already_consolidated", 0) >= 1
     texts = [n.text for n in _entries(ws)]
     assert len(texts) == len(set(texts))
@@ -298,7 +309,7 @@ def _offline_answer(ws: Path) -> dict[str, Any]:
     """What the offline consolidator would answer for the pending notes right now."""
     probe = QueueProvider()
     probe.enqueue(_nrem())
-    sleep_cycle(ws, "nrem", probe, dry_run=True)
+    sleep_cycle(ws, "nrem", probe, dry_run=True, now=NOW)
     from agent_sleep.providers import offline
 
     return offline.nrem(probe.history[0]["payload"])
