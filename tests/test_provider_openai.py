@@ -321,7 +321,7 @@ def test_flush_through_the_sdk(ws: Path, api: FakeOpenAIAPI) -> None:
 def test_cli_flush_and_sleep_with_base_url(ws: Path, api: FakeOpenAIAPI) -> None:
     env = {"OPENAI_BASE_URL": ""}
     p = run_cli(
-        "flush", "--base-url", api.url, "--context-dump",
+        "flush", *AT, "--base-url", api.url, "--context-dump",
         "User: We decided to ship the Apollo beta on Friday 2026-03-06.", "-w", str(ws),
         "--json", env=env,
     )  # fmt: skip
