@@ -71,8 +71,12 @@ def test_a_sleep_keeps_every_informative_note_of_a_short_agent_day(tmp_path: Pat
         ("B", "Maria from the payments team owns the webhook signing keys"),
         ("W", "Billing v2 needs the STRIPE_WEBHOOK_SECRET env var in every environment"),
     ]
-    ids = [micro_rest(text, kind, workspace=tmp_path) for kind, text in day]
-    sleep_cycle(workspace=tmp_path)
+    at = dt.datetime.combine(DAY, dt.time(9, 0))
+    ids = [
+        micro_rest(text, kind, workspace=tmp_path, when=at + dt.timedelta(minutes=k))
+        for k, (kind, text) in enumerate(day)
+    ]
+    sleep_cycle(workspace=tmp_path, now=dt.datetime.combine(DAY, dt.time(22, 0)))
     ws = Workspace.at(tmp_path)
     filed = ws.memory_md.read_text() + "".join(
         p.read_text() for p in sorted(ws.bank_dir.rglob("*.md"))
