@@ -20,6 +20,8 @@ from tests.test_sync_support import bare_remote, cli, first_clone, git, identity
 
 BM25 = Fusion(vector_weight=0.0, text_weight=1.0)
 DAY = dt.datetime(2026, 11, 30, 10, 0)
+SLEEP_ON_DAY = ("sleep", "--when", "2026-11-30T18:00")  # the commands run as of DAY, not the clock
+CONTEXT_ON_DAY = ("context", "--date", "2026-11-30")
 
 
 def test_notes_name_their_agent_and_old_notes_are_untouched(ws: Path) -> None:
@@ -98,7 +100,8 @@ def test_context_and_search_draw_on_both_and_mark_the_shared(tmp_path: Path) -> 
     r = cli("search", "-w", str(own), "--shared", str(team), "--bm25-only", "staging")
     assert "[shared] memory/2026-11-30.md" in r.stdout
     assert (
-        "## Shared:" in cli("context", "-w", str(own), env={"AGENT_SLEEP_SHARED": str(team)}).stdout
+        "## Shared:"
+        in cli(*CONTEXT_ON_DAY, "-w", str(own), env={"AGENT_SLEEP_SHARED": str(team)}).stdout
     )
 
 
@@ -171,14 +174,15 @@ def test_nothing_private_reaches_the_shared_workspace(tmp_path: Path) -> None:
 
     # everything an agent does with both workspaces in reach
     for ws in (own, team, own):
-        assert cli("sleep", "-w", str(ws), env=env).returncode == 0
+        assert cli(*SLEEP_ON_DAY, "-w", str(ws), env=env).returncode == 0
     assert (
-        cli("context", "-w", str(own), "--query", "deploys Tuesday tabs", env=env).returncode == 0
+        cli(*CONTEXT_ON_DAY, "-w", str(own), "--query", "deploys Tuesday tabs", env=env).returncode
+        == 0
     )
     assert cli("search", "-w", str(own), "--bm25-only", "tabs staging", env=env).returncode == 0
     assert cli("sync", "-w", str(other)).returncode == 0
     assert cli("sync", "-w", str(team), env=env).returncode == 0
-    assert cli("sleep", "-w", str(team), env=env).returncode == 0
+    assert cli(*SLEEP_ON_DAY, "-w", str(team), env=env).returncode == 0
     assert cli("sync", "-w", str(team), env=env).returncode == 0
     assert cli("sync", "-w", str(own), env=env).returncode == 0  # own has no remote: local only
 

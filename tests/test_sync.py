@@ -73,7 +73,7 @@ def test_sleep_rollback_and_hand_edits_are_commits_named_after_them(tmp_path: Pa
     identity(ws, "t")
     for text in ("User prefers small pull requests", "The staging database resets on Sunday"):
         cli("rest", "-w", str(ws), "-n", text, "-t", "W", "--when", "2026-11-30T10:00")
-    r = cli("sleep", "-w", str(ws), "--json")
+    r = cli("sleep", "-w", str(ws), "--json", "--when", "2026-11-30T18:00")
     assert r.returncode == 0, r.stderr
     run_id = json.loads(r.stdout)["run_id"]
     log = git(ws, "log", "--format=%s").splitlines()
@@ -182,7 +182,7 @@ def test_hand_edit_and_sleep_on_the_same_entry_lose_nothing(tmp_path: Path) -> N
     pref = "User prefers small pull requests"
     for i in range(3):
         micro_rest(pref, "O", workspace=one, confidence=0.9, when=dt.datetime(2026, 11, 30, 10 + i))
-    assert cli("sleep", "-w", str(one)).returncode == 0
+    assert cli("sleep", "-w", str(one), "--when", "2026-11-30T18:00").returncode == 0
     assert cli("sync", "-w", str(one)).returncode == 0
     two = join(tmp_path, remote, "two")
     memory = (one / "MEMORY.md").read_text()
@@ -191,7 +191,7 @@ def test_hand_edit_and_sleep_on_the_same_entry_lose_nothing(tmp_path: Path) -> N
     (one / "MEMORY.md").write_text(memory.replace(pref, pref + " (one concern each)"))
     for i in range(2):  # the same preference again: sleep on two supersedes the same entry
         micro_rest(pref, "O", workspace=two, confidence=0.9, when=dt.datetime(2026, 12, 1, 10 + i))
-    assert cli("sleep", "-w", str(two)).returncode == 0
+    assert cli("sleep", "-w", str(two), "--when", "2026-12-01T18:00").returncode == 0
     slept = (two / "MEMORY.md").read_text()
     assert entry.id not in {n.id for n in fmt.notes_in(slept)}  # the sleep replaced it
 
