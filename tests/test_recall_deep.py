@@ -232,3 +232,33 @@ def test_threads_share_the_token_cache(chat: Path, monkeypatch: pytest.MonkeyPat
         runs = list(pool.map(lambda q: (q, [h.text for h in recall(chat, q, k=25)]), queries * 4))
     assert all(texts == alone[q] for q, texts in runs)
     assert STATES.used == sum(v.nbytes for v in STATES.memory.values())
+
+
+def test_token_states_are_int8_on_disk_and_keep_their_direction(chat: Path) -> None:
+    from agent_sleep.retrieval.token_states import dequantize, quantize
+
+    ws = Workspace.at(chat)
+    index = open_index(ws)
+    model = embedder(ws)
+    assert model is not None
+    exact = model.embed_tokens([index.units[0].text])[0]
+    packed = quantize(exact)
+    assert packed.dtype == np.int8 and packed.shape == exact.shape
+    back = dequantize(packed).astype(np.float32)
+    assert np.allclose(np.linalg.norm(back, axis=1), 1.0, atol=2e-3)
+    assert float((back * exact).sum(axis=1).min()) > 0.999  # each row keeps its direction
+    recall(chat, "What pets does Nate have?", k=30)
+    files = sorted((ws.state_dir / "tokens").rglob("*.npy"))
+    assert files and all(np.load(f).dtype == np.int8 for f in files)
+
+
+def test_float16_states_of_an_earlier_release_are_recomputed(chat: Path) -> None:
+    query = "What pets does Nate have?"
+    first = recall(chat, query, k=30)
+    files = sorted((Workspace.at(chat).state_dir / "tokens").rglob("*.npy"))
+    for f in files:  # same names, the format before int8
+        np.save(f, np.load(f).astype(np.float16) / 127)
+    STATES.clear()
+    again = recall(chat, query, k=30)
+    assert [h.text for h in again] == [h.text for h in first]
+    assert all(np.load(f).dtype == np.int8 for f in files)  # rewritten in this format

@@ -5,8 +5,11 @@ Deep recall re-scores its best candidates by late interaction over these states 
 least recently used first out past ``memory_bytes``) and on disk under
 ``.agent-sleep/tokens/<model key>/<hash>.npy`` beside the index (one file per unit, written
 whole then renamed into place, oldest files removed past ``disk_bytes``), so the next process
-finds them. The model key holds the weights' fingerprint: a configured model folder of the same
-name never reads another model's states. Deleting the folder loses nothing.
+finds them. On disk a state is int8, each row scaled to its largest component (half the
+bytes of float16; every row is a unit vector, so reading renormalises it); in memory it is
+that same int8 state as float16, so a state computed in this process scores exactly as the
+one a later process reads. The model key holds the weights' fingerprint: a configured model
+folder of the same name never reads another model's states. Deleting the folder loses nothing.
 """
 
 from __future__ import annotations
@@ -65,8 +68,6 @@ class TokenStates:
     ) -> list[np.ndarray]:
         """The states of the units whose content hashes are ``hashes``: from memory, else
         from ``folder``, else ``embed(texts(positions))`` (stored in both)."""
-        import numpy as np
-
         keys = [f"{who}|{h}" for h in hashes]
         with self._lock:
             missing = list(dict.fromkeys(k for k in keys if k not in self.memory))
@@ -75,10 +76,10 @@ class TokenStates:
         if todo:
             first = {k: i for i, k in reversed(list(enumerate(keys)))}
             made = embed(texts([first[k] for k in todo]))
-            fresh = {k: v.astype(np.float16) for k, v in zip(todo, made, strict=True)}
+            packed = {k: quantize(v) for k, v in zip(todo, made, strict=True)}
             if folder is not None:
-                self.write(folder, fresh)
-            found.update(fresh)
+                self._write_packed(folder, packed)
+            found.update({k: dequantize(q) for k, q in packed.items()})
         with self._lock:
             for key in missing:
                 if key not in self.memory:
@@ -94,8 +95,12 @@ class TokenStates:
         return out
 
     def write(self, folder: Path, fresh: dict[str, np.ndarray]) -> None:
-        """Each unit's states in a file of its own, written whole then renamed into place; past
-        ``disk_bytes`` the oldest files go. A cache: any failure only skips it."""
+        """Each unit's states (float, rows of unit length) in a file of its own, as int8."""
+        self._write_packed(folder, {k: quantize(v) for k, v in fresh.items()})
+
+    def _write_packed(self, folder: Path, fresh: dict[str, np.ndarray]) -> None:
+        """Written whole then renamed into place; past ``disk_bytes`` the oldest files go. A
+        cache: any failure only skips it."""
         import numpy as np
 
         try:
@@ -135,8 +140,29 @@ def read_states(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
                 v = np.load(f, allow_pickle=False)
         except (OSError, ValueError, EOFError):
             continue
-        if v.dtype == np.float16 and v.ndim == 2 and len(v):
-            out[key] = v
+        if v.dtype == np.int8 and v.ndim == 2 and len(v):
+            out[key] = dequantize(v)
+    return out
+
+
+def quantize(states: np.ndarray) -> np.ndarray:
+    """int8 rows, each scaled so its largest component is ±127."""
+    import numpy as np
+
+    v = np.asarray(states, dtype=np.float32)
+    peak = np.maximum(np.abs(v).max(axis=1, keepdims=True), 1e-12)
+    out: np.ndarray = np.rint(v * (127.0 / peak)).astype(np.int8)
+    return out
+
+
+def dequantize(packed: np.ndarray) -> np.ndarray:
+    """The float16 unit rows of int8 ``packed`` (the scale is lost, the direction kept)."""
+    import numpy as np
+
+    v = packed.astype(np.float32)
+    out: np.ndarray = (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)).astype(
+        np.float16
+    )
     return out
 
 
