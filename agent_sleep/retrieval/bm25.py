@@ -77,9 +77,24 @@ def stem(word: str) -> str:
     return word
 
 
+_STEMS: dict[str, str] = {}  # word -> stem: a vocabulary repeats, and stem() is most of indexing
+_STEMS_MAX = 1 << 18
+
+
 def tokenize(text: str) -> list[str]:
     """Index terms of a text: words minus stopwords, stemmed."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+    out = []
+    stems = _STEMS
+    for w in words(text):
+        if w in STOPWORDS:
+            continue
+        s = stems.get(w)
+        if s is None:
+            s = stem(w)
+            if len(stems) < _STEMS_MAX:
+                stems[w] = s
+        out.append(s)
+    return out
 
 
 @dataclass(frozen=True)
