@@ -64,6 +64,10 @@ def _from_scratch(ws: Path, tmp_path: Path, vectors: bool) -> index.Loaded:
 def _assert_same(ours: index.Loaded, scratch: index.Loaded, vectors: bool = False) -> None:
     assert {k: v[2] for k, v in ours.files.items()} == {k: v[2] for k, v in scratch.files.items()}
     assert list(ours.units) == list(scratch.units)
+    for loaded in (ours, scratch):  # a row's file without its record, whatever parts it took
+        assert [loaded.path_of(r) for r in range(len(loaded.units))] == [
+            u.path for u in loaded.units
+        ]
     assert list(ours.sources) == list(scratch.sources)
     assert ours.hashes == scratch.hashes
     assert ours.tokens == scratch.tokens

@@ -16,6 +16,7 @@ index of another version is rebuilt (it is derived data).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import io
@@ -87,10 +88,25 @@ class Loaded:
     units: Sequence[Unit] = ()
     sources: Sequence[tuple[str, ...]] = ()
     _tokens: dict[str, list[str]] = field(default_factory=dict)
+    _file_rows: tuple[list[int], list[str]] | None = None
 
     def __post_init__(self) -> None:
         self.units = UnitsView(self.records)
         self.sources = SourcesView(self.records)
+
+    def path_of(self, row: int) -> str:
+        """The file of the unit at ``row`` without decoding its record (rows run file by file,
+        in ``files`` order): the session prior asks it of every candidate."""
+        if self._file_rows is None:
+            starts, paths, at = [], [], 0
+            for path, (_, _, count) in self.files.items():
+                if count:
+                    starts.append(at)
+                    paths.append(path)
+                    at += count
+            self._file_rows = (starts, paths)
+        starts, paths = self._file_rows
+        return paths[bisect.bisect_right(starts, row) - 1]
 
     def shown(self, row: int) -> list[int]:
         """The rows a unit stands for: itself, or a window's notes (the rows of its span,

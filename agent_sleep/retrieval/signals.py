@@ -53,7 +53,7 @@ def spread(index: Loaded, scores: dict[int, float], spread: float) -> dict[int, 
     seen: dict[str, int] = {}
     out = {}
     for row in sorted(scores, key=lambda r: (-scores[r], r)):
-        path = index.units[row].path
+        path = index.path_of(row)
         n = seen.get(path, 0)
         seen[path] = n + 1
         out[row] = scores[row] / (1 + spread * n)
@@ -91,7 +91,8 @@ def sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -
     what the query is about. MEMORY.md and each bank page count as one file too, so a
     consolidated entry is not outranked by the raw notes of a day merely for that bonus."""
     per_file: dict[str, list[float]] = {}
+    path = {row: index.path_of(row) for row in scores}
     for row, score in scores.items():
-        per_file.setdefault(index.units[row].path, []).append(score)
+        per_file.setdefault(path[row], []).append(score)
     relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_file.items()}
-    return {row: score + weight * relevance[index.units[row].path] for row, score in scores.items()}
+    return {row: score + weight * relevance[path[row]] for row, score in scores.items()}
