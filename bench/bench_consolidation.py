@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_sleep.analysis import distill, lexical, temporal  # noqa: E402
 from agent_sleep.consolidation.sleep import sleep_cycle  # noqa: E402
-from agent_sleep.consolidation.snapshot import bank_pages  # noqa: E402
 from agent_sleep.core import notes  # noqa: E402
 from agent_sleep.core.notes import sources_of  # noqa: E402
 from agent_sleep.core.rest import micro_rest  # noqa: E402
@@ -77,7 +76,7 @@ def run_one(sample: dict, budget: int | None) -> dict:
         citing: dict[str, list[str]] = defaultdict(list)
         out_words = 0
         memory_chars = len(ws.read_text(ws.memory_md))
-        for path in [ws.memory_md, *bank_pages(ws)]:
+        for path in [ws.memory_md, *ws.bank_pages()]:
             for n in notes.notes_in(ws.read_text(path)):
                 if not n.id:
                     continue

@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agent_sleep.analysis import temporal  # noqa: E402
 from agent_sleep.consolidation.sleep import sleep_cycle  # noqa: E402
-from agent_sleep.consolidation.snapshot import bank_pages  # noqa: E402
 from agent_sleep.core import notes  # noqa: E402
 from agent_sleep.core.notes import sources_of  # noqa: E402
 from agent_sleep.core.rest import micro_rest  # noqa: E402
@@ -62,7 +61,7 @@ def _temporal(ws: Workspace) -> dict[str, int]:
         for n in notes.parse(ws.read_text(path)).notes("Retain"):
             raw[n.id] = (n.text, day)
     citing: dict[str, list[str]] = defaultdict(list)
-    for path in [ws.memory_md, *bank_pages(ws)]:
+    for path in [ws.memory_md, *ws.bank_pages()]:
         for n in notes.notes_in(ws.read_text(path)):
             for s in sources_of(n):
                 citing[s].append(n.text)
@@ -100,7 +99,7 @@ def run(sample: dict, sessions: int, provider: Provider | str) -> dict[str, Any]
             "seconds": seconds,
             "temporal": _temporal(ws),
             "memory_entries": len(notes.notes_in(ws.read_text(ws.memory_md))),
-            "bank_pages": len(bank_pages(ws)),
+            "bank_pages": len(ws.bank_pages()),
         }
 
 

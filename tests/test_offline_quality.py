@@ -12,7 +12,6 @@ import pytest
 
 from agent_sleep.analysis import distill, salience, temporal
 from agent_sleep.consolidation.sleep import sleep_cycle
-from agent_sleep.consolidation.snapshot import bank_pages
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.rest import micro_rest
@@ -232,13 +231,13 @@ def test_a_slept_chat_reads_like_memory(chat_workspace: Workspace) -> None:
     result = sleep_cycle(ws, "both", "offline", since=DAY)
     assert result.decisions["pruned"] >= 4
     entries = [
-        n for p in [ws.memory_md, *bank_pages(ws)] for n in fmt.notes_in(ws.read_text(p)) if n.id
+        n for p in [ws.memory_md, *ws.bank_pages()] for n in fmt.notes_in(ws.read_text(p)) if n.id
     ]
     texts = "\n".join(n.text for n in entries)
     for junk in ("Good to see you", "Bye", "Talk to you soon", "Sounds great", "Thanks"):
         assert junk not in texts
     assert "yesterday (2023-05-07)" in texts and "last year (2022)" in texts
-    slugs = {p.stem for p in bank_pages(ws)}
+    slugs = {p.stem for p in ws.bank_pages()}
     assert slugs <= {"priya", "tomas", "pottery", "memory-archive"}
     raw = [n for p in ws.daily_logs() for n in fmt.parse(ws.read_text(p)).notes("Retain")]
     assert len(raw) == 8  # pruned notes stay in the daily log

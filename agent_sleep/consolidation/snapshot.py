@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from pathlib import Path
 
 from agent_sleep.consolidation import journal, related
 from agent_sleep.core import notes as fmt
-from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.memory import MemoryDoc, one_line
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.workspace import Workspace, warn_skip
@@ -53,26 +52,10 @@ def parse_since(since: str | dt.date | None, today: dt.date) -> dt.date:
         raise BadInput(f"--since {since!r} is not a date (YYYY-MM-DD)") from e
 
 
-def bank_pages(ws: Workspace) -> list[Path]:
-    out = []
-    for d in (ws.entities_dir, ws.concepts_dir):
-        if d.is_dir():
-            for p in sorted(d.glob("*.md")):
-                try:
-                    ws.confine(p)
-                except WorkspaceError:
-                    continue
-                if not p.is_file():
-                    warn_skip(p, "not a file")
-                    continue
-                out.append(p)
-    return out
-
-
 def cited_ids(ws: Workspace) -> set[str]:
     """Note ids cited (``sources=``) by MEMORY.md entries and bank pages."""
     out: set[str] = set()
-    for path in [ws.memory_md, *bank_pages(ws)]:
+    for path in [ws.memory_md, *ws.bank_pages()]:
         for note in fmt.notes_in(ws.read_text(path)):
             out.update(sources_of(note))
     return out
@@ -112,7 +95,7 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
                 "(split them into smaller notes)",
             )
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
-    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in bank_pages(ws)]
+    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in ws.bank_pages()]
     return Snapshot(
         bank=tuple(related.current_entries(pages)),
         superseded_notes=frozenset(
@@ -126,6 +109,6 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
         memory=memory,
         cited=frozenset(cited_ids(ws)),
         dream_texts=frozenset(dreams),
-        bank_slugs=frozenset(p.stem for p in bank_pages(ws)),
+        bank_slugs=frozenset(p.stem for p in ws.bank_pages()),
         marks=journal.load_watermark(ws),
     )

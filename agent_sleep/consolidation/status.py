@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from agent_sleep.consolidation import journal
-from agent_sleep.consolidation.snapshot import bank_pages, parse_since, read_snapshot
+from agent_sleep.consolidation.snapshot import parse_since, read_snapshot
 from agent_sleep.core.memory import MemoryDoc, memory_budget
 from agent_sleep.core.workspace import Workspace
 
@@ -56,7 +56,7 @@ def status(
         "memory_chars": len(memory_text),
         "memory_budget": memory_budget(memory_budget_chars),
         "memory_entries": len(MemoryDoc(memory_text).entries()),
-        "bank_pages": len(bank_pages(ws)),
+        "bank_pages": len(ws.bank_pages()),
         "daily_logs": len(ws.daily_logs()),
         "recent_runs": recent,
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,17 +79,23 @@ class Workspace:
         """Daily logs in date order (files named ``YYYY-MM-DD.md``)."""
         if not self.memory_dir.is_dir():
             return []
+        return sorted(_files(p for p in self.memory_dir.glob("*.md") if _is_day(p.stem)))
+
+    def bank_pages(self) -> list[Path]:
+        """Entity pages, then concept pages, each folder sorted by name; a page whose path
+        leaves the workspace (a symlink out) is passed over."""
         out = []
-        for p in self.memory_dir.glob("*.md"):
-            try:
-                dt.date.fromisoformat(p.stem)
-            except ValueError:
-                continue
-            if not p.is_file():
-                warn_skip(p, "not a file")
-                continue
-            out.append(p)
-        return sorted(out)
+        for d in (self.entities_dir, self.concepts_dir):
+            if d.is_dir():
+                out += _files(p for p in sorted(d.glob("*.md")) if self._inside(p))
+        return out
+
+    def _inside(self, path: Path) -> bool:
+        try:
+            self.confine(path)
+        except WorkspaceError:
+            return False
+        return True
 
     def exists(self) -> bool:
         return self.memory_dir.is_dir()
@@ -185,6 +191,25 @@ class Workspace:
             os.close(fd)
         if created:
             fsync_dir(target.parent)
+
+
+def _is_day(stem: str) -> bool:
+    try:
+        dt.date.fromisoformat(stem)
+    except ValueError:
+        return False
+    return True
+
+
+def _files(paths: Iterable[Path]) -> list[Path]:
+    """``paths`` that are regular files; each other one is skipped with a warning."""
+    out = []
+    for p in paths:
+        if p.is_file():
+            out.append(p)
+        else:
+            warn_skip(p, "not a file")
+    return out
 
 
 def warn_skip(path: Path, why: str) -> None:
