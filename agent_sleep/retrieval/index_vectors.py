@@ -128,7 +128,7 @@ def _keep_states(
     """Store the token states of ``part``'s notes (windows left out), computed as a deep
     request would: from the text the unit shows. A model run of their own: states taken
     from the run that embeds the note (over its embedded text) lost 0.3 points of LoCoMo
-    evidence within 1,000 tokens."""
+    evidence within 1,000 tokens in a one-off trial (references/recall.md)."""
     notes = [(h, got.records[rows[0]]) for h, rows in part]
     notes = [(h, r) for h, r in notes if r.kind != WINDOW]
     if not notes:
