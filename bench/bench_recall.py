@@ -6,10 +6,14 @@ recall runs with ``budget_tokens=B`` and the score is the share of the question'
 turns among the returned hits' ``sources`` (a question with no valid evidence counts 1).
 
 Headline, leave one conversation out (LOCO): every entry of ``GRID`` (the shipped constants and
-single changes to them: weights, reciprocal-rank fusion, names in the query, spread across
-days, and window units of consecutive notes, on indexes of their own) is scored on every
-conversation; for each conversation in turn, the entry with the best mean recall over the
-budgets on the other four is chosen and measured on it. Printed: each fold's held-out figures
+single changes to them: the token cost of the learned rerank, the hand-set rerank mix it
+replaced, weights, reciprocal-rank fusion, names in the query, spread across days, and window
+units of consecutive notes, on indexes of their own) is scored on every conversation, each
+conversation ranked with the learned rerank's weights fitted on the other four
+(``recall_harness.crossfit``); for each conversation in turn, the entry with the best mean
+recall over the budgets on the other four is chosen and measured on it. (The weights that rank
+one of those four were fitted with the held-out conversation among their data; the figure
+measured on the held-out one never was.) Printed: each fold's held-out figures
 and choice, then the mean and spread (min-max, standard deviation) over the five folds. The
 figure of the shipped constants on all the questions (which they were chosen on) follows as
 the secondary "tuned-on" table, per category, beside single-signal baselines:
@@ -22,7 +26,7 @@ the secondary "tuned-on" table, per category, beside single-signal baselines:
 
 and, for comparison with published figures, per category R@5 and R@10 over the returned units
 (at the largest budget; a unit is one note) and the share of questions with any gold turn in
-the first 5 ("any@5").
+the first 5 ("any@5"), held out (tuned on with ``--quick``).
 
 Workspaces (their index, embeddings and token states) are kept under ``--work`` and reused.
 
@@ -47,8 +51,11 @@ from agent_sleep.retrieval.recall import Fusion, Hit, count_tokens, recall  # no
 from bench import locomo  # noqa: E402
 from bench.recall_harness import (  # noqa: E402
     Scores,
+    collect,
+    crossfit,
     evaluate,
     evidence_recall,
+    fold_weights,
     loco,
     prepare,
     workspace_for,
@@ -61,6 +68,9 @@ PLAIN: dict[str, Any] = {"deep_from": 10**9}
 SHIPPED = Fusion()
 GRID = {  # kept small: each entry is a full evaluation (about a minute of CPU on 2 cores)
     "shipped": SHIPPED,
+    "cost 1": replace(SHIPPED, cost_weight=1.0),
+    "cost 2": replace(SHIPPED, cost_weight=2.0),
+    "hand-set mix": replace(SHIPPED, learned=None),
     "vector 0.7": replace(SHIPPED, vector_weight=0.7, text_weight=0.3),
     "session 0.3": replace(SHIPPED, session_weight=0.3),
     "rrf k=60": replace(SHIPPED, fuse="rrf"),
@@ -150,15 +160,20 @@ def main() -> None:
     count = sum(len(c.questions) for c in convs)
     print(f"LoCoMo evidence recall, {len(convs)} conversations, {count} questions (categories 1-4)")
     print(f"data: {args.data}")
-    grid = {"shipped": evaluate(convs, SHIPPED, budgets, top=True)}
+    tuned = evaluate(convs, SHIPPED, budgets, top=True)
+    grid: dict[str, Scores] = {}
     if not args.quick:
+        # the learned rerank's weights, fitted for each conversation on the other four
+        folds = fold_weights(collect(convs, SHIPPED, budgets))
         for name, fusion in GRID.items():
-            if name not in grid:
+            if fusion.learned is None:
                 grid[name] = evaluate(convs, fusion, budgets)
+            else:
+                grid[name] = crossfit(convs, fusion, budgets, folds, top=name == "shipped")
             print(f"  scored {name}", file=sys.stderr, flush=True)
         if args.windows:
             notes, stride = (int(x) for x in args.windows.split(","))
-            grid[f"windows {notes}/{stride}"] = _with_windows(args, notes, stride, budgets)
+            grid[f"windows {notes}/{stride}"] = _with_windows(args, notes, stride, budgets, folds)
         print_loco(grid, names, budgets)
     print("\nTuned on (the shipped constants, on every question they were chosen on):")
     cats = sorted(locomo.CATEGORIES)
@@ -167,7 +182,7 @@ def main() -> None:
         + " ".join(f"{locomo.CATEGORIES[c]:>12}" for c in cats)
         + f" {'overall':>8}"
     )
-    tables = {"hybrid": grid["shipped"]}
+    tables = {"hybrid": tuned}
     for method in METHODS:
         if method == "hybrid":
             continue
@@ -178,14 +193,23 @@ def main() -> None:
     for budget in budgets:
         for method in METHODS:
             print(row(f"{method:<10} {budget:>6}", tables[method], names, f"B{budget}"))
-    print(f"\nUnits returned at budget {max(budgets)}, shipped constants:")
+    held = "shipped" in grid
+    which = "held out (weights fitted on the other four)" if held else "tuned on"
+    print(f"\nUnits returned at budget {max(budgets)}, shipped constants, {which}:")
     for metric in ("R@5", "R@10", "any@5"):
-        print(row(f"{metric:<17}", grid["shipped"], names, metric))
+        print(row(f"{metric:<17}", grid["shipped"] if held else tuned, names, metric))
     print(f"({time.monotonic() - started:.0f} s)")
 
 
-def _with_windows(args: argparse.Namespace, notes: int, stride: int, budgets: list[int]) -> Scores:
-    """The shipped constants over indexes that also hold window units."""
+def _with_windows(
+    args: argparse.Namespace,
+    notes: int,
+    stride: int,
+    budgets: list[int],
+    folds: dict[str, tuple[float, ...]],
+) -> Scores:
+    """The shipped constants over indexes that also hold window units (each conversation
+    ranked with the rerank weights fitted without it)."""
     from agent_sleep.retrieval import units
 
     saved = units.WINDOW_NOTES, units.WINDOW_STRIDE
@@ -193,7 +217,7 @@ def _with_windows(args: argparse.Namespace, notes: int, stride: int, budgets: li
     try:
         work = Path(f"{args.work}-windows-{notes}-{stride}")
         convs = prepare(locomo.load(args.data), work)
-        return evaluate(convs, SHIPPED, budgets)
+        return crossfit(convs, SHIPPED, budgets, folds)
     finally:
         units.WINDOW_NOTES, units.WINDOW_STRIDE = saved
 

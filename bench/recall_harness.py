@@ -29,6 +29,7 @@ from bench import locomo
 
 TODAY = dt.date(2026, 1, 1)  # recency decay is off by default: any date ranks alike
 TOP = (5, 10)  # R@k over returned units
+Features = dict[str, tuple[np.ndarray, np.ndarray]]  # conversation -> (features, labels)
 
 
 class CachedModel:
@@ -192,3 +193,92 @@ def loco(
         best = max(grid, key=lambda g: (objective(grid[g], train, budgets), g))
         folds.append(Fold(held, best, {m: grid[best].mean([held], m) for m in metrics}))
     return folds
+
+
+def collect(convs: list[Conversation], fusion: Fusion, budgets: Sequence[int]) -> Features:
+    """Per conversation, the learned rerank's features (``retrieval/learned.py``) of every
+    candidate it re-scores, for every question at each budget, and their labels (the unit
+    cites a gold turn of the question). The features are read as ``rank`` computes them."""
+    import agent_sleep.retrieval.rerank as rr
+
+    if fusion.learned is None:
+        raise ValueError(
+            "collect needs a fusion with learned weights (any: features do not use them)"
+        )
+    orig = rr.learned_features
+    seen: list[tuple[list[int], np.ndarray]] = []
+
+    def spy(index: Loaded, rows: list[int], *rest: Any) -> np.ndarray:
+        x: np.ndarray = orig(index, rows, *rest)
+        seen.append((rows, x))
+        return x
+
+    out = {}
+    rr.learned_features = spy  # type: ignore[assignment]
+    try:
+        for conv in convs:
+            xs, ys = [], []
+            for qi, q in enumerate(conv.questions):
+                gold = set(q.evidence)
+                for budget in budgets:
+                    seen.clear()
+                    v = conv.vectors[qi]
+                    rank(conv.index, q.question, v, fusion, None, budget, TODAY, model=conv.model)
+                    for rows, x in seen:
+                        xs.append(x)
+                        ys.append(np.array([bool(gold & set(conv.index.sources[r])) for r in rows]))
+            out[conv.sample_id] = (np.concatenate(xs), np.concatenate(ys).astype(np.float64))
+    finally:
+        rr.learned_features = orig  # type: ignore[assignment]
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 10.0) -> tuple[float, ...]:
+    """Logistic regression by Newton's method on standardised features with an L2 penalty
+    (bias unpenalised), returned on the raw scale: (bias, weight per feature)."""
+    mu, sd = x.mean(0), x.std(0)
+    sd[sd < 1e-9] = 1.0
+    a = np.column_stack([np.ones(len(x)), (x - mu) / sd])
+    w = np.zeros(a.shape[1])
+    penalty = l2 * np.diag(np.r_[0.0, np.ones(a.shape[1] - 1)])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a @ w, -50, 50)))
+        grad = a.T @ (p - y) + penalty @ w
+        hess = (a * (p * (1 - p))[:, None]).T @ a + penalty
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    raw = w[1:] / sd
+    return (float(w[0] - (raw * mu).sum()), *(float(v) for v in raw))
+
+
+def fold_weights(
+    features: dict[str, tuple[np.ndarray, np.ndarray]],
+) -> dict[str, tuple[float, ...]]:
+    """For each conversation, the weights fitted on the others."""
+    out = {}
+    for held in features:
+        others = [features[n] for n in features if n != held]
+        out[held] = fit(
+            np.concatenate([x for x, _ in others]), np.concatenate([y for _, y in others])
+        )
+    return out
+
+
+def crossfit(
+    convs: list[Conversation],
+    fusion: Fusion,
+    budgets: Sequence[int],
+    weights: dict[str, tuple[float, ...]],
+    *,
+    top: bool = False,
+) -> Scores:
+    """``evaluate`` with each conversation ranked by weights fitted without it."""
+    from dataclasses import replace
+
+    out = Scores()
+    for conv in convs:
+        part = evaluate([conv], replace(fusion, learned=weights[conv.sample_id]), budgets, top=top)
+        out.values[conv.sample_id] = part.values[conv.sample_id]
+    return out

@@ -46,6 +46,8 @@ from typing import TYPE_CHECKING
 
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
+from agent_sleep.retrieval.learned import WEIGHTS as LEARNED
+from agent_sleep.retrieval.learned import Signals
 from agent_sleep.retrieval.rerank import minmax, rerank
 from agent_sleep.retrieval.signals import feedback_terms as _feedback_terms
 from agent_sleep.retrieval.signals import names_bonus as _names
@@ -82,8 +84,11 @@ class Fusion:
     feedback_weight: float = 0.3  # 0 turns pseudo-relevance feedback off
     feedback_docs: int = 10
     feedback_terms: int = 10
-    rerank_weight: float = 0.4  # 0 turns the late-interaction rerank off
+    rerank_weight: float = 0.4  # 0 turns the rerank off; the mix's weight when learned is None
     rerank_depth: int = 4  # re-scored candidates: rerank_depth × hits wanted
+    # the learned rerank (retrieval/learned.py); None: the min-max mix at rerank_weight
+    learned: tuple[float, ...] | None = LEARNED
+    cost_weight: float = 1.5  # under a budget: learned score − cost_weight × ln(tokens)
     fuse: str = "minmax"  # or "rrf": reciprocal-rank fusion (rrf_k) instead of min-max weights
     rrf_k: float = 60.0
     day_spread: float = 0.0  # the n-th hit of one file is divided by 1 + day_spread × n
@@ -209,14 +214,21 @@ def rank(
             cand, fused = _fuse(index, text, cos, fusion, wanted)
     if len(cand) == 0:
         return []
-    scores = dict(zip(cand.tolist(), fused.tolist(), strict=True))
+    first = dict(zip(cand.tolist(), fused.tolist(), strict=True))
+    scores = first
     if fusion.name_weight > 0:
         scores = _names(index, query, scores, fusion.name_weight)
+    named = frozenset(r for r, s in scores.items() if s > first[r])
     if fusion.session_weight > 0:
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
         depth = fusion.rerank_depth * wanted
-        scores = rerank(index, query, model, scores, fusion.rerank_weight, depth)
+        signals = Signals(text, cos, cand, first, named, frozenset(_keywords(query)[0]))
+        cost = fusion.cost_weight if budget_tokens is not None else 0.0
+        scores = rerank(
+            index, query, model, scores, fusion.rerank_weight, depth,
+            learned=fusion.learned, signals=signals, cost_weight=cost,
+        )  # fmt: skip
     if fusion.day_spread > 0:
         scores = _spread(index, scores, fusion.day_spread)
     content, identifiers = _keywords(query)

@@ -13,6 +13,8 @@ import math
 from typing import TYPE_CHECKING
 
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize
+from agent_sleep.retrieval.learned import Signals, rescore
+from agent_sleep.retrieval.learned import features as learned_features
 from agent_sleep.retrieval.token_states import STATES, folder_of, model_key
 
 if TYPE_CHECKING:
@@ -55,10 +57,16 @@ def rerank(
     scores: dict[int, float],
     weight: float,
     depth: int,
+    *,
+    learned: tuple[float, ...] | None = None,
+    signals: Signals | None = None,
+    cost_weight: float = 0.0,
 ) -> dict[int, float]:
-    """The best ``depth`` candidates re-scored: ``(1 - weight)`` of their first-pass score and
-    ``weight`` of their late-interaction match, both min-max normalised, on 0.5–1; the rest
-    keep their order below 0.5."""
+    """The best ``depth`` candidates re-scored on 0.5–1, the rest keeping their order below
+    0.5. With ``learned`` weights (and the first pass's ``signals``), by the learned model of
+    ``retrieval/learned.py`` (less the token cost at ``cost_weight``); without, by
+    ``(1 - weight)`` of their first-pass score and ``weight`` of their late-interaction match,
+    both min-max normalised."""
     import numpy as np
 
     q, w = _query_pieces(index, query, model)
@@ -68,8 +76,12 @@ def rerank(
     top, rest = order[:depth], order[depth:]
     match = _match(q, w, unit_tokens(index, top, model))
     first = np.array([scores[r] for r in top])
-    mixed = (1 - weight) * minmax(first) + weight * minmax(match)
-    out = {r: 0.5 + 0.5 * float(m) for r, m in zip(top, mixed, strict=True)}
+    if learned is not None and signals is not None:
+        x = learned_features(index, top, first, match, signals)
+        out = rescore(index, top, x, learned, cost_weight)
+    else:
+        mixed = (1 - weight) * minmax(first) + weight * minmax(match)
+        out = {r: 0.5 + 0.5 * float(m) for r, m in zip(top, mixed, strict=True)}
     if rest:
         high = max(scores[r] for r in rest)
         for r in rest:

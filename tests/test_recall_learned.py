@@ -1,0 +1,113 @@
+"""The learned second stage of deep recall: its features, its token cost, and its fit."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.index import open_index
+from agent_sleep.retrieval.learned import FEATURES, WEIGHTS, Signals, features, rescore, score
+from agent_sleep.retrieval.recall import Fusion, count_tokens, recall
+from bench.recall_harness import fit
+
+DAY = dt.datetime(2026, 3, 1, 10, 0)
+NOTES = [
+    "Nate: My turtles love the new tank, they swim around all day.",
+    "Joanna: Do you have any plans for the weekend, Nate?",
+    "Nate: I am going hiking in the hills with my brother on Saturday morning, then we will "
+    "cook dinner together at his place and watch the game.",
+]
+
+
+@pytest.fixture
+def two_days(ws: Path) -> Path:
+    for day in range(2):
+        for text in NOTES:
+            micro_rest(text, "B", workspace=ws, when=DAY + dt.timedelta(days=day), source=None)
+    return ws
+
+
+def _signals(n: int, fused: dict[int, float], content: set[str]) -> Signals:
+    return Signals(
+        text=np.linspace(0.0, 1.0, n),
+        cos=np.linspace(-0.2, 0.8, n),
+        cand=np.arange(n),
+        fused=fused,
+        named=frozenset({0}),
+        content=frozenset(content),
+    )
+
+
+def test_features_read_the_unit_its_log_and_the_query(two_days: Path) -> None:
+    index = open_index(Workspace.at(two_days))
+    n = len(index.units)
+    assert n == 6
+    fused = {r: 0.1 * (r + 1) for r in range(n)}
+    sig = _signals(n, fused, {"turtles", "tank", "weekend"})
+    rows = list(range(n))
+    x = features(index, rows, np.arange(n, dtype=float), np.zeros(n), sig)
+    col = {name: x[:, i] for i, name in enumerate(FEATURES)}
+    assert x.shape == (n, len(FEATURES))
+    assert col["first"][0] == 0.0 and col["first"][-1] == 1.0  # min-max over the re-scored
+    assert list(col["question"]) == [0, 1, 0, 0, 1, 0]
+    assert col["named"][0] == 1.0 and col["named"][1:].sum() == 0
+    assert col["coverage"][0] == pytest.approx(2 / 3)  # turtles and tank, not weekend
+    assert col["coverage"][1] == pytest.approx(1 / 3)
+    for r in rows:
+        assert col["length"][r] == pytest.approx(math.log(1 + count_tokens(index.units[r].text)))
+    # a note's neighbours are the notes beside it in its own log, never across days
+    assert col["neighbour"][0] == pytest.approx(fused[1])
+    assert col["neighbour"][2] == pytest.approx(fused[1])  # the last of day one: not row 3
+    assert col["neighbour"][3] == pytest.approx(fused[4])  # the first of day two: not row 2
+    assert col["day"][0] == pytest.approx(fused[2]) and col["day"][3] == pytest.approx(fused[5])
+    assert col["bm25"][-1] == pytest.approx(1.0) and col["cosine"][0] == pytest.approx(0.0)
+
+
+def test_token_cost_puts_the_shorter_of_two_equals_first_only_when_asked(two_days: Path) -> None:
+    index = open_index(Workspace.at(two_days))
+    short, long = 1, 2  # the question and the long hiking plan
+    assert count_tokens(index.units[long].text) > 2 * count_tokens(index.units[short].text)
+    x = np.ones((2, len(FEATURES)))
+    plain = rescore(index, [long, short], x, WEIGHTS, cost_weight=0.0)
+    assert plain[long] == plain[short]
+    costed = rescore(index, [long, short], x, WEIGHTS, cost_weight=1.5)
+    assert costed[short] > costed[long]
+    assert all(0.5 <= v <= 1.0 for v in costed.values())
+
+
+def test_a_strong_enough_learned_score_outweighs_the_cost(two_days: Path) -> None:
+    index = open_index(Workspace.at(two_days))
+    short, long = 1, 2
+    x = np.zeros((2, len(FEATURES)))
+    x[0, FEATURES.index("match")] = 1.0  # the long unit matches the query token by token
+    costed = rescore(index, [long, short], x, WEIGHTS, cost_weight=1.5)
+    gap = score(x[:1], WEIGHTS)[0] - score(x[1:], WEIGHTS)[0]
+    ratio = count_tokens(index.units[long].text) / count_tokens(index.units[short].text)
+    assert gap > 1.5 * math.log(ratio)  # so the long one must stay first
+    assert costed[long] > costed[short]
+
+
+def test_the_learned_rerank_is_the_default_and_the_mix_remains(two_days: Path) -> None:
+    assert Fusion().learned == WEIGHTS and len(WEIGHTS) == 1 + len(FEATURES)
+    query = "What does Nate keep as pets?"
+    learned = recall(two_days, query, budget_tokens=1000)
+    mixed = recall(two_days, query, budget_tokens=1000, fusion=Fusion(learned=None))
+    assert {h.text for h in learned} == {h.text for h in mixed}  # six units fit either way
+    assert "turtles" in learned[0].text
+
+
+def test_fit_recovers_a_planted_model() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(20_000, 3)) * [1.0, 2.0, 0.5] + [0.0, 1.0, -2.0]
+    planted = np.array([-1.0, 1.5, -0.5, 0.0])
+    p = 1 / (1 + np.exp(-(planted[0] + x @ planted[1:])))
+    y = (rng.random(len(p)) < p).astype(float)
+    got = np.array(fit(x, y))
+    assert np.allclose(got, planted, atol=0.12)
+    assert abs(got[3]) < 0.12  # the feature that carries nothing gets about nothing
