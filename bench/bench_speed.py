@@ -206,6 +206,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         t = time.perf_counter()
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
+    sketch = sketch_coverage(ws, qs) if vectors else None
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
     tokens = ws.state_dir / "tokens"
 
@@ -274,6 +275,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     after_s = time.perf_counter() - t
     backlog_s = first_search_over_backlog(folder, vectors) if vectors else float("nan")
     return {
+        "sketch": sketch,
         "backlog_s": backlog_s,
         "vectors": vectors,
         "notes": report.units,
@@ -293,6 +295,28 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         "after_s": after_s,
         "merge_s": merge_s,
     }
+
+
+def sketch_coverage(ws: Workspace, qs: list[str], best: int = 50) -> tuple[int, int] | None:
+    """For how many of ``qs`` a shallow search's shortlist (4 × 50 rows by the sketch, see
+    ``retrieval/index_matrix.py``) holds all of the exact ``best`` rows by cosine; None below
+    the size that uses a sketch."""
+    import numpy as np
+
+    from agent_sleep.retrieval import index_matrix
+
+    loaded = index.open_index(ws)
+    model = index.embedder(ws)
+    vectors = loaded.vectors
+    if model is None or vectors is None or len(vectors) < index_matrix.SKETCH_FROM:
+        return None
+    held = 0
+    for q in qs:
+        v = model.embed_query(q)
+        exact = np.argpartition(-(vectors @ v), best - 1)[:best]
+        got = vectors.cosines(v, 4 * best, np.array([], dtype=np.int64))
+        held += bool((got[exact] != index_matrix.UNSEEN).all())
+    return held, len(qs)
 
 
 def first_search_over_backlog(folder: Path, vectors: bool) -> float:
@@ -372,6 +396,13 @@ def main() -> None:
             f"{r['deep_disk_ms']:>13.0f} {r['deep_again_ms']:>14.1f} "
             f"{r['deep_cold_new_s']:>18.2f} {r['deep_cold_s']:>19.2f}"
         )
+    for r in rows:
+        if r.get("sketch"):
+            held, asked = r["sketch"]
+            print(
+                f"{r['notes']:>7.0f} notes: the sketch's shortlist held the exact best 50 by "
+                f"cosine for {held} of {asked} queries"
+            )
     print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")
     print(
         f"{'notes':>7} {'new p50 ms':>10} {'none p50 ms':>12} {'disk p50 ms':>13} "

@@ -196,7 +196,7 @@ def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
 
 
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
-    if {k: v[:2] for k, v in loaded.files.items()} != current or not _same_windows(loaded):
+    if loaded.stamps != current or not _same_windows(loaded):
         return False
     return not want_model or (loaded.model is not None and not loaded.pending)
 

@@ -89,6 +89,15 @@ class Loaded:
     sources: Sequence[tuple[str, ...]] = ()
     _tokens: dict[str, list[str]] = field(default_factory=dict)
     _file_rows: tuple[list[int], list[str]] | None = None
+    _stamps: dict[str, list[int]] | None = None
+
+    @property
+    def stamps(self) -> dict[str, list[int]]:
+        """Each file's [mtime_ns, size] as indexed, the shape ``scan`` returns (built once: a
+        search compares it with the files on disk)."""
+        if self._stamps is None:
+            self._stamps = {k: v[:2] for k, v in self.files.items()}
+        return self._stamps
 
     def __post_init__(self) -> None:
         self.units = UnitsView(self.records)

@@ -201,7 +201,11 @@ def rank(
     deep = wanted >= fusion.deep_from
     terms = tokenize(query)
     text = index.bm25.scores(terms)
-    cos = index.vectors @ vector if vector is not None and index.vectors is not None else None
+    cos = None
+    if vector is not None and index.vectors is not None:
+        pool = _pool(index, fusion, wanted)
+        shortlist = 0 if deep else 4 * pool  # deep requests read every vector
+        cos = index.vectors.cosines(vector, shortlist, _text_top(text, pool))
     if not deep and index.windows is not None:  # windows serve deep requests only
         text = np.where(index.windows, 0.0, text)
         cos = None if cos is None else np.where(index.windows, -1.0, cos)
@@ -251,9 +255,8 @@ def _fuse(
     """The candidate rows (the best BM25 and cosine units) and their fused scores."""
     import numpy as np
 
-    pool = min(len(index.units), max(fusion.min_candidates, fusion.candidates * wanted))
-    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
-    cand = matched[_top(text[matched], pool)] if len(matched) > pool else matched
+    pool = _pool(index, fusion, wanted)
+    cand = _text_top(text, pool)
     if cos is not None:
         cand = np.union1d(cand, _top(cos, pool))
     if len(cand) == 0:
@@ -267,6 +270,19 @@ def _fuse(
     if cos is not None:
         fused = fused + fusion.vector_weight * _minmax(cos[cand])
     return cand, fused
+
+
+def _pool(index: Loaded, fusion: Fusion, wanted: int) -> int:
+    """How many of the best units each signal contributes to the candidates."""
+    return min(len(index.units), max(fusion.min_candidates, fusion.candidates * wanted))
+
+
+def _text_top(text: np.ndarray, pool: int) -> np.ndarray:
+    """The ``pool`` best units by BM25 among those it matched."""
+    import numpy as np
+
+    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
+    return matched[_top(text[matched], pool)] if len(matched) > pool else matched
 
 
 _minmax = minmax  # the benchmarks' name for it
