@@ -207,6 +207,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
     sketch = sketch_coverage(ws, qs) if vectors else None
+    full = warm_without_sketch(ws, qs, fusion) if sketch else None
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
     tokens = ws.state_dir / "tokens"
 
@@ -276,6 +277,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     backlog_s = first_search_over_backlog(folder, vectors) if vectors else float("nan")
     return {
         "sketch": sketch,
+        "warm_full_p50_ms": full,
         "backlog_s": backlog_s,
         "vectors": vectors,
         "notes": report.units,
@@ -317,6 +319,27 @@ def sketch_coverage(ws: Workspace, qs: list[str], best: int = 50) -> tuple[int, 
         got = vectors.cosines(v, 4 * best, np.array([], dtype=np.int64))
         held += bool((got[exact] != index_matrix.UNSEEN).all())
     return held, len(qs)
+
+
+def warm_without_sketch(ws: Workspace, qs: list[str], fusion: Fusion) -> tuple[float, float]:
+    """Warm p50 with the sketch and with every vector read, query by query in turn (the
+    query's vector forgotten before each run, so both embed it): (sketch, full) in ms."""
+    from agent_sleep.retrieval import index_matrix
+
+    cache = importlib.import_module("agent_sleep.retrieval.recall")._query_vectors
+    saved = index_matrix.SKETCH_FROM
+    times: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for q in qs:
+            for sketch in (False, True):
+                index_matrix.SKETCH_FROM = saved if sketch else 1 << 62
+                cache.clear()
+                t = time.perf_counter()
+                recall(ws, q, k=6, fusion=fusion)
+                times[sketch].append(time.perf_counter() - t)
+    finally:
+        index_matrix.SKETCH_FROM = saved
+    return 1000 * statistics.median(times[True]), 1000 * statistics.median(times[False])
 
 
 def first_search_over_backlog(folder: Path, vectors: bool) -> float:
@@ -401,7 +424,9 @@ def main() -> None:
             held, asked = r["sketch"]
             print(
                 f"{r['notes']:>7.0f} notes: the sketch's shortlist held the exact best 50 by "
-                f"cosine for {held} of {asked} queries"
+                f"cosine for {held} of {asked} queries; warm p50, the same queries in turn: "
+                f"{r['warm_full_p50_ms'][0]:.1f} ms with it, {r['warm_full_p50_ms'][1]:.1f} ms "
+                "reading every vector"
             )
     print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")
     print(
