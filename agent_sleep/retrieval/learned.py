@@ -48,8 +48,8 @@ FEATURES = (
 
 # bench/fit_rerank.py on the five LoCoMo dev conversations (bias first, then FEATURES' order)
 WEIGHTS: tuple[float, ...] = (
-    -15.5229, 0.5156, 4.7059, 1.9065, 2.1168, 0.9794, 2.9248,
-    0.8153, -0.8485, -1.6217, 0.6179, 0.7976,
+    -15.5238, 0.4758, 4.7024, 1.9296, 2.1633, 0.9476, 2.9435,
+    0.8159, -0.8538, -1.6337, 0.6156, 0.8000,
 )  # fmt: skip
 
 
