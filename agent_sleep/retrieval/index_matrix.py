@@ -2,13 +2,13 @@
 file, used as one matrix (:class:`Vectors`).
 
 A shallow search of a large index reads every vector for a handful of hits: 150 MB at 100k
-units, half of a warm search. From the second search of a process over ``SKETCH_FROM`` units
-or more, :meth:`Vectors.cosines` ranks by a sketch first: every vector projected on the
-``SKETCH_DIM`` leading principal directions of the embeddings (their uncentred second moment,
-from an even sample of rows), 13 MB at 100k. The ``shortlist`` rows the sketch ranks best, and
-the rows the caller names (BM25's candidates), get their exact cosine; every other row reads
-``UNSEEN``, below any cosine. bench_speed prints how often the exact best 50 are all in a
-shortlist of 4 × 50.
+units, a quarter of a warm search or more. From the second search of a process over
+``SKETCH_FROM`` units or more, :meth:`Vectors.cosines` ranks by a sketch first: every vector
+projected on the ``SKETCH_DIM`` leading principal directions of the embeddings (their
+uncentred second moment, from an even sample of rows), 38 MB at 100k. The ``shortlist`` rows
+the sketch ranks best, and the rows the caller names (BM25's candidates), get their exact
+cosine; every other row reads ``UNSEEN``, below any cosine. bench_speed prints how often the
+exact best 50 are all in a shortlist of 4 × 50; bench_sketch, the same on real text.
 """
 
 from __future__ import annotations
