@@ -75,8 +75,8 @@ GRID = {  # kept small: each entry is a full evaluation (about a minute of CPU o
     "session 0.3": replace(SHIPPED, session_weight=0.3),
     "rrf k=60": replace(SHIPPED, fuse="rrf"),
     "day spread 0.1": replace(SHIPPED, day_spread=0.1),
-    "names 0.1": replace(SHIPPED, name_weight=0.1),
-    "names 0.3": replace(SHIPPED, name_weight=0.3),
+    "names 0.2": replace(SHIPPED, name_weight=0.2),
+    "names 0.4": replace(SHIPPED, name_weight=0.4),
 }
 
 

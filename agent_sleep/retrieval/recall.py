@@ -96,7 +96,7 @@ class Fusion:
     fuse: str = "minmax"  # or "rrf": reciprocal-rank fusion (rrf_k) instead of min-max weights
     rrf_k: float = 60.0
     day_spread: float = 0.0  # the n-th hit of one file is divided by 1 + day_spread × n
-    name_weight: float = 0.2  # added to units naming a capitalised query word (LOCO-chosen)
+    name_weight: float = 0.3  # added to units naming a capitalised query word (LOCO-chosen)
 
 
 @dataclass(frozen=True)
