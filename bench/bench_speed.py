@@ -207,7 +207,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
         recall(ws, q, k=6, fusion=fusion)
         warm.append(time.perf_counter() - t)
     sketch = sketch_coverage(ws, qs) if vectors else None
-    full = warm_without_sketch(ws, qs, fusion) if sketch else None
+    sketch_ab = warm_without_sketch(ws, qs, fusion) if sketch else None
     cold = [cli("search", q, "-w", str(folder), "-k", "6", *flags) for q in qs[:5]]
     tokens = ws.state_dir / "tokens"
 
@@ -277,7 +277,7 @@ def measure(folder: Path, count: int, vectors: bool = True) -> dict[str, Any]:
     backlog_s = first_search_over_backlog(folder, vectors) if vectors else float("nan")
     return {
         "sketch": sketch,
-        "warm_full_p50_ms": full,
+        "sketch_ab_ms": sketch_ab,
         "backlog_s": backlog_s,
         "vectors": vectors,
         "notes": report.units,
@@ -425,7 +425,7 @@ def main() -> None:
             print(
                 f"{r['notes']:>7.0f} notes: the sketch's shortlist held the exact best 50 by "
                 f"cosine for {held} of {asked} queries; warm p50, the same queries in turn: "
-                f"{r['warm_full_p50_ms'][0]:.1f} ms with it, {r['warm_full_p50_ms'][1]:.1f} ms "
+                f"{r['sketch_ab_ms'][0]:.1f} ms with it, {r['sketch_ab_ms'][1]:.1f} ms "
                 "reading every vector"
             )
     print("Deep recall (budget_tokens=4000: feedback + late-interaction rerank)")

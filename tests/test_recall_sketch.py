@@ -90,11 +90,13 @@ def test_the_sketch_keeps_the_best_rows_exact_and_the_named_ones(
         assert best <= set(np.flatnonzero(seen).tolist())  # the exact best five are all there
 
 
-def test_rows_dot_across_parts(embedded: tuple[np.ndarray, list[np.ndarray]]) -> None:
+def test_rows_gathered_across_parts(embedded: tuple[np.ndarray, list[np.ndarray]]) -> None:
     docs, queries = embedded
     vectors = _parts(docs, 77)
     rows = np.array([0, 1, 76, 77, 78, len(docs) - 1])
-    assert np.allclose(vectors.rows_dot(rows, queries[1]), docs[rows] @ queries[1], atol=1e-6)
+    assert np.allclose(vectors[rows] @ queries[1], docs[rows] @ queries[1], atol=1e-6)
+    unsorted = rows[::-1].copy()
+    assert np.allclose(vectors[unsorted] @ queries[1], docs[unsorted] @ queries[1], atol=1e-6)
 
 
 def test_a_search_answers_alike_with_and_without_the_sketch(

@@ -63,32 +63,15 @@ class Vectors:
         best = np.argpartition(-estimate, shortlist - 1)[:shortlist]
         rows = np.union1d(best, np.asarray(exact, dtype=np.int64))
         out = np.full(n, UNSEEN, dtype=np.float32)
-        out[rows] = self.rows_dot(rows, query)
-        return out
-
-    def rows_dot(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """``self[rows] @ query`` for sorted ``rows``, part by part (a part is stored by
-        column: its rows are gathered through the transpose)."""
-        import numpy as np
-
-        out = np.empty(len(rows), dtype=np.float32)
-        bounds = np.searchsorted(rows, self._starts)
-        for part, start, lo, hi in zip(self.parts, self._starts, bounds, bounds[1:], strict=False):
-            if hi > lo:
-                out[lo:hi] = part.T[:, rows[lo:hi] - start].T @ query
+        out[rows] = self[rows] @ query
         return out
 
     def _build_sketch(self) -> tuple[np.ndarray, np.ndarray]:
         import numpy as np
 
         n = len(self)
-        sample = np.unique(np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64))
-        rows = np.empty((len(sample), self.shape[1]), dtype=np.float32)
-        bounds = np.searchsorted(sample, self._starts)
-        for part, start, lo, hi in zip(self.parts, self._starts, bounds, bounds[1:], strict=False):
-            if hi > lo:
-                rows[lo:hi] = part.T[:, sample[lo:hi] - start].T
-        _, vectors = np.linalg.eigh(rows.T.astype(np.float64) @ rows)
+        sample = self[np.unique(np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64))]
+        _, vectors = np.linalg.eigh(sample.T.astype(np.float64) @ sample)
         basis = np.ascontiguousarray(vectors[:, ::-1][:, :SKETCH_DIM], dtype=np.float32)
         projected = np.asfortranarray(np.concatenate([p @ basis for p in self.parts]))
         return basis, projected.astype(np.float32, copy=False)
@@ -109,11 +92,22 @@ class Vectors:
         return np.concatenate([p @ query for p in self.parts])
 
     def __getitem__(self, rows: Any) -> np.ndarray:
+        """The vectors of ``rows``: an array of row numbers (any order) is gathered part by
+        part, through each part's transpose (a part is stored by column); any other key
+        reads the whole matrix first."""
         import numpy as np
 
-        if len(self.parts) == 1:
+        if len(self.parts) == 1 and not isinstance(rows, np.ndarray):
             return np.asarray(self.parts[0][rows])
-        return np.asarray(self.__array__()[rows])
+        if not (isinstance(rows, np.ndarray) and rows.ndim == 1 and rows.dtype.kind in "iu"):
+            return np.asarray(self.__array__()[rows])
+        out = np.empty((len(rows), self.shape[1]), dtype=self.parts[0].dtype)
+        owner = np.searchsorted(self._starts, rows, side="right") - 1
+        for i, (part, start) in enumerate(zip(self.parts, self._starts, strict=False)):
+            at = np.flatnonzero(owner == i)
+            if len(at):
+                out[at] = part.T[:, rows[at] - start].T
+        return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         import numpy as np

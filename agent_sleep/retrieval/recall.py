@@ -205,21 +205,23 @@ def rank(
     deep = wanted >= fusion.deep_from
     terms = tokenize(query)
     text = index.bm25.scores(terms)
+    pool = _pool(index, fusion, wanted)
+    text_top = _text_top(text, pool)
     cos = None
     if vector is not None and index.vectors is not None:
-        pool = _pool(index, fusion, wanted)
         shortlist = 0 if deep else 4 * pool  # deep requests read every vector
-        cos = index.vectors.cosines(vector, shortlist, _text_top(text, pool))
+        cos = index.vectors.cosines(vector, shortlist, text_top)
     if not deep and index.windows is not None:  # windows serve deep requests only
         text = np.where(index.windows, 0.0, text)
         cos = None if cos is None else np.where(index.windows, -1.0, cos)
-    cand, fused = _fuse(index, text, cos, fusion, wanted)
+        text_top = _text_top(text, pool)
+    cand, fused = _fuse(text, cos, fusion, pool, text_top)
     if deep and fusion.feedback_weight > 0 and len(cand):
         best = cand[np.argsort(-fused)[: fusion.feedback_docs]]
         extra = _feedback_terms(index, best, terms, fusion)
         if extra:
             text = text + fusion.feedback_weight * index.bm25.scores(extra)
-            cand, fused = _fuse(index, text, cos, fusion, wanted)
+            cand, fused = _fuse(text, cos, fusion, pool, _text_top(text, pool))
     if len(cand) == 0:
         return []
     first = dict(zip(cand.tolist(), fused.tolist(), strict=True))
@@ -254,13 +256,13 @@ def rank(
 
 
 def _fuse(
-    index: Loaded, text: np.ndarray, cos: np.ndarray | None, fusion: Fusion, wanted: int
+    text: np.ndarray, cos: np.ndarray | None, fusion: Fusion, pool: int, text_top: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate rows (the best BM25 and cosine units) and their fused scores."""
+    """The candidate rows (``text_top``, BM25's best, and the ``pool`` best by cosine) and
+    their fused scores."""
     import numpy as np
 
-    pool = _pool(index, fusion, wanted)
-    cand = _text_top(text, pool)
+    cand = text_top
     if cos is not None:
         cand = np.union1d(cand, _top(cos, pool))
     if len(cand) == 0:
