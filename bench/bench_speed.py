@@ -344,8 +344,8 @@ def warm_without_sketch(ws: Workspace, qs: list[str], fusion: Fusion) -> tuple[f
 
 def first_search_over_backlog(folder: Path, vectors: bool) -> float:
     """The first ``recall`` over the same notes with no index at all (a backlog imported in
-    bulk): it answers from BM25 and leaves the embedding to a background job, which the
-    bench does not start (its work is what the build column measures)."""
+    bulk): it answers from the files by BM25 and leaves the index to a background job, which
+    the bench does not start (its work is what the build column measures)."""
     from agent_sleep.retrieval import backlog
 
     copy = folder.parent / f"{folder.name}-backlog"

@@ -20,7 +20,7 @@ import datetime as dt
 import hashlib
 import re
 import secrets
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -175,10 +175,15 @@ def render_note(note: Note) -> str:
 
 
 def _parse_entry(lines: list[str]) -> Note | None:
+    m = _HEAD_RE.match(lines[0].rstrip("\r\n"))
+    return None if m is None else note_of(lines, m)
+
+
+def note_of(lines: Sequence[str], head: re.Match[str]) -> Note:
+    """The note of an entry's ``lines`` whose first line matched the entry head (``head``, as
+    ``iter_spans`` gives it)."""
     first = lines[0].rstrip("\r\n")
-    m = _HEAD_RE.match(first)
-    if not m:
-        return None
+    m = head
     body = [first[m.end() :]]
     body += [line.rstrip("\r\n")[len(CONTINUATION) :] for line in lines[1:]]
     meta: dict[str, str] = {}
@@ -196,6 +201,29 @@ def _parse_entry(lines: list[str]) -> Note | None:
     )
 
 
+def text_of(lines: Sequence[str], head: re.Match[str]) -> str:
+    """``note_of(lines, head).text`` without decoding the metadata."""
+    body = [lines[0].rstrip("\r\n")[head.end() :]]
+    body += [line.rstrip("\r\n")[len(CONTINUATION) :] for line in lines[1:]]
+    tail = _META_RE.search(body[-1])
+    if tail:
+        body[-1] = body[-1][: tail.start()]
+    return "\n".join(body)
+
+
+def blank_note(lines: Sequence[str], head: re.Match[str]) -> bool:
+    """Whether the note of ``lines`` (as ``note_of`` takes them) has no text, without building
+    it: one line whose head is followed by nothing but its metadata comment."""
+    if len(lines) > 1:
+        return not note_of(lines, head).text.strip()
+    rest = lines[0].rstrip("\r\n")[head.end() :]
+    comment = rest.find(" <!-- ")
+    if comment < 0 or rest[:comment].strip():  # no comment, or words before the first one
+        return not rest.strip()
+    tail = _META_RE.search(rest)
+    return not (rest[: tail.start()] if tail else rest).strip()
+
+
 _HEADING_RE = re.compile(r"^\ufeff?(#{1,6})[ \t]+(.*?)[ \t#]*$")
 
 
@@ -203,36 +231,58 @@ def _split_lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def iter_blocks(text: str) -> Iterator[Block]:
-    lines = _split_lines(text)
+Span = tuple[int, int, Heading | None, "re.Match[str] | None", str | None]
+
+
+def iter_spans(lines: Sequence[str]) -> Iterator[Span]:
+    """The blocks of a text's ``lines`` (with their ends) before anything is parsed:
+    (first line, end line, heading, head, section). ``heading`` is set for a heading line,
+    ``head`` (the match of the entry head) for an entry, whose note is
+    ``note_of(lines[first:end], head)``; neither for any other line. A search over a large
+    backlog parses only the notes it wants (retrieval/scan.py); ``iter_blocks`` parses all."""
     section: str | None = None
     i = 0
+    n = len(lines)
     in_fence = False
-    while i < len(lines):
+    head_match = _HEAD_RE.match
+    while i < n:
         line = lines[i]
         bare = line.rstrip("\r\n")
         if bare.startswith("```"):
             in_fence = not in_fence
         if not in_fence:
-            hm = _HEADING_RE.match(bare)
-            if hm:
-                heading = Heading(len(hm.group(1)), hm.group(2).strip())
-                if heading.level <= 2:
-                    section = heading.title
-                yield Block(raw=line, heading=heading, section=section)
-                i += 1
-                continue
-            if bare.startswith(("- ", "\ufeff- ")):  # a BOM may open the file
-                j = i + 1
-                while j < len(lines) and lines[j].startswith(CONTINUATION) and lines[j].strip():
-                    j += 1
-                note = _parse_entry(lines[i:j])
-                if note is not None:
-                    yield Block(raw="".join(lines[i:j]), note=note, section=section)
+            if bare.startswith(("#", "\ufeff#")):
+                hm = _HEADING_RE.match(bare)
+                if hm:
+                    heading = Heading(len(hm.group(1)), hm.group(2).strip())
+                    if heading.level <= 2:
+                        section = heading.title
+                    yield i, i + 1, heading, None, section
+                    i += 1
+                    continue
+            elif bare.startswith(("- ", "\ufeff- ")):  # a BOM may open the file
+                m = head_match(bare)
+                if m is not None:
+                    j = i + 1
+                    while j < n and lines[j].startswith(CONTINUATION) and lines[j].strip():
+                        j += 1
+                    yield i, j, None, m, section
                     i = j
                     continue
-        yield Block(raw=line, section=section)
+        yield i, i + 1, None, None, section
         i += 1
+
+
+def iter_blocks(text: str) -> Iterator[Block]:
+    lines = _split_lines(text)
+    for i, j, heading, head, section in iter_spans(lines):
+        if heading is not None:
+            yield Block(raw=lines[i], heading=heading, section=section)
+        elif head is not None:
+            part = lines[i:j]
+            yield Block(raw="".join(part), note=note_of(part, head), section=section)
+        else:
+            yield Block(raw=lines[i], section=section)
 
 
 def parse(text: str) -> Document:

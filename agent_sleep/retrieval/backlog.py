@@ -76,13 +76,14 @@ def start(ws: Workspace) -> bool:
 
 def main(argv: list[str]) -> int:
     from agent_sleep.core import log
-    from agent_sleep.retrieval.index import index_dir, update
+    from agent_sleep.retrieval.index import DEFER_FROM, index_dir, update
 
     log.quiet()  # detached: nobody reads its stderr
     ws = Workspace.at(argv[0])
     with _held(index_dir(ws)) as taken:
         if not taken:
             return 0  # another job is at it
+        update(ws, defer=DEFER_FROM)  # BM25 for everything first: searches can use it
         update(ws)
     return 0
 

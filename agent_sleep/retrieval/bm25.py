@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -190,6 +190,10 @@ class BM25:
     segments: tuple[Segment, ...]
     count: int  # documents in all segments
     total: int  # terms in all documents
+    # the collection may hold documents outside the segments (a search over a backlog keeps only
+    # those that can match, retrieval/scan.py): how many of those hold each term; ``count`` and
+    # ``total`` then count them too
+    outside: Mapping[str, int] = field(default_factory=dict)
     _computed: list[np.ndarray] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
@@ -241,6 +245,10 @@ class BM25:
                 else:
                     for term, k in segment.vocab.items():
                         df[k] += other.df(term)
+            for term, extra in self.outside.items():
+                k = segment.vocab.get(term)
+                if k is not None:
+                    df[k] += extra
             idf = np.log(1.0 + (self.count - df + 0.5) / (df + 0.5)).astype(np.float32)
             tfs = segment.tfs
             norm = K1 * (1.0 - B + B * segment.lengths[segment.docs] / avg)
@@ -251,7 +259,7 @@ class BM25:
         return self._computed
 
     def df(self, term: str) -> int:
-        return sum(s.df(term) for s in self.segments)
+        return sum(s.df(term) for s in self.segments) + self.outside.get(term, 0)
 
     def arrays(self) -> dict[str, Any]:
         """The arrays of a one-segment index (``from_arrays`` reads them back)."""

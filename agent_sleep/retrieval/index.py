@@ -159,24 +159,42 @@ def _read(ws: Workspace, *, vectors: bool = True) -> Loaded | None:
     return read(index_dir(ws), vectors=vectors)
 
 
-def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
+def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None) -> Loaded:
     """The index, brought up to date with the files first if needed. A backlog of more than
     ``DEFER_FROM`` units to embed is left to a background job (``backlog``): this search
-    ranks those units by BM25 alone, and is told so once."""
+    ranks those units by BM25 alone, and is told so once. With ``query``, a backlog of
+    ``scan.SCAN_FROM`` bytes or more not indexed at all is left to that job too, and this
+    search gets an index in memory of the units that can match ``query`` (``scan``: never
+    cached, since it holds that query's units only)."""
     from agent_sleep.retrieval import backlog
+    from agent_sleep.retrieval.scan import SCAN_FROM, answer_index, unindexed_bytes
 
     current = scan(ws)
     cached = _loaded.get(ws.root)
-    want_model = vectors and embedder_available(ws)
-    busy = bool(want_model and backlog.running(index_dir(ws)))
-    if cached is not None and (busy or _fresh(cached, current, want_model)):
+    busy = backlog.running(index_dir(ws))
+
+    @functools.cache
+    def want_model() -> bool:
+        return vectors and embedder_available(ws)
+
+    if cached is not None and (busy or _fresh(cached, current, want_model())):
         return cached
     _loaded.pop(ws.root, None)
     loaded = _read(ws)
+    if query is not None and current and not (busy and loaded is not None):
+        unread = unindexed_bytes(current, None if loaded is None else loaded.stamps)
+        if (busy or unread >= SCAN_FROM) and (busy or backlog.start(ws)):
+            answer = answer_index(ws, query, current)
+            warn_once(
+                f"{answer.pending} units are not indexed yet, so this search read the files "
+                "directly (BM25 alone); the index is being built in the background "
+                "(`agent-sleep reindex` builds it now)"
+            )
+            return answer
     if loaded is not None and busy:  # the job holds the writer lock: use the index as it is
         warn_once("notes are being embedded in the background; until then a search does not "
                   "see changes made since it started")  # fmt: skip
-    elif loaded is None or not _fresh(loaded, current, want_model):
+    elif loaded is None or not _fresh(loaded, current, want_model()):
         loaded = None  # update reads it again; two copies of a large index would not fit
         update(ws, vectors=vectors, defer=DEFER_FROM)
         loaded = _read(ws)
@@ -185,7 +203,7 @@ def open_index(ws: Workspace, *, vectors: bool = True) -> Loaded:
                 f"the index in {index_dir(ws)} could not be read back after building it; "
                 "check the disk, then run `agent-sleep reindex --full`"
             )
-        if want_model and loaded.pending and backlog.start(ws):
+        if want_model() and loaded.pending and backlog.start(ws):
             warn_once(
                 f"{loaded.pending} units are not embedded yet, so this search ranked them by "
                 "BM25 alone; embedding continues in the background (`agent-sleep reindex` "

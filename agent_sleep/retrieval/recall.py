@@ -150,7 +150,7 @@ def recall(
         return []
     if k is None and budget_tokens is None:
         k = DEFAULT_K
-    index = open_index(ws, vectors=fusion.vector_weight > 0)
+    index = open_index(ws, vectors=fusion.vector_weight > 0, query=query)
     if not index.units:
         return []
     vector = None

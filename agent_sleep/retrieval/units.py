@@ -206,19 +206,7 @@ def _log_units(text: str, path: str, day: str) -> Iterator[Unit]:
         n = block.note
         if n is None or not n.text.strip():
             continue
-        before = " ".join(previous.split()[-CONTEXT_WORDS:]) if previous else ""
-        unit = Unit(
-            kind=LOG,
-            path=path,
-            text=display(n),
-            date=day,
-            ids=(n.id,) if n.id else (),
-            refs=_split(n.meta.get("source")),
-            section=block.section,
-            time=n.time,
-            context=f"{day}: {n.text}" + (f" (after: {before})" if before else ""),
-            meaning=n.text,
-        )
+        unit = log_unit(n, previous, path, day, block.section)
         yield unit
         previous = n.text
         if not WINDOW_NOTES:
@@ -230,6 +218,30 @@ def _log_units(text: str, path: str, day: str) -> Iterator[Unit]:
             span = rows - _rows_before(len(run) - WINDOW_NOTES)
             yield _window(members, path, day, span)
             rows += 1
+
+
+def log_unit(n: notes.Note, previous: str | None, path: str, day: str, section: str | None) -> Unit:
+    """The unit of note ``n`` of a daily log, ``previous`` being the text of the note before it
+    under the same heading (None for the first)."""
+    return Unit(
+        kind=LOG,
+        path=path,
+        text=display(n),
+        date=day,
+        ids=(n.id,) if n.id else (),
+        refs=_split(n.meta.get("source")),
+        section=section,
+        time=n.time,
+        context=log_context(n.text, previous, day),
+        meaning=n.text,
+    )
+
+
+def log_context(text: str, previous: str | None, day: str) -> str:
+    """What BM25 indexes of a log note: its date, its text and the last words of the note
+    before it."""
+    before = " ".join(previous.split()[-CONTEXT_WORDS:]) if previous else ""
+    return f"{day}: {text}" + (f" (after: {before})" if before else "")
 
 
 def _rows_before(notes_before: int) -> int:

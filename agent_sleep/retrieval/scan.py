@@ -1,0 +1,237 @@
+"""The first search over a large backlog, answered from the files while the index is built.
+
+A search that finds ``SCAN_FROM`` bytes or more of notes that are not indexed (a log imported
+in bulk, a workspace copied from elsewhere) would otherwise wait while every note is parsed,
+BM25-indexed and written: about 14 s at 100k notes, before any embedding. Instead it starts
+the background job (``backlog``: it builds the index, then embeds it) and answers from the files
+themselves, BM25 alone (nothing is embedded yet):
+
+- Each daily log is split into its blocks without parsing them (``notes.iter_spans``). A note
+  is parsed only if its own lines, or those of the note before it (whose last words its BM25
+  text carries), contain a query term, or the log's date does: a query of a few words reads a
+  share of the notes. MEMORY.md and bank pages are small and read whole.
+- Scores are BM25 over the whole collection: the unit count is exact, and so is each query
+  term's document frequency (every unit that holds a term is read); the total length is exact
+  for the units read and estimated from the characters of the others, at the ratio of the
+  units read.
+- The ``KEEP`` best of them make an index in memory (never written, never cached), which
+  ``recall`` ranks and packs as usual. Terms that are not in the query (pseudo-relevance
+  feedback of deep requests) see document frequencies among those kept only.
+
+The next searches do the same until the background job has written the BM25 index (they then
+use it, with the vectors it has so far), so a session can work at once however large the
+backlog. Without a way to run the job (no ``fcntl``) the search builds the index itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from agent_sleep.core import notes
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval.bm25 import BM25, K1, B, Segment, tokenize
+from agent_sleep.retrieval.index_store import Loaded, Record
+from agent_sleep.retrieval.units import (
+    CONTEXT_WORDS,
+    Unit,
+    _valid_date,
+    iter_units,
+    log_context,
+    log_unit,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SCAN_FROM = 2_000_000  # bytes of files not indexed from which a search reads them directly
+KEEP = 2000  # units the answer's index holds: its best by BM25
+WORD_CHARS = 7  # a word's characters with its space, to cap a previous note's share of a text
+_APOSTROPHES = str.maketrans("", "", "'\u2019")
+
+
+def unindexed_bytes(current: dict[str, list[int]], stamps: dict[str, list[int]] | None) -> int:
+    """Bytes of the files of ``current`` (rel -> [mtime_ns, size]) that ``stamps`` (an index's,
+    None: no index) does not hold as they are."""
+    if stamps is None:
+        return sum(st[1] for st in current.values())
+    return sum(st[1] for rel, st in current.items() if stamps.get(rel) != st)
+
+
+def probes(terms: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern that every text holding one of ``terms`` (BM25 terms) matches, once lowered and
+    without apostrophes: a stem is a prefix of the words it comes from, except that "ies"
+    became "y" (so a trailing "y" is left out)."""
+    parts = {t[:-1] if len(t) > 1 and t.endswith("y") else t for t in terms}
+    if not parts:
+        return None
+    return re.compile("|".join(re.escape(p) for p in sorted(parts)))
+
+
+def _may_hold(probe: re.Pattern[str], text: str) -> bool:
+    return probe.search(text.lower().translate(_APOSTROPHES)) is not None
+
+
+def _hit_lines(probe: re.Pattern[str], text: str) -> set[int]:
+    """The numbers of the lines of ``text`` (as ``splitlines`` splits it) that may hold a
+    term: lowering and dropping apostrophes never adds or removes a line break."""
+    low = text.lower().translate(_APOSTROPHES)
+    starts = list(itertools.accumulate(map(len, low.splitlines(keepends=True))))
+    return {bisect.bisect_right(starts, m.start()) for m in probe.finditer(low)}
+
+
+_Entry = tuple[list[str], "re.Match[str]"]  # a note's lines and the match of its head
+
+
+@dataclass
+class _Found:
+    """What the scan gathers: the units that may match (a log note as what makes its unit,
+    built only if kept), their BM25 terms, and the size of the rest of the collection."""
+
+    # a log note: its lines and head, the text of the note before it, path, day, section
+    units: list[Unit | tuple[_Entry, str | None, str, str, str | None]] = field(
+        default_factory=list
+    )
+    terms: list[list[str]] = field(default_factory=list)
+    count: int = 0  # units in the collection, read or not
+    unread_chars: int = 0  # the estimated length of the BM25 text of the units not read
+    read_chars: int = 0
+
+    def add(self, unit: Unit) -> None:
+        self.units.append(unit)
+        self._terms(unit.indexed)
+
+    def add_note(self, entry: _Entry, text: str, previous: str | None, path: str, day: str,
+                 section: str | None) -> None:  # fmt: skip
+        self.units.append((entry, previous, path, day, section))
+        self._terms(log_context(text, previous, day))
+
+    def _terms(self, text: str) -> None:
+        self.terms.append(tokenize(text))
+        self.read_chars += len(text)
+        self.count += 1
+
+    def unit(self, row: int) -> Unit:
+        got = self.units[row]
+        if isinstance(got, Unit):
+            return got
+        (lines, head), previous, path, day, section = got
+        return log_unit(notes.note_of(lines, head), previous, path, day, section)
+
+
+def _body(raw: str, head: re.Match[str]) -> int:
+    """About how many characters a note's text has: its lines less the head and metadata."""
+    meta = raw.rfind(" <!-- id=")
+    return (meta if meta >= 0 else len(raw)) - head.end()
+
+
+def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[str]) -> None:
+    lines = text.splitlines(keepends=True)
+    hits = _hit_lines(probe, text)
+    every = _may_hold(probe, day)  # the date is in every unit's BM25 text
+    # the note before: (its lines' span, head, whether it may hold a term, its text's length),
+    # and its text once parsed
+    previous: tuple[int, int, re.Match[str], bool, int] | None = None
+    previous_text: str | None = None
+    cap = CONTEXT_WORDS * WORD_CHARS
+    for i, j, heading, head, section in notes.iter_spans(lines):
+        if heading is not None:
+            previous, previous_text = None, None
+            continue
+        if head is None:
+            continue
+        part = lines[i:j]
+        if notes.blank_note(part, head):
+            continue  # not a unit, and not the note before the next one
+        hit = i in hits or (j > i + 1 and not hits.isdisjoint(range(i + 1, j)))
+        if every or hit or (previous is not None and previous[3]):
+            said = notes.text_of(part, head)
+            if previous is not None and previous_text is None:
+                pi, pj, phead = previous[:3]
+                previous_text = notes.text_of(lines[pi:pj], phead)
+            found.add_note((part, head), said, previous_text, rel, day, section)
+            previous_text = said
+            length = len(said)
+        else:
+            length = _body(part[0] if j == i + 1 else "".join(part), head)
+            carried = min(previous[4], cap) + 9 if previous is not None else 0  # " (after: …)"
+            found.unread_chars += len(day) + 2 + length + carried
+            found.count += 1
+            previous_text = None
+        previous = (i, j, head, hit, length)
+
+
+def _bm25(found: _Found, terms: list[str], total: int) -> tuple[np.ndarray, dict[str, int]]:
+    """The BM25 score of every unit read (as ``bm25.BM25`` computes it over the whole
+    collection), and each query term's document frequency."""
+    import numpy as np
+
+    lengths = np.fromiter((len(t) for t in found.terms), np.float64, len(found.terms))
+    avg = total / found.count if found.count and total else 1.0
+    norm = K1 * (1.0 - B + B * lengths / avg)
+    scores = np.zeros(len(found.terms))
+    df = {}
+    for term in terms:
+        tf = np.fromiter((t.count(term) for t in found.terms), np.float64, len(found.terms))
+        df[term] = int(np.count_nonzero(tf))
+        idf = math.log(1.0 + (found.count - df[term] + 0.5) / (df[term] + 0.5))
+        scores += idf * tf * (K1 + 1.0) / (tf + norm)
+    return scores, df
+
+
+def answer_index(ws: Workspace, query: str, current: dict[str, list[int]]) -> Loaded:
+    """An index in memory of the ``KEEP`` units of the files of ``current`` that score best by
+    BM25 for ``query``, with the collection statistics of all of them (see the module doc)."""
+    import numpy as np
+
+    from agent_sleep.retrieval.index import _add_sources, _hash, index_dir
+
+    terms = list(dict.fromkeys(tokenize(query)))
+    probe = probes(terms)
+    found = _Found()
+    for rel in current:
+        try:
+            text = ws.read_text(ws.root / rel)
+        except OSError:
+            continue
+        day = _valid_date(rel.rsplit("/", 1)[-1].removesuffix(".md"))
+        if rel.startswith("memory/") and day:
+            if probe is not None:
+                _scan_log(found, rel, text, day, probe)
+            continue
+        for unit in iter_units(rel, text):
+            found.add(unit)
+    read = sum(len(t) for t in found.terms)
+    # the units read give the ratio of BM25 terms to characters for the others
+    ratio = read / found.read_chars if found.read_chars else 0.15
+    total = read + round(ratio * found.unread_chars)
+    scores, df = _bm25(found, terms, total)
+    best = np.flatnonzero(scores > 0)
+    best = best[np.argsort(-scores[best], kind="stable")[:KEEP]]
+    # MEMORY.md and bank pages are always kept (they are few)
+    always = (i for i, u in enumerate(found.units) if isinstance(u, Unit))
+    rows = sorted(set(best.tolist()).union(always))
+    kept = [found.unit(r) for r in rows]
+    outside = {t: df[t] - sum(1 for r in rows if t in found.terms[r]) for t in terms}
+    records = [Record.of_unit(u) for u in kept]
+    _add_sources(records, {})
+    files = {rel: [st[0], st[1], 0] for rel, st in current.items()}
+    for u in kept:
+        files[u.path][2] += 1
+    segment = Segment.build([found.terms[r] for r in rows])
+    return Loaded(
+        generation="scan",
+        files=files,
+        records=records,
+        hashes=[_hash(u) for u in kept],
+        bm25=BM25((segment,), found.count, total, outside),
+        vectors=None,
+        model=None,
+        folder=index_dir(ws),
+        pending=found.count,
+    )
