@@ -42,7 +42,6 @@ from agent_sleep.retrieval.units import (
     Unit,
     _valid_date,
     iter_units,
-    log_context,
     log_unit,
 )
 
@@ -106,10 +105,14 @@ class _Found:
         self.units.append(unit)
         self._terms(unit.indexed)
 
-    def add_note(self, entry: _Entry, text: str, previous: str | None, path: str, day: str,
-                 section: str | None) -> None:  # fmt: skip
+    def add_note(self, entry: _Entry, terms: list[str], chars: int, previous: str | None,
+                 path: str, day: str, section: str | None) -> None:  # fmt: skip
+        """A log note that may match: what makes its unit, and the terms of its BM25 text
+        (``units.log_context``) and that text's length in characters."""
         self.units.append((entry, previous, path, day, section))
-        self._terms(log_context(text, previous, day))
+        self.terms.append(terms)
+        self.read_chars += chars
+        self.count += 1
 
     def _terms(self, text: str) -> None:
         self.terms.append(tokenize(text))
@@ -138,10 +141,15 @@ def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[st
     # and its text once parsed
     previous: tuple[int, int, re.Match[str], bool, int] | None = None
     previous_text: str | None = None
+    previous_terms: list[str] | None = None  # its terms, if it was read
+    # a log note's BM25 text is "DAY: TEXT (after: LAST WORDS OF THE NOTE BEFORE)"; the
+    # separators are not words and "after" is a stopword, so its terms are the day's, the
+    # text's, and those of the words before (the note before's own, when it is that short)
+    day_terms = tokenize(day)
     cap = CONTEXT_WORDS * WORD_CHARS
     for i, j, heading, head, section in notes.iter_spans(lines):
         if heading is not None:
-            previous, previous_text = None, None
+            previous, previous_text, previous_terms = None, None, None
             continue
         if head is None:
             continue
@@ -151,18 +159,29 @@ def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[st
         hit = i in hits or (j > i + 1 and not hits.isdisjoint(range(i + 1, j)))
         if every or hit or (previous is not None and previous[3]):
             said = notes.text_of(part, head)
-            if previous is not None and previous_text is None:
-                pi, pj, phead = previous[:3]
-                previous_text = notes.text_of(lines[pi:pj], phead)
-            found.add_note((part, head), said, previous_text, rel, day, section)
-            previous_text = said
+            said_terms = tokenize(said)
+            terms = day_terms + said_terms
+            chars = len(day) + 2 + len(said)
+            if previous is not None:
+                if previous_text is None:
+                    pi, pj, phead = previous[:3]
+                    previous_text = notes.text_of(lines[pi:pj], phead)
+                    previous_terms = None
+                words = previous_text.split()
+                if len(words) <= CONTEXT_WORDS and previous_terms is not None:
+                    terms += previous_terms
+                else:
+                    terms += tokenize(" ".join(words[-CONTEXT_WORDS:]))
+                chars += min(len(previous_text), cap) + 9
+            found.add_note((part, head), terms, chars, previous_text, rel, day, section)
+            previous_text, previous_terms = said, said_terms
             length = len(said)
         else:
             length = _body(part[0] if j == i + 1 else "".join(part), head)
             carried = min(previous[4], cap) + 9 if previous is not None else 0  # " (after: …)"
             found.unread_chars += len(day) + 2 + length + carried
             found.count += 1
-            previous_text = None
+            previous_text, previous_terms = None, None
         previous = (i, j, head, hit, length)
 
 
