@@ -146,6 +146,32 @@ def test_recall_ranks_replacement_first_and_labels(tmp_path: Path) -> None:
     assert all(not hits[i].current and hits[i].superseded_on == "2026-11-09" for i in stale)
 
 
+def test_finding_a_replacement_decodes_only_consolidated_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("Project Atlas deploys to AWS us-east-1.", "W", None)])
+    _day(ws, 9, [("Project Atlas migrated its deploy target from AWS us-east-1 to GCP "
+                  "europe-west1.", "W", None)])  # fmt: skip
+    # more notes than a search's candidates (64 by BM25, as many by cosine, for k=8)
+    _day(ws, 12, [(f"Unrelated note {i} about the zebra census.", "W", None) for i in range(150)])
+    from agent_sleep.retrieval import index
+    from agent_sleep.retrieval.index_records import UnitsView
+    from agent_sleep.retrieval.recall import recall
+
+    recall(ws, "warm the index", k=1)
+    loaded = index._loaded.get(Path(ws).resolve())
+    assert loaded is not None
+    decoded: list[int] = []
+    item = UnitsView._item
+    monkeypatch.setattr(UnitsView, "_item", lambda self, i: decoded.append(i) or item(self, i))
+    hits = recall(ws, "Atlas deploy target AWS us-east-1", k=8)
+    assert any(not h.current for h in hits)  # a replacement was looked for
+    zebra = [r for r, u in enumerate(loaded.records) if "zebra" in u.text and u.kind == "log"]
+    assert len(zebra) == 150 and len(set(decoded) & set(zebra)) < 128
+
+
 def test_hand_edited_metadata_warns_once_never_crashes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -13,6 +13,7 @@ with one warning; a supersede cycle (A by B, B by A) leaves both current, with o
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -76,6 +77,16 @@ def superseded_map(ws: Workspace) -> dict[str, Superseded]:
     return out
 
 
+def _consolidated_rows(index: Loaded) -> Iterator[int]:
+    """The rows of MEMORY.md and the bank pages, in row order: only those hold what replaces an
+    entry, and decoding every daily note of a large index to find them would cost seconds."""
+    at = 0
+    for path, (_mtime, _size, count) in index.files.items():
+        if not path.startswith("memory/"):
+            yield from range(at, at + count)
+        at += count
+
+
 def reorder(
     index: Loaded, ranked: list[tuple[float, int]], sup: dict[str, Superseded]
 ) -> list[tuple[float, int]]:
@@ -93,7 +104,8 @@ def reorder(
         return ranked
     wanted = {s.by for s in flagged.values()}
     home: dict[str, int] = {}
-    for row, unit in enumerate(index.units):
+    for row in _consolidated_rows(index):
+        unit = index.units[row]
         for i in unit.ids:
             if i in wanted and i not in home and unit.kind != "log":
                 home[i] = row

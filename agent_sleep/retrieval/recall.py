@@ -244,11 +244,14 @@ def rank(
     content, identifiers = _keywords(query)
     out = []
     for row, score in scores.items():
-        unit = index.units[row]
-        if fusion.half_life_days and unit.kind != MEMORY and unit.date:
-            age = (today - dt.date.fromisoformat(unit.date)).days
-            score *= 0.5 ** (max(age, 0) / fusion.half_life_days)
-        if score < fusion.min_score and not _exact(unit.text, content, identifiers):
+        # a unit is decoded only when a step reads it (a record of a large index is parsed
+        # on first access, and most candidates are never shown)
+        if fusion.half_life_days:
+            unit = index.units[row]
+            if unit.kind != MEMORY and unit.date:
+                age = (today - dt.date.fromisoformat(unit.date)).days
+                score *= 0.5 ** (max(age, 0) / fusion.half_life_days)
+        if score < fusion.min_score and not _exact(index.units[row].text, content, identifiers):
             continue
         out.append((round(float(score), 6), row))
     out.sort(key=lambda t: (-t[0], t[1]))
