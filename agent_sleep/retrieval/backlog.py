@@ -1,12 +1,14 @@
-"""Embedding a large backlog in the background, so a search over it answers at once.
+"""Indexing a large backlog in the background, so a search over it answers at once.
 
 When a search finds more than ``index.DEFER_FROM`` units to embed (a log imported in bulk,
 a first search over months of notes), the index is written with BM25 for everything and the
 vectors it already has; the other rows wait (they rank by BM25 alone), the manifest lists
 their files as pending, and this module's ``main`` runs in a process of its own (detached,
-so the search returns) to embed them with a normal ``index.update``. While it runs, searches
-use the index as it is rather than wait for its lock. ``agent-sleep reindex`` embeds
-everything at once, as before.
+so the search returns) to embed them with a normal ``index.update``. When a search finds
+``scan.SCAN_FROM`` bytes of files not indexed at all, it does not even write BM25 first: it
+starts this job and answers from the files (``scan``); the job then writes the BM25 index
+(which the next searches use) before it embeds. While it runs, searches use the index as it
+is rather than wait for its lock. ``agent-sleep reindex`` does everything at once, as before.
 
     python -m agent_sleep.retrieval.backlog WORKSPACE
 """
