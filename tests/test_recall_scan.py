@@ -60,8 +60,11 @@ def test_the_scan_reads_every_unit_that_holds_a_query_term_and_builds_it_as_the_
     terms = set(tokenize(query))
     holding = [u for u in every if terms & set(tokenize(u.indexed))]
     assert holding and all(u in got for u in holding)
-    for r, u in enumerate(got):  # and its BM25 terms are the index's
-        assert found.terms[r] == tokenize(u.indexed)
+    for r, u in enumerate(got):  # its BM25 terms are the index's
+        exact = tokenize(u.indexed)
+        assert found.exact_terms(r) == exact
+        # those read hold every query term the unit holds (the rest counts by its length)
+        assert all(found.terms[r].count(t) == exact.count(t) for t in terms)
 
 
 def test_the_scan_skips_notes_that_cannot_match() -> None:

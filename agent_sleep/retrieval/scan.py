@@ -92,31 +92,37 @@ class _Found:
     """What the scan gathers: the units that may match (a log note as what makes its unit,
     built only if kept), their BM25 terms, and the size of the rest of the collection."""
 
-    # a log note: its lines and head, the text of the note before it, path, day, section
-    units: list[Unit | tuple[_Entry, str | None, str, str, str | None]] = field(
+    # a log note: its lines and head, the note before it (its text, or its lines and head
+    # when it was not parsed), path, day, section
+    units: list[Unit | tuple[_Entry, str | _Entry | None, str, str, str | None]] = field(
         default_factory=list
     )
     terms: list[list[str]] = field(default_factory=list)
+    # characters of a unit's BM25 text whose terms were not taken (words of the note before
+    # that hold no query term: they count only towards its length)
+    guessed: list[int] = field(default_factory=list)
     count: int = 0  # units in the collection, read or not
     unread_chars: int = 0  # the estimated length of the BM25 text of the units not read
     read_chars: int = 0
 
     def add(self, unit: Unit) -> None:
         self.units.append(unit)
-        self._terms(unit.indexed)
-
-    def add_note(self, entry: _Entry, terms: list[str], chars: int, previous: str | None,
-                 path: str, day: str, section: str | None) -> None:  # fmt: skip
-        """A log note that may match: what makes its unit, and the terms of its BM25 text
-        (``units.log_context``) and that text's length in characters."""
-        self.units.append((entry, previous, path, day, section))
-        self.terms.append(terms)
-        self.read_chars += chars
+        text = unit.indexed
+        self.terms.append(tokenize(text))
+        self.guessed.append(0)
+        self.read_chars += len(text)
         self.count += 1
 
-    def _terms(self, text: str) -> None:
-        self.terms.append(tokenize(text))
-        self.read_chars += len(text)
+    def add_note(self, entry: _Entry, terms: list[str], chars: int, guessed: int,
+                 previous: str | _Entry | None, path: str, day: str,
+                 section: str | None) -> None:  # fmt: skip
+        """A log note that may match: what makes its unit, the terms of its BM25 text
+        (``units.log_context``) read, their length in characters, and how many characters
+        were not read."""
+        self.units.append((entry, previous, path, day, section))
+        self.terms.append(terms)
+        self.guessed.append(guessed)
+        self.read_chars += chars
         self.count += 1
 
     def unit(self, row: int) -> Unit:
@@ -124,7 +130,13 @@ class _Found:
         if isinstance(got, Unit):
             return got
         (lines, head), previous, path, day, section = got
+        if isinstance(previous, tuple):
+            previous = notes.text_of(*previous)
         return log_unit(notes.note_of(lines, head), previous, path, day, section)
+
+    def exact_terms(self, row: int) -> list[str]:
+        """The unit's BM25 terms, all of them."""
+        return tokenize(self.unit(row).indexed) if self.guessed[row] else self.terms[row]
 
 
 def _body(raw: str, head: re.Match[str]) -> int:
@@ -162,18 +174,20 @@ def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[st
             said_terms = tokenize(said)
             terms = day_terms + said_terms
             chars = len(day) + 2 + len(said)
-            if previous is not None:
-                if previous_text is None:
-                    pi, pj, phead = previous[:3]
-                    previous_text = notes.text_of(lines[pi:pj], phead)
-                    previous_terms = None
+            guessed = 0
+            before: str | _Entry | None = None
+            if previous is not None and previous_text is not None:  # read, and it may match
                 words = previous_text.split()
                 if len(words) <= CONTEXT_WORDS and previous_terms is not None:
                     terms += previous_terms
                 else:
                     terms += tokenize(" ".join(words[-CONTEXT_WORDS:]))
                 chars += min(len(previous_text), cap) + 9
-            found.add_note((part, head), terms, chars, previous_text, rel, day, section)
+                before = previous_text
+            elif previous is not None:  # not read: it holds no query term, so only its length
+                guessed = min(previous[4], cap) + 9  # counts, estimated from its characters
+                before = (lines[previous[0] : previous[1]], previous[2])
+            found.add_note((part, head), terms, chars, guessed, before, rel, day, section)
             previous_text, previous_terms = said, said_terms
             length = len(said)
         else:
@@ -185,12 +199,15 @@ def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[st
         previous = (i, j, head, hit, length)
 
 
-def _bm25(found: _Found, terms: list[str], total: int) -> tuple[np.ndarray, dict[str, int]]:
+def _bm25(
+    found: _Found, terms: list[str], total: int, ratio: float
+) -> tuple[np.ndarray, dict[str, int]]:
     """The BM25 score of every unit read (as ``bm25.BM25`` computes it over the whole
     collection), and each query term's document frequency."""
     import numpy as np
 
     lengths = np.fromiter((len(t) for t in found.terms), np.float64, len(found.terms))
+    lengths += ratio * np.asarray(found.guessed, np.float64)
     avg = total / found.count if found.count and total else 1.0
     norm = K1 * (1.0 - B + B * lengths / avg)
     scores = np.zeros(len(found.terms))
@@ -228,21 +245,22 @@ def answer_index(ws: Workspace, query: str, current: dict[str, list[int]]) -> Lo
     read = sum(len(t) for t in found.terms)
     # the units read give the ratio of BM25 terms to characters for the others
     ratio = read / found.read_chars if found.read_chars else 0.15
-    total = read + round(ratio * found.unread_chars)
-    scores, df = _bm25(found, terms, total)
+    total = read + round(ratio * (found.unread_chars + sum(found.guessed)))
+    scores, df = _bm25(found, terms, total, ratio)
     best = np.flatnonzero(scores > 0)
     best = best[np.argsort(-scores[best], kind="stable")[:KEEP]]
     # MEMORY.md and bank pages are always kept (they are few)
     always = (i for i, u in enumerate(found.units) if isinstance(u, Unit))
     rows = sorted(set(best.tolist()).union(always))
     kept = [found.unit(r) for r in rows]
-    outside = {t: df[t] - sum(1 for r in rows if t in found.terms[r]) for t in terms}
+    kept_terms = [found.exact_terms(r) for r in rows]
+    outside = {t: df[t] - sum(1 for k in kept_terms if t in k) for t in terms}
     records = [Record.of_unit(u) for u in kept]
     _add_sources(records, {})
     files = {rel: [st[0], st[1], 0] for rel, st in current.items()}
     for u in kept:
         files[u.path][2] += 1
-    segment = Segment.build([found.terms[r] for r in rows])
+    segment = Segment.build(kept_terms)
     return Loaded(
         generation="scan",
         files=files,
