@@ -87,6 +87,8 @@ def test_blank_note_agrees_with_the_parsed_text() -> None:
         "- W: <!-- not metadata -->\n",
         "- W:  <!-- id=aaaaaaaaa1 --> <!-- id=b -->\n",
         "- 10:00 O(c=0.5): <!-- id=aaaaaaaaa1 source=x -->\r\n",
+        "- W: \u00a0 <!-- id=aaaaaaaaa1 -->\n",
+        "- W: <b>bold</b>\n",
     ]
     for line in cases:
         head = notes._HEAD_RE.match(line.rstrip("\r\n"))

@@ -216,6 +216,9 @@ def blank_note(lines: Sequence[str], head: re.Match[str]) -> bool:
     it: one line whose head is followed by nothing but its metadata comment."""
     if len(lines) > 1:
         return not note_of(lines, head).text.strip()
+    first = lines[0][head.end() : head.end() + 1]
+    if first and first != "<" and not first.isspace():  # a word right after the head
+        return False
     rest = lines[0].rstrip("\r\n")[head.end() :]
     comment = rest.find(" <!-- ")
     if comment < 0 or rest[:comment].strip():  # no comment, or words before the first one
