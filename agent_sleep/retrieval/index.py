@@ -186,14 +186,14 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
         if (busy or unread >= SCAN_FROM) and (busy or backlog.start(ws)):
             answer = answer_index(ws, query, current)
             warn_once(
-                f"{answer.pending} units are not indexed yet, so this search read the files "
-                "directly (BM25 alone); the index is being built in the background "
+                f"{answer.pending} units of {ws.root} are not indexed yet, so this search read "
+                "the files directly (BM25 alone); the index is being built in the background "
                 "(`agent-sleep reindex` builds it now)"
             )
             return answer
     if loaded is not None and busy:  # the job holds the writer lock: use the index as it is
-        warn_once("notes are being embedded in the background; until then a search does not "
-                  "see changes made since it started")  # fmt: skip
+        warn_once(f"notes of {ws.root} are being embedded in the background; until then a "
+                  "search does not see changes made since it started")  # fmt: skip
     elif loaded is None or not _fresh(loaded, current, want_model()):
         loaded = None  # update reads it again; two copies of a large index would not fit
         update(ws, vectors=vectors, defer=DEFER_FROM)
@@ -205,9 +205,9 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
             )
         if want_model() and loaded.pending and backlog.start(ws):
             warn_once(
-                f"{loaded.pending} units are not embedded yet, so this search ranked them by "
-                "BM25 alone; embedding continues in the background (`agent-sleep reindex` "
-                "does it all now)"
+                f"{loaded.pending} units of {ws.root} are not embedded yet, so this search "
+                "ranked them by BM25 alone; embedding continues in the background "
+                "(`agent-sleep reindex` does it all now)"
             )
     _loaded[ws.root] = loaded
     return loaded
