@@ -98,32 +98,41 @@ class _Found:
         default_factory=list
     )
     terms: list[list[str]] = field(default_factory=list)
-    # characters of a unit's BM25 text whose terms were not taken (words of the note before
-    # that hold no query term: they count only towards its length)
+    # characters of note text in a unit's BM25 text whose terms were not taken (words that
+    # hold no query term count only by their number, estimated from their characters)
     guessed: list[int] = field(default_factory=list)
     count: int = 0  # units in the collection, read or not
-    unread_chars: int = 0  # the estimated length of the BM25 text of the units not read
-    read_chars: int = 0
+    unread_terms: int = 0  # terms known to be in the units not read (their dates')
+    unread_chars: int = 0  # characters of note text in the units not read
+    text_terms: int = 0  # terms and characters of the texts read, for the ratio of the two
+    text_chars: int = 0
 
     def add(self, unit: Unit) -> None:
         self.units.append(unit)
         text = unit.indexed
         self.terms.append(tokenize(text))
         self.guessed.append(0)
-        self.read_chars += len(text)
+        self.read(len(self.terms[-1]), len(text))
         self.count += 1
 
-    def add_note(self, entry: _Entry, terms: list[str], chars: int, guessed: int,
+    def add_note(self, entry: _Entry, terms: list[str], guessed: int,
                  previous: str | _Entry | None, path: str, day: str,
                  section: str | None) -> None:  # fmt: skip
         """A log note that may match: what makes its unit, the terms of its BM25 text
-        (``units.log_context``) read, their length in characters, and how many characters
-        were not read."""
+        (``units.log_context``) that were read, and the characters of note text that were
+        not."""
         self.units.append((entry, previous, path, day, section))
         self.terms.append(terms)
         self.guessed.append(guessed)
-        self.read_chars += chars
         self.count += 1
+
+    def read(self, terms: int, chars: int) -> None:
+        self.text_terms += terms
+        self.text_chars += chars
+
+    def ratio(self) -> float:
+        """BM25 terms per character of the texts read."""
+        return self.text_terms / self.text_chars if self.text_chars else 0.15
 
     def unit(self, row: int) -> Unit:
         got = self.units[row]
@@ -143,6 +152,15 @@ def _body(raw: str, head: re.Match[str]) -> int:
     """About how many characters a note's text has: its lines less the head and metadata."""
     meta = raw.rfind(" <!-- id=")
     return (meta if meta >= 0 else len(raw)) - head.end()
+
+
+def _last_words(text: str, terms: list[str] | None) -> list[str]:
+    """The terms of the last ``CONTEXT_WORDS`` words of ``text`` (``terms``: all of its terms,
+    when known; they are those when the text is that short)."""
+    words = text.split()
+    if len(words) <= CONTEXT_WORDS and terms is not None:
+        return terms
+    return tokenize(" ".join(words[-CONTEXT_WORDS:]))
 
 
 def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[str]) -> None:
@@ -169,31 +187,34 @@ def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[st
         if notes.blank_note(part, head):
             continue  # not a unit, and not the note before the next one
         hit = i in hits or (j > i + 1 and not hits.isdisjoint(range(i + 1, j)))
-        if every or hit or (previous is not None and previous[3]):
+        carried = previous is not None and previous[3]  # the note before may hold a term
+        if every or hit:
             said = notes.text_of(part, head)
             said_terms = tokenize(said)
+            found.read(len(said_terms), len(said))
             terms = day_terms + said_terms
-            chars = len(day) + 2 + len(said)
             guessed = 0
             before: str | _Entry | None = None
-            if previous is not None and previous_text is not None:  # read, and it may match
-                words = previous_text.split()
-                if len(words) <= CONTEXT_WORDS and previous_terms is not None:
-                    terms += previous_terms
-                else:
-                    terms += tokenize(" ".join(words[-CONTEXT_WORDS:]))
-                chars += min(len(previous_text), cap) + 9
+            if previous is not None and previous_text is not None:  # read: its terms count
+                terms += _last_words(previous_text, previous_terms)
                 before = previous_text
             elif previous is not None:  # not read: it holds no query term, so only its length
-                guessed = min(previous[4], cap) + 9  # counts, estimated from its characters
+                guessed = min(previous[4], cap)  # counts, estimated from its characters
                 before = (lines[previous[0] : previous[1]], previous[2])
-            found.add_note((part, head), terms, chars, guessed, before, rel, day, section)
+            found.add_note((part, head), terms, guessed, before, rel, day, section)
             previous_text, previous_terms = said, said_terms
             length = len(said)
+        elif carried and previous_text is not None:
+            # its own words hold no query term (so they count by their length alone), those
+            # it carries from the note before may
+            length = _body(part[0] if j == i + 1 else "".join(part), head)
+            terms = day_terms + _last_words(previous_text, previous_terms)
+            found.add_note((part, head), terms, length, previous_text, rel, day, section)
+            previous_text, previous_terms = None, None
         else:
             length = _body(part[0] if j == i + 1 else "".join(part), head)
-            carried = min(previous[4], cap) + 9 if previous is not None else 0  # " (after: …)"
-            found.unread_chars += len(day) + 2 + length + carried
+            found.unread_terms += len(day_terms)
+            found.unread_chars += length + (min(previous[4], cap) if previous is not None else 0)
             found.count += 1
             previous_text, previous_terms = None, None
         previous = (i, j, head, hit, length)
@@ -242,10 +263,10 @@ def answer_index(ws: Workspace, query: str, current: dict[str, list[int]]) -> Lo
             continue
         for unit in iter_units(rel, text):
             found.add(unit)
-    read = sum(len(t) for t in found.terms)
-    # the units read give the ratio of BM25 terms to characters for the others
-    ratio = read / found.read_chars if found.read_chars else 0.15
-    total = read + round(ratio * (found.unread_chars + sum(found.guessed)))
+    # the texts read give the ratio of BM25 terms to characters for the others
+    ratio = found.ratio()
+    guessed = found.unread_chars + sum(found.guessed)
+    total = sum(len(t) for t in found.terms) + found.unread_terms + round(ratio * guessed)
     scores, df = _bm25(found, terms, total, ratio)
     best = np.flatnonzero(scores > 0)
     best = best[np.argsort(-scores[best], kind="stable")[:KEEP]]
