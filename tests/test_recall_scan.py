@@ -161,6 +161,25 @@ def test_a_first_search_over_a_large_backlog_answers_from_the_files_and_leaves_t
     assert (index.index_dir(ws) / index.MANIFEST).exists() and started == [ws.root]
 
 
+def test_while_the_job_builds_the_index_searches_read_the_files_whatever_the_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = _workspace(tmp_path / "w")
+    started: list[Path] = []
+    monkeypatch.setattr(backlog, "start", lambda w: started.append(w.root) or True)
+    bm25 = Fusion(vector_weight=0.0)
+    with backlog._held(index.index_dir(ws)) as taken:  # as the job holds it
+        assert taken and backlog.running(index.index_dir(ws))
+        hits = recall(ws.root, "payment webhook", k=2, fusion=bm25)
+        assert hits and "payment webhook" in hits[0].text
+        assert started == [] and not (index.index_dir(ws) / index.MANIFEST).exists()
+    # the job done (its lock released) and the files small: the search builds the index
+    assert [h.text for h in recall(ws.root, "payment webhook", k=2, fusion=bm25)] == [
+        h.text for h in hits
+    ]
+    assert (index.index_dir(ws) / index.MANIFEST).exists() and started == []
+
+
 def test_without_a_background_job_the_search_builds_the_index_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
