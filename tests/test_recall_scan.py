@@ -208,3 +208,23 @@ def test_the_real_job_builds_the_index_after_a_scanned_answer(
     index._loaded.clear()
     loaded = index.open_index(ws)
     assert len(loaded.units) == 6 * 30 + 1 and loaded.vectors is not None
+
+
+def test_the_scan_leaves_the_garbage_collector_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    ws = _workspace(tmp_path / "w", days=1, per_day=5)
+    seen: list[bool] = []
+    real = scan._scan_log
+    monkeypatch.setattr(scan, "_scan_log", lambda *args: seen.append(gc.isenabled()) or real(*args))
+    assert gc.isenabled()
+    scan.answer_index(ws, "cache layer", index.scan(ws))
+    assert gc.isenabled() and seen == [False]  # off while it scans, back on after
+    gc.disable()
+    try:
+        scan.answer_index(ws, "cache layer", index.scan(ws))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
