@@ -46,6 +46,7 @@ from agent_sleep.retrieval.index_store import (
     Part,
     Record,
     forget,
+    no_cycle_collection,
     part_id,
     prune,
     read_links,
@@ -281,7 +282,8 @@ def _rewrite(
     items = [(rel, st[0], st[1]) for rel, st in current.items()]
     old = olds.pop()
     waited = old is not None and old.pending > 0  # its rows of zeros are embedded now
-    got = _collect(ws, items, old, name)
+    with no_cycle_collection():
+        got = _collect(ws, items, old, name)
     old_hashes, old_vectors = _old_vectors(old, name)
     del old  # its records and tokens are copied into ours
     forget(folder)
@@ -299,7 +301,8 @@ def _rewrite(
         for lo, hi, n in bounds or [(0, n_records, n_files)]
     ]
     got.records, got.tokens, vecs = [], [], None
-    write(ws, folder, got.files, (), parts, name, pending)
+    with no_cycle_collection():
+        write(ws, folder, got.files, (), parts, name, pending)
     return len(got.hashes), embedded, got.read
 
 
@@ -332,7 +335,8 @@ def _update_tail(
         kept_rows += p.units
     if not kept:
         return None
-    got = _collect(ws, items[kept_files:], old, name)
+    with no_cycle_collection():
+        got = _collect(ws, items[kept_files:], old, name)
     if len(got.records) > max(TAIL_MIN, TAIL_SHARE * (kept_rows + len(got.records))):
         return None
     links = [read_links(old.folder, p) for p in kept]
@@ -350,7 +354,8 @@ def _update_tail(
     all_files = dict(old_items[:kept_files])
     all_files.update(got.files)
     tail = [NewPart(got.records, got.hashes, got.tokens, vecs, len(got.files))]
-    write(ws, old.folder, all_files, tuple(kept), tail, name, pending)
+    with no_cycle_collection():
+        write(ws, old.folder, all_files, tuple(kept), tail, name, pending)
     return kept_rows + len(got.records), embedded, got.read
 
 

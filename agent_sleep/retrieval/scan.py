@@ -26,19 +26,17 @@ backlog. Without a way to run the job (no ``fcntl``) the search builds the index
 from __future__ import annotations
 
 import bisect
-import contextlib
-import gc
 import itertools
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent_sleep.core import notes
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import BM25, K1, B, Segment, tokenize
-from agent_sleep.retrieval.index_store import Loaded, Record
+from agent_sleep.retrieval.index_store import Loaded, Record, no_cycle_collection
 from agent_sleep.retrieval.units import (
     CONTEXT_WORDS,
     Unit,
@@ -243,24 +241,10 @@ def _bm25(
     return scores, df
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """The cyclic garbage collector off for a block: the scan allocates some 10^5 small
-    objects, none in a cycle, and each collection they set off walks the whole heap (in a
-    process holding a large index, a third of the scan's time)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def answer_index(ws: Workspace, query: str, current: dict[str, list[int]]) -> Loaded:
     """An index in memory of the ``KEEP`` units of the files of ``current`` that score best by
     BM25 for ``query``, with the collection statistics of all of them (see the module doc)."""
-    with _no_cycle_collection():
+    with no_cycle_collection():
         return _answer_index(ws, query, current)
 
 
