@@ -62,7 +62,7 @@ def test_the_scan_reads_every_unit_that_holds_a_query_term_and_builds_it_as_the_
     assert holding and all(u in got for u in holding)
     for r, u in enumerate(got):  # its BM25 terms are the index's
         exact = tokenize(u.indexed)
-        assert found.exact_terms(r) == exact
+        assert found.exact_terms(r, u) == exact
         # those read hold every query term the unit holds (the rest counts by its length)
         assert all(found.terms[r].count(t) == exact.count(t) for t in terms)
 

@@ -182,40 +182,38 @@ def _parse_entry(lines: list[str]) -> Note | None:
 def note_of(lines: Sequence[str], head: re.Match[str]) -> Note:
     """The note of an entry's ``lines`` whose first line matched the entry head (``head``, as
     ``iter_spans`` gives it)."""
-    first = lines[0].rstrip("\r\n")
-    m = head
-    body = [first[m.end() :]]
-    body += [line.rstrip("\r\n")[len(CONTINUATION) :] for line in lines[1:]]
-    meta: dict[str, str] = {}
-    tail = _META_RE.search(body[-1])
-    if tail:
-        meta = _decode_meta(tail.group(1))
-        body[-1] = body[-1][: tail.start()]
+    body, tail = _body(lines, head)
+    meta = _decode_meta(tail.group(1)) if tail else {}
     return Note(
-        type=m.group("type")[0],
+        type=head.group("type")[0],
         text="\n".join(body),
         id=meta.get("id", ""),
-        time=m.group("time"),
-        confidence=float(m.group("conf")) if m.group("conf") else None,
+        time=head.group("time"),
+        confidence=float(head.group("conf")) if head.group("conf") else None,
         meta=meta,
     )
 
 
 def text_of(lines: Sequence[str], head: re.Match[str]) -> str:
     """``note_of(lines, head).text`` without decoding the metadata."""
+    return "\n".join(_body(lines, head)[0])
+
+
+def _body(lines: Sequence[str], head: re.Match[str]) -> tuple[list[str], re.Match[str] | None]:
+    """An entry's text lines, its trailing metadata comment cut off, and that comment's match."""
     body = [lines[0].rstrip("\r\n")[head.end() :]]
     body += [line.rstrip("\r\n")[len(CONTINUATION) :] for line in lines[1:]]
     tail = _META_RE.search(body[-1])
     if tail:
         body[-1] = body[-1][: tail.start()]
-    return "\n".join(body)
+    return body, tail
 
 
 def blank_note(lines: Sequence[str], head: re.Match[str]) -> bool:
     """Whether the note of ``lines`` (as ``note_of`` takes them) has no text, without building
     it: one line whose head is followed by nothing but its metadata comment."""
     if len(lines) > 1:
-        return not note_of(lines, head).text.strip()
+        return not text_of(lines, head).strip()
     first = lines[0][head.end() : head.end() + 1]
     if first and first != "<" and not first.isspace():  # a word right after the head
         return False

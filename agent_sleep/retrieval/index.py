@@ -184,7 +184,7 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
     loaded = _read(ws)
     if query is not None and current and not (busy and loaded is not None):
         unread = unindexed_bytes(current, None if loaded is None else loaded.stamps)
-        if (busy or unread >= SCAN_FROM) and (busy or backlog.start(ws)):
+        if busy or (unread >= SCAN_FROM and backlog.start(ws)):
             answer = answer_index(ws, query, current)
             warn_once(
                 f"{answer.pending} units of {ws.root} are not indexed yet, so this search read "

@@ -172,8 +172,7 @@ class Loaded:
 def no_cycle_collection() -> Iterator[None]:
     """The cyclic garbage collector off for a block that allocates many small objects and
     no cycles (parsing and indexing notes, the backlog scan): each collection they set off
-    walks the whole heap, a fifth of a 100k-note BM25 build and a third of a scan in a
-    process holding a large index."""
+    walks the whole heap, a large share of the work in a process holding a large index."""
     was = gc.isenabled()
     gc.disable()
     try:

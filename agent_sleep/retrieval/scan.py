@@ -11,9 +11,10 @@ themselves, BM25 alone (nothing is embedded yet):
   text carries), contain a query term, or the log's date does: a query of a few words reads a
   share of the notes. MEMORY.md and bank pages are small and read whole.
 - Scores are BM25 over the whole collection: the unit count is exact, and so is each query
-  term's document frequency (every unit that holds a term is read); the total length is exact
-  for the units read and estimated from the characters of the others, at the ratio of the
-  units read.
+  term's document frequency (every unit that holds a term is read); the total length, and the
+  length of a unit whose words hold no query term (a note read for the words it carries from
+  the note before, or those carried words), are estimated from their characters at the ratio
+  of terms to characters of the text read.
 - The ``KEEP`` best of them make an index in memory (never written, never cached), which
   ``recall`` ranks and packs as usual. Terms that are not in the query (pseudo-relevance
   feedback of deep requests) see document frequencies among those kept only.
@@ -70,10 +71,6 @@ def probes(terms: Sequence[str]) -> re.Pattern[str] | None:
     if not parts:
         return None
     return re.compile("|".join(re.escape(p) for p in sorted(parts)))
-
-
-def _may_hold(probe: re.Pattern[str], text: str) -> bool:
-    return probe.search(text.lower().translate(_APOSTROPHES)) is not None
 
 
 def _hit_lines(probe: re.Pattern[str], text: str) -> set[int]:
@@ -143,9 +140,9 @@ class _Found:
             previous = notes.text_of(*previous)
         return log_unit(notes.note_of(lines, head), previous, path, day, section)
 
-    def exact_terms(self, row: int) -> list[str]:
-        """The unit's BM25 terms, all of them."""
-        return tokenize(self.unit(row).indexed) if self.guessed[row] else self.terms[row]
+    def exact_terms(self, row: int, unit: Unit) -> list[str]:
+        """All the BM25 terms of ``unit``, the one at ``row``."""
+        return tokenize(unit.indexed) if self.guessed[row] else self.terms[row]
 
 
 def _body(raw: str, head: re.Match[str]) -> int:
@@ -166,7 +163,7 @@ def _last_words(text: str, terms: list[str] | None) -> list[str]:
 def _scan_log(found: _Found, rel: str, text: str, day: str, probe: re.Pattern[str]) -> None:
     lines = text.splitlines(keepends=True)
     hits = _hit_lines(probe, text)
-    every = _may_hold(probe, day)  # the date is in every unit's BM25 text
+    every = probe.search(day) is not None  # the date is in every unit's BM25 text
     # the note before: (its lines' span, head, whether it may hold a term, its text's length),
     # and its text once parsed
     previous: tuple[int, int, re.Match[str], bool, int] | None = None
@@ -279,7 +276,7 @@ def _answer_index(ws: Workspace, query: str, current: dict[str, list[int]]) -> L
     always = (i for i, u in enumerate(found.units) if isinstance(u, Unit))
     rows = sorted(set(best.tolist()).union(always))
     kept = [found.unit(r) for r in rows]
-    kept_terms = [found.exact_terms(r) for r in rows]
+    kept_terms = [found.exact_terms(r, u) for r, u in zip(rows, kept, strict=True)]
     outside = {t: df[t] - sum(1 for k in kept_terms if t in k) for t in terms}
     records = [Record.of_unit(u) for u in kept]
     _add_sources(records, {})
