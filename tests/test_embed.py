@@ -126,3 +126,44 @@ def test_configured_model_folder_is_used(tmp_path: Path, monkeypatch) -> None:  
     assert model_files().folder == tmp_path / "nowhere"
     with pytest.raises(EmbedUnavailable, match="not found"):
         load_embedder(tmp_path / "cache")
+
+
+def test_the_word_table_is_read_from_the_weights_not_held_by_the_graph(tmp_path: Path) -> None:
+    from safetensors.numpy import load_file
+
+    files = model_files()
+    table = embed.word_table(files.weights)
+    stored = load_file(str(files.weights))
+    key = next(k for k in stored if k.endswith(embed.WORD_TABLE))
+    assert table.shape == stored[key].shape and np.array_equal(table, stored[key])
+    load_embedder(tmp_path)
+    (graph,) = [g for g in tmp_path.glob("minilm-*.onnx") if not g.name.endswith(".opt.onnx")]
+    # the graph holds every weight but the table (half of the file)
+    assert graph.stat().st_size < embed.WEIGHTS_SIZE - table.nbytes + 1_000_000
+
+
+@pytest.mark.parametrize(
+    "damage", ["header size", "no table", "short table", "unknown dtype", "not json"]
+)
+def test_an_unreadable_word_table_means_no_model(tmp_path: Path, damage: str) -> None:
+    import json
+    import struct
+
+    info = {"dtype": "F32", "shape": [4, 3], "data_offsets": [0, 48]}
+    header = {embed.WORD_TABLE: info}
+    if damage == "no table":
+        header = {"other.weight": info}
+    elif damage == "short table":
+        info["data_offsets"] = [0, 40]
+    elif damage == "unknown dtype":
+        info["dtype"] = "Q4"
+    raw = b"{not json" if damage == "not json" else json.dumps(header).encode()
+    size = 10**12 if damage == "header size" else len(raw)
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(struct.pack("<Q", size) + raw + bytes(48))
+    with pytest.raises(EmbedUnavailable, match="word-piece table"):
+        embed.word_table(path)
+    info.update(dtype="F32", data_offsets=[0, 48])
+    good = json.dumps({embed.WORD_TABLE: info}).encode()
+    path.write_bytes(struct.pack("<Q", len(good)) + good + np.arange(12, dtype="<f4").tobytes())
+    assert embed.word_table(path).tolist() == np.arange(12).reshape(4, 3).tolist()

@@ -3,10 +3,16 @@
 The graph is assembled node by node from the ``model.safetensors`` weights with the ``onnx``
 helpers: embeddings, ``num_hidden_layers`` encoder layers (fused QKV projection, masked softmax
 attention, exact GELU, post-LayerNorm), then mean pooling over the attention mask. Inputs
-``input_ids`` (int64, B×T) and ``attention_mask`` (float32, B×T); outputs ``pooled`` (B×H),
+``input_ids`` (int64, B×T), ``word_vectors`` (float32, B×T×H: each id's row of the word-piece
+table, which the caller gathers, see below) and ``attention_mask`` (float32, B×T); outputs
+``pooled`` (B×H),
 not yet normalized, and ``tokens`` (B×T×H), the last layer's token states that
 sentence-transformers calls ``token_embeddings`` (recall's late-interaction rerank reads them).
 Runs once per model file; the result is cached by ``embed``.
+
+The word-piece table (30,522 × 384 floats) is half the weights, and a session spends its
+start-up on every weight it holds; a query needs a dozen of its rows. So the table stays out
+of the graph: ``embed`` reads those rows from ``model.safetensors`` itself, memory-mapped.
 """
 
 from __future__ import annotations
@@ -64,10 +70,7 @@ def build_graph(folder: Path) -> bytes:
             op(
                 "Add",
                 [
-                    op(
-                        "Gather",
-                        [const("word", w["embeddings.word_embeddings.weight"]), "input_ids"],
-                    ),
+                    "word_vectors",
                     op(
                         "Gather",
                         [const("pos", w["embeddings.position_embeddings.weight"]), positions],
@@ -118,6 +121,9 @@ def build_graph(folder: Path) -> bytes:
         "minilm",
         [
             helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"]),
+            helper.make_tensor_value_info(
+                "word_vectors", TensorProto.FLOAT, ["batch", "tokens", hidden]
+            ),
             helper.make_tensor_value_info("attention_mask", TensorProto.FLOAT, ["batch", "tokens"]),
         ],
         [
