@@ -118,3 +118,29 @@ def test_a_search_answers_alike_with_and_without_the_sketch(
         assert [h.text for h in a] == [h.text for h in b]
         # a gathered row's product sums in another order than the full one: the last digit
         assert [h.score for h in a] == pytest.approx([h.score for h in b], abs=1e-5)
+
+
+def test_with_windows_too_bm25s_candidates_get_their_exact_cosine(
+    ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows (three notes in one unit) outscore their notes by BM25 but serve deep requests
+    only; a shallow search's BM25 candidates are chosen without them, and those are the rows
+    whose cosine the sketch must compute exactly, or they would rank as if unrelated."""
+    from agent_sleep.retrieval import index as index_mod
+    from agent_sleep.retrieval import units
+
+    monkeypatch.setattr(units, "WINDOW_NOTES", 3)
+    when = dt.datetime(2026, 3, 1, 9, 0)
+    for i, text in enumerate(_texts()):
+        micro_rest(text, "B", workspace=ws, when=when + dt.timedelta(days=i // 60), source=None)
+    narrow = Fusion(candidates=1, min_candidates=6)
+    plain = [recall(ws, q, k=6, fusion=narrow) for q in QUERIES]
+    assert index_mod._loaded[Workspace.at(ws).root].windows is not None
+    monkeypatch.setattr(index_matrix, "SKETCH_FROM", 0)
+    monkeypatch.setattr(index_matrix, "SKETCH_DIM", 24)
+    index_mod._loaded.clear()
+    sketched = [recall(ws, q, k=6, fusion=narrow) for q in QUERIES + QUERIES]
+    for a, b in zip(plain + plain, sketched, strict=True):
+        assert all(h.kind != units.WINDOW for h in b)
+        assert [h.text for h in a] == [h.text for h in b]
+        assert [h.score for h in a] == pytest.approx([h.score for h in b], abs=1e-5)
