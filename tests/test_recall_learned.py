@@ -69,6 +69,55 @@ def test_features_read_the_unit_its_log_and_the_query(two_days: Path) -> None:
     assert col["bm25"][-1] == pytest.approx(1.0) and col["cosine"][0] == pytest.approx(0.0)
 
 
+KITES = ["Ann: The red kite flew high.", "Bob: Lunch was soup.", "Ann: My kite string broke?"]
+
+
+def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> None:
+    for day in range(2):
+        for text in KITES:
+            micro_rest(text, "B", workspace=ws, when=DAY + dt.timedelta(days=day), source=None)
+    index = open_index(Workspace.at(ws))
+    n = len(index.units)
+    assert n == 6
+    fused = {r: 0.1 * (r + 1) for r in range(n)}
+    sig = _signals(n, fused, {"bob", "kite"})
+    rows = list(range(n))
+    first = np.array([6.0, 1.0, 2.0, 3.0, 4.0, 5.0])  # row 0 leads, then 5, 4
+    match = np.array([0.3, 0.9, 0.1, 0.5, 0.2, 0.4])
+    x = features(index, rows, first, match, sig)
+    col = {name: x[:, i] for i, name in enumerate(FEATURES)}
+    assert x.shape == (n, len(FEATURES)) == (n, 37)
+    # ranks: BM25 and cosine rise with the row (see _signals), first and match as given
+    assert col["rank_bm25"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
+    assert col["rank_cos"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
+    assert col["rank_first"] == pytest.approx([math.log(v) for v in (1, 6, 5, 4, 3, 2)])
+    assert col["rank_match"] == pytest.approx([math.log(v) for v in (4, 1, 6, 2, 5, 3)])
+    assert list(col["match_raw"]) == pytest.approx(list(match))
+    # neighbours stay within a day: row 2's only neighbour is row 1, row 3's is row 4
+    assert col["near_cos"][2] == pytest.approx(sig.cos[1])
+    assert col["near_cos"][3] == pytest.approx(sig.cos[4])
+    assert col["near_bm25"][3] == pytest.approx(sig.text[4] / sig.text[5])
+    assert col["near_match"][0] == pytest.approx(1.0)  # row 1 has the best match
+    assert col["near_match"][3] == pytest.approx((0.2 - 0.1) / 0.8)
+    assert col["near_named"][1] == 1.0 and col["near_named"][2] == 0.0  # row 0 is named
+    assert col["near_coverage"][0] == pytest.approx(0.5)  # row 1 names Bob, not a kite
+    assert col["near_coverage"][1] == pytest.approx(0.5)
+    # the leader (row 0: Ann's red kite) shares "ann" or "kite" with Ann's notes, not Bob's
+    assert list(col["shares_top"]) == [1, 0, 1, 1, 0, 1]
+    assert list(col["speaker"]) == [0, 1, 0, 0, 1, 0]
+    assert list(col["day_count"]) == pytest.approx([math.log(4)] * n)
+    if index.vectors is not None:
+        v = np.asarray(index.vectors[np.arange(n)], dtype=np.float64)
+        lead = [0, 5, 4]  # the three best first-pass units
+        for r in rows:
+            others = [x for x in lead if x != r]
+            assert col["cos_top1"][r] == pytest.approx(v[r] @ v[others[0]])
+            assert col["cos_top3"][r] == pytest.approx(max(v[r] @ v[x] for x in others))
+    # each base feature again, times ln(re-scored units)
+    for name in ("first", "match", "bm25", "neighbour", "coverage"):
+        assert col[f"{name}*depth"] == pytest.approx(col[name] * math.log(n))
+
+
 def test_token_cost_puts_the_shorter_of_two_equals_first_only_when_asked(two_days: Path) -> None:
     index = open_index(Workspace.at(two_days))
     short, long = 1, 2  # the question and the long hiking plan
@@ -85,7 +134,9 @@ def test_a_strong_enough_learned_score_outweighs_the_cost(two_days: Path) -> Non
     index = open_index(Workspace.at(two_days))
     short, long = 1, 2
     x = np.zeros((2, len(FEATURES)))
+    x[:, FEATURES.index("rank_match")] = [0.0, math.log(132)]  # best and last of 4 × 33
     x[0, FEATURES.index("match")] = 1.0  # the long unit matches the query token by token
+    x[0, FEATURES.index("match*depth")] = math.log(132)
     costed = rescore(index, [long, short], x, WEIGHTS, cost_weight=1.5)
     gap = score(x[:1], WEIGHTS)[0] - score(x[1:], WEIGHTS)[0]
     ratio = count_tokens(index.units[long].text) / count_tokens(index.units[short].text)

@@ -1,12 +1,18 @@
-"""The learned second stage of deep recall: a logistic model over eleven signals of each of the
+"""The learned second stage of deep recall: a logistic model over 37 features of each of the
 best candidates, then, when a token budget limits the answer, a cost in tokens.
 
 The hand-set mix it replaces (``rerank``: first-pass and late-interaction scores, min-max
 normalised, mixed at ``rerank_weight``) weighs two signals; this one weighs every signal recall
 already has for a candidate, plus three of the unit itself: its length, whether it is a
 question (a question in a log carries less than its answer), and how its neighbours in the same
-log scored (a turn is often answered by the next). Its output estimates the log-odds that the
-unit is evidence for the query.
+log scored (a turn is often answered by the next). Those are ``BASE``. ``FEATURES`` adds, from
+the same signals: the candidate's rank (log) by BM25, cosine, first-pass score and match; its
+neighbours' cosine, BM25, match, names and coverage (not only their fused score); how it
+relates to the best first-pass units (a shared content word, the cosine of their vectors: meant
+for multi-hop questions, whose evidence may resemble other evidence more than the question);
+how many candidates its file holds; whether its speaker prefix is named by the query; and each
+``BASE`` feature times ln(re-scored units), so a small and a large request can weigh the
+signals apart. Its output estimates the log-odds that the unit is evidence for the query.
 
 Under a budget, each candidate is ranked by that estimate minus ``cost_weight × ln(tokens)``:
 packing is a knapsack, and a long unit that is as likely as two short ones costs the room of
@@ -17,6 +23,10 @@ the LoCoMo dev split chose 1.5 among 1, 1.5 and 2 in every fold (see references/
 every dev question at budgets of 1,000 and 4,000 tokens, labelled by the gold evidence); that
 script prints them, and each fold's held-out recall with weights fitted on the other four
 conversations. They are on the raw feature scale: ``score = bias + Σ weight × feature``.
+Leave-one-conversation-out, the 37 features reach 88.4% / 96.2% of the evidence within 1,000 /
+4,000 tokens against 87.2% / 95.9% for ``BASE`` alone (the same fit, the same folds). The
+features cost about twice the time of ``BASE`` (a throwaway timing on one conversation: 13 ms
+against 5 ms for 132 re-scored units, 31 against 16 ms for 419).
 """
 
 from __future__ import annotations
@@ -25,14 +35,14 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agent_sleep.retrieval.bm25 import words
+from agent_sleep.retrieval.bm25 import STOPWORDS, words
 
 if TYPE_CHECKING:
     import numpy as np
 
     from agent_sleep.retrieval.index import Loaded
 
-FEATURES = (
+BASE = (
     "first",  # the first-pass score (fusion, names, sessions), min-max over the re-scored
     "match",  # the late-interaction match, min-max over the re-scored
     "bm25",  # BM25 (with feedback terms) over the best BM25 score among candidates
@@ -45,11 +55,33 @@ FEATURES = (
     "neighbour",  # the best fused score of the notes just before and after it in its file
     "coverage",  # the share of the query's content words the unit contains
 )
+FEATURES = (
+    *BASE,
+    "rank_bm25",  # ln(1 + its rank by BM25 among the candidates), 0 for the best
+    "rank_cos",  # ln(1 + its rank by cosine among the candidates)
+    "rank_first",  # ln(1 + its rank by first-pass score among the re-scored)
+    "rank_match",  # ln(1 + its rank by late-interaction match among the re-scored)
+    "near_cos",  # the best cosine of its neighbours (as in "neighbour")
+    "near_bm25",  # the best BM25 of its neighbours, over the best among candidates
+    "near_match",  # the best "match" of its neighbours that are re-scored (0 if none is)
+    "shares_top",  # 1 when it shares a content word with the best first-pass unit (or is it)
+    "day_count",  # ln(1 + candidates in its file)
+    "speaker",  # 1 when a "Name: " prefix of the unit is all content words of the query
+    "cos_top1",  # cosine of its vector to the best first-pass unit's (the second for that one)
+    "cos_top3",  # its best cosine to the three best first-pass units other than itself
+    "match_raw",  # the late-interaction match itself
+    "near_named",  # 1 when a neighbour names a capitalised word of the query
+    "near_coverage",  # the best "coverage" of its neighbours
+    *(f"{b}*depth" for b in BASE),  # each of BASE times ln(number of re-scored units)
+)
 
 # bench/fit_rerank.py on the five LoCoMo dev conversations (bias first, then FEATURES' order)
 WEIGHTS: tuple[float, ...] = (
-    -15.5238, 0.4758, 4.7024, 1.9296, 2.1633, 0.9476, 2.9435,
-    0.8159, -0.8538, -1.6337, 0.6156, 0.8000,
+    -9.1868, -0.0677, 1.4704, 0.5029, 0.3907, 0.7388, 2.0490, 0.9357,
+    -0.4848, -1.6802, -0.1905, -1.7449, -0.2058, 0.0036, -0.3220, -0.1252,
+    0.7403, 0.7551, 0.3001, 0.4838, -0.3074, 1.4503, 0.1484, -1.4306,
+    3.0430, -0.1765, 0.1415, 0.0652, 0.3257, -0.1063, 0.1311, -0.1516,
+    -0.0301, -0.0437, -0.0458, -0.1506, 0.0160, 0.0835,
 )  # fmt: skip
 
 
@@ -63,6 +95,27 @@ class Signals:
     fused: dict[int, float]  # candidate -> fused score (before names and sessions)
     named: frozenset[int]  # candidates the names signal raised
     content: frozenset[str]  # the query's content words
+
+
+def _speaker(text: str, content: frozenset[str]) -> float:
+    """1 when one of the (up to two) leading ``Name: `` prefixes of ``text`` is made only of
+    the query's content words ("B: Caroline: ..." for a query naming Caroline)."""
+    for seg in text.split(": ")[:2]:
+        ws = words(seg)
+        if len(seg) > 40 or not ws:
+            break
+        if len(seg) > 1 and all(w in content for w in ws):
+            return 1.0
+    return 0.0
+
+
+def _positions(values: np.ndarray) -> np.ndarray:
+    """Each value's rank, best (highest) 0, ties in order."""
+    import numpy as np
+
+    out = np.empty(len(values))
+    out[np.argsort(-values, kind="stable")] = np.arange(len(values))
+    return out
 
 
 def features(
@@ -79,22 +132,82 @@ def features(
     best_text = max(float(sig.text[cand].max()), 1e-9) if len(cand) else 1.0
     lo = float(sig.cos[cand].min()) if len(cand) else 0.0
     spread = max(float(sig.cos[cand].max()) - lo, 1e-9) if len(cand) else 1.0
+    paths: dict[int, str] = {}
+
+    def path_of(r: int) -> str:
+        if r not in paths:
+            paths[r] = index.path_of(r)
+        return paths[r]
+
+    bags: dict[int, set[str]] = {}
+
+    def bag(r: int) -> set[str]:
+        if r not in bags:
+            bags[r] = set(words(index.units[r].text))
+        return bags[r]
+
     day: dict[str, float] = {}
+    count: dict[str, int] = {}
     for r, s in sig.fused.items():
-        p = index.path_of(r)
+        p = path_of(r)
         day[p] = max(day.get(p, -1.0), s)
-    n = len(index.units)
+    for r in cand.tolist():
+        p = path_of(r)
+        count[p] = count.get(p, 0) + 1
+    first = np.asarray(first, dtype=np.float64)
+    match = np.asarray(match, dtype=np.float64)
     out = np.zeros((len(rows), len(FEATURES)))
-    out[:, 0] = minmax(np.asarray(first, dtype=np.float64))
-    out[:, 1] = minmax(np.asarray(match, dtype=np.float64))
+    if not rows:
+        return out
+    matched = minmax(match)
+    out[:, 0] = minmax(first)
+    out[:, 1] = matched
+    rank_first, rank_match = _positions(first), _positions(match)
+    lead = [rows[i] for i in np.argsort(-first, kind="stable")[:3]]
+    lead_words = {w for w in bag(lead[0]) if w not in STOPWORDS and len(w) > 2}
+    if index.vectors is not None:
+        sim = (
+            np.asarray(index.vectors[np.asarray(rows)], dtype=np.float64)
+            @ np.asarray(index.vectors[np.asarray(lead)], dtype=np.float64).T
+        )
+    else:
+        sim = np.zeros((len(rows), len(lead)))
+    n = len(index.units)
+    nb = len(BASE)
+    here = np.asarray(rows)
+    sides = [
+        np.array([r + d if 0 <= r + d < n and path_of(r + d) == path_of(r) else -1 for r in rows])
+        for d in (-1, 1)
+    ]
+
+    def near_best(values: np.ndarray) -> np.ndarray:
+        """Per row, the best of ``values`` (over every unit) at its neighbours, 0 if none."""
+        got = [np.where(x >= 0, values[np.maximum(x, 0)], -np.inf) for x in sides]
+        best = np.maximum(*got)
+        return np.where(np.isfinite(best), best, 0.0)
+
+    re_scored = np.full(n, -np.inf)
+    re_scored[here] = matched
+    by_text = np.full(n, float(len(cand)))
+    by_text[cand[np.argsort(-sig.text[cand], kind="stable")]] = np.arange(len(cand))
+    by_cos = np.full(n, float(len(cand)))
+    by_cos[cand[np.argsort(-sig.cos[cand], kind="stable")]] = np.arange(len(cand))
+    is_lead = here[:, None] == np.asarray(lead)[None, :]
+    top3 = np.where(is_lead, -np.inf, sim).max(1, initial=-np.inf)
+    first_other = np.where(is_lead[:, 0], 1, 0)
+    top1 = np.where(
+        first_other < sim.shape[1],
+        sim[np.arange(len(rows)), np.minimum(first_other, len(lead) - 1)],
+        0.0,
+    )
+    at_col = {name: i for i, name in enumerate(FEATURES)}
     for i, r in enumerate(rows):
         text = index.units[r].text
-        path = index.path_of(r)
-        near = [
-            sig.fused.get(x, 0.0) for x in (r - 1, r + 1) if 0 <= x < n and index.path_of(x) == path
-        ]
-        have = sig.content & set(words(text)) if sig.content else frozenset()
-        out[i, 2:] = (
+        path = path_of(r)
+        near = [x for x in (r - 1, r + 1) if 0 <= x < n and path_of(x) == path]
+        have = sig.content & bag(r) if sig.content else frozenset()
+        cover = [len(sig.content & bag(x)) / len(sig.content) for x in near if sig.content]
+        out[i, 2:nb] = (
             float(sig.text[r]) / best_text,
             (float(sig.cos[r]) - lo) / spread,
             float(r in sig.named),
@@ -102,9 +215,25 @@ def features(
             math.log(1 + count_tokens(text)),
             float(text.rstrip().endswith("?")),
             float(sig.cos[r]),
-            max(near, default=0.0),
+            max((sig.fused.get(x, 0.0) for x in near), default=0.0),
             len(have) / max(len(sig.content), 1),
         )
+        out[i, at_col["shares_top"]] = 1.0 if r == lead[0] else float(bool(lead_words & bag(r)))
+        out[i, at_col["day_count"]] = math.log(1 + count.get(path, 0))
+        out[i, at_col["speaker"]] = _speaker(text, sig.content)
+        out[i, at_col["near_named"]] = float(any(x in sig.named for x in near))
+        out[i, at_col["near_coverage"]] = max(cover, default=0.0)
+    out[:, at_col["rank_bm25"]] = np.log1p(by_text[here])
+    out[:, at_col["rank_cos"]] = np.log1p(by_cos[here])
+    out[:, at_col["rank_first"]] = np.log1p(rank_first)
+    out[:, at_col["rank_match"]] = np.log1p(rank_match)
+    out[:, at_col["near_cos"]] = near_best(np.asarray(sig.cos, dtype=np.float64))
+    out[:, at_col["near_bm25"]] = near_best(np.asarray(sig.text, dtype=np.float64)) / best_text
+    out[:, at_col["near_match"]] = near_best(re_scored)
+    out[:, at_col["cos_top1"]] = top1
+    out[:, at_col["cos_top3"]] = np.where(np.isfinite(top3), top3, 0.0)
+    out[:, at_col["match_raw"]] = match
+    out[:, -nb:] = out[:, :nb] * math.log(len(rows))
     return out
 
 
