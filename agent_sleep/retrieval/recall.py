@@ -205,17 +205,17 @@ def rank(
     deep = wanted >= fusion.deep_from
     terms = tokenize(query)
     text = index.bm25.scores(terms)
-    shallow_windows = not deep and index.windows is not None  # windows serve deep requests only
-    if shallow_windows:
-        text = np.where(index.windows, 0.0, text)
+    windows = None if deep else index.windows  # windows serve deep requests only
+    if windows is not None:
+        text = np.where(windows, 0.0, text)
     pool = _pool(index, fusion, wanted)
     text_top = _text_top(text, pool)
     cos = None
     if vector is not None and index.vectors is not None:
         shortlist = 0 if deep else 4 * pool  # deep requests read every vector
         cos = index.vectors.cosines(vector, shortlist, text_top)
-        if shallow_windows:
-            cos = np.where(index.windows, -1.0, cos)
+        if windows is not None:
+            cos = np.where(windows, -1.0, cos)
     cand, fused = _fuse(text, cos, fusion, pool, text_top)
     if deep and fusion.feedback_weight > 0 and len(cand):
         best = cand[np.argsort(-fused)[: fusion.feedback_docs]]
