@@ -68,7 +68,7 @@ PLAIN: dict[str, Any] = {"deep_from": 10**9}
 SHIPPED = Fusion()
 GRID = {  # kept small: each entry is a full evaluation (about a minute of CPU on 2 cores)
     "shipped": SHIPPED,
-    "cost 1": replace(SHIPPED, cost_weight=1.0),
+    "cost 1.5": replace(SHIPPED, cost_weight=1.5),
     "cost 2": replace(SHIPPED, cost_weight=2.0),
     "hand-set mix": replace(SHIPPED, learned=None),
     "vector 0.7": replace(SHIPPED, vector_weight=0.7, text_weight=0.3),

@@ -16,8 +16,9 @@ signals apart. Its output estimates the log-odds that the unit is evidence for t
 
 Under a budget, each candidate is ranked by that estimate minus ``cost_weight × ln(tokens)``:
 packing is a knapsack, and a long unit that is as likely as two short ones costs the room of
-both. ``cost_weight`` 1 would rank by expected evidence per token; leave-one-conversation-out on
-the LoCoMo dev split chose 1.5 among 1, 1.5 and 2 in every fold (see references/recall.md).
+both. ``cost_weight`` 1 ranks by expected evidence per token; leave-one-conversation-out on the
+LoCoMo dev split chose it among 1, 1.5 and 2 in every fold with these features (with the eleven
+of ``BASE`` alone it chose 1.5; see references/recall.md).
 
 ``WEIGHTS`` are fitted by ``bench/fit_rerank.py`` (logistic regression, L2, on the candidates of
 every dev question at budgets of 1,000 and 4,000 tokens, labelled by the gold evidence); that

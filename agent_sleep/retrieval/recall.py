@@ -92,7 +92,7 @@ class Fusion:
     rerank_depth: int = 4  # re-scored candidates: rerank_depth × hits wanted
     # the learned rerank (retrieval/learned.py); None: the min-max mix at rerank_weight
     learned: tuple[float, ...] | None = LEARNED
-    cost_weight: float = 1.5  # under a budget: learned score − cost_weight × ln(tokens)
+    cost_weight: float = 1.0  # under a budget: learned score − cost_weight × ln(tokens) (LOCO)
     fuse: str = "minmax"  # or "rrf": reciprocal-rank fusion (rrf_k) instead of min-max weights
     rrf_k: float = 60.0
     day_spread: float = 0.0  # the n-th hit of one file is divided by 1 + day_spread × n
