@@ -262,9 +262,9 @@ _SAFETENSORS_DTYPES = {"F32": "<f4", "F16": "<f2"}
 
 def word_table(weights: Path) -> np.ndarray:
     """The word-piece embedding table (vocabulary × hidden), memory-mapped from the
-    safetensors file: the graph takes its rows as an input (see ``onnx_export``), and mapping
-    the file costs nothing at start-up where loading the table into the graph cost a third
-    of it. Raises ``EmbedUnavailable`` when the file does not hold the table as expected."""
+    safetensors file: the graph takes its rows as an input (see ``onnx_export``), so a
+    session's start-up no longer copies the table (references/recall.md has a throwaway
+    timing). Raises ``EmbedUnavailable`` when the file does not hold the table as expected."""
     import numpy as np
 
     try:

@@ -98,6 +98,9 @@ class Signals:
     content: frozenset[str]  # the query's content words
 
 
+_COLUMN = {name: i for i, name in enumerate(FEATURES)}
+
+
 def _speaker(text: str, content: frozenset[str]) -> float:
     """1 when one of the (up to two) leading ``Name: `` prefixes of ``text`` is made only of
     the query's content words ("B: Caroline: ..." for a query naming Caroline)."""
@@ -183,16 +186,19 @@ def features(
 
     def near_best(values: np.ndarray) -> np.ndarray:
         """Per row, the best of ``values`` (over every unit) at its neighbours, 0 if none."""
-        got = [np.where(x >= 0, values[np.maximum(x, 0)], -np.inf) for x in sides]
+        got = [
+            np.where(x >= 0, np.asarray(values[np.maximum(x, 0)], dtype=np.float64), -np.inf)
+            for x in sides
+        ]
         best = np.maximum(*got)
         return np.where(np.isfinite(best), best, 0.0)
 
     re_scored = np.full(n, -np.inf)
     re_scored[here] = matched
     by_text = np.full(n, float(len(cand)))
-    by_text[cand[np.argsort(-sig.text[cand], kind="stable")]] = np.arange(len(cand))
+    by_text[cand] = _positions(sig.text[cand])
     by_cos = np.full(n, float(len(cand)))
-    by_cos[cand[np.argsort(-sig.cos[cand], kind="stable")]] = np.arange(len(cand))
+    by_cos[cand] = _positions(sig.cos[cand])
     is_lead = here[:, None] == np.asarray(lead)[None, :]
     top3 = np.where(is_lead, -np.inf, sim).max(1, initial=-np.inf)
     first_other = np.where(is_lead[:, 0], 1, 0)
@@ -201,11 +207,11 @@ def features(
         sim[np.arange(len(rows)), np.minimum(first_other, len(lead) - 1)],
         0.0,
     )
-    at_col = {name: i for i, name in enumerate(FEATURES)}
+    at_col = _COLUMN
     for i, r in enumerate(rows):
         text = index.units[r].text
         path = path_of(r)
-        near = [x for x in (r - 1, r + 1) if 0 <= x < n and path_of(x) == path]
+        near = [int(x[i]) for x in sides if x[i] >= 0]
         have = sig.content & bag(r) if sig.content else frozenset()
         cover = [len(sig.content & bag(x)) / len(sig.content) for x in near if sig.content]
         out[i, 2:nb] = (
@@ -228,8 +234,8 @@ def features(
     out[:, at_col["rank_cos"]] = np.log1p(by_cos[here])
     out[:, at_col["rank_first"]] = np.log1p(rank_first)
     out[:, at_col["rank_match"]] = np.log1p(rank_match)
-    out[:, at_col["near_cos"]] = near_best(np.asarray(sig.cos, dtype=np.float64))
-    out[:, at_col["near_bm25"]] = near_best(np.asarray(sig.text, dtype=np.float64)) / best_text
+    out[:, at_col["near_cos"]] = near_best(sig.cos)
+    out[:, at_col["near_bm25"]] = near_best(sig.text) / best_text
     out[:, at_col["near_match"]] = near_best(re_scored)
     out[:, at_col["cos_top1"]] = top1
     out[:, at_col["cos_top3"]] = np.where(np.isfinite(top3), top3, 0.0)
