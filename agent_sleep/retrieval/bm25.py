@@ -2,14 +2,16 @@
 
 The index is a term -> postings table in numpy arrays (CSR layout: documents and term
 frequencies, plus each document's length), so a query costs one scatter-add per query term and
-segment, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75)
-weights are computed once an index is loaded, from collection statistics summed over segments:
-a new document goes into a small segment of its own and every score stays what one index over
-all documents gives. A segment saves to and loads from one ``.npz`` file plus a vocabulary.
+segment, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75) weights are computed for
+a term's postings when a query first asks for it, from collection statistics summed over
+segments: a new document goes into a small segment of its own and every score stays what one
+index over all documents gives. A segment saves to and loads from one ``.npz`` file plus its
+sorted vocabulary, which is searched as it is read (no table of terms is built on load).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections import Counter
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
 K1 = 1.2
 B = 0.75
+WEIGHTS_KEPT = 4096  # terms whose posting weights a loaded index keeps
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 STOPWORDS = frozenset(
@@ -104,7 +107,7 @@ class Segment:
     Nothing stored depends on the rest of the collection, so a segment written once stays
     valid when documents are added after it; ``BM25`` combines segments at query time."""
 
-    vocab: dict[str, int]
+    vocab: Sequence[str]  # the terms in sorted order: a term's number is its position
     indptr: np.ndarray  # int64, len(vocab)+1
     docs: np.ndarray  # int32 postings: document numbers within the segment
     tfs: np.ndarray  # float32 postings: the term's frequency in the document
@@ -131,10 +134,9 @@ class Segment:
                 docs_col.append(i)
                 tfs_col.append(tf)
             lengths_col.append(len(doc))
-        sorted_terms = sorted(ids)
-        vocab = {term: j for j, term in enumerate(sorted_terms)}
+        vocab = sorted(ids)
         position = np.empty(len(ids), dtype=np.int32)
-        position[[ids[t] for t in sorted_terms]] = np.arange(len(ids), dtype=np.int32)
+        position[[ids[t] for t in vocab]] = np.arange(len(ids), dtype=np.int32)
         del ids
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         if len(terms_col):
@@ -153,32 +155,44 @@ class Segment:
         lengths = np.asarray(lengths_col, dtype=np.float32)
         return cls(vocab, indptr, docs, tfs, lengths)
 
+    def row(self, term: str) -> int | None:
+        """The term's number, or None when no document holds it."""
+        j = bisect.bisect_left(self.vocab, term)
+        return j if j < len(self.vocab) and self.vocab[j] == term else None
+
+    def span(self, term: str) -> tuple[int, int]:
+        """Where the term's postings lie in ``docs`` and ``tfs`` (empty when none)."""
+        j = self.row(term)
+        return (0, 0) if j is None else (int(self.indptr[j]), int(self.indptr[j + 1]))
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        j = self.vocab.get(term)
-        if j is None:
-            return None
-        lo, hi = int(self.indptr[j]), int(self.indptr[j + 1])
-        return self.docs[lo:hi], self.tfs[lo:hi]
+        lo, hi = self.span(term)
+        return (self.docs[lo:hi], self.tfs[lo:hi]) if hi > lo else None
 
     def df(self, term: str) -> int:
-        j = self.vocab.get(term)
-        return 0 if j is None else int(self.indptr[j + 1] - self.indptr[j])
+        lo, hi = self.span(term)
+        return hi - lo
 
     def arrays(self) -> dict[str, Any]:
         return {"indptr": self.indptr, "docs": self.docs, "tfs": self.tfs, "lengths": self.lengths}
 
     @classmethod
     def from_arrays(cls, vocab: Sequence[str], arrays: Any) -> Segment:
-        return cls(
-            {t: j for j, t in enumerate(vocab)},
-            arrays["indptr"],
-            arrays["docs"],
-            arrays["tfs"],
-            arrays["lengths"],
-        )
+        """A segment of stored arrays; ``vocab`` must be sorted (``sorted_terms`` checks a
+        stored one)."""
+        return cls(vocab, arrays["indptr"], arrays["docs"], arrays["tfs"], arrays["lengths"])
 
     def terms(self) -> list[str]:
-        return sorted(self.vocab, key=self.vocab.__getitem__)
+        return list(self.vocab)
+
+
+def sorted_terms(stored: np.ndarray) -> list[str]:
+    """A stored vocabulary as a list, checked to be strictly increasing (lookups bisect it);
+    ``ValueError`` when it is not, so a damaged index reads as unreadable."""
+    if len(stored) > 1 and not bool((stored[1:] > stored[:-1]).all()):
+        raise ValueError("the vocabulary is not sorted")
+    terms: list[str] = stored.tolist()
+    return terms
 
 
 @dataclass(frozen=True)
@@ -194,7 +208,7 @@ class BM25:
     # those that can match, retrieval/scan.py): how many of those hold each term; ``count`` and
     # ``total`` then count them too
     outside: Mapping[str, int] = field(default_factory=dict)
-    _computed: list[np.ndarray] = field(default_factory=list, compare=False, repr=False)
+    _weights: dict[str, list[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, segments: Sequence[Segment]) -> BM25:
@@ -210,53 +224,38 @@ class BM25:
         """BM25 score of every document for the query (repeated query terms count once)."""
         import numpy as np
 
-        weights = self._weights()
         out = np.zeros(self.count, dtype=np.float32)
         for term in dict.fromkeys(query_terms):
             at = 0
-            for segment, w in zip(self.segments, weights, strict=True):
-                j = segment.vocab.get(term)
-                if j is not None:
-                    lo, hi = int(segment.indptr[j]), int(segment.indptr[j + 1])
-                    out[at : at + segment.count][segment.docs[lo:hi]] += w[lo:hi]
+            for segment, w in zip(self.segments, self.weights(term), strict=True):
+                if len(w):
+                    lo, hi = segment.span(term)
+                    out[at : at + segment.count][segment.docs[lo:hi]] += w
                 at += segment.count
         return out
 
-    def _weights(self) -> list[np.ndarray]:
-        """The Okapi weight of every posting, per segment, from the collection statistics of
-        all segments; computed on first use (elementwise per posting, so a document's weights
-        do not depend on how the documents are split into segments)."""
+    def weights(self, term: str) -> list[np.ndarray]:
+        """The Okapi weight of each of the term's postings, per segment, from the collection
+        statistics of all segments; kept once computed (for the ``WEIGHTS_KEPT`` terms asked
+        last). Elementwise per posting, so a document's weights do not depend on how the
+        documents are split into segments."""
         import numpy as np
 
-        if len(self._computed) == len(self.segments):
-            return self._computed
-        avg = self.total / self.count if self.count and self.total else 1.0
-        for segment in self.segments:
-            df = np.diff(segment.indptr)
-            for other in self.segments:
-                if other is segment:
-                    continue
-                # walk the smaller vocabulary: a small segment beside a large one costs little
-                if len(other.vocab) <= len(segment.vocab):
-                    for term in other.vocab:
-                        k = segment.vocab.get(term)
-                        if k is not None:
-                            df[k] += other.df(term)
-                else:
-                    for term, k in segment.vocab.items():
-                        df[k] += other.df(term)
-            for term, extra in self.outside.items():
-                k = segment.vocab.get(term)
-                if k is not None:
-                    df[k] += extra
-            idf = np.log(1.0 + (self.count - df + 0.5) / (df + 0.5)).astype(np.float32)
-            tfs = segment.tfs
-            norm = K1 * (1.0 - B + B * segment.lengths[segment.docs] / avg)
-            per_posting = np.repeat(idf, np.diff(segment.indptr))
-            self._computed.append(
-                (per_posting * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32)
-            )
-        return self._computed
+        kept = self._weights.pop(term, None)
+        if kept is None:
+            df = np.array([self.df(term)])
+            idf = np.log(1.0 + (self.count - df + 0.5) / (df + 0.5)).astype(np.float32)[0]
+            avg = self.total / self.count if self.count and self.total else 1.0
+            kept = []
+            for segment in self.segments:
+                lo, hi = segment.span(term)
+                tfs = segment.tfs[lo:hi]
+                norm = K1 * (1.0 - B + B * segment.lengths[segment.docs[lo:hi]] / avg)
+                kept.append((idf * tfs * (K1 + 1.0) / (tfs + norm)).astype(np.float32))
+            if len(self._weights) >= WEIGHTS_KEPT:
+                del self._weights[next(iter(self._weights))]
+        self._weights[term] = kept  # last asked last: the oldest goes first
+        return kept
 
     def df(self, term: str) -> int:
         return sum(s.df(term) for s in self.segments) + self.outside.get(term, 0)

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,10 @@ WEIGHTS_SIZE = 90_868_376
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
 GRAPH_VERSION = 3  # bump when onnx_export builds a different graph
+# A process's first queries run on the numpy encoder (numpy_encoder: no onnxruntime to import
+# and no session to create, about 0.2 s); onnxruntime runs a query some milliseconds faster, so
+# a process that has asked this many loads it for the rest.
+QUERIES_BEFORE_SESSION = 8
 
 
 class EmbedUnavailable(AgentSleepError):
@@ -166,26 +172,74 @@ class MiniLM:
         ).hexdigest()[:12]
         try:
             import numpy as np
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
 
-            tok = Tokenizer.from_file(str(files.tokenizer))
-            self._word = word_table(files.weights)
-            self._session = _session(ort, _onnx_file(files, cache_dir))
+            from agent_sleep.retrieval.numpy_encoder import NumpyEncoder, read_tensors
+
+            tensors = read_tensors(files.weights)
+            config = json.loads((files.folder / "config.json").read_text(encoding="utf-8"))
+            self._encoder = NumpyEncoder(tensors, config)
+            self._word = tensors[WORD_TABLE]
+            self._graph = _onnx_file(files, cache_dir)
+            for package in ("onnxruntime", "tokenizers"):  # imported when first needed
+                if importlib.util.find_spec(package) is None:
+                    raise EmbedUnavailable(f"{package} is not installed (the vectors extra)")
         except EmbedUnavailable:
             raise
         except Exception as e:  # any failure to load means: no vectors, BM25 only
             raise EmbedUnavailable(
                 f"cannot load the embedding model from {files.folder}: {e}"
             ) from e
-        tok.no_padding()
-        tok.enable_truncation(MAX_TOKENS)
-        self._tok = tok
+        self._files = files
         self._np = np
+        self._lock = threading.Lock()
+        self._session_: Any = None
+        self._tok_: Any = None
+        self._numpy_queries = 0
+
+    @property
+    def _session(self) -> Any:
+        """The onnxruntime session, created on first use (a batch, or a query once the
+        process has run ``QUERIES_BEFORE_SESSION`` of them in numpy)."""
+        with self._lock:
+            if self._session_ is None:
+                try:
+                    import onnxruntime as ort
+
+                    self._session_ = _session(ort, self._graph)
+                except Exception as e:
+                    raise EmbedUnavailable(
+                        f"cannot load the embedding model from {self._files.folder}: {e}"
+                    ) from e
+            return self._session_
+
+    @property
+    def _tok(self) -> Any:
+        with self._lock:
+            if self._tok_ is None:
+                from tokenizers import Tokenizer
+
+                tok = Tokenizer.from_file(str(self._files.tokenizer))
+                tok.no_padding()
+                tok.enable_truncation(MAX_TOKENS)
+                self._tok_ = tok
+            return self._tok_
+
+    def _query_states(self, ids: Sequence[int]) -> np.ndarray | None:
+        """The query's token states from the numpy encoder, or None once onnxruntime is the
+        engine (it is loaded, or this process has run enough queries to repay loading it)."""
+        if self._session_ is not None or self._numpy_queries >= QUERIES_BEFORE_SESSION:
+            return None
+        self._numpy_queries += 1
+        return self._encoder.states(ids)
 
     def embed_query(self, text: str) -> np.ndarray:
-        out: np.ndarray = self.embed_documents([text])[0]
-        return out
+        states = self._query_states(self._encode([text])[0].ids)
+        if states is None:
+            out: np.ndarray = self.embed_documents([text])[0]
+            return out
+        pooled = states.mean(axis=0)
+        normed: np.ndarray = pooled / max(float(self._np.linalg.norm(pooled)), 1e-12)
+        return normed
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np
@@ -227,7 +281,12 @@ class MiniLM:
         """The query's token vectors (as ``embed_tokens``), the word of the text each token
         belongs to (None for [CLS] and [SEP]) and the word pieces themselves."""
         enc = self._encode([text])[0]
-        vectors = self.embed_tokens([text])[0]
+        states = self._query_states(enc.ids)
+        if states is None:
+            vectors = self.embed_tokens([text])[0]
+        else:
+            norms = self._np.linalg.norm(states, axis=1, keepdims=True)
+            vectors = states / self._np.maximum(norms, 1e-12)
         clean = text.encode("utf-8", "replace").decode("utf-8")
         owners: list[str | None] = []
         for word in enc.word_ids:
@@ -257,7 +316,6 @@ class MiniLM:
 
 
 WORD_TABLE = "embeddings.word_embeddings.weight"
-_SAFETENSORS_DTYPES = {"F32": "<f4", "F16": "<f2"}
 
 
 def word_table(weights: Path) -> np.ndarray:
@@ -265,28 +323,12 @@ def word_table(weights: Path) -> np.ndarray:
     safetensors file: the graph takes its rows as an input (see ``onnx_export``), so a
     session's start-up no longer copies the table (references/recall.md has a throwaway
     timing). Raises ``EmbedUnavailable`` when the file does not hold the table as expected."""
-    import numpy as np
+    from agent_sleep.retrieval.numpy_encoder import read_tensors
 
     try:
-        with open(weights, "rb") as f:
-            size = int.from_bytes(f.read(8), "little")
-            if not 0 < size <= 100_000_000:
-                raise ValueError(f"a header of {size} bytes")
-            header = json.loads(f.read(size))
-        info = header.get(WORD_TABLE) or header.get("bert." + WORD_TABLE)
-        if not isinstance(info, dict):
-            raise ValueError(f"no {WORD_TABLE}")
-        dtype = np.dtype(_SAFETENSORS_DTYPES[info["dtype"]])
-        start, end = (int(x) for x in info["data_offsets"])
-        rows, dim = (int(x) for x in info["shape"])
-        if end - start != rows * dim * dtype.itemsize or rows <= 0 or dim <= 0:
-            raise ValueError("its size does not match its shape")
-        table: np.ndarray = np.memmap(
-            weights, dtype=dtype, mode="r", offset=8 + size + start, shape=(rows, dim)
-        )
+        return read_tensors(weights, [WORD_TABLE])[WORD_TABLE]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise EmbedUnavailable(f"cannot read the word-piece table of {weights}: {e}") from e
-    return table
 
 
 def _session(ort: Any, graph: Path | bytes) -> Any:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent_sleep.retrieval.signals import union
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -61,7 +63,7 @@ class Vectors:
         basis, projected = self._sketch
         estimate = projected @ (query @ basis)
         best = np.argpartition(-estimate, shortlist - 1)[:shortlist]
-        rows = np.union1d(best, np.asarray(exact, dtype=np.int64))
+        rows = union(best, exact)
         out = np.full(n, UNSEEN, dtype=np.float32)
         out[rows] = self[rows] @ query
         return out
@@ -70,7 +72,8 @@ class Vectors:
         import numpy as np
 
         n = len(self)
-        sample = self[np.unique(np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64))]
+        spread = np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64)
+        sample = self[union(spread, spread[:0])]
         _, vectors = np.linalg.eigh(sample.T.astype(np.float64) @ sample)
         basis = np.ascontiguousarray(vectors[:, ::-1][:, :SKETCH_DIM], dtype=np.float32)
         projected = np.asfortranarray(np.concatenate([p @ basis for p in self.parts]))

@@ -33,7 +33,7 @@ from agent_sleep.core.errors import StorageError
 from agent_sleep.core.storage import file_lock
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval import units
-from agent_sleep.retrieval.bm25 import BM25, Segment
+from agent_sleep.retrieval.bm25 import BM25, Segment, sorted_terms
 from agent_sleep.retrieval.index_matrix import Vectors, read_vectors
 from agent_sleep.retrieval.index_records import (
     HEADER,
@@ -387,7 +387,7 @@ def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
         return None
     with np.load(folder / f"bm25-{p.id}.npz") as z:
         arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "lengths")}
-        vocab = z["vocab"].tolist()
+        vocab = sorted_terms(z["vocab"])
         windows = z["windows"]
     segment = Segment.from_arrays(vocab, arrays)
     if segment.count != p.units or len(windows) != p.units:

@@ -59,6 +59,7 @@ from agent_sleep.retrieval.signals import reciprocal as _reciprocal
 from agent_sleep.retrieval.signals import sessions as _sessions
 from agent_sleep.retrieval.signals import spread as _spread
 from agent_sleep.retrieval.signals import top as _top
+from agent_sleep.retrieval.signals import union as _union
 from agent_sleep.retrieval.units import MEMORY
 
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ def _fuse(
 
     cand = text_top
     if cos is not None:
-        cand = np.union1d(cand, _top(cos, pool))
+        cand = _union(cand, _top(cos, pool))
     if len(cand) == 0:
         return cand, np.zeros(0)
     if fusion.fuse == "rrf":

@@ -77,6 +77,21 @@ def feedback_terms(index: Loaded, rows: np.ndarray, query: list[str], fusion: Fu
     return ranked[: fusion.feedback_terms]
 
 
+def union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distinct rows of ``a`` and ``b``, sorted: ``np.union1d`` without its first call's
+    import of ``numpy.ma`` (about 20 ms of a cold search)."""
+    import numpy as np
+
+    rows = np.sort(np.concatenate([np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)]))
+    if len(rows) < 2:
+        return rows
+    keep = np.empty(len(rows), dtype=bool)
+    keep[0] = True
+    np.not_equal(rows[1:], rows[:-1], out=keep[1:])
+    out: np.ndarray = rows[keep]
+    return out
+
+
 def top(scores: np.ndarray, count: int) -> np.ndarray:
     import numpy as np
 

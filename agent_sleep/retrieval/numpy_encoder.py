@@ -1,0 +1,153 @@
+"""all-MiniLM-L6-v2's encoder in numpy: a process's first queries, before onnxruntime is loaded.
+
+A cold search embeds one short query. Importing onnxruntime and creating its session take
+about 0.2 s, since the session copies and lays out every weight it holds, while a query of a
+dozen word pieces needs a few tens of milliseconds of arithmetic. So a process's first queries
+run the same layers here, on the weights memory-mapped from ``model.safetensors``: nothing is
+copied, and the pages are those the OS already caches. The layers are those ``onnx_export``
+writes (post-LayerNorm BERT, exact GELU); tests hold the token states to the graph's and to
+sentence-transformers' within 1e-5. onnxruntime remains the engine for batches (documents at
+index time) and, once loaded, for queries too: it runs one faster than numpy does
+(``embed.QUERIES_BEFORE_SESSION`` says when a process switches).
+
+Only numpy is imported, inside the functions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+_DTYPES = {"F32": "<f4", "F16": "<f2"}
+_HEADER_MAX = 100_000_000
+
+
+def read_tensors(weights: Path, names: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """The float tensors of a safetensors file, memory-mapped, by name (a ``bert.`` prefix
+    dropped), or only those of ``names``. Raises ``ValueError`` (or ``OSError``) when the
+    header is not what the format says: its size, JSON, dtypes, or offsets against shapes and
+    the file's length."""
+    import numpy as np
+
+    with open(weights, "rb") as f:
+        size = int.from_bytes(f.read(8), "little")
+        if not 0 < size <= _HEADER_MAX:
+            raise ValueError(f"a header of {size} bytes")
+        header = json.loads(f.read(size))
+        length = f.seek(0, 2)
+    if not isinstance(header, dict):
+        raise ValueError("the header is not a JSON object")
+    out: dict[str, np.ndarray] = {}
+    for key, info in header.items():
+        name = key.removeprefix("bert.")
+        if key == "__metadata__" or (names is not None and name not in names):
+            continue
+        if not isinstance(info, dict) or info.get("dtype") not in _DTYPES:
+            continue  # integer buffers (position ids) are not weights
+        dtype = np.dtype(_DTYPES[info["dtype"]])
+        start, end = (int(x) for x in info["data_offsets"])
+        shape = tuple(int(x) for x in info["shape"])
+        if min(shape, default=1) <= 0 or end - start != math.prod(shape) * dtype.itemsize:
+            raise ValueError(f"the size of {key} does not match its shape")
+        if not 0 <= start <= end <= length - 8 - size:
+            raise ValueError(f"{key} lies beyond the end of the file")
+        out[name] = np.memmap(weights, dtype=dtype, mode="r", offset=8 + size + start, shape=shape)
+    missing = [n for n in names or () if n not in out]
+    if missing:
+        raise ValueError(f"no {missing[0]}")
+    return out
+
+
+class NumpyEncoder:
+    """The BERT encoder of ``onnx_export``'s graph, one text at a time, in numpy float32."""
+
+    def __init__(self, tensors: Mapping[str, np.ndarray], config: Mapping[str, Any]) -> None:
+        import numpy as np
+
+        if config.get("hidden_act", "gelu") != "gelu":
+            raise ValueError(f"activation {config.get('hidden_act')!r} (only exact gelu runs here)")
+        self.hidden = int(config["hidden_size"])
+        self.heads = int(config["num_attention_heads"])
+        self.eps = np.float32(config.get("layer_norm_eps", 1e-12))
+        self.layers = int(config["num_hidden_layers"])
+
+        def get(name: str) -> np.ndarray:
+            t = tensors[name]  # KeyError: a weight the architecture needs is missing
+            return t if t.dtype == np.float32 else t.astype(np.float32)
+
+        self._get = get
+        # a missing weight or a table of another width means another architecture: fail now
+        for i in range(self.layers):
+            if get(f"encoder.layer.{i}.output.dense.weight").shape[0] != self.hidden:
+                raise ValueError(f"layer {i} is not {self.hidden} wide")
+        self._w = {
+            name: get(name)
+            for name in tensors
+            if name.startswith(("embeddings.", "encoder.layer."))
+            and name != "embeddings.word_embeddings.weight"
+        }
+        self._word = tensors["embeddings.word_embeddings.weight"]
+
+    def states(self, ids: Sequence[int]) -> np.ndarray:
+        """The last layer's token states of one tokenized text (tokens × hidden), not
+        normalized: what the graph's ``tokens`` output holds for it."""
+        import numpy as np
+
+        w, n = self._w, len(ids)
+        x = np.asarray(self._word[np.asarray(ids, dtype=np.int64)], dtype=np.float32)
+        x = x + w["embeddings.position_embeddings.weight"][:n]
+        x += w["embeddings.token_type_embeddings.weight"][0]
+        x = self._norm(x, "embeddings.LayerNorm")
+        heads, size = self.heads, self.hidden // self.heads
+        scale = np.float32(1.0 / math.sqrt(size))
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            q, k, v = (
+                self._dense(x, p + f"attention.self.{name}").reshape(n, heads, size)
+                for name in ("query", "key", "value")
+            )
+            scores = np.matmul(q.transpose(1, 0, 2), k.transpose(1, 2, 0))
+            scores *= scale
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            ctx = np.matmul(scores, v.transpose(1, 0, 2)).transpose(1, 0, 2).reshape(n, -1)
+            x = self._norm(self._dense(ctx, p + "attention.output.dense") + x,
+                           p + "attention.output.LayerNorm")  # fmt: skip
+            inner = _gelu(self._dense(x, p + "intermediate.dense"))
+            x = self._norm(self._dense(inner, p + "output.dense") + x, p + "output.LayerNorm")
+        return x
+
+    def _dense(self, x: np.ndarray, name: str) -> np.ndarray:
+        out: np.ndarray = x @ self._w[name + ".weight"].T
+        out += self._w[name + ".bias"]
+        return out
+
+    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
+        x = x - x.mean(axis=-1, keepdims=True)
+        var = (x * x).mean(axis=-1, keepdims=True)
+        x /= (var + self.eps) ** 0.5
+        x *= self._w[name + ".weight"]
+        x += self._w[name + ".bias"]
+        return x
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """Exact GELU, x·Φ(x), with erf by Abramowitz and Stegun 7.1.26 (absolute error under
+    1.5e-7, below float32's resolution of the result; numpy has no erf of its own)."""
+    import numpy as np
+
+    f = np.float32
+    a = np.abs(x) * f(1 / math.sqrt(2))
+    t = f(1) / (f(1) + f(0.3275911) * a)
+    poly = ((((f(1.061405429) * t - f(1.453152027)) * t + f(1.421413741)) * t - f(0.284496736))
+            * t + f(0.254829592)) * t  # fmt: skip
+    tail = f(0.5) * poly * np.exp(-a * a)  # 1 - Φ(|x|)
+    out: np.ndarray = np.where(x >= 0, x - x * tail, x * tail)
+    return out
