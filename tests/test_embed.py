@@ -28,6 +28,12 @@ SENTENCES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def onnxruntime_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests hold the onnxruntime route; test_numpy_encoder holds the numpy one to it."""
+    monkeypatch.setattr(embed, "NUMPY_TEXTS", 0)
+
+
 @pytest.fixture(scope="module")
 def model(tmp_path_factory: pytest.TempPathFactory) -> MiniLM:
     return load_embedder(tmp_path_factory.mktemp("model-cache"))

@@ -25,7 +25,7 @@ from tests.test_embed import SENTENCES
 
 def test_first_queries_run_in_numpy_with_the_graphs_vectors(tmp_path: Path) -> None:
     model = load_embedder(tmp_path)
-    assert len(SENTENCES) + 2 <= embed.QUERIES_BEFORE_SESSION
+    assert len(SENTENCES) + 2 <= embed.NUMPY_TEXTS
     queries = [model.embed_query(t) for t in SENTENCES]
     tokens = [model.query_tokens(t) for t in SENTENCES[:2]]
     assert model._session_ is None  # nothing so far ran on onnxruntime
@@ -41,10 +41,23 @@ def test_first_queries_run_in_numpy_with_the_graphs_vectors(tmp_path: Path) -> N
     assert model._encode([SENTENCES[-1]])[0].ids[-1] == 102
 
 
+def test_a_small_update_runs_in_numpy_and_a_larger_batch_on_onnxruntime(tmp_path: Path) -> None:
+    model = load_embedder(tmp_path)
+    notes = SENTENCES[:3]
+    vectors, states = model.embed_documents(notes), model.embed_tokens(notes[:2])
+    assert model._session_ is None
+    many = [f"note {i} about the build server" for i in range(embed.NUMPY_TEXTS)]
+    model.embed_documents(many)  # more than what is left of the texts numpy runs
+    assert model._session_ is not None
+    assert np.abs(vectors - model.embed_documents(notes)).max() < 1e-5
+    for mine, theirs in zip(states, model.embed_tokens(notes[:2]), strict=True):
+        assert mine.shape == theirs.shape and np.abs(mine - theirs).max() < 1e-5
+
+
 def test_a_process_that_keeps_asking_moves_to_onnxruntime(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(embed, "QUERIES_BEFORE_SESSION", 2)
+    monkeypatch.setattr(embed, "NUMPY_TEXTS", 2)
     model = load_embedder(tmp_path)
     first = model.embed_query("the build server runs Debian")
     model.embed_query("a second question")
@@ -89,7 +102,8 @@ def test_a_search_in_a_new_process_loads_no_onnxruntime(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     day = dt.datetime(2026, 3, 2, 9, 0)
     for i in range(6):
-        micro_rest(f"Note {i}: the build server number {i} runs Debian", "W", workspace=ws, when=day)
+        note = f"Note {i}: the build server number {i} runs Debian"
+        micro_rest(note, "W", workspace=ws, when=day)
     micro_rest("Priya adopted a grey cat named Pixel", "O", workspace=ws, when=day)
     assert index.update(Workspace.at(ws)).embedded == 7
     code = (

@@ -40,10 +40,11 @@ WEIGHTS_SIZE = 90_868_376
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
 GRAPH_VERSION = 3  # bump when onnx_export builds a different graph
-# A process's first queries run on the numpy encoder (numpy_encoder: no onnxruntime to import
-# and no session to create, about 0.2 s); onnxruntime runs a query some milliseconds faster, so
-# a process that has asked this many loads it for the rest.
-QUERIES_BEFORE_SESSION = 8
+# A process's first texts (its queries, the notes of a small update) run on the numpy encoder
+# (numpy_encoder: no onnxruntime to import and no session to create, about 0.2 s). onnxruntime
+# runs one some milliseconds faster, so once a process has embedded this many, or has a batch
+# larger than what is left of them, it loads onnxruntime for the rest.
+NUMPY_TEXTS = 8
 
 
 class EmbedUnavailable(AgentSleepError):
@@ -194,12 +195,12 @@ class MiniLM:
         self._lock = threading.Lock()
         self._session_: Any = None
         self._tok_: Any = None
-        self._numpy_queries = 0
+        self._numpy_texts = 0
 
     @property
     def _session(self) -> Any:
         """The onnxruntime session, created on first use (a batch, or a query once the
-        process has run ``QUERIES_BEFORE_SESSION`` of them in numpy)."""
+        process has embedded ``NUMPY_TEXTS`` texts in numpy)."""
         with self._lock:
             if self._session_ is None:
                 try:
@@ -224,13 +225,18 @@ class MiniLM:
                 self._tok_ = tok
             return self._tok_
 
+    def _in_numpy(self, texts: int) -> bool:
+        """Whether the next ``texts`` texts run on the numpy encoder: onnxruntime is not
+        loaded, and they fit in what is left of ``NUMPY_TEXTS`` (then counted)."""
+        if self._session_ is not None or self._numpy_texts + texts > NUMPY_TEXTS:
+            return False
+        self._numpy_texts += texts
+        return True
+
     def _query_states(self, ids: Sequence[int]) -> np.ndarray | None:
-        """The query's token states from the numpy encoder, or None once onnxruntime is the
-        engine (it is loaded, or this process has run enough queries to repay loading it)."""
-        if self._session_ is not None or self._numpy_queries >= QUERIES_BEFORE_SESSION:
-            return None
-        self._numpy_queries += 1
-        return self._encoder.states(ids)
+        """The query's token states from the numpy encoder, or None when onnxruntime is to
+        run it."""
+        return self._encoder.states(ids) if self._in_numpy(1) else None
 
     def embed_query(self, text: str) -> np.ndarray:
         states = self._query_states(self._encode([text])[0].ids)
@@ -268,6 +274,12 @@ class MiniLM:
         if not texts:
             return
         encodings = self._encode(texts)
+        if self._in_numpy(len(texts)):
+            for i, e in enumerate(encodings):
+                states = self._encoder.states(e.ids)
+                pick = {"pooled": states.mean(axis=0)[None], "tokens": states[None]}
+                yield [i], [len(e.ids)], [pick[name] for name in outputs]
+            return
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]

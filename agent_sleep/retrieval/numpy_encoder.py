@@ -8,7 +8,7 @@ copied, and the pages are those the OS already caches. The layers are those ``on
 writes (post-LayerNorm BERT, exact GELU); tests hold the token states to the graph's and to
 sentence-transformers' within 1e-5. onnxruntime remains the engine for batches (documents at
 index time) and, once loaded, for queries too: it runs one faster than numpy does
-(``embed.QUERIES_BEFORE_SESSION`` says when a process switches).
+(``embed.NUMPY_TEXTS`` says when a process switches).
 
 Only numpy is imported, inside the functions.
 """
