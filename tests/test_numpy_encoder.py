@@ -1,5 +1,5 @@
 """A process's first queries run on the numpy encoder, with the vectors onnxruntime gives, and a
-search in a new process loads neither onnxruntime nor numpy.ma."""
+search in a new process loads none of onnxruntime, tokenizers and numpy.ma."""
 
 from __future__ import annotations
 
@@ -34,9 +34,14 @@ def test_first_queries_run_in_numpy_with_the_graphs_vectors(tmp_path: Path) -> N
     assert model._session_ is not None
     for mine, theirs in zip(queries, graph, strict=True):
         assert mine.dtype == np.float32 and np.abs(mine - theirs).max() < 1e-5
-    for (vectors, owners, pieces), theirs in zip(tokens, graph_tokens, strict=True):
+    for text, (vectors, owners, pieces), theirs in zip(
+        SENTENCES[:2], tokens, graph_tokens, strict=True
+    ):
         assert vectors.shape == theirs.shape and np.abs(vectors - theirs).max() < 1e-5
-        assert len(owners) == len(pieces) == len(vectors)
+        ref = model._tok.encode(text)  # the words and pieces tokenizers gives
+        assert pieces == ref.tokens
+        assert owners == [None if w is None else text[slice(*ref.word_to_chars(w))]
+                          for w in ref.word_ids]  # fmt: skip
     # over 256 tokens: truncated as the graph's input is
     assert model._encode([SENTENCES[-1]])[0].ids[-1] == 102
 
@@ -113,7 +118,8 @@ def test_a_search_in_a_new_process_loads_no_onnxruntime(tmp_path: Path) -> None:
         "hits = recall(sys.argv[1], 'which pet does she have', k=1)\n"
         "print(hits[0].text)\n"
         "print('MODEL', [m is not None for m in index._embedders.values()])\n"
-        "print('LOADED', [m for m in ('onnxruntime', 'numpy.ma') if m in sys.modules])\n"
+        "heavy = ('onnxruntime', 'tokenizers', 'numpy.ma')\n"
+        "print('LOADED', [m for m in heavy if m in sys.modules])\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop(embed.MODEL_ENV, None)

@@ -32,6 +32,8 @@ from agent_sleep.core.errors import AgentSleepError
 if TYPE_CHECKING:
     import numpy as np
 
+    from agent_sleep.retrieval.wordpiece import WordPiece
+
 MODEL_ENV = "AGENT_SLEEP_EMBED_MODEL"
 MODEL_NAME = "all-MiniLM-L6-v2"
 WEIGHTS = "model.safetensors"
@@ -192,6 +194,7 @@ class MiniLM:
             ) from e
         self._files = files
         self._np = np
+        self._pieces = _wordpiece(files.folder)
         self._lock = threading.Lock()
         self._session_: Any = None
         self._tok_: Any = None
@@ -299,17 +302,22 @@ class MiniLM:
         else:
             norms = self._np.linalg.norm(states, axis=1, keepdims=True)
             vectors = states / self._np.maximum(norms, 1e-12)
+        from agent_sleep.retrieval.wordpiece import Encoded
+
         clean = text.encode("utf-8", "replace").decode("utf-8")
-        owners: list[str | None] = []
-        for word in enc.word_ids:
-            if word is None:
-                owners.append(None)
-                continue
-            lo, hi = enc.word_to_chars(word)
-            owners.append(clean[lo:hi])
+        if isinstance(enc, Encoded):
+            spans = enc.words
+        else:
+            spans = [None if w is None else enc.word_to_chars(w) for w in enc.word_ids]
+        owners = [None if span is None else clean[span[0] : span[1]] for span in spans]
         return vectors, owners, list(enc.tokens)
 
     def _encode(self, texts: Sequence[str]) -> list[Any]:
+        """The texts' word pieces: by ``wordpiece`` for a few (a query, a small update: the
+        ``tokenizers`` library takes longer to load than they take to embed), by
+        ``tokenizers`` for a batch."""
+        if self._pieces is not None and len(texts) <= NUMPY_TEXTS:
+            return [self._pieces.encode(t, MAX_TOKENS) for t in texts]
         # undecodable bytes of hand-edited files arrive as lone surrogates, which the
         # tokenizer refuses
         return list(
@@ -328,6 +336,17 @@ class MiniLM:
 
 
 WORD_TABLE = "embeddings.word_embeddings.weight"
+
+
+def _wordpiece(folder: Path) -> WordPiece | None:
+    """The model's ``vocab.txt`` as a ``WordPiece``, or None (a folder without a readable one:
+    every text goes through ``tokenizers``)."""
+    from agent_sleep.retrieval.wordpiece import WordPiece
+
+    try:
+        return WordPiece.from_vocab(folder / "vocab.txt")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
 
 
 def word_table(weights: Path) -> np.ndarray:
