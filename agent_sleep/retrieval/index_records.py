@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import mmap
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -177,7 +178,7 @@ class LazySeq(Sequence[Any]):
 class Lines(LazySeq):
     """The records of a units file, one per line, decoded on access."""
 
-    def __init__(self, raw: bytes, starts: np.ndarray) -> None:
+    def __init__(self, raw: bytes | mmap.mmap, starts: np.ndarray) -> None:
         self._raw = raw
         self._starts = starts  # offset of each record's line, then of the closing line
 
@@ -236,16 +237,17 @@ class Chain(LazySeq):
         return record
 
 
-def parse_lines(data: bytes) -> tuple[list[str], Lines]:
-    """The hashes and lazily decoded records of a units file. Only the hashes are decoded
-    now: a search reads a few hundred records, and decoding a large log's records up front
-    would cost several times the file in memory."""
+def parse_lines(data: bytes | mmap.mmap) -> tuple[list[str], Lines]:
+    """The hashes and lazily decoded records of a units file (its bytes, or a read-only
+    mapping of it, which a cold search of a large index does not copy). Only the hashes are
+    decoded now: a search reads a few hundred records, and decoding a large log's records up
+    front would cost several times the file in memory."""
     import numpy as np
 
     first = data.find(b"\n")
-    if not data.startswith(HEADER) or first < 0 or not data[: first + 1].endswith(OPEN):
+    if data[: len(HEADER)] != HEADER or first < 0 or not data[: first + 1].endswith(OPEN):
         raise ValueError("a units file of another layout")
-    if not data.endswith(b"\n]}"):
+    if data[-3:] != b"\n]}":
         raise ValueError("truncated units file")
     hashes = json.loads(data[len(HEADER) : first + 1 - len(OPEN)].decode("utf-8"))
     view = np.frombuffer(data, dtype=np.uint8)

@@ -22,6 +22,7 @@ import gc
 import hashlib
 import io
 import json
+import mmap
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -382,7 +383,10 @@ def _windows(masks: list[np.ndarray]) -> np.ndarray | None:
 def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
     import numpy as np
 
-    part_hashes, part_records = parse_lines((folder / f"units-{p.id}.json").read_bytes())
+    with open(folder / f"units-{p.id}.json", "rb") as f:
+        # a part never changes once written (a new one is renamed in): mapping it is safe
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    part_hashes, part_records = parse_lines(data)
     if len(part_records) != p.units or len(part_hashes) != p.units:
         return None
     with np.load(folder / f"bm25-{p.id}.npz") as z:
