@@ -284,3 +284,15 @@ def test_a_search_over_a_backlog_answers_from_bm25_and_embeds_it_in_the_backgrou
     index._loaded.clear()
     loaded = index.open_index(w)
     assert loaded.vectors is not None and np.asarray(loaded.vectors).any(axis=1).all()
+
+
+def test_hashes_are_counted_on_read_and_decoded_when_first_used() -> None:
+    from agent_sleep.retrieval.index_records import Hashes
+
+    hashes = Hashes([b'["ab","cd"]', b'["ef"]'])
+    assert len(hashes) == 3 and hashes._list is None  # counted, not decoded
+    assert hashes[1] == "cd" and hashes[1:] == ["cd", "ef"] and hashes == ["ab", "cd", "ef"]
+    joined = Hashes.concat([hashes, Hashes([b'["01"]'])])
+    assert len(joined) == 4 and list(joined) == ["ab", "cd", "ef", "01"]
+    with pytest.raises(ValueError):  # quotes that do not make hashes: damaged, not misread
+        Hashes([b'["ab" "cd"]'])[0]

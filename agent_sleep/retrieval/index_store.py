@@ -43,6 +43,7 @@ from agent_sleep.retrieval.index_records import (
     TERMS,
     VERSION,
     Chain,
+    Hashes,
     Manifest,
     NewPart,
     ParsedPart,
@@ -78,7 +79,7 @@ class Loaded:
     generation: str
     files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
     records: Sequence[Record]
-    hashes: list[str]
+    hashes: Sequence[str]
     bm25: BM25
     vectors: Vectors | None
     model: str | None
@@ -329,7 +330,7 @@ def read(folder: Path, *, vectors: bool = True) -> Loaded | None:
 
 def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
     manifest = Manifest.parse(json.loads((folder / MANIFEST).read_text(encoding="utf-8")))
-    hashes: list[str] = []
+    hashes: list[Hashes] = []
     chunks: list[Sequence[Record]] = []
     segments = []
     masks = []
@@ -343,7 +344,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
             if hit is None:
                 return None
         parsed[p.id] = hit
-        hashes += hit.hashes
+        hashes.append(hit.hashes)
         chunks.append(hit.records)
         segments.append(hit.segment)
         masks.append(hit.windows)
@@ -359,7 +360,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         generation=manifest.generation,
         files=manifest.files,
         records=records,
-        hashes=hashes,
+        hashes=hashes[0] if len(hashes) == 1 else Hashes.concat(hashes),
         bm25=BM25.of(segments),
         vectors=vectors,
         model=manifest.model,

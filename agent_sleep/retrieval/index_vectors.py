@@ -7,7 +7,7 @@ Progress of a long embedding job goes to ``Job.on_progress(done, total)``, or to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,7 +58,7 @@ def _rows(vecs: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
 
 def _old_vectors(
     old: Loaded | None, model: str | None
-) -> tuple[list[str], list[tuple[int, np.ndarray]]]:
+) -> tuple[Sequence[str], list[tuple[int, np.ndarray]]]:
     """Hashes of the old rows, and the old parts' vectors (first row, rows) to copy from."""
     if old is None or model is None or old.model != model:
         return [], []
@@ -67,7 +67,7 @@ def _old_vectors(
 
 def _vectors(
     got: Collected,
-    old_hashes: list[str],
+    old_hashes: Sequence[str],
     old_parts: list[tuple[int, np.ndarray]],
     folder: Path,
     job: Job,
