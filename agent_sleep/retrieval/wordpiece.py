@@ -22,7 +22,8 @@ U+1734 still a non-spacing mark, 2B820-2B91F not CJK), so they are copied below 
 measured from tokenizers. NFD, combining classes and lowercase are Python's (Unicode 14.0 on
 Python 3.11), corrected where tokenizers' differ. tests/test_wordpiece.py holds all of it
 equal to tokenizers on the model's vocabulary: every code point, hand-picked hard cases and a
-seeded fuzz; on a Python of another Unicode version it names the code points that moved.
+seeded fuzz. On a Python of another Unicode version (3.10, 3.12 and later) the module is not
+used (``usable``) and its tests are skipped.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+# the Unicode of Python's unicodedata the corrections below were measured against (3.11's);
+# on another, ``usable()`` is False and every text goes through tokenizers
+UNICODE_VERSION = "14.0.0"
 PREFIX = "##"  # before a word piece that continues a word
 MAX_WORD_CHARS = 100  # WordPiece's max_input_chars_per_word: a longer word is one [UNK]
 # BERT's added tokens in tokenizer.json: matched in the raw text, before normalization
@@ -271,6 +275,11 @@ class Encoded:
     ids: list[int]
     tokens: list[str]
     words: list[tuple[int, int] | None]
+
+
+def usable() -> bool:
+    """Whether this Python's Unicode tables are those the module's corrections fit."""
+    return unicodedata.unidata_version == UNICODE_VERSION
 
 
 class WordPiece:
