@@ -181,7 +181,6 @@ class MiniLM:
             tensors = read_tensors(files.weights)
             config = json.loads((files.folder / "config.json").read_text(encoding="utf-8"))
             self._encoder = NumpyEncoder(tensors, config)
-            self._word = tensors[WORD_TABLE]
             self._graph = _onnx_file(files, cache_dir)
             for package in ("onnxruntime", "tokenizers"):  # imported when first needed
                 if importlib.util.find_spec(package) is None:
@@ -236,19 +235,9 @@ class MiniLM:
         self._numpy_texts += texts
         return True
 
-    def _query_states(self, ids: Sequence[int]) -> np.ndarray | None:
-        """The query's token states from the numpy encoder, or None when onnxruntime is to
-        run it."""
-        return self._encoder.states(ids) if self._in_numpy(1) else None
-
     def embed_query(self, text: str) -> np.ndarray:
-        states = self._query_states(self._encode([text])[0].ids)
-        if states is None:
-            out: np.ndarray = self.embed_documents([text])[0]
-            return out
-        pooled = states.mean(axis=0)
-        normed: np.ndarray = pooled / max(float(self._np.linalg.norm(pooled)), 1e-12)
-        return normed
+        out: np.ndarray = self.embed_documents([text])[0]
+        return out
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np
@@ -287,7 +276,7 @@ class MiniLM:
         for start in range(0, len(order), BATCH):
             idx = order[start : start + BATCH]
             ids, mask = self._batch([encodings[i] for i in idx])
-            words = self._np.asarray(self._word[ids], dtype=self._np.float32)
+            words = self._np.asarray(self._encoder.word[ids], dtype=self._np.float32)
             feed = {"input_ids": ids, "word_vectors": words, "attention_mask": mask}
             result = self._session.run(list(outputs), feed)
             yield idx, [len(encodings[i].ids) for i in idx], result
@@ -295,14 +284,10 @@ class MiniLM:
     def query_tokens(self, text: str) -> tuple[np.ndarray, list[str | None], list[str]]:
         """The query's token vectors (as ``embed_tokens``), the word of the text each token
         belongs to (None for [CLS] and [SEP]) and the word pieces themselves."""
-        enc = self._encode([text])[0]
-        states = self._query_states(enc.ids)
-        if states is None:
-            vectors = self.embed_tokens([text])[0]
-        else:
-            norms = self._np.linalg.norm(states, axis=1, keepdims=True)
-            vectors = states / self._np.maximum(norms, 1e-12)
         from agent_sleep.retrieval.wordpiece import Encoded
+
+        enc = self._encode([text])[0]
+        vectors = self.embed_tokens([text])[0]
 
         clean = text.encode("utf-8", "replace").decode("utf-8")
         if isinstance(enc, Encoded):

@@ -73,7 +73,7 @@ class Vectors:
 
         n = len(self)
         spread = np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64)
-        sample = self[union(spread, spread[:0])]
+        sample = self[union(spread)]
         _, vectors = np.linalg.eigh(sample.T.astype(np.float64) @ sample)
         basis = np.ascontiguousarray(vectors[:, ::-1][:, :SKETCH_DIM], dtype=np.float32)
         projected = np.asfortranarray(np.concatenate([p @ basis for p in self.parts]))

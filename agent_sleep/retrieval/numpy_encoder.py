@@ -85,7 +85,6 @@ class NumpyEncoder:
             t = tensors[name]  # KeyError: a weight the architecture needs is missing
             return t if t.dtype == np.float32 else t.astype(np.float32)
 
-        self._get = get
         # a missing weight or a table of another width means another architecture: fail now
         for i in range(self.layers):
             if get(f"encoder.layer.{i}.output.dense.weight").shape[0] != self.hidden:
@@ -96,7 +95,7 @@ class NumpyEncoder:
             if name.startswith(("embeddings.", "encoder.layer."))
             and name != "embeddings.word_embeddings.weight"
         }
-        self._word = tensors["embeddings.word_embeddings.weight"]
+        self.word = tensors["embeddings.word_embeddings.weight"]  # the graph's input too
 
     def states(self, ids: Sequence[int]) -> np.ndarray:
         """The last layer's token states of one tokenized text (tokens × hidden), not
@@ -104,7 +103,7 @@ class NumpyEncoder:
         import numpy as np
 
         w, n = self._w, len(ids)
-        x = np.asarray(self._word[np.asarray(ids, dtype=np.int64)], dtype=np.float32)
+        x = np.asarray(self.word[np.asarray(ids, dtype=np.int64)], dtype=np.float32)
         x = x + w["embeddings.position_embeddings.weight"][:n]
         x += w["embeddings.token_type_embeddings.weight"][0]
         x = self._norm(x, "embeddings.LayerNorm")
