@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent_sleep.retrieval.numpy_encoder import one_blas_thread
 from agent_sleep.retrieval.signals import union
 
 if TYPE_CHECKING:
@@ -51,7 +52,12 @@ class Vectors:
     def cosines(self, query: np.ndarray, shortlist: int, exact: np.ndarray) -> np.ndarray:
         """``self @ query``, or, from the second call over a large index with ``shortlist``
         > 0, exact only for the ``shortlist`` rows the sketch ranks best and for the rows
-        ``exact``, ``UNSEEN`` elsewhere (see the module doc)."""
+        ``exact``, ``UNSEEN`` elsewhere (see the module doc). numpy's BLAS runs on one thread
+        meanwhile (``numpy_encoder.one_blas_thread``)."""
+        with one_blas_thread():
+            return self._cosines(query, shortlist, exact)
+
+    def _cosines(self, query: np.ndarray, shortlist: int, exact: np.ndarray) -> np.ndarray:
         import numpy as np
 
         n = len(self)
@@ -89,10 +95,11 @@ class Vectors:
     def __matmul__(self, query: np.ndarray) -> np.ndarray:
         import numpy as np
 
-        if len(self.parts) == 1:
-            out: np.ndarray = self.parts[0] @ query
-            return out
-        return np.concatenate([p @ query for p in self.parts])
+        with one_blas_thread():
+            if len(self.parts) == 1:
+                out: np.ndarray = self.parts[0] @ query
+                return out
+            return np.concatenate([p @ query for p in self.parts])
 
     def __getitem__(self, rows: Any) -> np.ndarray:
         """The vectors of ``rows``: an array of row numbers (any order) is gathered part by

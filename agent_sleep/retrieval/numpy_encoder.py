@@ -15,10 +15,14 @@ Only numpy is imported, inside the functions.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import math
 import mmap
-from collections.abc import Mapping, Sequence
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +31,76 @@ if TYPE_CHECKING:
 
 _DTYPES = {"F32": "<f4", "F16": "<f2"}
 _HEADER_MAX = 100_000_000
+
+
+# numpy's BLAS (OpenBLAS in its wheels) runs a product on every core. On 2 cores shared with
+# other work, a search's products (a query's layers, the sketch, the shortlist's cosines) waited
+# for the second thread, which then spun on the core the next step needed: warm recall at 100k
+# notes took 24 ms against 11-13 ms on one thread, and the numpy encoder's query up to 0.7 s
+# against 12 ms (throwaway timings, references/recall.md). Those products are small or
+# memory-bound, so one thread loses little even on a quiet machine.
+_blas: tuple[Callable[[], int], Callable[[int], None]] | None | bool = False
+_blas_lock = threading.Lock()
+_blas_depth = 0
+_blas_saved = 1
+
+
+def _openblas() -> tuple[Callable[[], int], Callable[[int], None]] | None:
+    """(get, set) of the thread count of the OpenBLAS numpy loaded, or None (another BLAS,
+    or not found: then nothing is changed)."""
+    global _blas
+    if _blas is not False:
+        return _blas  # type: ignore[return-value]
+    _blas = None
+    import numpy as np
+
+    paths: list[str] = []
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError), open("/proc/self/maps", encoding="utf-8") as f:
+            paths = list(dict.fromkeys(ln.split()[-1] for ln in f if "openblas" in ln.lower()))
+    if not paths:
+        libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+        paths = [str(p) for p in sorted(libs.glob("*openblas*"))] if libs.is_dir() else []
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for prefix in ("scipy_openblas", "openblas"):
+            for suffix in ("64_", ""):
+                get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                put = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                if get is not None and put is not None:
+                    get.restype, get.argtypes = ctypes.c_int, []
+                    put.restype, put.argtypes = None, [ctypes.c_int]
+                    _blas = (get, put)
+                    return _blas
+    return None
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """numpy's OpenBLAS on one thread inside the block (nested and concurrent blocks
+    included), restored to what it was after the last one ends."""
+    global _blas_depth, _blas_saved
+    api = _openblas()
+    if api is None:
+        yield
+        return
+    get, put = api
+    with _blas_lock:
+        if _blas_depth == 0:
+            _blas_saved = get()
+            if _blas_saved != 1:
+                put(1)
+        _blas_depth += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_depth -= 1
+            if _blas_depth == 0 and _blas_saved != 1:
+                put(_blas_saved)
 
 
 def read_tensors(weights: Path, names: Sequence[str] | None = None) -> dict[str, np.ndarray]:

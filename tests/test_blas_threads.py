@@ -1,0 +1,78 @@
+"""A search's numpy products run on one BLAS thread, and the caller's setting comes back."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from agent_sleep.retrieval import numpy_encoder
+from agent_sleep.retrieval.numpy_encoder import one_blas_thread
+
+
+def _api():  # type: ignore[no-untyped-def]
+    api = numpy_encoder._openblas()
+    if api is None:
+        pytest.skip("numpy does not run on an OpenBLAS found here")
+    return api
+
+
+def test_one_thread_inside_and_the_callers_count_after() -> None:
+    get, put = _api()
+    before = get()
+    put(2)
+    try:
+        with one_blas_thread():
+            assert get() == 1
+            with one_blas_thread():
+                assert get() == 1
+            assert get() == 1  # the inner block does not restore early
+        assert get() == 2
+    finally:
+        put(before)
+
+
+def test_concurrent_blocks_restore_once_the_last_ends() -> None:
+    get, put = _api()
+    before = get()
+    put(2)
+    inside, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with one_blas_thread():
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=other)
+    try:
+        t.start()
+        assert inside.wait(10)
+        with one_blas_thread():
+            assert get() == 1
+        assert get() == 1  # the other thread's block is still open
+        release.set()
+        t.join(10)
+        assert get() == 2
+    finally:
+        release.set()
+        put(before)
+
+
+def test_a_search_of_a_large_index_computes_on_one_thread(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from agent_sleep.retrieval import index_matrix
+
+    get, _ = _api()
+    seen: list[int] = []
+
+    class Probe(np.ndarray):
+        def __rmatmul__(self, other):  # type: ignore[no-untyped-def]
+            seen.append(get())
+            return np.asarray(other) @ np.asarray(self)
+
+    rng = np.random.default_rng(1)
+    vectors = index_matrix.Vectors([np.asfortranarray(rng.random((64, 8), dtype=np.float32))])
+    query = rng.random(8, dtype=np.float32).view(Probe)
+    vectors.cosines(query, 0, np.array([], dtype=np.int64))
+    assert seen and set(seen) == {1}
