@@ -76,3 +76,41 @@ def test_a_search_of_a_large_index_computes_on_one_thread(monkeypatch) -> None: 
     query = rng.random(8, dtype=np.float32).view(Probe)
     vectors.cosines(query, 0, np.array([], dtype=np.int64))
     assert seen and set(seen) == {1}
+
+
+def _cli_import(env_threads: str | None) -> str:
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env["PYTHONPATH"] = str(ROOT)
+    if env_threads is not None:
+        env["OPENBLAS_NUM_THREADS"] = env_threads
+    code = (
+        "import os\n"
+        "from agent_sleep.cli.common import numpy_on_one_thread\n"
+        "numpy_on_one_thread()\n"
+        "from agent_sleep.retrieval.numpy_encoder import _openblas\n"
+        "api = _openblas()\n"
+        "print(api[0]() if api else 'none', os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_the_search_commands_load_numpy_on_one_thread_and_leave_no_variable() -> None:
+    _api()
+    assert _cli_import(None) == "1 None"
+
+
+def test_a_thread_count_the_user_set_is_kept() -> None:
+    import os
+
+    _api()
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("OpenBLAS runs one thread on one core whatever is asked")
+    assert _cli_import("2") == "2 2"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from agent_sleep.cli.common import common_options, day, emit
+from agent_sleep.cli.common import common_options, day, emit, numpy_on_one_thread
 
 
 @click.command(
@@ -65,6 +65,8 @@ def context_cmd(
 ) -> None:
     """Print the memory block for a system prompt: MEMORY.md, today's and yesterday's logs,
     next-session actions, and with --query the relevant memories."""
+    if query:
+        numpy_on_one_thread()
     from agent_sleep.sync.shared import context
 
     text = context(
@@ -144,6 +146,7 @@ def search_cmd(
 
     A superseded entry (or a note only it cited) is labelled with the date and what replaced
     it; --history prints each hit's chain of versions."""
+    numpy_on_one_thread()
     from dataclasses import asdict, replace
 
     from agent_sleep.retrieval.recall import Fusion
@@ -210,6 +213,7 @@ Examples:
 @common_options
 def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: bool) -> None:
     """Bring the search index (.agent-sleep/index/) up to date with the Markdown files."""
+    numpy_on_one_thread()
     from agent_sleep.core.workspace import Workspace
     from agent_sleep.retrieval.index import update
 
