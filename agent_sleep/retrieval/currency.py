@@ -12,9 +12,12 @@ with one warning; a supersede cycle (A by B, B by A) leaves both current, with o
 
 from __future__ import annotations
 
+import fnmatch
 import logging
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_sleep.core import notes as fmt
@@ -41,15 +44,51 @@ def _warn_once(message: str) -> None:
         log.warning(message)
 
 
-def superseded_map(ws: Workspace) -> dict[str, Superseded]:
-    """Entry and note id -> how it was superseded (see the module docstring)."""
+# the last map computed for each workspace, with the stat of every file it was read from: a
+# search asks for it every time, and MEMORY.md and the bank pages seldom change
+_maps: dict[Path, tuple[list[tuple[str, int, int]], Mapping[str, Superseded]]] = {}
+
+
+def _pages(folder: Path) -> list[Path]:
+    """``folder``'s ``*.md`` (as ``Path.glob`` matches them), sorted; none when missing."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(folder / n for n in names if fnmatch.fnmatch(n, "*.md"))
+
+
+def _stamps(paths: list[Path]) -> list[tuple[str, int, int]]:
+    """(path, mtime_ns, size) of each regular file of ``paths``."""
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if st.st_mode & 0o170000 == 0o100000:  # a regular file
+            out.append((str(path), st.st_mtime_ns, st.st_size))
+    return out
+
+
+def superseded_map(ws: Workspace) -> Mapping[str, Superseded]:
+    """Entry and note id -> how it was superseded (see the module docstring). Read again only
+    when MEMORY.md or a bank page changed (size or mtime) since the last call; read-only."""
+    files = _stamps([ws.memory_md, *_pages(ws.entities_dir), *_pages(ws.concepts_dir)])
+    cached = _maps.get(ws.root)
+    if cached is not None and cached[0] == files:
+        return cached[1]
+    out = _superseded(ws, [Path(p) for p, _, _ in files])
+    _maps[ws.root] = (files, out)
+    return out
+
+
+def _superseded(ws: Workspace, paths: list[Path]) -> dict[str, Superseded]:
     entries: dict[str, fmt.Note] = {}
-    for path in [ws.memory_md, *sorted(ws.entities_dir.glob("*.md")),
-                 *sorted(ws.concepts_dir.glob("*.md"))]:  # fmt: skip
-        if path.is_file():
-            for n in fmt.notes_in(ws.read_text(path)):
-                if n.id:
-                    entries.setdefault(n.id, n)
+    for path in paths:
+        for n in fmt.notes_in(ws.read_text(path)):
+            if n.id:
+                entries.setdefault(n.id, n)
     out: dict[str, Superseded] = {}
     for n in entries.values():
         by = n.meta.get("superseded_by")
@@ -88,7 +127,7 @@ def _consolidated_rows(index: Loaded) -> Iterator[int]:
 
 
 def reorder(
-    index: Loaded, ranked: list[tuple[float, int]], sup: dict[str, Superseded]
+    index: Loaded, ranked: list[tuple[float, int]], sup: Mapping[str, Superseded]
 ) -> list[tuple[float, int]]:
     """``ranked`` with each superseded unit just below its replacement."""
     if not sup or not ranked:
@@ -121,7 +160,7 @@ def reorder(
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
 
 
-def label(hits: list[Hit], sup: dict[str, Superseded]) -> list[Hit]:
+def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
     out = []
     for h in hits:
         found = [sup.get(i) for i in h.ids]

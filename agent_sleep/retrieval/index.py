@@ -18,7 +18,6 @@ of their own (not the workspace lock, so notes can still be taken while a large 
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -99,30 +98,61 @@ def index_dir(ws: Workspace) -> Path:
 def scan(ws: Workspace) -> dict[str, list[int]]:
     """Source files relative to the root -> [mtime_ns, size], in row order (daily logs by
     date, then MEMORY.md, then bank pages: see the module doc). Runs before every search, so
-    it stays on ``os.scandir`` entries and plain strings (pathlib per file doubled a search)."""
-    logs: list[tuple[str, str]] = []
-    bank: list[tuple[str, str]] = []
-    for folder in (ws.memory_dir, ws.entities_dir, ws.concepts_dir):
-        prefix = folder.relative_to(ws.root).as_posix() + "/"
-        dated = folder == ws.memory_dir
-        into = logs if dated else bank
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError), os.scandir(folder) as it:
-            for e in it:
-                name = e.name
-                if name.endswith(".md") and (not dated or _is_log_name(name)):
-                    into.append((prefix + name, e.path))
-    logs.sort()
+    it stays on plain strings (pathlib per file doubled a search) and stats each file
+    relative to its open folder (one path component to resolve, not the whole path: 0.92
+    against 1.04 ms at best for 365 logs)."""
+    root = ws.root
+    logs = _listing(ws.memory_dir, root, dated=True)
+    bank = _listing(ws.entities_dir, root) + _listing(ws.concepts_dir, root)
     bank.sort()
-    out: dict[str, list[int]] = {}
-    for rel, path in (*logs, ("MEMORY.md", str(ws.memory_md)), *bank):
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode):
+    out: dict[str, list[int]] = dict(logs)
+    path = str(ws.memory_md)
+    try:
+        st = os.stat(path)
+    except OSError:
+        pass
+    else:
+        if stat.S_ISREG(st.st_mode):
+            out["MEMORY.md"] = [st.st_mtime_ns, st.st_size]
+        else:
             warn_skip(Path(path), "not a file")
-            continue
-        out[rel] = [st.st_mtime_ns, st.st_size]
+    out.update(bank)
+    return out
+
+
+_BY_DESCRIPTOR = os.listdir in os.supports_fd and os.stat in os.supports_dir_fd  # not Windows
+
+
+def _listing(folder: Path, root: Path, dated: bool = False) -> list[tuple[str, list[int]]]:
+    """(path relative to ``root``, [mtime_ns, size]) of the ``.md`` files of ``folder`` (daily
+    logs only when ``dated``), sorted; none when it is missing or not a folder."""
+    prefix = folder.relative_to(root).as_posix() + "/"
+    fd = -1
+    try:
+        if _BY_DESCRIPTOR:
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        names = os.listdir(fd if fd >= 0 else folder)
+    except (FileNotFoundError, NotADirectoryError):
+        if fd >= 0:
+            os.close(fd)
+        return []
+    names.sort()
+    out: list[tuple[str, list[int]]] = []
+    try:
+        for name in names:
+            if not name.endswith(".md") or (dated and not _is_log_name(name)):
+                continue
+            try:
+                st = os.stat(name, dir_fd=fd) if fd >= 0 else os.stat(folder / name)
+            except OSError:  # removed meanwhile
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                warn_skip(folder / name, "not a file")
+                continue
+            out.append((prefix + name, [st.st_mtime_ns, st.st_size]))
+    finally:
+        if fd >= 0:
+            os.close(fd)
     return out
 
 
