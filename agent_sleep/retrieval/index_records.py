@@ -26,6 +26,7 @@ TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change r
 MEANING = 2  # what is embedded (Unit.embedded); a change re-embeds
 HEADER = b'{"hashes":'  # the units file: hashes, then one record per line
 OPEN = b',"units":[\n'
+DECODED_KEPT = 4096  # records a part keeps decoded (the oldest decoded goes first)
 
 
 @dataclass(slots=True)
@@ -181,13 +182,20 @@ class Lines(LazySeq):
     def __init__(self, raw: bytes | mmap.mmap, starts: np.ndarray) -> None:
         self._raw = raw
         self._starts = starts  # offset of each record's line, then of the closing line
+        self._decoded: dict[int, Record] = {}  # a shown hit reads its record twice or more
 
     def __len__(self) -> int:
         return len(self._starts) - 1
 
     def _item(self, i: int) -> Record:
-        line = self._raw[int(self._starts[i]) : int(self._starts[i + 1]) - 1].rstrip(b",")
-        return Record.of_row(json.loads(line.decode("utf-8", "surrogateescape")))
+        record = self._decoded.get(i)
+        if record is None:
+            line = self._raw[int(self._starts[i]) : int(self._starts[i + 1]) - 1].rstrip(b",")
+            record = Record.of_row(json.loads(line.decode("utf-8", "surrogateescape")))
+            if len(self._decoded) >= DECODED_KEPT:
+                del self._decoded[next(iter(self._decoded))]
+            self._decoded[i] = record
+        return record
 
 
 class UnitsView(LazySeq):

@@ -292,7 +292,9 @@ def _text_top(text: np.ndarray, pool: int) -> np.ndarray:
     """The ``pool`` best units by BM25 among those it matched."""
     import numpy as np
 
-    matched = np.flatnonzero(text)  # usually a small share of the units: partition only those
+    # usually a small share of the units: partition only those (BM25 scores are never
+    # negative, so a float32 score is 0 exactly when its bits are: nonzero on them is faster)
+    matched = (text.view(np.int32) if text.dtype == np.float32 else text).nonzero()[0]
     return matched[_top(text[matched], pool)] if len(matched) > pool else matched
 
 
