@@ -93,8 +93,9 @@ def _cli_import(env_threads: str | None) -> str:
         "import os\n"
         "from agent_sleep.cli.common import numpy_on_one_thread\n"
         "numpy_on_one_thread()\n"
-        "from agent_sleep.retrieval.numpy_encoder import _openblas\n"
-        "api = _openblas()\n"
+        "from agent_sleep.retrieval import numpy_encoder\n"
+        "numpy_encoder._blas = False  # look the library up again\n"
+        "api = numpy_encoder._openblas()\n"
         "print(api[0]() if api else 'none', os.environ.get('OPENBLAS_NUM_THREADS'))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)

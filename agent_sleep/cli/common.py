@@ -49,9 +49,12 @@ def numpy_on_one_thread() -> None:
     try:
         import numpy  # noqa: F401
     except ImportError:  # recall says what is missing
-        pass
+        return
     finally:
         os.environ.pop(BLAS_THREADS, None)
+    from agent_sleep.retrieval.numpy_encoder import blas_loaded_on_one_thread
+
+    blas_loaded_on_one_thread()
 
 
 def moment(value: str | None, option: str = "--when") -> dt.datetime | None:

@@ -5,8 +5,9 @@ frequencies, plus each document's length), so a query costs one scatter-add per 
 segment, whatever the number of documents. Okapi BM25 (k1=1.2, b=0.75) weights are computed for
 a term's postings when a query first asks for it, from collection statistics summed over
 segments: a new document goes into a small segment of its own and every score stays what one
-index over all documents gives. A segment saves to and loads from one ``.npz`` file plus its
-sorted vocabulary, which is searched as it is read (no table of terms is built on load).
+index over all documents gives. A segment's arrays and sorted vocabulary are stored by the
+index (``index_store``: mapped from disk, not copied), and the vocabulary is searched as it is
+read (no table of terms is built on load).
 """
 
 from __future__ import annotations

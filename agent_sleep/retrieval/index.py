@@ -45,6 +45,7 @@ from agent_sleep.retrieval.index_store import (
     Part,
     Record,
     forget,
+    legacy_vectors,
     no_cycle_collection,
     part_id,
     prune,
@@ -52,18 +53,11 @@ from agent_sleep.retrieval.index_store import (
     write,
     writer_lock,
 )
-from agent_sleep.retrieval.index_vectors import (
-    Collected,
-    Job,
-    Progress,
-    _old_vectors,
-    _rows,
-    _vectors,
-)
 from agent_sleep.retrieval.units import WINDOW, Unit, iter_units
 
 if TYPE_CHECKING:
-    pass
+    # updates only: a search of an index up to date does not import them
+    from agent_sleep.retrieval.index_vectors import Collected, Job, Progress
 
 __all__ = [
     "MANIFEST", "MEANING", "TERMS", "VERSION", "IndexUnreadable", "Loaded", "Part", "Record",
@@ -198,7 +192,6 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
     search gets an index in memory of the units that can match ``query`` (``scan``: never
     cached, since it holds that query's units only)."""
     from agent_sleep.retrieval import backlog
-    from agent_sleep.retrieval.scan import SCAN_FROM, answer_index, unindexed_bytes
 
     current = scan(ws)
     cached = _loaded.get(ws.root)
@@ -214,8 +207,10 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
     loaded = _read(ws)
     if query is not None and current and not (busy and loaded is not None):
         unread = unindexed_bytes(current, None if loaded is None else loaded.stamps)
-        if busy or (unread >= SCAN_FROM and backlog.start(ws)):
-            answer = answer_index(ws, query, current)
+        # the scan module only when files are unindexed (a cold search of an index up to
+        # date imports nothing it does not use)
+        if busy or (unread and unread >= _scan().SCAN_FROM and backlog.start(ws)):
+            answer = _scan().answer_index(ws, query, current)
             warn_once(
                 f"{answer.pending} units of {ws.root} are not indexed yet, so this search read "
                 "the files directly (BM25 alone); the index is being built in the background "
@@ -242,6 +237,20 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
             )
     _loaded[ws.root] = loaded
     return loaded
+
+
+def _scan():  # type: ignore[no-untyped-def]
+    from agent_sleep.retrieval import scan
+
+    return scan
+
+
+def unindexed_bytes(current: dict[str, list[int]], stamps: dict[str, list[int]] | None) -> int:
+    """Bytes of the files of ``current`` (rel -> [mtime_ns, size]) that ``stamps`` (an index's,
+    None: no index) does not hold as they are."""
+    if stamps is None:
+        return sum(st[1] for st in current.values())
+    return sum(st[1] for rel, st in current.items() if stamps.get(rel) != st)
 
 
 def _fresh(loaded: Loaded, current: dict[str, list[int]], want_model: bool) -> bool:
@@ -276,12 +285,14 @@ def update(
             prune(folder, old.parts)  # a writer killed after its manifest swap left them
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
         name = model.name if model is not None else None
+        from agent_sleep.retrieval.index_vectors import Job
+
         job = Job(model, on_progress, defer)
         done = _update_tail(ws, current, old, job) if old is not None else None
         if done is None:
             olds = [old]
             del old  # _rewrite drops it once its records are copied
-            done = _rewrite(ws, folder, current, olds, job)
+            done = _rewrite(ws, folder, current, olds, job, reuse_legacy=not full)
         units, embedded, read = done
     _loaded.pop(ws.root, None)
     return Report(units, embedded, read, name, time.monotonic() - start, folder)
@@ -303,9 +314,14 @@ def _rewrite(
     current: dict[str, list[int]],
     olds: list[Loaded | None],
     job: Embedder | Job | None,
+    reuse_legacy: bool = False,
 ) -> tuple[int, int, int]:
     """Write every unit anew (reusing what the old index holds for unchanged files) as a main
-    part, every daily log but the newest, and a tail part, the rest."""
+    part, every daily log but the newest, and a tail part, the rest. ``reuse_legacy``: with
+    no old index of this version, the vectors of one of the previous version are reused by
+    content hash (``index_store.legacy_vectors``)."""
+    from agent_sleep.retrieval.index_vectors import Job, _old_vectors, _rows, _vectors
+
     job = job if isinstance(job, Job) else Job(job)
     model = job.model
     name = model.name if model is not None else None
@@ -315,6 +331,8 @@ def _rewrite(
     with no_cycle_collection():
         got = _collect(ws, items, old, name)
     old_hashes, old_vectors = _old_vectors(old, name)
+    if old is None and reuse_legacy:
+        old_hashes, old_vectors = legacy_vectors(folder, name)
     del old  # its records and tokens are copied into ours
     forget(folder)
     vecs, embedded, pending = _vectors(got, old_hashes, old_vectors, folder, job, waited)
@@ -378,6 +396,8 @@ def _update_tail(
     refs_of: dict[str, Sequence[str]] = {}
     for link in links:
         refs_of.update(link["refs"])
+    from agent_sleep.retrieval.index_vectors import _old_vectors, _vectors
+
     old_hashes, old_vectors = _old_vectors(old, name)
     vecs, embedded, pending = _vectors(got, old_hashes, old_vectors, old.folder, job)
     _add_sources(got.records, refs_of)
@@ -406,6 +426,8 @@ def _collect(
         for rel, (_mtime, _size, count) in old.files.items():
             slices[rel] = (at, at + count)
             at += count
+    from agent_sleep.retrieval.index_vectors import Collected
+
     got = Collected([], [], [], {}, {}, 0)
     for rel, mtime, size in items:
         if old is not None and rel in slices and old.files[rel][:2] == [mtime, size]:

@@ -21,7 +21,9 @@ from agent_sleep.retrieval.units import Unit
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = 4  # 4: records carry a window's span; 3: parts, BM25 stored as term frequencies
+# 5: BM25 arrays and the units file's line starts in one mapped file per part (bm25-<id>.bin);
+# 4: records carry a window's span; 3: parts, BM25 stored as term frequencies
+VERSION = 5
 TERMS = 2  # how BM25 terms are made (bm25.tokenize of Unit.indexed); a change re-tokenizes
 MEANING = 2  # what is embedded (Unit.embedded); a change re-embeds
 HEADER = b'{"hashes":'  # the units file: hashes, then one record per line
@@ -294,6 +296,21 @@ class Hashes(Sequence[str]):
 
 def _quoted(raw: bytes) -> int:
     return raw.count(b'"') // 2
+
+
+def stored_lines(data: bytes | mmap.mmap, starts: np.ndarray) -> tuple[Hashes, Lines]:
+    """The hashes and lazily decoded records of a units file, its line starts as written
+    beside it (``starts``: where each record's line begins, then the closing line): nothing
+    of the file is read but its first line. ``ValueError`` when they do not fit the file."""
+    first = data.find(b"\n")
+    if data[: len(HEADER)] != HEADER or first < 0 or not data[: first + 1].endswith(OPEN):
+        raise ValueError("a units file of another layout")
+    if data[-3:] != b"\n]}":
+        raise ValueError("truncated units file")
+    if len(starts) < 1 or int(starts[0]) != first + 1 or int(starts[-1]) != len(data) - 2:
+        raise ValueError("line starts of another units file")
+    hashes = Hashes([bytes(data[len(HEADER) : first + 1 - len(OPEN)])])
+    return hashes, Lines(data, starts)
 
 
 def parse_lines(data: bytes | mmap.mmap) -> tuple[Hashes, Lines]:

@@ -5,13 +5,16 @@ A part is a set of files that never changes once written (its id in every name):
 - ``units-<id>.json``: ``{"hashes":[...],"units":[...]}`` with one unit record per line, so a
   reader decodes only the records a search shows,
 - ``tokens-<id>.json``: the BM25 terms of each unit (space-joined),
-- ``bm25-<id>.npz``: the part's BM25 postings (``bm25.Segment``),
+- ``bm25-<id>.bin``: the part's BM25 postings (``bm25.Segment``), which rows are windows, and
+  where each record's line starts in the units file: arrays laid out one after the other
+  behind a JSON header (``_pack``), so a reader maps the file and copies nothing,
 - ``vectors-<id>.npy``: one embedding per unit (only with a model),
 - ``links-<id>.json``: the refs of each note id and the ids the part's units cite.
 
 ``manifest.json`` lists the live parts; a writer adds new part files, swaps the manifest
 atomically, then removes the files no longer listed. Only this release's layout is read: an
-index of another version is rebuilt (it is derived data).
+index of another version is rebuilt (it is derived data), reusing by content hash the vectors
+of one of the previous version (``legacy_vectors``).
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ import bisect
 import contextlib
 import gc
 import hashlib
-import io
 import json
+import math
 import mmap
 import os
 import time
@@ -52,6 +55,7 @@ from agent_sleep.retrieval.index_records import (
     SourcesView,
     UnitsView,
     parse_lines,
+    stored_lines,
 )
 from agent_sleep.retrieval.units import WINDOW, Unit
 
@@ -60,6 +64,8 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 CHUNK = 4096  # records or tokens encoded at a time
+SUFFIXES = (".json", ".bin", ".npy", ".npz")  # of part files (.npz: those of version 4)
+ALIGN = 64  # each array of a bm25-<id>.bin starts at a multiple of this
 
 # Parts are never changed once written, so the parsed parts of the index last read are kept
 # (by folder, then part id): re-reading the index after a new note parses only the new tail.
@@ -205,16 +211,20 @@ def write(
     parts = list(kept)
     for n, part in enumerate(new):
         pid = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}-{n}".encode()).hexdigest()[:12]
-        _write_chunks(ws, folder / f"units-{pid}.json", _units_json(part.records, part.hashes))
+        starts: list[int] = []
+        units_json = _units_json(part.records, part.hashes, starts)
+        _write_chunks(ws, folder / f"units-{pid}.json", units_json)
         _write_chunks(ws, folder / f"tokens-{pid}.json", _list_json(part.tokens))
         segment = Segment.build(t.split() for t in part.tokens)
-        buf = io.BytesIO()
         windows = np.array([r.kind == WINDOW for r in part.records], dtype=bool)
-        np.savez(
-            buf, vocab=np.array(segment.terms(), dtype=str), windows=windows, **segment.arrays()
-        )
-        _write_chunks(ws, folder / f"bm25-{pid}.npz", [buf.getvalue()])
-        del buf, segment
+        arrays = {
+            **segment.arrays(),
+            "windows": windows,
+            "lines": np.array(starts, dtype=np.int64),
+            "vocab": np.array(segment.terms(), dtype=str),
+        }
+        _write_chunks(ws, folder / f"bm25-{pid}.bin", _pack(arrays))
+        del segment, arrays
         if part.vectors is not None:
             with _atomic(ws, folder / f"vectors-{pid}.npy") as f:
                 np.save(f, np.asfortranarray(part.vectors))
@@ -246,7 +256,7 @@ def prune(folder: Path, parts: Iterable[Part]) -> None:
     live = {p.id for p in parts}
     for old in folder.iterdir():
         name = old.name
-        if "-" in name and old.suffix in (".json", ".npz", ".npy") and part_id(name) not in live:
+        if "-" in name and old.suffix in SUFFIXES and part_id(name) not in live:
             with contextlib.suppress(OSError):  # still mapped by a reader (Windows): next time
                 old.unlink(missing_ok=True)
 
@@ -274,15 +284,74 @@ def _dumps(value: Any) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _units_json(records: list[Record], hashes: list[str]) -> Iterator[bytes]:
+def _units_json(records: list[Record], hashes: list[str], starts: list[int]) -> Iterator[bytes]:
     """``{"hashes":[...],"units":[...]}`` with one record per line (JSON escapes newlines in
-    strings), so a reader can decode only the records it shows."""
-    yield HEADER + _dumps(hashes) + OPEN
+    strings), so a reader can decode only the records it shows; ``starts`` gets the offset of
+    each record's line, then of the closing line."""
+    head = HEADER + _dumps(hashes) + OPEN
+    at = len(head)
+    yield head
     for lo in range(0, len(records), CHUNK):
         last = lo + CHUNK >= len(records)
-        part = b",\n".join(_dumps(r.row()) for r in records[lo : lo + CHUNK])
+        lines = [_dumps(r.row()) for r in records[lo : lo + CHUNK]]
+        for line in lines:
+            starts.append(at)
+            at += len(line) + 2  # and ",\n", or "\n" after the last (one byte less: below)
+        part = b",\n".join(lines)
         yield part + (b"\n" if last else b",\n")
+    if records:
+        at -= 1
+    starts.append(at)
     yield b"]}"
+
+
+def _pack(arrays: dict[str, np.ndarray]) -> Iterator[bytes]:
+    """Arrays as one file: the length of a JSON header (8 bytes, little-endian), the header
+    (each array's dtype, shape and offset from the end of the header), then the arrays, each
+    from a multiple of ``ALIGN`` (``_unpack`` maps them back without copying)."""
+    header: dict[str, Any] = {}
+    at = 0
+    for name, a in arrays.items():
+        at = -(-at // ALIGN) * ALIGN
+        header[name] = [a.dtype.str, list(a.shape), at]
+        at += a.nbytes
+    text = json.dumps(header).encode()
+    text += b" " * (-(8 + len(text)) % ALIGN)
+    yield len(text).to_bytes(8, "little") + text
+    written = 0
+    for a in arrays.values():
+        offset = header_offset = -(-written // ALIGN) * ALIGN
+        if offset > written:
+            yield b"\0" * (offset - written)
+        yield a.tobytes()
+        written = header_offset + a.nbytes
+
+
+def _unpack(data: mmap.mmap | bytes) -> dict[str, np.ndarray]:
+    """The arrays of a ``_pack``ed file (views of ``data``); ``ValueError`` when its header
+    does not fit the file."""
+    import numpy as np
+
+    size = int.from_bytes(data[:8], "little")
+    if not 0 < size <= len(data) - 8:
+        raise ValueError("an arrays file of another layout")
+    header = json.loads(bytes(data[8 : 8 + size]))
+    if not isinstance(header, dict):
+        raise ValueError("an arrays file of another layout")
+    out = {}
+    try:
+        for name, (dtype, shape, offset) in header.items():
+            dt = np.dtype(dtype)
+            count = math.prod(int(n) for n in shape)
+            start = 8 + size + int(offset)
+            if dt.hasobject or count < 0 or start < 8 + size:
+                raise ValueError(f"{name}: an array of another layout")
+            if start + count * dt.itemsize > len(data):
+                raise ValueError(f"{name} lies beyond the end of the arrays file")
+            out[name] = np.frombuffer(data, dt, count, start).reshape(shape)
+    except TypeError as e:  # a header of another shape
+        raise ValueError(f"an arrays file of another layout: {e}") from e
+    return out
 
 
 def _list_json(items: list[str]) -> Iterator[bytes]:
@@ -382,19 +451,61 @@ def _windows(masks: list[np.ndarray]) -> np.ndarray | None:
 
 
 def _read_part(folder: Path, p: Part, st: os.stat_result) -> ParsedPart | None:
-    import numpy as np
-
-    with open(folder / f"units-{p.id}.json", "rb") as f:
-        # a part never changes once written (a new one is renamed in): mapping it is safe
-        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    part_hashes, part_records = parse_lines(data)
+    data = _mapped(folder / f"units-{p.id}.json")
+    arrays = _unpack(_mapped(folder / f"bm25-{p.id}.bin"))
+    try:
+        postings = {k: arrays[k] for k in ("indptr", "docs", "tfs", "lengths")}
+        vocab = sorted_terms(arrays["vocab"])
+        windows, starts = arrays["windows"], arrays["lines"]
+    except KeyError as e:
+        raise ValueError(f"an arrays file without {e}") from e
+    if len(starts) != p.units + 1:
+        return None
+    part_hashes, part_records = stored_lines(data, starts)
     if len(part_records) != p.units or len(part_hashes) != p.units:
         return None
-    with np.load(folder / f"bm25-{p.id}.npz") as z:
-        arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "lengths")}
-        vocab = sorted_terms(z["vocab"])
-        windows = z["windows"]
-    segment = Segment.from_arrays(vocab, arrays)
+    segment = Segment.from_arrays(vocab, postings)
     if segment.count != p.units or len(windows) != p.units:
         return None
     return ParsedPart(st, part_hashes, part_records, segment, windows)
+
+
+def _mapped(path: Path) -> mmap.mmap:
+    """A read-only mapping of a part's file: a part never changes once written (a new one is
+    renamed in), so mapping it is safe."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            raise ValueError(f"{path.name} is empty")
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def legacy_vectors(folder: Path, model: str | None) -> tuple[Hashes, list[tuple[int, Any]]]:
+    """The unit hashes and vectors (first row, rows) of an index of the previous version
+    (4), when it holds vectors of ``model`` for the same embedded texts: a rebuild into this
+    version reuses them instead of embedding every unit again. Nothing when there is no such
+    index or it cannot be read."""
+    import numpy as np
+
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("version") != LEGACY_VERSION:
+            return Hashes([]), []
+        if model is None or data.get("model") != model or data.get("meaning") != MEANING:
+            return Hashes([]), []
+        hashes, parts, at = [], [], 0
+        for pid, count, _files in data["parts"]:
+            raw = _mapped(folder / f"units-{pid}.json")
+            part_hashes, _ = parse_lines(raw)
+            vectors = np.load(folder / f"vectors-{pid}.npy", mmap_mode="r")
+            if len(part_hashes) != count or vectors.shape[0] != count:
+                return Hashes([]), []
+            part_hashes.decoded()
+            hashes.append(part_hashes)
+            parts.append((at, vectors))
+            at += count
+        return Hashes.concat(hashes), parts
+    except (OSError, ValueError, TypeError, KeyError):
+        return Hashes([]), []
+
+
+LEGACY_VERSION = 4

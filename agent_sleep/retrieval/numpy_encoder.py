@@ -16,7 +16,6 @@ Only numpy is imported, inside the functions.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import math
 import mmap
@@ -52,6 +51,8 @@ def _openblas() -> tuple[Callable[[], int], Callable[[int], None]] | None:
     if _blas is not False:
         return _blas  # type: ignore[return-value]
     _blas = None
+    import ctypes
+
     import numpy as np
 
     paths: list[str] = []
@@ -76,6 +77,13 @@ def _openblas() -> tuple[Callable[[], int], Callable[[int], None]] | None:
                     _blas = (get, put)
                     return _blas
     return None
+
+
+def blas_loaded_on_one_thread() -> None:
+    """Say that numpy's BLAS was loaded on one thread (``OPENBLAS_NUM_THREADS=1``, as the
+    CLI does): ``one_blas_thread`` then has nothing to switch and looks for no library."""
+    global _blas
+    _blas = None
 
 
 @contextlib.contextmanager
