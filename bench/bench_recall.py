@@ -8,13 +8,13 @@ turns among the returned hits' ``sources`` (a question with no valid evidence co
 Headline, leave one conversation out (LOCO): every entry of ``GRID`` (the shipped constants and
 single changes to them: the token cost of the learned rerank, the hand-set rerank mix it
 replaced, weights, reciprocal-rank fusion, names in the query, spread across days, and window
-units of consecutive notes, on indexes of their own) is scored on every conversation, each
-conversation ranked with the learned rerank's weights fitted on the other four
-(``recall_harness.crossfit``); for each conversation in turn, the entry with the best mean
-recall over the budgets on the other four is chosen and measured on it. (The weights that rank
-one of those four were fitted with the held-out conversation among their data; the figure
-measured on the held-out one never was.) Printed: each fold's held-out figures
-and choice, then the mean and spread (min-max, standard deviation) over the five folds. The
+units of consecutive notes, on indexes of their own with the rerank refitted there) is scored
+on every conversation, each conversation ranked with the learned rerank's weights fitted on the
+other four (``recall_harness.crossfit``); for each conversation in turn, the entry with the
+best mean recall over the budgets on the other four is chosen and measured on it. (The weights
+that rank one of those four were fitted with the held-out conversation among their data; the
+figure measured on the held-out one never was.) Printed: each fold's held-out figures and
+choice, then the mean and spread (min-max, standard deviation) over the five folds. The
 figure of the shipped constants on all the questions (which they were chosen on) follows as
 the secondary "tuned-on" table, per category, beside single-signal baselines:
 
@@ -173,7 +173,7 @@ def main() -> None:
             print(f"  scored {name}", file=sys.stderr, flush=True)
         if args.windows:
             notes, stride = (int(x) for x in args.windows.split(","))
-            grid[f"windows {notes}/{stride}"] = _with_windows(args, notes, stride, budgets, folds)
+            grid[f"windows {notes}/{stride}"] = _with_windows(args, notes, stride, budgets)
         print_loco(grid, names, budgets)
     print("\nTuned on (the shipped constants, on every question they were chosen on):")
     cats = sorted(locomo.CATEGORIES)
@@ -206,10 +206,11 @@ def _with_windows(
     notes: int,
     stride: int,
     budgets: list[int],
-    folds: dict[str, tuple[float, ...]],
 ) -> Scores:
-    """The shipped constants over indexes that also hold window units (each conversation
-    ranked with the rerank weights fitted without it)."""
+    """The shipped constants over indexes that also hold window units, each conversation
+    ranked with rerank weights fitted without it on those indexes: a window's features (its
+    length, its neighbours) are unlike a note's, so weights fitted on notes alone would not
+    judge windows fairly."""
     from agent_sleep.retrieval import units
 
     saved = units.WINDOW_NOTES, units.WINDOW_STRIDE
@@ -217,6 +218,7 @@ def _with_windows(
     try:
         work = Path(f"{args.work}-windows-{notes}-{stride}")
         convs = prepare(locomo.load(args.data), work)
+        folds = fold_weights(collect(convs, SHIPPED, budgets))
         return crossfit(convs, SHIPPED, budgets, folds)
     finally:
         units.WINDOW_NOTES, units.WINDOW_STRIDE = saved
