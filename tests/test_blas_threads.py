@@ -115,3 +115,18 @@ def test_a_thread_count_the_user_set_is_kept() -> None:
     if (os.cpu_count() or 1) < 2:
         pytest.skip("OpenBLAS runs one thread on one core whatever is asked")
     assert _cli_import("2") == "2 2"
+
+
+def test_the_numpy_encoder_computes_on_one_thread(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent_sleep.retrieval.numpy_encoder import NumpyEncoder
+
+    get, put = _api()
+    before = get()
+    seen: list[int] = []
+    monkeypatch.setattr(NumpyEncoder, "_states", lambda self, ids: seen.append(get()))
+    put(2)
+    try:
+        NumpyEncoder.states(object.__new__(NumpyEncoder), [101, 102])
+        assert seen == [1] and get() == 2
+    finally:
+        put(before)

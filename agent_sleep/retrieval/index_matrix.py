@@ -28,12 +28,41 @@ SKETCH_SAMPLE = 8192  # rows the principal directions are computed from
 UNSEEN = -2.0  # the cosine a row outside the shortlist reads
 
 
-def read_vectors(paths: list[Path]) -> Vectors:
+def read_vectors(paths: list[Path], sketch: Sketch | None = None) -> Vectors:
     """The parts' vectors, memory-mapped (a cold search does not copy 150 MB of a large
-    index before its first product; the page cache serves them)."""
+    index before its first product; the page cache serves them), with the sketch stored
+    beside them when there is one (``sketch``: the basis, and each part's rows projected)."""
     import numpy as np
 
-    return Vectors([np.load(p, mmap_mode="r") for p in paths])
+    return Vectors([np.load(p, mmap_mode="r") for p in paths], sketch)
+
+
+def sample_rows(n: int) -> np.ndarray:
+    """The rows the principal directions of ``n`` vectors are computed from (an even spread)."""
+    import numpy as np
+
+    return union(np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64))
+
+
+def sketch_basis(sample: np.ndarray) -> np.ndarray:
+    """The ``SKETCH_DIM`` leading principal directions (uncentred) of the rows ``sample``."""
+    import numpy as np
+
+    with one_blas_thread():
+        _, vectors = np.linalg.eigh(sample.T.astype(np.float64) @ sample)
+    return np.ascontiguousarray(vectors[:, ::-1][:, :SKETCH_DIM], dtype=np.float32)
+
+
+def project(part: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """A part's rows on the sketch's basis, stored by column as the vectors are."""
+    import numpy as np
+
+    with one_blas_thread():
+        out = np.asfortranarray(part) @ basis
+    return np.asfortranarray(out, dtype=np.float32)
+
+
+Sketch = tuple["np.ndarray", list["np.ndarray"]]  # the basis, each part's projected rows
 
 
 class Vectors:
@@ -41,13 +70,18 @@ class Vectors:
     order: a matrix-vector product over 100k rows takes about half the time it takes over
     rows, 5 vs 8.5 ms), used as one matrix: ``vectors @ query``, ``vectors[rows]``."""
 
-    def __init__(self, parts: list[np.ndarray]) -> None:
-        self.parts = [p for p in parts if len(p)] or parts[:1]
+    def __init__(self, parts: list[np.ndarray], stored: Sketch | None = None) -> None:
+        keep = [i for i, p in enumerate(parts) if len(p)] or [0][: len(parts)]
+        self.parts = [parts[i] for i in keep]
         self._starts = [0]
         for p in self.parts:
             self._starts.append(self._starts[-1] + len(p))
         self._searches = 0
-        self._sketch: tuple[np.ndarray, np.ndarray] | None = None  # (basis, projected rows)
+        self._sketch: Sketch | None = None  # (basis, projected rows of each part)
+        if stored is not None and len(stored[1]) == len(parts):
+            self._stored: Sketch | None = (stored[0], [stored[1][i] for i in keep])
+        else:
+            self._stored = None
 
     def cosines(self, query: np.ndarray, shortlist: int, exact: np.ndarray) -> np.ndarray:
         """``self @ query``, or, from the second call over a large index with ``shortlist``
@@ -62,28 +96,34 @@ class Vectors:
 
         n = len(self)
         self._searches += 1
-        if shortlist <= 0 or n < SKETCH_FROM or shortlist >= n // 8 or self._searches < 2:
+        if shortlist <= 0 or n < SKETCH_FROM or shortlist >= n // 8:
             return self @ query
         if self._sketch is None:
-            self._sketch = self._build_sketch()
+            stored = self._stored
+            if stored is not None and stored[0].shape[1] == SKETCH_DIM:
+                self._sketch = stored  # written with the index: used from the first search
+            elif self._searches < 2:
+                return self @ query  # building one costs more than a product
+            else:
+                self._sketch = self._build_sketch()
         basis, projected = self._sketch
-        estimate = projected @ (query @ basis)
+        reduced = query @ basis
+        if len(projected) == 1:
+            estimate = projected[0] @ reduced
+        else:
+            estimate = np.concatenate([p @ reduced for p in projected])
         best = np.argpartition(-estimate, shortlist - 1)[:shortlist]
         rows = union(best, exact)
         out = np.full(n, UNSEEN, dtype=np.float32)
         out[rows] = self[rows] @ query
         return out
 
-    def _build_sketch(self) -> tuple[np.ndarray, np.ndarray]:
+    def _build_sketch(self) -> Sketch:
         import numpy as np
 
-        n = len(self)
-        spread = np.linspace(0, n - 1, min(n, SKETCH_SAMPLE)).astype(np.int64)
-        sample = self[union(spread)]
-        _, vectors = np.linalg.eigh(sample.T.astype(np.float64) @ sample)
-        basis = np.ascontiguousarray(vectors[:, ::-1][:, :SKETCH_DIM], dtype=np.float32)
+        basis = sketch_basis(self[sample_rows(len(self))])
         projected = np.asfortranarray(np.concatenate([p @ basis for p in self.parts]))
-        return basis, projected.astype(np.float32, copy=False)
+        return basis, [projected.astype(np.float32, copy=False)]
 
     def __len__(self) -> int:
         return self._starts[-1]

@@ -9,6 +9,9 @@ A part is a set of files that never changes once written (its id in every name):
   where each record's line starts in the units file: arrays laid out one after the other
   behind a JSON header (``_pack``), so a reader maps the file and copies nothing,
 - ``vectors-<id>.npy``: one embedding per unit (only with a model),
+- ``sketch-<id>.bin``: the sketch's basis and the part's vectors projected on it
+  (``index_matrix``; only for an index of ``SKETCH_FROM`` units or more, every part on one
+  basis: the one the parts kept use, or one computed from all the vectors at a rewrite),
 - ``links-<id>.json``: the refs of each note id and the ids the part's units cite.
 
 ``manifest.json`` lists the live parts; a writer adds new part files, swaps the manifest
@@ -36,9 +39,16 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from agent_sleep.core.errors import StorageError
 from agent_sleep.core.storage import file_lock
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.retrieval import units
+from agent_sleep.retrieval import index_matrix, units
 from agent_sleep.retrieval.bm25 import BM25, Segment, sorted_terms
-from agent_sleep.retrieval.index_matrix import Vectors, read_vectors
+from agent_sleep.retrieval.index_matrix import (
+    Sketch,
+    Vectors,
+    project,
+    read_vectors,
+    sample_rows,
+    sketch_basis,
+)
 from agent_sleep.retrieval.index_records import (
     HEADER,
     MEANING,
@@ -209,6 +219,7 @@ def write(
     import numpy as np
 
     parts = list(kept)
+    basis = _basis(folder, kept, new)
     for n, part in enumerate(new):
         pid = hashlib.sha1(f"{time.time_ns()}-{os.getpid()}-{n}".encode()).hexdigest()[:12]
         starts: list[int] = []
@@ -228,6 +239,11 @@ def write(
         if part.vectors is not None:
             with _atomic(ws, folder / f"vectors-{pid}.npy") as f:
                 np.save(f, np.asfortranarray(part.vectors))
+            if basis is not None:
+                rows = project(part.vectors, basis).T  # (dim, units), C order: stored as is
+                sketch = {"basis": basis, "rows": rows}
+                _write_chunks(ws, folder / f"sketch-{pid}.bin", _pack(sketch))
+                del rows, sketch
         links = {
             "refs": {i: r.refs for r in part.records for i in r.ids},
             "cites": sorted({c for r in part.records for c in r.cites}),
@@ -248,6 +264,54 @@ def write(
     }
     _write_chunks(ws, folder / MANIFEST, [json.dumps(manifest).encode()])
     prune(folder, parts)
+
+
+def _basis(folder: Path, kept: tuple[Part, ...], new: list[NewPart]) -> np.ndarray | None:
+    """The sketch basis the new parts are projected on: that of the parts kept (None when
+    one of them has no sketch), or, with none kept, the one the whole index's vectors give
+    (as ``Vectors`` would build it in memory); None below ``SKETCH_FROM`` units or without
+    vectors."""
+    import numpy as np
+
+    total = sum(p.units for p in kept) + sum(len(p.records) for p in new)
+    if not new or any(p.vectors is None for p in new) or total < index_matrix.SKETCH_FROM:
+        return None
+    if kept:
+        stored = read_sketch(folder, kept)
+        return None if stored is None else stored[0]
+    vectors = [p.vectors for p in new if p.vectors is not None and len(p.vectors)]
+    rows = sample_rows(total)
+    starts = np.cumsum([0] + [len(v) for v in vectors])
+    owner = np.searchsorted(starts, rows, side="right") - 1
+    sample = np.concatenate(
+        [np.asarray(v[rows[owner == i] - starts[i]]) for i, v in enumerate(vectors)]
+    )
+    return sketch_basis(sample.astype(np.float32, copy=False))
+
+
+def read_sketch(folder: Path, parts: Sequence[Part]) -> Sketch | None:
+    """The stored sketch of ``parts`` (the basis, each part's projected rows by column), or
+    None when one has none, they do not share one basis, or one cannot be read: a search
+    then builds the sketch in memory, as before."""
+    import numpy as np
+
+    basis = None
+    rows = []
+    try:
+        for p in parts:
+            arrays = _unpack(_mapped(folder / f"sketch-{p.id}.bin"))
+            b, r = arrays["basis"], arrays["rows"]
+            dim = index_matrix.SKETCH_DIM
+            if b.ndim != 2 or b.shape[1] != dim or r.shape != (dim, p.units):
+                return None
+            if basis is None:
+                basis = b
+            elif not np.array_equal(b, basis):
+                return None
+            rows.append(r.T)
+    except (OSError, ValueError, KeyError):
+        return None
+    return None if basis is None else (basis, rows)
 
 
 def prune(folder: Path, parts: Iterable[Part]) -> None:
@@ -422,7 +486,9 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
     _links[folder] = {k: v for k, v in _links.get(folder, {}).items() if k in parsed}
     vectors = None
     if manifest.model and with_vectors:
-        vectors = read_vectors([folder / f"vectors-{p.id}.npy" for p in manifest.parts])
+        sketch = read_sketch(folder, manifest.parts)
+        paths = [folder / f"vectors-{p.id}.npy" for p in manifest.parts]
+        vectors = read_vectors(paths, sketch)
     if len(records) != manifest.units or (vectors is not None and len(vectors) != len(records)):
         return None
     return Loaded(

@@ -181,7 +181,12 @@ class NumpyEncoder:
 
     def states(self, ids: Sequence[int]) -> np.ndarray:
         """The last layer's token states of one tokenized text (tokens × hidden), not
-        normalized: what the graph's ``tokens`` output holds for it."""
+        normalized: what the graph's ``tokens`` output holds for it. numpy's BLAS runs on one
+        thread meanwhile (``one_blas_thread``)."""
+        with one_blas_thread():
+            return self._states(ids)
+
+    def _states(self, ids: Sequence[int]) -> np.ndarray:
         import numpy as np
 
         w, n = self._w, len(ids)
