@@ -129,19 +129,56 @@ class TokenStates:
 
 
 def read_states(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
-    """The stored token states of ``keys`` found in ``folder``; an unreadable file is a miss."""
+    """The stored token states of ``keys`` found in ``folder``; an unreadable file is a miss.
+    A deep request reads hundreds of these small files: each is read in one call and its
+    header matched against the one ``np.save`` writes for an int8 matrix (``np.load`` parses
+    it with ``ast``, about ten times the cost of the read); any other header goes through
+    ``np.load``. All of them are dequantised together."""
     import numpy as np
 
-    out = {}
+    got: list[tuple[str, np.ndarray]] = []
     for key in keys:
         path = folder / (key.split("|", 1)[1] + ".npy")
         try:
-            with open(path, "rb") as f:
-                v = np.load(f, allow_pickle=False)
+            with open(path, "rb", buffering=0) as f:
+                data = f.readall()
+            v = _int8_matrix(data)
         except (OSError, ValueError, EOFError):
             continue
-        if v.dtype == np.int8 and v.ndim == 2 and len(v):
-            out[key] = dequantize(v)
+        if v is not None and v.dtype == np.int8 and v.ndim == 2 and len(v):
+            got.append((key, v))
+    out: dict[str, np.ndarray] = {}
+    for width in {v.shape[1] for _, v in got}:  # one width, unless a file is damaged
+        same = [(key, v) for key, v in got if v.shape[1] == width]
+        every = dequantize(np.concatenate([v for _, v in same]))
+        cuts = np.cumsum([len(v) for _, v in same])[:-1]
+        # copies, not views of ``every``: the cache evicts states one by one
+        parts = np.split(every, cuts)
+        out.update((key, part.copy()) for (key, _), part in zip(same, parts, strict=True))
+    return out
+
+
+_NPY_INT8 = re.compile(
+    rb"\{'descr': '\|i1', 'fortran_order': False, 'shape': \((\d+), (\d+)\), \} *\n"
+)
+
+
+def _int8_matrix(data: bytes) -> np.ndarray | None:
+    """The int8 matrix of an ``.npy`` file's bytes (format 1.0, as ``np.save`` writes one);
+    another layout or dtype through ``np.load``; ValueError when the file is damaged."""
+    import io
+
+    import numpy as np
+
+    if data[:8] == b"\x93NUMPY\x01\x00" and len(data) >= 10:
+        end = 10 + int.from_bytes(data[8:10], "little")
+        m = _NPY_INT8.fullmatch(data, 10, end)
+        if m is not None:
+            rows, cols = int(m[1]), int(m[2])
+            if len(data) - end != rows * cols:
+                raise ValueError("a token-state file of the wrong size")
+            return np.frombuffer(data, np.int8, rows * cols, end).reshape(rows, cols)
+    out: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
     return out
 
 
@@ -160,9 +197,8 @@ def dequantize(packed: np.ndarray) -> np.ndarray:
     import numpy as np
 
     v = packed.astype(np.float32)
-    out: np.ndarray = (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)).astype(
-        np.float16
-    )
+    v /= np.maximum(np.sqrt(np.einsum("ij,ij->i", v, v)), 1e-12)[:, None]
+    out: np.ndarray = v.astype(np.float16)
     return out
 
 
