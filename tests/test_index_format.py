@@ -103,3 +103,22 @@ def test_records_read_through_their_stored_line_starts(ws: Path) -> None:
     assert sorted(texts) == sorted(
         f"W: Note {i}: the build server {i} runs Debian {i % 4}" for i in range(9)
     )
+
+
+def test_line_starts_out_of_order_mean_a_rebuild(ws: Path) -> None:
+    """Stored line starts that still fit the file's ends but not its lines are refused, so a
+    search never decodes a record from the wrong bytes."""
+    _fill(ws, 9)
+    w = Workspace.at(ws)
+    index.update(w)
+    data = json.loads((index.index_dir(w) / index.MANIFEST).read_text())
+    path = index.index_dir(w) / f"bm25-{data['generation']}.bin"
+    arrays = {k: np.array(v) for k, v in index_store._unpack(path.read_bytes()).items()}
+    assert len(arrays["lines"]) >= 4  # two starts inside the file to swap
+    arrays["lines"][[1, 2]] = arrays["lines"][[2, 1]]
+    path.write_bytes(b"".join(index_store._pack(arrays)))
+    index._loaded.clear()
+    index_store._parsed.clear()
+    assert index._read(w) is None
+    hits = recall(ws, "server 3 Debian", k=3)
+    assert hits and "server 3 runs" in hits[0].text

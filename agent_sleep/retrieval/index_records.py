@@ -309,6 +309,8 @@ def stored_lines(data: bytes | mmap.mmap, starts: np.ndarray) -> tuple[Hashes, L
         raise ValueError("truncated units file")
     if len(starts) < 1 or int(starts[0]) != first + 1 or int(starts[-1]) != len(data) - 2:
         raise ValueError("line starts of another units file")
+    if len(starts) > 1 and not bool((starts[1:] > starts[:-1]).all()):  # 0.1 ms at 100k
+        raise ValueError("line starts out of order")
     hashes = Hashes([bytes(data[len(HEADER) : first + 1 - len(OPEN)])])
     return hashes, Lines(data, starts)
 
