@@ -14,19 +14,8 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval import index, index_matrix, index_store
 from agent_sleep.retrieval.recall import Fusion, recall
+from tests.test_recall_sketch import DOING, PEOPLE, WHEN  # the same made-up notes
 
-PEOPLE = ["Alice", "Bilal", "Chen", "Dana", "Emeka", "Farah"]
-DOING = [
-    "moved the search index to a new cluster",
-    "fixed the flaky login test",
-    "baked sourdough bread with rye flour",
-    "booked flights to Lisbon for the conference",
-    "rotated the database passwords",
-    "adopted a rescue dog called Pepper",
-    "started learning the cello",
-    "planted tomatoes in the garden",
-]
-WHEN = ["on Monday", "last night", "this morning", "after lunch", "before the release"]
 QUERIES = ["who fixed the test that kept failing", "pets", "music lessons", "gardening"]
 NARROW = Fusion(candidates=1, min_candidates=6)  # a shortlist of 24 of the units
 
