@@ -12,9 +12,9 @@ with one warning; a supersede cycle (A by B, B by A) leaves both current, with o
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,12 +50,12 @@ _maps: dict[Path, tuple[list[tuple[str, int, int]], Mapping[str, Superseded]]] =
 
 
 def _pages(folder: Path) -> list[Path]:
-    """``folder``'s ``*.md`` (as ``Path.glob`` matches them), sorted; none when missing."""
+    """``folder``'s ``*.md`` files, sorted; none when it is missing."""
     try:
         names = os.listdir(folder)
     except OSError:
         return []
-    return sorted(folder / n for n in names if fnmatch.fnmatch(n, "*.md"))
+    return sorted(folder / n for n in names if n.endswith(".md"))
 
 
 def _stamps(paths: list[Path]) -> list[tuple[str, int, int]]:
@@ -66,7 +66,7 @@ def _stamps(paths: list[Path]) -> list[tuple[str, int, int]]:
             st = os.stat(path)
         except OSError:
             continue
-        if st.st_mode & 0o170000 == 0o100000:  # a regular file
+        if stat.S_ISREG(st.st_mode):
             out.append((str(path), st.st_mtime_ns, st.st_size))
     return out
 

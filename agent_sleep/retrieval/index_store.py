@@ -383,12 +383,11 @@ def _pack(arrays: dict[str, np.ndarray]) -> Iterator[bytes]:
     text += b" " * (-(8 + len(text)) % ALIGN)
     yield len(text).to_bytes(8, "little") + text
     written = 0
-    for a in arrays.values():
-        offset = header_offset = -(-written // ALIGN) * ALIGN
+    for (_, _, offset), a in zip(header.values(), arrays.values(), strict=True):
         if offset > written:
             yield b"\0" * (offset - written)
         yield a.tobytes()
-        written = header_offset + a.nbytes
+        written = offset + a.nbytes
 
 
 def _unpack(data: mmap.mmap | bytes) -> dict[str, np.ndarray]:

@@ -55,14 +55,6 @@ WORD_CHARS = 7  # a word's characters with its space, to cap a previous note's s
 _APOSTROPHES = str.maketrans("", "", "'\u2019")
 
 
-def unindexed_bytes(current: dict[str, list[int]], stamps: dict[str, list[int]] | None) -> int:
-    """Bytes of the files of ``current`` (rel -> [mtime_ns, size]) that ``stamps`` (an index's,
-    None: no index) does not hold as they are."""
-    if stamps is None:
-        return sum(st[1] for st in current.values())
-    return sum(st[1] for rel, st in current.items() if stamps.get(rel) != st)
-
-
 def probes(terms: Sequence[str]) -> re.Pattern[str] | None:
     """A pattern that every text holding one of ``terms`` (BM25 terms) matches, once lowered and
     without apostrophes: a stem is a prefix of the words it comes from, except that "ies"
