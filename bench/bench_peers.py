@@ -7,9 +7,12 @@ of categories 1-4. Each system's ranked results are packed greedily into a budge
 evidence turns packed, within 1,000 and 4,000 tokens, R@5 / R@10 over the first results and
 the share of questions with any gold turn in the first 5.
 
-- agent-sleep: ``recall`` with the shipped constants (bench/recall_harness.py); ingest is
-  ``micro_rest`` per turn plus the index build with embeddings, measured on a new workspace of
-  the first conversation; query time is a deep request (1,000 tokens), warm.
+- agent-sleep: ``recall`` (bench/recall_harness.py), twice: held out, each conversation ranked
+  with the learned rerank's weights fitted on the other conversations of the run (as
+  bench_recall's headline; needs two or more), and tuned on, with the shipped weights, which
+  were fitted on the dev conversations themselves. Ingest is ``micro_rest`` per turn plus the
+  index build with embeddings, measured on a new workspace of the first conversation; query
+  time is a deep request (1,000 tokens), warm, with the shipped weights.
 - Mem0 (``mem0ai``), ``infer=False`` (no LLM extraction: each turn stored as it is), qdrant in
   local path mode, the same MiniLM weights as its embedder (a path string): vector search only
   (its BM25 and entity boosts need models it downloads).
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +48,7 @@ from agent_sleep.retrieval.embed import model_files  # noqa: E402
 from agent_sleep.retrieval.index import update  # noqa: E402
 from agent_sleep.retrieval.recall import Fusion, count_tokens  # noqa: E402
 from bench import locomo  # noqa: E402
-from bench.recall_harness import hits_for, prepare  # noqa: E402
+from bench.recall_harness import collect, fold_weights, hits_for, prepare  # noqa: E402
 
 WORKER = Path(__file__).resolve().parent / "peer_worker.py"
 BUDGETS = (1000, 4000)
@@ -89,22 +93,39 @@ def score(ranked: dict[int, list[Any]], evidence: tuple[str, ...]) -> dict[str, 
     return out
 
 
-def ours(samples: list[dict], work: Path) -> dict[str, Any]:
+def ours(samples: list[dict], work: Path) -> dict[str, dict[str, Any]]:
+    """agent-sleep's runs: held out (each conversation ranked by the learned rerank's weights
+    fitted on the other conversations of the run, as bench_recall's headline), and with the
+    shipped weights, fitted on the dev conversations themselves (tuned on)."""
     convs = prepare(samples, work / "agent-sleep")
-    fusion = Fusion()
-    results: dict[str, list[dict[int, list[Any]]]] = {}
+    shipped = Fusion()
+    folds = fold_weights(collect(convs, shipped, BUDGETS)) if len(convs) > 1 else {}
+    runs: dict[str, dict[str, Any]] = {}
     times = []
-    for conv in convs:
-        ranked = []
-        for qi in range(len(conv.questions)):
-            hits_for(conv, qi, 1000, fusion)  # warm: the query's pieces and states known
-            t = time.perf_counter()
-            short = hits_for(conv, qi, 1000, fusion)
-            times.append(time.perf_counter() - t)
-            long = hits_for(conv, qi, 4000, fusion)
-            ranked.append({b: [[list(h.sources), h.text] for h in hits] for b, hits in
-                           ((1000, short), (4000, long))})  # fmt: skip
-        results[conv.sample_id] = ranked
+    for label, weights in (("held out", folds), ("tuned on", None)):
+        if weights == {}:
+            continue
+        results: dict[str, list[dict[int, list[Any]]]] = {}
+        for conv in convs:
+            fusion = replace(shipped, learned=weights[conv.sample_id]) if weights else shipped
+            ranked = []
+            for qi in range(len(conv.questions)):
+                if weights is None:
+                    hits_for(conv, qi, 1000, fusion)  # warm: the query's pieces and states known
+                    t = time.perf_counter()
+                short = hits_for(conv, qi, 1000, fusion)
+                if weights is None:
+                    times.append(time.perf_counter() - t)
+                long = hits_for(conv, qi, 4000, fusion)
+                ranked.append({b: [[list(h.sources), h.text] for h in hits] for b, hits in
+                               ((1000, short), (4000, long))})  # fmt: skip
+            results[conv.sample_id] = ranked
+        mode = "hybrid recall (BM25 + MiniLM, deep request)"
+        if weights:
+            mode += ", rerank weights fitted on the other conversations"
+        else:
+            mode += ", shipped constants (fitted on these conversations)"
+        runs[f"agent-sleep ({label})"] = {"mode": mode, "results": results}
     fresh = Path(tempfile.mkdtemp(prefix="ingest-", dir=work))
     t = time.perf_counter()
     locomo.import_conversation(samples[0], fresh)
@@ -113,12 +134,9 @@ def ours(samples: list[dict], work: Path) -> dict[str, Any]:
     update(Workspace.at(fresh))  # every turn embedded (as a search would, in the background)
     per_note = (time.perf_counter() - t) / sum(1 for x in locomo.turns(samples[0]) if x.text)
     shutil.rmtree(fresh, ignore_errors=True)
-    return {
-        "mode": "hybrid recall (BM25 + MiniLM, deep request), shipped constants",
-        "results": results,
-        "query_s": times,
-        "ingest_s_per_note": per_note,
-    }
+    for run in runs.values():
+        run.update(query_s=times, ingest_s_per_note=per_note)
+    return runs
 
 
 def peer(name: str, python: str, job: dict[str, Any], work: Path) -> dict[str, Any]:
@@ -155,23 +173,23 @@ def main() -> None:
     job = job_of(samples, work, args.depth)
     job["model"] = str(model_files().folder)
     runs = {
-        "agent-sleep": ours(samples, work),
+        **ours(samples, work),
         "mem0": peer("mem0", args.mem0_python, job, work),
         "basic-memory": peer("basic-memory", args.basic_memory_python, job, work),
     }
     count = sum(len(c["questions"]) for c in job["conversations"])
     print(f"LoCoMo, {len(samples)} conversations, {count} questions (categories 1-4), one run")
     head = "within 1000  within 4000    R@5   R@10  any@5  ingest ms/note  query p50 ms"
-    print(f"{'system':<13} {head}  mode")
+    print(f"{'system':<24} {head}  mode")
     for name, run in runs.items():
         if "error" in run:
-            print(f"{name:<13} not run: {run['error']}")
+            print(f"{name:<24} not run: {run['error']}")
             continue
         metrics: dict[str, list[float]] = {}
         for s in samples:
             ranked = run["results"][s["sample_id"]]
             for q, r in zip(locomo.questions(s), ranked, strict=True):
-                if name != "agent-sleep":  # one ranked list of [dia_id, text]
+                if not name.startswith("agent-sleep"):  # one ranked list of [dia_id, text]
                     r = {b: [[[d], text] for d, text in r] for b in BUDGETS}
                 for m, v in score(r, q.evidence).items():
                     metrics.setdefault(m, []).append(v)
@@ -181,7 +199,7 @@ def main() -> None:
 
         p50 = 1000 * statistics.median(run["query_s"])
         print(
-            f"{name:<13} {pct('B1000'):>11}  {pct('B4000'):>11} {pct('R@5')} {pct('R@10')} "
+            f"{name:<24} {pct('B1000'):>11}  {pct('B4000'):>11} {pct('R@5')} {pct('R@10')} "
             f"{pct('any@5')} {1000 * run['ingest_s_per_note']:>15.1f} {p50:>13.1f}  {run['mode']}"
         )
 
