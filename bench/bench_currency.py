@@ -15,7 +15,9 @@ check.
 Printed:
 
 - updates: share for which MEMORY.md shows only the new value *and* recall ranks a unit with
-  the new value above any with the old one (target >= 95%), by family;
+  the new value above any with the old one (target >= 95%), by family; recall asks for the
+  10 best units, or with ``--budget-tokens N`` for what fits N tokens (600 or more is a deep
+  request, which the learned rerank re-scores);
 - stale entries left in MEMORY.md (a current entry holding the old value without the new one;
   target 0);
 - controls with both facts kept current (MEMORY.md or current bank entries; target 100%);
@@ -695,7 +697,7 @@ def _reindex(ws: Path) -> None:
     update(Workspace.at(ws))
 
 
-def score(ws: Path, plan: list[tuple[int, int, Scenario]]) -> dict:
+def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = None) -> dict:
     _reindex(ws)
     memory, bank = current_entries(ws)
     by_family: Counter[str] = Counter()
@@ -718,7 +720,8 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]]) -> dict:
         stale += bool(old_left)
         good_memory = not old_left and any(_has(t, s.new) for t in about)
         only_new += good_memory
-        hits = agent_sleep.recall(ws, s.query, k=10)
+        ask = {"budget_tokens": budget} if budget else {"k": 10}
+        hits = agent_sleep.recall(ws, s.query, **ask)
         r_new, r_old = _rank(hits, s.new), _rank(hits, s.old)
         # a unit holding both ("moved from A to B") counts as the new value
         good_recall = r_new is not None and (r_old is None or r_new <= r_old)
@@ -802,6 +805,13 @@ def main() -> None:
     ap.add_argument("--controls", type=int, default=24)
     ap.add_argument("--locomo", default=None, help="LoCoMo JSON: also the conflicting-entry ratio")
     ap.add_argument("--limit", type=int, default=None, help="first N LoCoMo conversations")
+    ap.add_argument(
+        "--budget-tokens",
+        type=int,
+        default=None,
+        help="recall within N tokens (600 or more: a deep request, learned rerank) "
+        "instead of the 10 best",
+    )
     ap.add_argument("--show-failures", action="store_true")
     ap.add_argument("--keep", default=None, help="replay into this folder and keep it")
     ap.add_argument("--conflicts", default=None, help=argparse.SUPPRESS)
@@ -815,7 +825,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ws = Path(args.keep or tmp) / "ws"
         seconds = replay(ws, plan, args.seed)
-        r = score(ws, plan)
+        r = score(ws, plan, args.budget_tokens)
     print(
         f"{r['updates']} updates in {len(r['by_family'])} families, {r['controls']} controls, "
         f"{DAYS} days, a sleep after each ({seconds:.1f} s); MEMORY.md ends with "
@@ -830,6 +840,7 @@ def main() -> None:
     print(
         f"\nMEMORY.md shows only the new value: {_pct(r['only_new'], r['updates'])}; "
         f"recall ranks the new value first: {_pct(r['ranked'], r['updates'])}"
+        + (f" (within {args.budget_tokens} tokens)" if args.budget_tokens else " (k = 10)")
     )
     print(f"stale entries left in MEMORY.md: {r['stale']}   (target 0)")
     print(

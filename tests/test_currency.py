@@ -24,6 +24,7 @@ UPDATES = [
     ("The team has 8 engineers.", "The team has 11 engineers."),
     ("Maria owns the billing service.", "The billing service is now owned by Dev."),
     ("I drink coffee every morning.", "I switched to tea instead of coffee."),
+    ("Maria leads the data team.", "Dev now leads the data team."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
@@ -32,6 +33,10 @@ LOOK_ALIKES = [
     ("The team has 8 engineers.", "The team has 2 designers."),
     ("Carol lives in Lisbon.", "Carol's sister lives in Porto."),
     ("Caroline: I went to a support group yesterday.", "Caroline: I went to a pottery class."),
+    # the same preference of two people: not a handover, as "Dev now leads" is
+    ("Priya prefers trains over planes.", "Tomás now prefers trains over planes."),
+    # a generic change verb about another attribute of the same project
+    ("Falcon has 12 contributors.", "We raised the timeout for Falcon to 30 seconds."),
 ]  # fmt: skip
 
 
@@ -43,6 +48,18 @@ def test_updates_supersede(old: str, new: str) -> None:
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alikes_both_stay(old: str, new: str) -> None:
     assert currency.relation(new, old).kind != currency.SUPERSEDE
+
+
+def test_equal_supersedes_replace_the_entry_that_says_most() -> None:
+    from agent_sleep.providers.offline_currency import supersedes
+
+    new = "We raised the retry limit for Falcon to 5."
+    memory = [{"id": "retry", "text": "Falcon uses a retry limit of 3.", "date": "2026-11-01"},
+              {"id": "conn", "text": "Falcon uses a connection limit of 20.",
+               "date": "2026-11-10"}]  # fmt: skip
+    assert {currency.relation(new, m["text"]).why for m in memory} == {"a generic change"}
+    [update] = supersedes([("W", new, ["n1"], 0.9, "2026-11-20")], memory, [], frozenset()).values()
+    assert update["replaces"] == "retry"  # not the newer entry that shares only "limit"
 
 
 def test_values_differ_blocks_near_duplicate_merge() -> None:

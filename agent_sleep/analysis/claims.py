@@ -134,7 +134,9 @@ def _verb_at(toks: list[str]) -> int:
             continue
         if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
             continue
-        nxt = toks[i + 1].lower() if i + 1 < len(toks) else ""
+        # the next word lowercased, unless written capitalised: a name ("pins Go 1.19")
+        nxt = toks[i + 1] if i + 1 < len(toks) and not toks[i + 1][:1].isupper() else ""
+        nxt = nxt.lower()
         if low.endswith("s") and (
             nxt in cw.COPULA or nxt in cw.VERB_BASE or nxt in cw.BASE_VERBS or nxt in cw.PAST
         ):

@@ -35,7 +35,7 @@ from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare", "relation",
-           "same_subject", "values_differ"]  # fmt: skip
+           "likeness", "same_subject", "values_differ"]  # fmt: skip
 
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
 _LABEL = re.compile(r"-\d+$")  # a labelled thing from analysis/claims.py ("fact-2")
@@ -156,7 +156,10 @@ def _changed(
     generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS
     # chat turns (a speaker label) are episodic: only the same verb or attribute counts
     chat = bool(new.speaker or old.speaker)
-    loose = generic and not chat and frame >= CHANGE_FRAME and _comparable(new, old)
+    # a generic verb says nothing of what changed: the old claim's own words must be named
+    # ("raised the retry limit to 7" is not about "has 58 contributors")
+    named = not old.words or bool(old.words & _bag(new))
+    loose = generic and not chat and named and frame >= CHANGE_FRAME and _comparable(new, old)
     related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
     if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
         related = similar(_masked(new), _masked(old)) >= EMBED_SAME
@@ -234,10 +237,13 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     both name the same attribute class and the new one brings a value the old one lacks."""
     if _personal(new) or _personal(old):  # "Yusuf's email" belongs to Yusuf: no crossing
         return Verdict(OTHER, "another owner")
+    # the same predicate of two owners is a handover only for a relation with one holder
+    # ("Dev now leads the billing team"): two people may both prefer tea or live in Paris
+    held = "owner" in new.attrs & old.attrs
     anchor = (
         (new.owner & _bag(old) and new.qualifiers <= _bag(old))
         or (old.owner & _bag(new) and old.qualifiers <= _bag(new))
-        or (new.words and new.words == old.words)
+        or (held and new.words and new.words == old.words)
     )
     named = bool(new.old & set(old.values))  # "replaced Jenkins with …" for "… on Jenkins"
     if not anchor or not (new.attrs & old.attrs or named) or not (new.change or new.old):
@@ -299,6 +305,15 @@ def _topic(cs: tuple[Claim, ...]) -> frozenset[str]:
     for c in cs:
         out |= c.words | set(c.values) | c.attrs | c.qualifiers | {c.head} - {"", "be"}
     return frozenset(out)
+
+
+def likeness(a: str, b: str, names: frozenset[str] = frozenset()) -> float:
+    """How much two texts say alike, their owners aside: the Jaccard overlap of their heads,
+    classes, words and values. Among equally strong supersedes, the old entry that says most of
+    what the new one says, and least else, is the one it replaces: not an entry of another
+    attribute that shares one word, nor a merged entry that also holds other facts."""
+    x, y = _topic(tuple(claims(a, names))), _topic(tuple(claims(b, names)))
+    return len(x & y) / len(x | y) if x | y else 0.0
 
 
 @functools.lru_cache(maxsize=1 << 14)

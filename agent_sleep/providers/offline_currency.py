@@ -88,15 +88,21 @@ def supersedes(
     ]
     out: dict[int, dict[str, Any]] = {}
     for k, (kind, text, sources, conf, _date) in enumerate(items):
-        hit, best = None, -1
+        hit, best = None, (-1, -1)
         # the strongest evidence wins (the old value named, then the same verb, then a
-        # generic one); among equals the newest: an item of this run, then bank, MEMORY.md
+        # generic one); among equals the entry most like the new one (currency.likeness:
+        # "raised the retry limit" replaces the retry limit, not the connection limit, and a
+        # one-fact entry rather than a merged one that holds it among others); then the
+        # newest: an item of this run, then bank, MEMORY.md
         for ref, old_text, old_date in reversed(targets):
             verdict = currency.relation(text, old_text, known, similar)
             if verdict.why in IMPLICIT and old_date and old_date == _date:
                 continue  # two values on the same day without a change word: both stand
-            if verdict.kind == currency.SUPERSEDE and STRENGTH.get(verdict.why, 0) > best:
-                hit, best = ref, STRENGTH.get(verdict.why, 0)
+            if verdict.kind != currency.SUPERSEDE:
+                continue
+            rank = (STRENGTH.get(verdict.why, 0), currency.likeness(text, old_text, known))
+            if rank > best:
+                hit, best = ref, rank
         if hit is not None:
             out[k] = {
                 "action": "supersede",
