@@ -25,6 +25,9 @@ UPDATES = [
     ("Maria owns the billing service.", "The billing service is now owned by Dev."),
     ("I drink coffee every morning.", "I switched to tea instead of coffee."),
     ("Maria leads the data team.", "Dev now leads the data team."),
+    # a name that is also a verb ("Go", "Make") is not the verb of "targets" / "requires"
+    ("The Orca service targets Go 1.21.", "The Orca service now targets Go 1.22."),
+    ("The Orca repo requires Make 4.3.", "The Orca repo now requires Make 4.4."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
