@@ -166,6 +166,31 @@ def test_recall_ranks_replacement_first_and_labels(tmp_path: Path) -> None:
     assert all(not hits[i].current and hits[i].superseded_on == "2026-11-09" for i in stale)
 
 
+def test_a_log_note_quoting_a_superseded_entry_ranks_below_its_replacement(
+    tmp_path: Path,
+) -> None:
+    """A note sleep wrote about an entry ("A ↔ B", "Decide: …") quotes it as it stood: once the
+    entry is superseded, the note ranks below what replaced it, even in a deep request."""
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("Project Atlas deploys to AWS us-east-1.", "W", None)])
+    [old] = [n for n in _memory(ws) if "us-east-1" in n.text]
+    _day(ws, 9, [("Project Atlas migrated its deploy target from AWS us-east-1 to GCP "
+                  "europe-west1.", "W", None)])  # fmt: skip
+    log = ws / "memory" / "2026-11-02.md"  # as sleep wrote it that night, before the update
+    quote = ("- 22:30 S: Project Atlas deploys to AWS us-east-1. ↔ Project Atlas deploy target "
+             f"AWS us-east-1 noted twice <!-- id=qqqqqqqqqq sources={old.id} -->\n")  # fmt: skip
+    log.write_text(log.read_text() + quote)
+    from agent_sleep.retrieval.recall import recall
+
+    for ask in ({"k": 8}, {"budget_tokens": 1000}):
+        hits = recall(ws, "Atlas deploy target AWS us-east-1", **ask)
+        first_new = next(i for i, h in enumerate(hits) if "GCP" in h.text)
+        [quoted] = [i for i, h in enumerate(hits) if "noted twice" in h.text]
+        assert first_new < quoted, ask
+        assert old.id in hits[quoted].sources  # the note's citation is its provenance
+
+
 def test_finding_a_replacement_decodes_only_consolidated_units(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

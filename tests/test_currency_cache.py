@@ -51,3 +51,23 @@ def test_a_new_page_and_a_removed_one_are_seen(tmp_path: Path) -> None:
     assert set(currency.superseded_map(ws)) == {"aaaaaaaaaa"}
     page.unlink()
     assert dict(currency.superseded_map(ws)) == {}
+
+
+def test_the_one_note_of_a_superseded_entry_is_outdated_even_where_merged(tmp_path: Path) -> None:
+    """A bank entry that merged the old note with another still cites it: the note is outdated
+    all the same. A note of a superseded entry that cites several stays current while a
+    current entry cites it (that entry may say something else of it)."""
+    ws = Workspace.at(tmp_path / "ws")
+    _page(ws.root, (
+        "# Notes\n\n## Overview\n\n"
+        "- W: Standup at 9 (2026-11-01); Retro on Fridays (2026-11-01) "
+        "<!-- id=mmmmmmmmmm sources=n1n1n1n1n1,n2n2n2n2n2,n3n3n3n3n3 -->\n\n## History\n\n"
+        "- W: Standup at 9 <!-- id=aaaaaaaaaa sources=n1n1n1n1n1 superseded_by=bbbbbbbbbb "
+        "until=2026-11-05 -->\n"
+        "- W: Standup at 9, retro on Thursdays <!-- id=cccccccccc sources=n2n2n2n2n2,n3n3n3n3n3 "
+        "superseded_by=bbbbbbbbbb until=2026-11-05 -->\n"
+        "- W: Standup at 10 <!-- id=bbbbbbbbbb sources=n4n4n4n4n4 -->\n"
+    ))  # fmt: skip
+    sup = currency.superseded_map(ws)
+    assert set(sup) == {"aaaaaaaaaa", "cccccccccc", "n1n1n1n1n1"}
+    assert sup["n1n1n1n1n1"].by == "bbbbbbbbbb"

@@ -259,6 +259,27 @@ def test_other_window_settings_re_split_the_logs_and_reuse_every_vector(
     assert loaded.windows is not None and int(loaded.windows.sum()) == 2
 
 
+def test_an_index_split_before_log_notes_kept_their_citations_is_re_split(ws: Path) -> None:
+    import json
+
+    _fill(ws, 4)
+    log = next((ws / "memory").glob("*.md"))
+    log.write_text(log.read_text() + "- 23:00 S: A ↔ B <!-- id=cccccccccc sources=aaaaaaaaaa -->\n")
+    w = Workspace.at(ws)
+    index.update(w)
+    manifest = index.index_dir(w) / index.MANIFEST
+    written = json.loads(manifest.read_text())
+    assert written["split"] == 2
+    del written["split"]  # as the release before wrote it
+    manifest.write_text(json.dumps(written))
+    index._loaded.clear()
+    again = index.update(w)
+    assert again.files_read >= 1 and again.embedded == 0  # every file read again, no vector lost
+    loaded = index.open_index(w)
+    [row] = [r for r, u in enumerate(loaded.units) if "A ↔ B" in u.text]
+    assert loaded.units[row].cites == ("aaaaaaaaaa",) and "aaaaaaaaaa" in loaded.sources[row]
+
+
 def test_a_search_over_a_backlog_answers_from_bm25_and_embeds_it_in_the_background(
     ws: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,11 +3,13 @@ replaced them and say so.
 
 The map is read from the files (a superseded entry carries ``superseded_by=<id> until=<date>``
 and sits in a bank page's History section): entry id -> (replacing id, date), and each daily
-note cited only by superseded entries -> the same. A ranked unit all of whose ids are
-superseded is moved just below its replacement (the replacement is brought into the ranking
-when it was not a candidate). Hits are labelled: ``current``, ``superseded_by`` (the replacing
-entry's text) and ``superseded_on``. Hand-edited metadata naming a missing entry is ignored
-with one warning; a supersede cycle (A by B, B by A) leaves both current, with one warning.
+note cited only by superseded entries, or the one note a superseded entry cites -> the same.
+A ranked unit all of whose ids are superseded is moved just below its replacement (the
+replacement is brought into the ranking when it was not a candidate); so is a log note that
+cites a superseded entry (sleep's "A ↔ B" connections and "Decide: …" actions quote the entry
+as it stood). Hits are labelled: ``current``, ``superseded_by`` (the replacing entry's text)
+and ``superseded_on``. Hand-edited metadata naming a missing entry is ignored with one
+warning; a supersede cycle (A by B, B by A) leaves both current, with one warning.
 """
 
 from __future__ import annotations
@@ -110,8 +112,11 @@ def _superseded(ws: Workspace, paths: list[Path]) -> dict[str, Superseded]:
         if s
     }
     for old_id, sup in list(out.items()):
-        for s in entries[old_id].meta.get("sources", "").split(","):
-            if s and s not in current_cites and s not in out:
+        cited = [s for s in entries[old_id].meta.get("sources", "").split(",") if s]
+        for s in cited:
+            # the one note a superseded entry stood for is outdated with it, even where
+            # another entry still holds a copy (a bank entry that merged it with others)
+            if s not in out and (s not in current_cites or len(cited) == 1):
                 out[s] = sup
     return out
 
@@ -134,9 +139,13 @@ def reorder(
         return ranked
 
     def old(row: int) -> Superseded | None:
-        ids = index.units[row].ids
-        found = [sup.get(i) for i in ids]
-        return found[0] if ids and all(found) else None
+        unit = index.units[row]
+        found = [sup.get(i) for i in unit.ids]
+        if unit.ids and all(found):
+            return found[0]
+        if unit.kind == "log":  # a note sleep wrote about an entry since superseded ("A ↔ B")
+            return next((s for i in unit.cites if (s := sup.get(i)) is not None), None)
+        return None
 
     flagged = {row: s for _score, row in ranked if (s := old(row)) is not None}
     if not flagged:

@@ -469,9 +469,12 @@ def _reusable(old: Loaded, model: str | None) -> bool:
 
 
 def _same_windows(old: Loaded) -> bool:
-    """Whether ``old`` split the logs into the window units configured now (else every
-    file is read again; vectors are still reused by content hash)."""
-    return old.window_config == (units.WINDOW_NOTES, units.WINDOW_STRIDE)
+    """Whether ``old`` split the files into units as this release does, with the window units
+    configured now (else every file is read again; vectors are still reused by content
+    hash)."""
+    return old.window_config == (units.WINDOW_NOTES, units.WINDOW_STRIDE) and (
+        old.split == units.SPLIT
+    )
 
 
 def _rewrite(

@@ -121,6 +121,7 @@ class Manifest:
     model: str | None
     units: int
     windows: tuple[int, int]  # units.WINDOW_NOTES, units.WINDOW_STRIDE when written
+    split: int  # units.SPLIT when written (1 before the field)
     pending: int  # units left without a vector (zeros) for a later update to embed
     files: dict[str, list[int]]  # in row order: [mtime_ns, size, units]
     parts: tuple[Part, ...]
@@ -146,6 +147,7 @@ class Manifest:
                 units=int(data.get("units", -1)),
                 pending=int(data.get("pending", 0)),
                 windows=(int(data.get("windows", [0, 0])[0]), int(data.get("windows", [0, 0])[1])),
+                split=int(data.get("split", 1)),
                 files={str(k): [int(x) for x in v] for k, v in files.items()},
                 parts=tuple(Part(str(p), int(u), int(f)) for p, u, f in parts),
             )

@@ -103,6 +103,7 @@ class Loaded:
     parts: tuple[Part, ...] = ()
     windows: np.ndarray | None = None  # bool by row: a window unit (None: there are none)
     window_config: tuple[int, int] = (0, 0)  # how the units were split (units.WINDOW_*)
+    split: int = 1  # units.SPLIT when written
     pending: int = 0  # units whose vectors are left for a later update (rows of zeros)
     units: Sequence[Unit] = ()
     sources: Sequence[tuple[str, ...]] = ()
@@ -258,6 +259,7 @@ def write(
         "terms": TERMS,
         "meaning": MEANING,
         "windows": [units.WINDOW_NOTES, units.WINDOW_STRIDE],
+        "split": units.SPLIT,
         "pending": pending,
         "files": files,
         "parts": [[p.id, p.units, p.files] for p in parts],
@@ -502,6 +504,7 @@ def _read_once(folder: Path, with_vectors: bool = True) -> Loaded | None:
         parts=manifest.parts,
         windows=_windows(masks),
         window_config=manifest.windows,
+        split=manifest.split,
         pending=manifest.pending,
     )
 

@@ -37,6 +37,9 @@ MEMORY = "memory"
 BANK = "bank"
 LOG = "log"
 WINDOW = "window"
+# how notes become units; a change makes the next update read every file again (vectors are
+# reused by content hash). 2: a log note records the ids its sources= cites (a REM note's)
+SPLIT = 2
 WINDOW_NOTES = 0  # notes per window unit (0: no windows)
 WINDOW_STRIDE = 3  # a window starts every this many notes
 CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
@@ -230,6 +233,7 @@ def log_unit(n: notes.Note, previous: str | None, path: str, day: str, section: 
         date=day,
         ids=(n.id,) if n.id else (),
         refs=_split(n.meta.get("source")),
+        cites=_split(n.meta.get("sources")),  # what a note sleep wrote is about
         section=section,
         time=n.time,
         context=log_context(n.text, previous, day),
