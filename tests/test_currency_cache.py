@@ -71,3 +71,29 @@ def test_the_one_note_of_a_superseded_entry_is_outdated_even_where_merged(tmp_pa
     sup = currency.superseded_map(ws)
     assert set(sup) == {"aaaaaaaaaa", "cccccccccc", "n1n1n1n1n1"}
     assert sup["n1n1n1n1n1"].by == "bbbbbbbbbb"
+
+
+def test_a_merged_copy_of_a_replaced_fact_ranks_below_the_replacement() -> None:
+    """A bank entry that merged the replaced note with another fact cites it: it moves just
+    below the replacement, and a unit citing its own replacement is left alone."""
+    from types import SimpleNamespace
+
+    from agent_sleep.retrieval.units import BANK, MEMORY, Unit
+
+    merged = Unit(
+        BANK,
+        "bank/concepts/notes.md",
+        "W: Sync on Fridays; sales sync too",
+        None,
+        ids=("mmmmmmmmmm",),
+        cites=("n1n1n1n1n1", "n2n2n2n2n2"),
+    )
+    new = Unit(MEMORY, "MEMORY.md", "W: Sync moved to Mondays", None, ids=("bbbbbbbbbb",),
+               cites=("n4n4n4n4n4", "n1n1n1n1n1"))  # fmt: skip
+    index = SimpleNamespace(units=[merged, new], files={"bank/concepts/notes.md": [0, 0, 1],
+                                                        "MEMORY.md": [0, 0, 1]})  # fmt: skip
+    old = currency.Superseded("bbbbbbbbbb", "2026-11-05")
+    sup = {"aaaaaaaaaa": old, "n1n1n1n1n1": old}
+    ranked = currency.reorder(index, [(1.0, 0), (0.9, 1)], sup)  # type: ignore[arg-type]
+    assert [row for _score, row in ranked] == [1, 0]
+    assert ranked[0][0] > 0.9  # the replacement was raised, not the copy lowered past others

@@ -5,11 +5,12 @@ The map is read from the files (a superseded entry carries ``superseded_by=<id> 
 and sits in a bank page's History section): entry id -> (replacing id, date), and each daily
 note cited only by superseded entries, or the one note a superseded entry cites -> the same.
 A ranked unit all of whose ids are superseded is moved just below its replacement (the
-replacement is brought into the ranking when it was not a candidate); so is a log note that
-cites a superseded entry (sleep's "A ↔ B" connections and "Decide: …" actions quote the entry
-as it stood). Hits are labelled: ``current``, ``superseded_by`` (the replacing entry's text)
-and ``superseded_on``. Hand-edited metadata naming a missing entry is ignored with one
-warning; a supersede cycle (A by B, B by A) leaves both current, with one warning.
+replacement is brought into the ranking when it was not a candidate); so is a unit that cites
+a superseded entry or note (sleep's "A ↔ B" connections and "Decide: …" actions quote the
+entry as it stood; a bank entry that merged the old note with others holds a copy of it).
+Hits are labelled: ``current``, ``superseded_by`` (the replacing entry's text) and
+``superseded_on``. Hand-edited metadata naming a missing entry is ignored with one warning; a
+supersede cycle (A by B, B by A) leaves both current, with one warning.
 """
 
 from __future__ import annotations
@@ -143,8 +144,12 @@ def reorder(
         found = [sup.get(i) for i in unit.ids]
         if unit.ids and all(found):
             return found[0]
-        if unit.kind == "log":  # a note sleep wrote about an entry since superseded ("A ↔ B")
-            return next((s for i in unit.cites if (s := sup.get(i)) is not None), None)
+        # what cites a superseded entry or note quotes it as it stood: a note sleep wrote
+        # about it ("A ↔ B"), or an entry that holds a copy of it, merged with other facts
+        for i in unit.cites:
+            s = sup.get(i)
+            if s is not None and s.by not in unit.ids:
+                return s
         return None
 
     flagged = {row: s for _score, row in ranked if (s := old(row)) is not None}
