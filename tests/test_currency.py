@@ -28,6 +28,9 @@ UPDATES = [
     # a name that is also a verb ("Go", "Make") is not the verb of "targets" / "requires"
     ("The Orca service targets Go 1.21.", "The Orca service now targets Go 1.22."),
     ("The Orca repo requires Make 4.3.", "The Orca repo now requires Make 4.4."),
+    # "takes place" is one verb, and a plural subject before it is not the verb
+    ("The design office hours takes place on Fridays at 16:00.",
+     "From now on the design office hours is on Mondays at 9:00."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),

@@ -131,3 +131,12 @@ NEWNESS = frozenset("new current latest".split())
 NEW_OF_RE = re.compile(r"\bnew (?:\w+ )?(\w+)", re.I)
 DETERMINERS = frozenset("the its his her their our my your".split())
 BOUNDARY = frozenset("to from with by for on in at into onto over as".split())
+
+# "takes place" is one verb: "happens" (else "place" reads as what is said of the owner)
+TAKE_PLACE_RE = re.compile(r"\b(take|takes|took|taken|taking) place\b", re.I)
+_HAPPENS = {"take": "happen", "takes": "happens", "took": "happened", "taken": "happened",
+            "taking": "happening"}  # fmt: skip
+
+
+def happens(m: re.Match[str]) -> str:
+    return _HAPPENS[m.group(1).lower()]

@@ -82,6 +82,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     body = cw.RESOLVED_RE.sub("", body)
     out: list[Claim] = []
     body = cw.CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body)
+    body = cw.TAKE_PLACE_RE.sub(cw.happens, body)  # "takes place": one verb, not a "place"
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
@@ -138,7 +139,11 @@ def _verb_at(toks: list[str]) -> int:
         nxt = toks[i + 1] if i + 1 < len(toks) and not toks[i + 1][:1].isupper() else ""
         nxt = nxt.lower()
         if low.endswith("s") and (
-            nxt in cw.COPULA or nxt in cw.VERB_BASE or nxt in cw.BASE_VERBS or nxt in cw.PAST
+            nxt in cw.COPULA
+            or nxt in cw.VERB_BASE
+            or nxt in cw.BASE_VERBS
+            or nxt in cw.PAST
+            or (nxt.endswith("s") and nxt in cw.CLASS_OF)  # "the office hours happens"
         ):
             continue  # "my dance moves get …": a plural noun before its verb
         if low in cw.GENERIC or cw.CHANGE_RE.fullmatch(low):
