@@ -136,8 +136,7 @@ def _verb_at(toks: list[str]) -> int:
         if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
             continue
         # the next word lowercased, unless written capitalised: a name ("pins Go 1.19")
-        nxt = toks[i + 1] if i + 1 < len(toks) and not toks[i + 1][:1].isupper() else ""
-        nxt = nxt.lower()
+        nxt = toks[i + 1].lower() if i + 1 < len(toks) and not toks[i + 1][:1].isupper() else ""
         if low.endswith("s") and (
             nxt in cw.COPULA
             or nxt in cw.VERB_BASE

@@ -59,6 +59,8 @@ from agent_sleep.retrieval.index_store import (
 from agent_sleep.retrieval.units import WINDOW, Unit, iter_units
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     # updates only: a search of an index up to date does not import them
     from agent_sleep.retrieval.index_vectors import Collected, Job, Progress
 
@@ -363,18 +365,21 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
         return cached  # no file changed since the scan that found it up to date
     current, plain = _scan(ws)
     busy = backlog.running(index_dir(ws))
-    if cached is not None and (busy or _fresh(cached, current, want_model())):
-        if watch is not None and plain and _fresh(cached, current, want_model()):
+    if cached is not None:
+        fresh = _fresh(cached, current, want_model())
+        if fresh and watch is not None and plain:
             watch.vouch(generation)
-        return cached
+        if fresh or busy:
+            return cached
     _loaded.pop(ws.root, None)
     loaded = _read(ws)
     if query is not None and current and not (busy and loaded is not None):
         unread = unindexed_bytes(current, None if loaded is None else loaded.stamps)
         # the scan module only when files are unindexed (a cold search of an index up to
         # date imports nothing it does not use)
-        if busy or (unread and unread >= _scan_module().SCAN_FROM and backlog.start(ws)):
-            answer = _scan_module().answer_index(ws, query, current)
+        scanning = _scan_module() if busy or unread else None
+        if scanning and (busy or (unread >= scanning.SCAN_FROM and backlog.start(ws))):
+            answer = scanning.answer_index(ws, query, current)
             warn_once(
                 f"{answer.pending} units of {ws.root} are not indexed yet, so this search read "
                 "the files directly (BM25 alone); the index is being built in the background "
@@ -405,7 +410,7 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
     return loaded
 
 
-def _scan_module():  # type: ignore[no-untyped-def]
+def _scan_module() -> ModuleType:
     from agent_sleep.retrieval import scan
 
     return scan
