@@ -31,6 +31,39 @@ UPDATES = [
     # "takes place" is one verb, and a plural subject before it is not the verb
     ("The design office hours takes place on Fridays at 16:00.",
      "From now on the design office hours is on Mondays at 9:00."),
+    # a log line that opens with its change verb: what the verb acts on is the subject
+    ("The API base URL is https://api.staging.local/v1.",
+     "Switched the API base URL to https://api.prod.local/v2."),
+    ("The default branch is master.", "Renamed the default branch to trunk."),
+    ("The test suite uses pytest 7.4.", "Bumped pytest to 8.2."),
+    ("The repo lints with flake8.", "Replaced flake8 with ruff as the linter."),
+    # a reason or an occasion after the value is not part of what is said
+    ("Tom reports to Greta.", "Tom reports to Hiro after the reorg."),
+    # "slipped to" is change language; "Daily" is not a name for being capitalised first
+    ("The launch deadline is March 3.", "The launch deadline slipped to March 17."),
+    ("Daily standup is at 9:30.", "Standup moved to 10:45."),
+    # "instead of" naming a word of the old statement; "every second" is how often
+    ("The user wants tabs for indentation.",
+     "The user asked for spaces instead of tabs for indentation from now on."),
+    ("The sprint retro happens every second Friday.", "The sprint retro is on Thursdays now."),
+    # a label and its value; "(was A)" names the old value
+    ("Daily standup is at 9:30.", "Standup: 10:15 (was 9:30)."),
+    ("The request timeout for the payments client is 30 seconds.",
+     "Payments client timeout: 45 seconds."),
+    # a title's full stop does not end the sentence
+    ("Wanjiru's doctor is Dr. Meyer at Riverside Clinic.",
+     "Wanjiru's doctor is Dr. Adeyemi at Hillcrest Practice."),
+    # "a new number" for the phone number; an address says it is an email
+    ("Sofia's phone number is +44 7700 900123.", "Sofia got a new number: +44 7700 900456."),
+    ("Mateus's email is mateus.silva@brightline.io.",
+     "Mateus now uses mateus@silvaworks.com for everything."),
+    # another port for the same gateway; a tool's version bumped in a log line
+    ("The API gateway listens on port 8080.", "Switched the gateway to port 9443 for TLS."),
+    ("The backend targets Node 18.", "Bumped Node to 22 across all services."),
+    # a weekday for a weekday; "reports to" is the manager; "prod" is production
+    ("Sprint retro is on Friday afternoons.", "Retro moved to Thursday mornings."),
+    ("Kwame reports to Helga Strand.", "Kwame's new manager is Diego Alvarez after the reorg."),
+    ("The production cluster runs Kubernetes 1.27.", "Prod cluster is on Kubernetes 1.29 now."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
@@ -43,6 +76,21 @@ LOOK_ALIKES = [
     ("Priya prefers trains over planes.", "Tomás now prefers trains over planes."),
     # a generic change verb about another attribute of the same project
     ("Falcon has 12 contributors.", "We raised the timeout for Falcon to 30 seconds."),
+    # a leading participle is not a log line's change verb; another project's build
+    ("The docs live in the repo.", "Updated docs are in the wiki."),
+    ("Kestrel build pins Go 1.19.", "Marlin build now pins Go 1.23."),
+    # a log line acting on another attribute; the old value as the new owner
+    ("The test suite uses pytest 7.4.", "Bumped the coverage threshold to 85 percent."),
+    ("Tom reports to Greta.", "Greta reports to Hiro after the reorg."),
+    # class words in long chat turns ("the love and …", "options like …") are no shared head
+    ("Joanna: Having that picture on my cork board reminds me of the love and encouragement "
+     "from them every day.",
+     "Joanna: Since I'm lactose intolerant I'm trying out dairy-free options like coconut or "
+     "almond milk instead."),
+    # two releases, two rooms; a speaker's label is not a value's label
+    ("Release 4.1 shipped on June 2.", "Release 4.2 shipped on July 9."),
+    ("The standup is in room 4.", "The retro is now in room 7."),
+    ("Caroline: 3 kids is a lot.", "Caroline: I now have a new job at the library."),
 ]  # fmt: skip
 
 

@@ -28,6 +28,7 @@ CLASSES = {
     "schedule": "scheduled rescheduled schedule meets meeting happens starts start held takes",
     "name": "name named renamed called",
     "size": "count number total headcount size",
+    "manager": "manager boss supervisor reports-to reporting-to reported-to",
 }
 CLASS_OF = {w: c for c, ws in CLASSES.items() for w in ws.split()}
 COPULA = frozenset(
@@ -48,7 +49,9 @@ CHANGE_RE = re.compile(
     r"downgraded|updated|rescheduled|shifted|transferred|handed|took over|taken over|"
     r"stopped|swapped|formerly|previously|used to|went from|cut|doubled|halved|extended|"
     r"took-over|taken-over|taking-over|handed-over|hands-over|"
-    r"shortened|postponed|delayed|pushed back|"
+    r"shortened|postponed|delayed|pushed back|slipped|dropped|rose|fell|grew|jumped|climbed|"
+    r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
+    r"rerouted|repointed|reconfigured|"
     r"reassigned|changed (?:his|her|their|its|my) mind)\b",
     re.I,
 )
@@ -56,7 +59,8 @@ OLD_VALUE_RE = re.compile(
     r"\b(?:instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left|quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
-    r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b",
+    r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
+    r"|\((?:was|previously|formerly|before|old)\s*:?\s+([^)]+)\)",  # "10:15 (was 9:30)"
     re.I,
 )
 FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
@@ -76,7 +80,7 @@ TIME_LEAD_RE = re.compile(
 )
 ADDITIVE_RE = re.compile(
     r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
-    r"second|other than|along with|on top of)\b",
+    r"(?<!every )second|other than|along with|on top of)\b",
     re.I,
 )
 NEGATION_RE = re.compile(
@@ -89,6 +93,20 @@ LEADING_RE = re.compile(
     r"^(?:(?:these days|nowadays|from now on|going forward|since then|as of (?:now|today|"
     r"this \w+|\w+(?: \d+)?)|starting (?:today|now|this \w+|\w+)|now)"
     r",?\s+)",
+    re.I,
+)
+# "reports to": one verb, the manager relation (joined with a hyphen like "took-over")
+REPORTS_TO_RE = re.compile(r"\b(reports|reporting|reported) to\b", re.I)
+# "Standup: 10:15", "Payments client timeout: 45 seconds": a label and its value
+LABEL_RE = re.compile(r"^([A-Za-z][\w'’ .-]{0,60}?):\s+(?=\S)")
+# shortened words of one meaning ("prod cluster" is the production cluster)
+SHORT = {"prod": "production", "repo": "repository", "db": "database", "config": "configuration",
+         "env": "environment", "docs": "documentation", "doc": "documentation"}  # fmt: skip
+# a trailing reason or occasion ("… after the reorg", "… because of a clash") says why or
+# when, not what: it is left out of the claim when what stays still names a value
+ASIDE_RE = re.compile(
+    r",?\s+(?:because|due to|thanks to|following|as part of|after (?:the|a|an|our|my|his|her|"
+    r"their|some)\b)\b.*$",
     re.I,
 )
 RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
@@ -105,7 +123,8 @@ WEEKDAYS = frozenset(
 )
 STOP = lexical.STOPWORDS | frozenset(
     "the a an its his her their our your my to in at of for on with by over from into "
-    "onto per via as than then that which who whom whose".split()
+    "onto per via as than then that which who whom whose everything anything something "
+    "nothing everyone anyone someone".split()
 )
 
 
@@ -118,7 +137,7 @@ PAST = frozenset(
 )
 VERB_BASE = frozenset(
     "live work prefer like love own lead manage run use enjoy move took-over handed-over "
-    "stepped speak speaks drink eat hate".split()
+    "stepped speak speaks drink eat hate reports-to reported-to reporting-to".split()
 )
 ADVERBS = frozenset("now no not never still also just recently finally already".split())
 
@@ -128,7 +147,7 @@ BASE_VERBS = frozenset(
 )
 PRONOUNS = frozenset("i we you they he she it this that there".split())
 NEWNESS = frozenset("new current latest".split())
-NEW_OF_RE = re.compile(r"\bnew (?:\w+ )?(\w+)", re.I)
+NEW_OF_RE = re.compile(r"\bnew (\w+)(?: (\w+))?", re.I)
 DETERMINERS = frozenset("the its his her their our my your".split())
 BOUNDARY = frozenset("to from with by for on in at into onto over as".split())
 

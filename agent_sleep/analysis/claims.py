@@ -48,6 +48,8 @@ class Claim:
 @functools.lru_cache(maxsize=1 << 16)
 def lemma(word: str) -> str:
     w = re.sub(r"['’]s$", "", word.lower())
+    if w in cw.SHORT:
+        return cw.SHORT[w]
     for end, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if len(w) > len(end) + 2 and w.endswith(end) and not w.endswith("ss"):
             return w[: -len(end)] + rep
@@ -78,6 +80,8 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     """The claims of a note or entry: one per clause; a clause without a subject of its own
     ("... and works at Siemens") takes the previous clause's subject."""
     label, body = lexical.split_speaker(text)
+    if label and _labelled_value(body):  # "Standup: 10:15 (was 9:30)": not a speaker
+        label, body = "", f"{label.rstrip(': ')} is {body}"
     speaker = label.rstrip(": ").lower()
     body = cw.RESOLVED_RE.sub("", body)
     out: list[Claim] = []
@@ -87,6 +91,9 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
         sentence = cw.TIME_LEAD_RE.sub("", sentence)
+        tag = cw.LABEL_RE.match(sentence)
+        if tag and _labelled_value(sentence[tag.end() :]) and _verb_at(tokens(tag.group(1))) < 0:
+            sentence = f"{tag.group(1)} is {sentence[tag.end() :]}"
         lead = cw.LEADING_RE.match(sentence)
         sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None
@@ -97,6 +104,15 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
             if claim is not None:
                 out.append(claim)
     return tuple(out)
+
+
+def _labelled_value(body: str) -> bool:
+    """Whether what follows a "Label: " is a bare value (it opens with a number, or is a few
+    words with no verb), so the label is the subject, not a speaker."""
+    toks = tokens(body)
+    if not toks:
+        return False
+    return any(ch.isdigit() for ch in toks[0]) or (len(toks) <= 5 and _verb_at(toks) < 0)
 
 
 def _verbish(tok: str) -> bool:
@@ -157,6 +173,8 @@ def _split(
 ) -> tuple[list[str], list[str]] | None:
     """(subject, predicate) of a clause; a clause opening with its verb ("… and works at X")
     takes the previous clause's subject; None without either."""
+    if previous is None and (acted := _acted_on(toks)) is not None:
+        return acted
     v = _verb_at(toks)
     first = next((t for t in toks if t.lower() not in cw.ADVERBS), "")
     if previous is not None and first and _verbish(first) and first.lower() not in cw.PRONOUNS:
@@ -166,6 +184,26 @@ def _split(
     if v <= 0:
         return None
     return _identifying(toks[:v], toks[v:])
+
+
+def _acted_on(toks: list[str]) -> tuple[list[str], list[str]] | None:
+    """A log line that opens with its change verb ("Bumped pytest to 8.2", "Renamed the default
+    branch to trunk"): what the verb acts on is the subject, the verb and the rest the
+    predicate; None for any other clause without a subject."""
+    low = toks[0].lower()
+    if not (low in cw.GENERIC or cw.CHANGE_RE.fullmatch(low)) or not low.endswith("ed"):
+        return None
+    k = 2 if len(toks) > 1 and toks[1].lower() in cw.DETERMINERS | {"a", "an"} else 1
+    end = k
+    while end < len(toks) and toks[end].lower() not in cw.BOUNDARY:
+        if toks[end].lower() in cw.COPULA:
+            return None  # "Updated docs are in the wiki": a participle, not a log line
+        if any(ch.isdigit() for ch in toks[end]) and end > k:
+            break
+        end += 1
+    if end == k or end >= len(toks):
+        return None  # nothing acted on, or nothing said of it
+    return toks[1:end], [low, *toks[end:]]
 
 
 def _predicate(
@@ -196,6 +234,8 @@ def _predicate(
             continue
         if low in _NOT_VALUES or low.endswith(("n't", "n’t")):
             continue
+        if k and pred[k - 1].lower() == "every" and low in _ORDINALS:
+            continue  # "every second Friday": how often, not a value
         if cls:
             attrs.add(cls)
         # "is a nurse" and "is 30 seconds": a value and its unit, not what is said of it
@@ -227,6 +267,7 @@ def _label(prev: str, tok: str) -> bool:
 
 
 _NOT_VALUES = frozenset(["no", "not", "never", "longer", "anymore", "more", "every"])
+_ORDINALS = frozenset(["other", "second", "third", "fourth"])
 
 
 def _old_values(clause: str) -> set[str]:
@@ -234,7 +275,7 @@ def _old_values(clause: str) -> set[str]:
     old = {
         _norm_value(t)
         for m in cw.OLD_VALUE_RE.finditer(clause)
-        for t in tokens(m.group(1) or m.group(2) or "")
+        for t in tokens(m.group(1) or m.group(2) or m.group(3) or "")
     }
     if cw.CHANGE_RE.search(clause):
         old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}
@@ -249,6 +290,8 @@ def _claim(
     lead: bool = False,
 ) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
     clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
+    clause = cw.REPORTS_TO_RE.sub(r"\1-to", clause)
+    clause = _without_aside(clause, names)
     toks = tokens(clause)
     while len(toks) > 1 and toks[0].lower() in cw.ADVERBS and toks[1].lower() in cw.PRONOUNS:
         toks = toks[1:]  # "now I am ready": the adverb is change language, "I" the subject
@@ -276,13 +319,19 @@ def _claim(
         attrs=frozenset(attrs),
         values=tuple(values),
         words=frozenset(words),
-        old=frozenset(old) & frozenset(values) | frozenset(lemma(t) for t in old) & set(words),
+        old=frozenset(old) & frozenset(values)
+        | frozenset(lemma(t) for t in old) & (set(words) | owner),  # "Replaced Jenkins with …"
         negated=bool(cw.NEGATION_RE.search(clause)),
-        change=(lead or fresh_mod or bool(cw.CHANGE_RE.search(clause))) and not modal,
+        change=(lead or fresh_mod or bool(old) or bool(cw.CHANGE_RE.search(clause))) and not modal,
         modal=modal,
         activity=_progressive(pred),
         speaker=speaker,
-        new_of=frozenset(lemma(m.group(1)) for m in cw.NEW_OF_RE.finditer(clause)),
+        new_of=frozenset(
+            lemma(w)
+            for m in cw.NEW_OF_RE.finditer(clause)
+            for w in m.groups()
+            if w and w.lower() not in cw.STOP and w.lower() not in cw.COPULA
+        ),
         past=_past(pred),
         seq=tuple(
             lemma(t)
@@ -292,6 +341,16 @@ def _claim(
         additive=bool(cw.ADDITIVE_RE.search(clause)),
     )
     return claim, (subj, pred)
+
+
+def _without_aside(clause: str, names: frozenset[str]) -> str:
+    """The clause without a trailing reason or occasion ("Tom reports to Hiro after the
+    reorg"), when what stays still names a value after its first word."""
+    m = cw.ASIDE_RE.search(clause)
+    if m is None:
+        return clause
+    kept = tokens(clause[: m.start()])
+    return clause[: m.start()] if any(_strong(t, False, names) for t in kept[1:]) else clause
 
 
 def _progressive(pred: list[str]) -> bool:
@@ -384,9 +443,20 @@ def _subject(
     content = [
         (t, lemma(t)) for t in subj if t.lower() not in cw.STOP or t.lower() in cw.SUBJECT_WORDS
     ]
+    # "Daily standup": a word capitalised only as the clause's first, before a lower-case noun,
+    # modifies it; a name stays an owner ("Tom", "Acme Corp", a name the workspace knows)
+    modifier = (
+        len(content) > 1
+        and subj[:1] == [content[0][0]]
+        and content[0][0][1:].islower()
+        and content[0][0] not in names
+        and content[1][0][:1].islower()
+    )
     for k, (tok, lem) in enumerate(content):
         if tok.lower() in cw.SUBJECT_WORDS:
             owner.add(speaker or "user")
+        elif k == 0 and modifier:
+            qualifiers.add(lem)
         elif tok[:1].isupper() and tok.lower() not in cw.STOP or k == len(content) - 1:
             owner.add(lem)
         else:

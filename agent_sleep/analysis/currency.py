@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from agent_sleep.analysis import change_words as cw
@@ -81,7 +81,8 @@ def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
     def kind(v: str) -> str:
         return "n" if any(ch.isdigit() for ch in v) else "w"
 
-    return sorted(map(kind, a)) == sorted(map(kind, b))
+    # as sets: "FitHub on Canal Street" for "CoreWorks in Camden"
+    return set(map(kind, a)) == set(map(kind, b))
 
 
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
@@ -95,7 +96,10 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     if new.speaker and old.speaker and new.speaker != old.speaker:
         return Verdict(OTHER, "another speaker")  # each speaks of their own life
     names_new, names_old = _names(new), _names(old)
-    same_subject = _subject_bag(new) == _subject_bag(old)  # "the lab wifi" / "the wifi of the lab"
+    # "the lab wifi" / "the wifi of the lab"; "payments client timeout" / "the request timeout
+    # for the payments client" (one subject holds the other's, two words or more)
+    bags = sorted((_subject_bag(new), _subject_bag(old)), key=len)
+    same_subject = bags[0] == bags[1] or (len(bags[0]) >= 2 and bags[0] < bags[1])
     if not same_subject and (
         not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old)
     ):
@@ -104,14 +108,23 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         new = replace(new, change=True)  # "a new phone number" for the phone number
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
         return Verdict(OTHER, "another qualifier")
-    if _other_nouns(new, old):
+    if _other_nouns(new, old) and not new.new_of & old.attrs:  # "a new number": the phone's
         return Verdict(OTHER, "another attribute")
     labels = {w for w in new.words if _LABEL.search(w)}, {w for w in old.words if _LABEL.search(w)}
-    if labels[0] and labels[1] and labels[0] != labels[1]:
-        return Verdict(OTHER, "another labelled thing")  # "team 1" / "team 2"
+    # "team 1" / "team 2" are two things; "switched the gateway to port 9443" for "listens on
+    # port 8080" changes the number of one
+    relabelled = new.change and {_LABEL.sub("", w) for w in labels[0]} == {
+        _LABEL.sub("", w) for w in labels[1]
+    }
+    if labels[0] and labels[1] and labels[0] != labels[1] and not relabelled:
+        return Verdict(OTHER, "another labelled thing")
     differ, was, now = _values_differ(new, old)
     frame = _overlap(new.frame, old.frame)
-    heads = new.head == old.head or bool(new.attrs & old.attrs - {""})
+    # a chat turn is long and loose: a class word anywhere in it ("the love and …", "options
+    # like …") is no head; only the same head counts there
+    heads = new.head == old.head or (
+        not (new.speaker or old.speaker) and bool(new.attrs & old.attrs - {""})
+    )
     if not differ:
         return (
             Verdict(SAME, "same value")
@@ -120,7 +133,7 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         )
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
-    if new.old & set(old.values) and frame >= CHANGE_FRAME:  # "from A to B" naming A
+    if new.old & (set(old.values) | old.words) and frame >= CHANGE_FRAME:  # "from A to B"
         return Verdict(SUPERSEDE, "the old value named", was, now)
     if old.past and not (old.attrs & set(cw.CLASSES)) and old.head not in cw.GENERIC_HEADS:
         return Verdict(OTHER, "an episode, not a state")  # "went to a support group"
@@ -135,10 +148,14 @@ def _other_nouns(new: Claim, old: Claim) -> bool:
     """Whether the claims name different attribute nouns ("staging" / "production")."""
     nouns_new = {a for a in new.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
     nouns_old = {a for a in old.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
+    # a class word is said in the predicate too ("got a new number" for "phone number")
+    # and a value that says what it is names its attribute (an address is an email's)
+    bag_new = _bag(new) | set(new.seq) | _kind_nouns(new.values)
+    bag_old = _bag(old) | set(old.seq) | _kind_nouns(old.values)
     return bool(
-        (nouns_new and not nouns_new & _bag(old))
-        or (nouns_old and not nouns_old & _bag(new))
-        or (nouns_new - _bag(old) and nouns_old - _bag(new))
+        (nouns_new and not nouns_new & bag_old)
+        or (nouns_old and not nouns_old & bag_new)
+        or (nouns_new - bag_old and nouns_old - bag_new)
     )
 
 
@@ -153,13 +170,21 @@ def _changed(
     """The verdict when the new claim uses change language: a supersede when it speaks of the
     same attribute (the same head, a generic change of comparable values, or, given
     ``similar``, frames that mean the same)."""
-    generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS
+    renamed = new.head == "name"  # "renamed the default branch to trunk": what it is called
+    generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS or renamed
     # chat turns (a speaker label) are episodic: only the same verb or attribute counts
     chat = bool(new.speaker or old.speaker)
     # a generic verb says nothing of what changed: the old claim's own words must be named
     # ("raised the retry limit to 7" is not about "has 58 contributors")
-    named = not old.words or bool(old.words & _bag(new))
-    loose = generic and not chat and named and frame >= CHANGE_FRAME and _comparable(new, old)
+    named = (
+        not old.words
+        or bool(old.words & _bag(new))
+        or bool(_fine_kinds(old.values) & _fine_kinds(v for v in new.values if v not in new.old))
+    )
+    loose = (
+        generic and not chat and named and frame >= CHANGE_FRAME
+        and (renamed or _comparable(new, old))
+    )  # fmt: skip
     related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
     if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
         related = similar(_masked(new), _masked(old)) >= EMBED_SAME
@@ -200,6 +225,37 @@ def _comparable(new: Claim, old: Claim) -> bool:
     if new.values or old.values:
         return bool(new.words & old.words)
     return old.head in ("role", "employer") or bool(new.words & old.words)
+
+
+_FINE = (
+    ("weekday", re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")),
+    ("time", re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?|\d{1,2}(?:am|pm)")),
+    ("month", re.compile(r"jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|"
+                         r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")),
+    ("email", re.compile(r"[^@\s]+@[^@\s]+")),
+    ("host", re.compile(r"(?:https?://)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/\S*)?")),
+    ("version", re.compile(r"v?\d+(?:\.\d+)+")),
+)  # fmt: skip
+
+
+def _fine_kinds(values: Iterable[str]) -> set[str]:
+    """The kinds of values that name what they are on their own (a weekday, a time, a month, an
+    email, a host, a version), unlike a bare number or a word."""
+    return {k for v in values for k, rx in _FINE if rx.fullmatch(v)}
+
+
+_KIND_NOUNS = {
+    "email": {"email", "mail", "address"},
+    "host": {"url", "host", "address", "domain", "site", "endpoint", "link", "server"},
+    "time": {"time"},
+    "weekday": {"day"},
+    "month": {"date", "month", "day"},
+    "version": {"version"},
+}
+
+
+def _kind_nouns(values: Iterable[str]) -> set[str]:
+    return {n for k in _fine_kinds(values) for n in _KIND_NOUNS[k]}
 
 
 def _subject_bag(c: Claim) -> frozenset[str]:
@@ -246,11 +302,21 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
         or (held and new.words and new.words == old.words)
     )
     named = bool(new.old & set(old.values))  # "replaced Jenkins with …" for "… on Jenkins"
-    if not anchor or not (new.attrs & old.attrs or named) or not (new.change or new.old):
+    # "Bumped pytest to 8.2" for "the suite uses pytest 7.4": the new claim's owner is what
+    # the old one says, and the values are of a kind
+    said = [v for v in old.values if v not in new.owner]  # "targets Node 18" less "Node"
+    acted = (
+        bool(new.owner & ({old.head} | set(old.values)))
+        and bool(new.values)
+        and _comparable(new, replace(old, values=tuple(said)))
+    )
+    anchor = anchor or acted
+    if not anchor or not (new.attrs & old.attrs or named or acted) or not (new.change or new.old):
         return Verdict(OTHER, "another owner")
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
-    fresh = (frozenset(new.values) | new.owner) - _bag(old) - new.old
+    fresh = (frozenset(new.values) | new.owner | (new.words if named else frozenset())) - _bag(old)
+    fresh -= new.old | ({old.head} | set(old.values) if acted else set())
     if not fresh:
         return Verdict(OTHER, "no new value")
     gone = (frozenset(old.values) | old.owner) - _bag(new)
@@ -322,6 +388,7 @@ def _keys(cs: tuple[Claim, ...]) -> frozenset[str]:
     for c in cs:
         out |= c.owner | c.qualifiers | c.words | set(c.values)
         out |= {a for a in c.attrs if a not in cw.CLASSES}
+        out |= {c.head} - cw.GENERIC_HEADS - set(cw.CLASSES) - {""}
     return frozenset(out)
 
 

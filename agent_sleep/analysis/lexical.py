@@ -24,7 +24,13 @@ STOPWORDS = frozenset(
     don't didn't can't won't isn't wasn't let let's one im ive dont thats""".split()  # noqa: SIM905
 )
 _TOKEN_RE = re.compile(r"[a-z0-9][a-z0-9'+#.-]*[a-z0-9+#]|[a-z0-9]")
-_SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+# a sentence ends at . ! ? before a capital or a digit, not after a title or a common
+# abbreviation ("Dr. Meyer", "St. Mary's", "approx. 40")
+_SENT_RE = re.compile(
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bvs\.)"
+    r"(?<!\bNo\.)(?<!\bapprox\.)(?<!\bInc\.)(?<!\bLtd\.)(?<!\bCo\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
+    r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+)
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
 _NEGATION_RE = re.compile(
     r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|won't|isn't|aren't|wasn't|stopped|quit"
