@@ -622,6 +622,22 @@ def generate(seed: int, per_family: int = 8, controls: int = 24) -> list[tuple[i
     return out
 
 
+def load_cases(path: str | Path, seed: int) -> list[tuple[int, int, Scenario]]:
+    """Scenarios written by hand (a JSON list of objects with ``kind`` "update" or "control",
+    ``subject``, ``first``, ``second``, ``old``, ``new``, ``query``), placed on the same six
+    weeks as the generator's: the first note on a random day, the second 3-14 days later."""
+    import json
+
+    rng = random.Random(seed)
+    out = []
+    for c in json.loads(Path(path).read_text(encoding="utf-8")):
+        family = "control" if c["kind"] == "control" else c.get("family", "written")
+        s = Scenario(family, c["subject"], c["first"], c["second"], c["old"], c["new"], c["query"])
+        d0 = rng.randrange(0, DAYS - 16)
+        out.append((d0, d0 + rng.randrange(3, 15), s))
+    return out
+
+
 def _has(text: str, value: str) -> bool:
     return (
         re.search(rf"(?<![\w@.]){re.escape(value.lower())}(?![\w@]|\.\w)", text.lower()) is not None
@@ -812,6 +828,12 @@ def main() -> None:
         help="recall within N tokens (600 or more: a deep request, learned rerank) "
         "instead of the 10 best",
     )
+    ap.add_argument(
+        "--cases",
+        default=None,
+        help="replay scenarios written by hand (JSON, see bench/currency_cases/) instead of "
+        "the generator's",
+    )
     ap.add_argument("--show-failures", action="store_true")
     ap.add_argument("--keep", default=None, help="replay into this folder and keep it")
     ap.add_argument("--conflicts", default=None, help=argparse.SUPPRESS)
@@ -821,13 +843,18 @@ def main() -> None:
         print(f"{pairs} {n}")
         return
     print(f"code under test: {Path(agent_sleep.__file__).resolve().parent.parent}")
-    plan = generate(args.seed, args.per_family, args.controls)
+    plan = (
+        load_cases(args.cases, args.seed)
+        if args.cases
+        else generate(args.seed, args.per_family, args.controls)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         ws = Path(args.keep or tmp) / "ws"
         seconds = replay(ws, plan, args.seed)
         r = score(ws, plan, args.budget_tokens)
     print(
-        f"{r['updates']} updates in {len(r['by_family'])} families, {r['controls']} controls, "
+        f"{r['updates']} updates in {len(r['by_family'])} "
+        f"famil{'y' if len(r['by_family']) == 1 else 'ies'}, {r['controls']} controls, "
         f"{DAYS} days, a sleep after each ({seconds:.1f} s); MEMORY.md ends with "
         f"{r['memory_entries']} entries"
     )

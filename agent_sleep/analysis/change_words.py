@@ -23,7 +23,7 @@ CLASSES = {
     "maintains maintained maintain responsible lead leads led manages managed manage runs "
     "ownership handed charge assigned reassigned",
     "preference": "prefer prefers preferred preference like likes liked love loves favourite "
-    "favorite rather enjoys enjoy",
+    "favorite rather enjoys enjoy want wants wanted",
     "version": "version upgraded upgrade downgraded downgrade bumped release",
     "schedule": "scheduled rescheduled schedule meets meeting happens starts start held takes",
     "name": "name named renamed called",

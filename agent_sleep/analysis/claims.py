@@ -87,6 +87,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     out: list[Claim] = []
     body = cw.CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body)
     body = cw.TAKE_PLACE_RE.sub(cw.happens, body)  # "takes place": one verb, not a "place"
+    body = re.sub(r"(?<=\d),(?=\d{3}\b)", "", body)  # "$1,200" is one number
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing

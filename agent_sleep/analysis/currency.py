@@ -181,8 +181,10 @@ def _changed(
         or bool(old.words & _bag(new))
         or bool(_fine_kinds(old.values) & _fine_kinds(v for v in new.values if v not in new.old))
     )
+    # "was promoted to analytics lead" for "is a senior data analyst": a role for a role
+    role = new.head == "role" and old.head == "be" and bool(old.words) and not old.values
     loose = (
-        generic and not chat and named and frame >= CHANGE_FRAME
+        generic and not chat and (named or role) and frame >= CHANGE_FRAME
         and (renamed or _comparable(new, old))
     )  # fmt: skip
     related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
@@ -220,7 +222,10 @@ def _comparable(new: Claim, old: Claim) -> bool:
         return {("n" if re.fullmatch(r"[\d.,:%]+[a-z]{0,3}", v) else "w") for v in values}
 
     if new.values and old.values:
-        fresh = [v for v in new.values if v not in new.old] or list(new.values)
+        # what the old claim says already ("rebooked his Bogotá flight for the 17th") is no
+        # value of the new one
+        said = _bag(old) - frozenset(old.values)
+        fresh = [v for v in new.values if v not in new.old and v not in said] or list(new.values)
         return kinds(fresh) == kinds(old.values)
     if new.values or old.values:
         return bool(new.words & old.words)
