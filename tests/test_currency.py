@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -366,3 +367,42 @@ def test_contested_entry_becomes_a_next_session_action(tmp_path: Path) -> None:
     _day(ws, 3, [("User now prefers light mode over dark mode.", "O", 0.5)])
     log = (ws / "memory/2026-11-03.md").read_text()
     assert "## Next session" in log and "Decide: User prefers dark mode" in log
+
+
+# Changes the clause rules do not read, read by the bundled embedding model: the new note uses
+# change language, speaks of the same owner and says what the old one says, values masked.
+SAID_ALIKE_UPDATES = [
+    ("CloudWatch log retention is set to 30 days.",
+     "Dropped log retention to 14 days to save on storage."),
+    ("Family passwords are kept in LastPass.", "Family passwords now live in 1Password."),
+    ("Logging goes to Papertrail.", "Logging now ships to Datadog."),
+]  # fmt: skip
+SAID_ALIKE_OTHERS = [
+    # another owner's attribute, another qualifier, an intention, an added fact
+    ("Yusuf's work email is yusuf@marrowgate.com.", "Rania's work email is now rania.70@mail.io."),
+    ("The scheduler service is maintained by Ulla.",
+     "The catalog service is now maintained by Kwame."),
+    ("CloudWatch log retention is set to 30 days.", "We will drop log retention to 14 days."),
+    ("Ana speaks Greek.", "Ana now also speaks Korean."),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def similar() -> Any:
+    from agent_sleep.providers.offline_currency import similarity
+
+    fn = similarity()
+    assert fn is not None  # the model ships with the package
+    return fn
+
+
+@pytest.mark.parametrize(("old", "new"), SAID_ALIKE_UPDATES)
+def test_said_alike_supersedes_with_the_model(old: str, new: str, similar: Any) -> None:
+    assert currency.relation(new, old).kind != currency.SUPERSEDE  # the rules alone miss it
+    verdict = currency.relation(new, old, similar=similar)
+    assert (verdict.kind, verdict.why) == (currency.SUPERSEDE, "said alike")
+
+
+@pytest.mark.parametrize(("old", "new"), SAID_ALIKE_OTHERS)
+def test_said_alike_keeps_look_alikes(old: str, new: str, similar: Any) -> None:
+    assert currency.relation(new, old, similar=similar).kind != currency.SUPERSEDE

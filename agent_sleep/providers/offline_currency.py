@@ -68,6 +68,7 @@ STRENGTH = {
     "negation": 3,
     "change language": 2,
     "a generic change": 1,
+    "said alike": 0,  # the embedding's reading, below every rule's
 }
 
 
@@ -88,7 +89,7 @@ def supersedes(
     ]
     out: dict[int, dict[str, Any]] = {}
     for k, (kind, text, sources, conf, _date) in enumerate(items):
-        hit, best = None, (-1, -1)
+        hit, best = None, (-1, -1.0)
         # the strongest evidence wins (the old value named, then the same verb, then a
         # generic one); among equals the entry most like the new one (currency.likeness:
         # "raised the retry limit" replaces the retry limit, not the connection limit, and a
