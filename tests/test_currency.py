@@ -65,6 +65,11 @@ UPDATES = [
     ("Sprint retro is on Friday afternoons.", "Retro moved to Thursday mornings."),
     ("Kwame reports to Helga Strand.", "Kwame's new manager is Diego Alvarez after the reorg."),
     ("The production cluster runs Kubernetes 1.27.", "Prod cluster is on Kubernetes 1.29 now."),
+    # "May" the month is no intention; "second author" adds nothing
+    ("The renewal date for Kestrel Foods is 14 May.",
+     "The renewal date for Kestrel Foods is now 30 June."),
+    ("The second author on the tokenizer paper is Folasade.",
+     "The second author on the tokenizer paper is now Joaquin."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
@@ -92,6 +97,12 @@ LOOK_ALIKES = [
     ("Release 4.1 shipped on June 2.", "Release 4.2 shipped on July 9."),
     ("The standup is in room 4.", "The retro is now in room 7."),
     ("Caroline: 3 kids is a lot.", "Caroline: I now have a new job at the library."),
+    # a chat turn's "from that trip to England" names no old value; "wanting to" is an intention
+    ("Maria: Last year I took a solo trip and took this pic in Spain.",
+     "Maria: I got the idea from that trip to England a few years ago."),
+    ("Nate: I love fantasy and sci-fi movies.",
+     "Nate: I've been wanting to try your chocolate cake for a while now."),
+    ("Ana adopted a cat in May.", "Ana adopted a second cat in June."),
 ]  # fmt: skip
 
 

@@ -66,8 +66,10 @@ OLD_VALUE_RE = re.compile(
 FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
 # an intention or a possibility is not a fact that replaces another ("I won't quit")
 MODAL_RE = re.compile(
-    r"\b(?:will|won't|would|wouldn't|can't|cannot|could|should|might|may|must|gonna|"
-    r"going to|want to|wants to|plan to|plans to|hope to|hoping to|if)\b|\?\s*$",
+    r"\b(?:will|won't|would|wouldn't|can't|cannot|could|should|might|must|gonna|"
+    r"(?<!\d )(?<!\d)may(?! \d)|"  # not the month: "14 May", "May 3"
+    r"going to|want to|wants to|wanting to|wanted to|plan to|plans to|hope to|hoping to|if)\b"
+    r"|\?\s*$",
     re.I,
 )
 CONTRACTION_RE = re.compile(r"\b(I|we|you|they|he|she|it|that)['’](m|re|ve|s|ll|d)\b", re.I)
@@ -80,7 +82,7 @@ TIME_LEAD_RE = re.compile(
 )
 ADDITIVE_RE = re.compile(
     r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
-    r"(?<!every )second|other than|along with|on top of)\b",
+    r"an? second|other than|along with|on top of)\b",  # "a second cat", not "second author"
     re.I,
 )
 NEGATION_RE = re.compile(
@@ -95,6 +97,8 @@ LEADING_RE = re.compile(
     r",?\s+)",
     re.I,
 )
+# "10:15 (was 9:30)": the parenthesis names the old value, a change
+WAS_RE = re.compile(r"\((?:was|previously|formerly|before|old)\b", re.I)
 # "reports to": one verb, the manager relation (joined with a hyphen like "took-over")
 REPORTS_TO_RE = re.compile(r"\b(reports|reporting|reported) to\b", re.I)
 # "Standup: 10:15", "Payments client timeout: 45 seconds": a label and its value

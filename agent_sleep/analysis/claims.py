@@ -323,7 +323,10 @@ def _claim(
         old=frozenset(old) & frozenset(values)
         | frozenset(lemma(t) for t in old) & (set(words) | owner),  # "Replaced Jenkins with …"
         negated=bool(cw.NEGATION_RE.search(clause)),
-        change=(lead or fresh_mod or bool(old) or bool(cw.CHANGE_RE.search(clause))) and not modal,
+        change=(
+            lead or fresh_mod or bool(cw.WAS_RE.search(clause)) or bool(cw.CHANGE_RE.search(clause))
+        )
+        and not modal,
         modal=modal,
         activity=_progressive(pred),
         speaker=speaker,

@@ -133,7 +133,9 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         )
     if new.additive and not new.old:
         return Verdict(OTHER, "an added fact")
-    if new.old & (set(old.values) | old.words) and frame >= CHANGE_FRAME:  # "from A to B"
+    # "from A to B" naming A (a note may name a word of the old one: "instead of tabs")
+    named = set(old.values) | (set() if new.speaker or old.speaker else old.words)
+    if new.old & named and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "the old value named", was, now)
     if old.past and not (old.attrs & set(cw.CLASSES)) and old.head not in cw.GENERIC_HEADS:
         return Verdict(OTHER, "an episode, not a state")  # "went to a support group"
