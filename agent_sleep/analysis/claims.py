@@ -153,7 +153,10 @@ def _verb_at(toks: list[str]) -> int:
         if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
             continue
         # the next word lowercased, unless written capitalised: a name ("pins Go 1.19")
-        nxt = toks[i + 1].lower() if i + 1 < len(toks) and not toks[i + 1][:1].isupper() else ""
+        j = i + 1
+        while j < len(toks) - 1 and toks[j].lower() in cw.ADVERBS:
+            j += 1  # "passwords now live": the verb after the adverb
+        nxt = toks[j].lower() if j < len(toks) and not toks[j][:1].isupper() else ""
         if low.endswith("s") and (
             nxt in cw.COPULA
             or nxt in cw.VERB_BASE
