@@ -26,11 +26,19 @@ Printed:
   reads as the same subject and attribute with different values, per 100 entries) and the
   bench_consolidation headline figures (temporal preservation, compression, evidence cited).
 
+With ``--cases FILE`` it replays update scenarios written by hand instead (a JSON list of
+objects: ``kind`` "update" or "control", ``subject``, ``first``, ``second``, ``old``, ``new``,
+``query``), placed on the same six weeks. ``bench/currency_cases/`` holds four sets, each
+written apart from the detector and from the generator, in wording of its own: ``written_a``
+(30 updates, 10 controls) and ``written_b`` (60, 20) were read to find rules; ``written_c``
+(60, 20) was measured once, then read; ``written_d`` (60, 20) has never been read.
+
 It runs against any checkout on ``PYTHONPATH`` (the public API only; ``now=`` is passed when
 ``sleep_cycle`` takes it), so the commit before this work can be measured with the same
 scenarios::
 
     python bench/bench_currency.py [--seed 7] [--locomo ../shared/data/locomo/locomo-dev.json]
+    python bench/bench_currency.py --cases bench/currency_cases/written_d.json --budget-tokens 1000
     PYTHONPATH=/work/base python bench/bench_currency.py   # the same scenarios, old code
 """
 

@@ -418,3 +418,17 @@ def test_said_alike_supersedes_with_the_model(old: str, new: str, similar: Any) 
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_OTHERS)
 def test_said_alike_keeps_look_alikes(old: str, new: str, similar: Any) -> None:
     assert currency.relation(new, old, similar=similar).kind != currency.SUPERSEDE
+
+
+def test_a_known_name_in_the_old_value_is_not_the_new_owner() -> None:
+    # "Family" is a known name here (from "Spotify Family"): "Family passwords" still says
+    # nothing of the subscriptions, while "Node" alone is what the backend's "Node 18" names
+    names = frozenset({"Family", "Spotify", "Node"})
+    old = "Household subscriptions include Spotify Family."
+    assert currency.relation("Family passwords now live in 1Password.", old, names).kind == (
+        currency.OTHER
+    )
+    bumped = currency.relation(
+        "Bumped Node to 22 across all services.", "The backend targets Node 18.", names
+    )
+    assert bumped.kind == currency.SUPERSEDE

@@ -318,7 +318,7 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     # the old one says, and the values are of a kind
     said = [v for v in old.values if v not in new.owner]  # "targets Node 18" less "Node"
     acted = (
-        bool(new.owner & ({old.head} | set(old.values)))
+        bool(new.owner) and new.owner <= {old.head} | set(old.values)
         and bool(new.values)
         and _comparable(new, replace(old, values=tuple(said)))
     )
