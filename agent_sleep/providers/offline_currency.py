@@ -35,13 +35,17 @@ def similarity() -> Callable[[str, str], float] | None:
     model = _encoder[0]
     if model is None:
         return None
+    if len(_encoder) == 1:  # one cache of vectors per process: every sleep run shares it
 
-    @functools.lru_cache(maxsize=4096)
-    def vec(text: str) -> Any:
-        return model.embed_documents([text])[0]
+        @functools.lru_cache(maxsize=8192)
+        def vec(text: str) -> Any:
+            return model.embed_documents([text])[0]
+
+        _encoder.append(vec)
+    cached = _encoder[1]
 
     def cos(a: str, b: str) -> float:
-        return float(vec(a) @ vec(b))
+        return float(cached(a) @ cached(b))
 
     return cos
 
