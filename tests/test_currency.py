@@ -70,6 +70,8 @@ UPDATES = [
      "The renewal date for Kestrel Foods is now 30 June."),
     ("The second author on the tokenizer paper is Folasade.",
      "The second author on the tokenizer paper is now Joaquin."),
+    # an arrow is a move
+    ("The status page is hosted on Statuspage.io.", "status page -> Instatus, migration done."),
 ]  # fmt: skip
 LOOK_ALIKES = [
     ("Ana is allergic to peanuts.", "Ana also avoids shellfish."),
@@ -387,6 +389,9 @@ SAID_ALIKE_UPDATES = [
      "Dropped log retention to 14 days to save on storage."),
     ("Family passwords are kept in LastPass.", "Family passwords now live in 1Password."),
     ("Logging goes to Papertrail.", "Logging now ships to Datadog."),
+    # a decision is a fact despite its "will"
+    ("The fiscal year ends on 31 March.",
+     "We decided the fiscal year will end on 31 December going forward."),
 ]  # fmt: skip
 SAID_ALIKE_OTHERS = [
     # another owner's attribute, another qualifier, an intention, an added fact

@@ -51,7 +51,7 @@ CHANGE_RE = re.compile(
     r"took-over|taken-over|taking-over|handed-over|hands-over|"
     r"shortened|postponed|delayed|pushed back|slipped|dropped|rose|fell|grew|jumped|climbed|"
     r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
-    r"rerouted|repointed|reconfigured|"
+    r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
     r"reassigned|changed (?:his|her|their|its|my) mind)\b",
     re.I,
 )
@@ -97,6 +97,13 @@ LEADING_RE = re.compile(
     r",?\s+)",
     re.I,
 )
+# a decision or a change made is a fact even with "will" in it ("decided the fiscal year will
+# end on 31 December going forward", "failed over to eu-central-1 and will stay there")
+DECIDED_RE = re.compile(
+    r"\b(?:decided|agreed|confirmed|going forward|from now on)\b|\b\w+ed\b.*\band will\b", re.I
+)
+# "status page -> Instatus": an arrow is a move
+ARROW_RE = re.compile(r"\s*(?:->|→|=>)\s*")
 # "10:15 (was 9:30)": the parenthesis names the old value, a change
 WAS_RE = re.compile(r"\((?:was|previously|formerly|before|old)\b", re.I)
 # "reports to": one verb, the manager relation (joined with a hyphen like "took-over")

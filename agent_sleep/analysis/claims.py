@@ -88,6 +88,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     body = cw.CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body)
     body = cw.TAKE_PLACE_RE.sub(cw.happens, body)  # "takes place": one verb, not a "place"
     body = re.sub(r"(?<=\d),(?=\d{3}\b)", "", body)  # "$1,200" is one number
+    body = cw.ARROW_RE.sub(" moved to ", body)
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
@@ -314,7 +315,7 @@ def _claim(
     obj_owner, obj_qual = _object(pred, names)
     head, values, words = _predicate(pred, names, obj_owner | obj_qual, attrs)
     old = _old_values(clause)
-    modal = bool(cw.MODAL_RE.search(clause))
+    modal = bool(cw.MODAL_RE.search(clause)) and not cw.DECIDED_RE.search(clause)
     claim = Claim(
         text=clause,
         owner=frozenset(owner | obj_owner),

@@ -318,7 +318,8 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     # the old one says, and the values are of a kind
     said = [v for v in old.values if v not in new.owner]  # "targets Node 18" less "Node"
     acted = (
-        bool(new.owner) and new.owner <= {old.head} | set(old.values)
+        bool(new.owner)
+        and new.owner <= {old.head} | set(old.values)
         and bool(new.values)
         and _comparable(new, replace(old, values=tuple(said)))
     )
@@ -394,7 +395,9 @@ def _said_alike(
         return None
     if not (cw.CHANGE_RE.search(new_text) or cw.OLD_VALUE_RE.search(new_text)):
         return None
-    if cw.MODAL_RE.search(new_text) or cw.ADDITIVE_RE.search(new_text):
+    if cw.MODAL_RE.search(new_text) and not cw.DECIDED_RE.search(new_text):
+        return None
+    if cw.ADDITIVE_RE.search(new_text):
         return None
     new_words, old_words = _content(new_text), _content(old_text)
     if not _anchored(new_text, old_text, names, new_words & old_words):
