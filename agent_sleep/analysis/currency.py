@@ -391,13 +391,7 @@ def _said_alike(
     language and states a fact (no intention, nothing added), shares a content word with the
     old one and brings a value of its own, and the two say alike once their values, names and
     change words are masked. Notes only: chat turns never get here."""
-    if similar is None or lexical.split_speaker(new_text)[0] or lexical.split_speaker(old_text)[0]:
-        return None
-    if not (cw.CHANGE_RE.search(new_text) or cw.OLD_VALUE_RE.search(new_text)):
-        return None
-    if cw.MODAL_RE.search(new_text) and not cw.DECIDED_RE.search(new_text):
-        return None
-    if cw.ADDITIVE_RE.search(new_text):
+    if similar is None or not _states_a_change(new_text) or _chat(old_text):
         return None
     new_words, old_words = _content(new_text), _content(old_text)
     if not _anchored(new_text, old_text, names, new_words & old_words):
@@ -409,6 +403,22 @@ def _said_alike(
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _states_a_change(text: str) -> bool:
+    """A note (no chat turn) in change language that states a fact: no intention, nothing
+    added. Cached: sleep asks it of one new note against every entry."""
+    if _chat(text) or not (cw.CHANGE_RE.search(text) or cw.OLD_VALUE_RE.search(text)):
+        return False
+    if cw.MODAL_RE.search(text) and not cw.DECIDED_RE.search(text):
+        return False
+    return not cw.ADDITIVE_RE.search(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _chat(text: str) -> bool:
+    return bool(lexical.split_speaker(text)[0])
 
 
 def _anchored(new_text: str, old_text: str, names: frozenset[str], shared: frozenset[str]) -> bool:

@@ -26,10 +26,9 @@ STOPWORDS = frozenset(
 _TOKEN_RE = re.compile(r"[a-z0-9][a-z0-9'+#.-]*[a-z0-9+#]|[a-z0-9]")
 # a sentence ends at . ! ? before a capital or a digit, not after a title or a common
 # abbreviation ("Dr. Meyer", "St. Mary's", "approx. 40")
-_SENT_RE = re.compile(
-    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bvs\.)"
-    r"(?<!\bNo\.)(?<!\bapprox\.)(?<!\bInc\.)(?<!\bLtd\.)(?<!\bCo\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
-    r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+_SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Dr|Mr|Ms|Mrs|St|Prof|vs|No|approx|Inc|Ltd|Co)|\be\.g|\bi\.e)\.$"
 )
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
 _NEGATION_RE = re.compile(
@@ -45,7 +44,13 @@ def tokens(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENT_RE.split(text.strip()) if s.strip()]
+    out: list[str] = []
+    for part in _SENT_RE.split(text.strip()):
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"  # "Dr. Meyer": one sentence
+        elif part.strip():
+            out.append(part)
+    return [s.strip() for s in out if s.strip()]
 
 
 def split_speaker(text: str) -> tuple[str, str]:
