@@ -437,3 +437,34 @@ def test_a_known_name_in_the_old_value_is_not_the_new_owner() -> None:
         "Bumped Node to 22 across all services.", "The backend targets Node 18.", names
     )
     assert bumped.kind == currency.SUPERSEDE
+
+
+def test_recall_ranks_a_newer_restatement_first(tmp_path: Path, monkeypatch: Any) -> None:
+    """No sleep has read an update in these notes; recall still puts the newer one first when
+    it restates the older with a value of its own, and only then."""
+    from agent_sleep.retrieval.recall import recall
+
+    ws = tmp_path / "ws"
+    filler = ["The office plants need water on Mondays.", "Printer toner is in cabinet B."]
+    for day, text in ((3, "Recycling is collected every other Tuesday."),
+                      (9, "Recycling pickup happens on Thursdays.")):  # fmt: skip
+        for t in [*filler, text]:
+            micro_rest(t, "W", workspace=ws, when=dt.datetime(2026, 11, day, 10, 0))
+
+    def first(query: str) -> str:
+        return recall(ws, query, k=4)[0].text
+
+    assert "Thursdays" in first("when is recycling collected")
+    monkeypatch.setattr(recall_currency, "RESTATED", 2.0)  # off: the older one reads closer
+    assert "Tuesday" in first("when is recycling collected")
+
+
+def test_restatement_needs_the_same_owner_and_no_chat() -> None:
+    assert currency.restates("Recycling pickup happens on Thursdays.",
+                             "Recycling is collected every other Tuesday.")  # fmt: skip
+    assert not currency.restates("Glass pickup happens on Thursdays.",
+                                 "Recycling is collected every other Tuesday.")  # fmt: skip
+    assert not currency.restates("Rania's work email is rania@mail.io.",
+                                 "Yusuf's work email is yusuf@mail.io.")  # fmt: skip
+    assert not currency.restates("Caroline: I walk the dog on Thursdays.",
+                                 "Caroline: I walk the dog on Tuesdays.")  # fmt: skip

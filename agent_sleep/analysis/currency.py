@@ -35,7 +35,7 @@ from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare", "relation",
-           "likeness", "same_subject", "values_differ"]  # fmt: skip
+           "likeness", "restates", "same_subject", "values_differ"]  # fmt: skip
 
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
 _LABEL = re.compile(r"-\d+$")  # a labelled thing from analysis/claims.py ("fact-2")
@@ -405,6 +405,20 @@ def _said_alike(
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def restates(new_text: str, old_text: str) -> bool:
+    """Whether a newer note speaks of what an older one says, with a value of its own and none
+    of the old one's (the same owner, no chat turn): recall ranks the newer one first when the
+    two also read alike, whether or not sleep read an update in them."""
+    if _chat(new_text) or _chat(old_text):
+        return False
+    new_words, old_words = _content(new_text), _content(old_text)
+    if not _anchored(new_text, old_text, frozenset(), new_words & old_words):
+        return False
+    new_values, old_values = _strong_words(new_text), _strong_words(old_text)
+    return bool(new_values - old_values) and bool(old_values - new_values)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _states_a_change(text: str) -> bool:
     """A note (no chat turn) in change language that states a fact: no intention, nothing
@@ -441,6 +455,7 @@ def _anchored(new_text: str, old_text: str, names: frozenset[str], shared: froze
     return False
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _content(text: str) -> frozenset[str]:
     """Content words, lemmatised, numbers aside."""
     return frozenset(
@@ -451,6 +466,7 @@ def _content(text: str) -> frozenset[str]:
     )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _strong_words(text: str) -> frozenset[str]:
     """Numbers, identifiers and capitalised words after a sentence's first."""
     toks = tokens(text)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -172,6 +173,49 @@ def reorder(
         scores[new_row] = top
         scores[row] = min(scores[row], top - 1e-6) * 0.999
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
+
+
+_TYPE = re.compile(r"^[WBOS](?:\(c=[\d.]+\))?: ")
+NEWER_DEPTH = 12  # the best units among which a newer restatement moves up
+RESTATED = 0.6  # cosine of two units' vectors for a restatement
+
+
+def newer_first(
+    index: Loaded, ranked: list[tuple[float, int]], sup: Mapping[str, Superseded]
+) -> list[tuple[float, int]]:
+    """``ranked`` with a newer note moved just above an older one among the best
+    ``NEWER_DEPTH`` when it restates it with another value (``analysis.currency.restates``,
+    vectors at cosine >= ``RESTATED``): the update sleep did not read ("Ardent Labs is
+    licensed for 65 seats" after "… has 40 licensed seats") still comes first. Chat turns and
+    superseded units are left where they are."""
+    if index.vectors is None or len(ranked) < 2:
+        return ranked
+    import numpy as np
+
+    from agent_sleep.analysis.currency import restates
+
+    top = [row for _score, row in ranked[:NEWER_DEPTH]]
+    units = [index.units[row] for row in top]
+    when = [(u.date or "", u.time or "") for u in units]
+    texts = [_TYPE.sub("", u.text) for u in units]  # "W: …" is a note's type, not a speaker
+    vecs = np.asarray(index.vectors[np.asarray(top)], dtype=np.float32)
+    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    order = list(range(len(top)))
+    for j in range(1, len(top)):
+        if any(sup.get(i) for i in units[j].ids) or not when[j][0]:
+            continue
+        for i in order[: order.index(j)]:
+            if when[i] >= when[j] or any(sup.get(x) for x in units[i].ids):
+                continue
+            if float(vecs[i] @ vecs[j]) >= RESTATED and restates(texts[j], texts[i]):
+                order.remove(j)
+                order.insert(order.index(i), j)
+                break
+    if order == sorted(order):
+        return ranked
+    scores = [score for score, _row in ranked[: len(top)]]
+    moved = [(scores[k], top[o]) for k, o in enumerate(order)]  # the scores stay in place
+    return moved + ranked[len(top) :]
 
 
 def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:

@@ -170,6 +170,7 @@ def recall(
 
     superseded = currency.superseded_map(ws)
     ranked = currency.reorder(index, ranked, superseded)
+    ranked = currency.newer_first(index, ranked, superseded)
     hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
     return currency.label(hits, superseded)
 
