@@ -195,10 +195,12 @@ def newer_first(
     from agent_sleep.analysis.currency import restates
 
     top = [row for _score, row in ranked[:NEWER_DEPTH]]
+    if len(top) < 2:
+        return ranked
     units = [index.units[row] for row in top]
     when = [(u.date or "", u.time or "") for u in units]
     texts = [_TYPE.sub("", u.text) for u in units]  # "W: …" is a note's type, not a speaker
-    vecs = np.asarray(index.vectors[np.asarray(top)], dtype=np.float32)
+    vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
     vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
     order = list(range(len(top)))
     for j in range(1, len(top)):
