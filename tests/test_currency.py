@@ -387,7 +387,7 @@ def test_contested_entry_becomes_a_next_session_action(tmp_path: Path) -> None:
 SAID_ALIKE_UPDATES = [
     ("CloudWatch log retention is set to 30 days.",
      "Dropped log retention to 14 days to save on storage."),
-    ("Family passwords are kept in LastPass.", "Family passwords now live in 1Password."),
+    ("Staging is reachable at staging.orbitlabs.io.", "Staging URL is now stg.orbitlabs.cloud."),
     ("Logging goes to Papertrail.", "Logging now ships to Datadog."),
     # a decision is a fact despite its "will"
     ("The fiscal year ends on 31 March.",
@@ -417,7 +417,8 @@ def similar() -> Any:
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_UPDATES)
 def test_said_alike_supersedes_with_the_model(old: str, new: str, similar: Any) -> None:
     assert currency.relation(new, old).kind != currency.SUPERSEDE  # the rules alone miss it
-    assert currency.relation(new, old, similar=similar).kind == currency.SUPERSEDE
+    verdict = currency.relation(new, old, similar=similar)
+    assert (verdict.kind, verdict.why) == (currency.SUPERSEDE, "said alike")
 
 
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_OTHERS)

@@ -79,9 +79,7 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
 def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     """The claims of a note or entry: one per clause; a clause without a subject of its own
     ("... and works at Siemens") takes the previous clause's subject."""
-    label, body = lexical.split_speaker(text)
-    if label and _labelled_value(body):  # "Standup: 10:15 (was 9:30)": not a speaker
-        label, body = "", f"{label.rstrip(': ')} is {body}"
+    label, body = lexical.split_speaker(_unlabelled(text))  # "Standup: 10:15": no speaker
     speaker = label.rstrip(": ").lower()
     body = cw.RESOLVED_RE.sub("", body)
     out: list[Claim] = []
@@ -92,10 +90,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
-        sentence = cw.TIME_LEAD_RE.sub("", sentence)
-        tag = cw.LABEL_RE.match(sentence)
-        if tag and _labelled_value(sentence[tag.end() :]) and _verb_at(tokens(tag.group(1))) < 0:
-            sentence = f"{tag.group(1)} is {sentence[tag.end() :]}"
+        sentence = _unlabelled(cw.TIME_LEAD_RE.sub("", sentence))
         lead = cw.LEADING_RE.match(sentence)
         sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None
@@ -108,13 +103,20 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     return tuple(out)
 
 
-def _labelled_value(body: str) -> bool:
-    """Whether what follows a "Label: " is a bare value (it opens with a number, or is a few
-    words with no verb), so the label is the subject, not a speaker."""
-    toks = tokens(body)
-    if not toks:
-        return False
-    return any(ch.isdigit() for ch in toks[0]) or (len(toks) <= 5 and _verb_at(toks) < 0)
+def _unlabelled(text: str) -> str:
+    """ "Label: value" as "label is value" when the label has no verb and what follows is a
+    bare value (it opens with a number, or is a few words with no verb): the label is then
+    the subject, not a speaker ("Standup: 10:15 (was 9:30)", "Payments client timeout: 45
+    seconds"); any other text as it is."""
+    tag = cw.LABEL_RE.match(text)
+    if tag is None or _verb_at(tokens(tag.group(1))) >= 0:
+        return text
+    value = text[tag.end() :]
+    toks = tokens(value)
+    bare = bool(toks) and (
+        any(ch.isdigit() for ch in toks[0]) or (len(toks) <= 5 and _verb_at(toks) < 0)
+    )
+    return f"{tag.group(1)} is {value}" if bare else text
 
 
 def _verbish(tok: str) -> bool:

@@ -393,12 +393,10 @@ def _said_alike(
     change words are masked. Notes only: chat turns never get here."""
     if similar is None or not _states_a_change(new_text) or _chat(old_text):
         return None
-    new_words, old_words = _content(new_text), _content(old_text)
-    if not _anchored(new_text, old_text, names, new_words & old_words):
+    if not _anchored(new_text, old_text, names):
         return None
-    fresh, gone = _strong_words(new_text) - _strong_words(old_text), _strong_words(old_text)
-    gone -= _strong_words(new_text)
-    if not fresh and not (new_words - old_words):
+    fresh, gone = _values_apart(new_text, old_text)
+    if not fresh and not _content(new_text) - _content(old_text):
         return None
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
@@ -410,13 +408,16 @@ def restates(new_text: str, old_text: str) -> bool:
     """Whether a newer note speaks of what an older one says, with a value of its own and none
     of the old one's (the same owner, no chat turn): recall ranks the newer one first when the
     two also read alike, whether or not sleep read an update in them."""
-    if _chat(new_text) or _chat(old_text):
+    if _chat(new_text) or _chat(old_text) or not _anchored(new_text, old_text, frozenset()):
         return False
-    new_words, old_words = _content(new_text), _content(old_text)
-    if not _anchored(new_text, old_text, frozenset(), new_words & old_words):
-        return False
-    new_values, old_values = _strong_words(new_text), _strong_words(old_text)
-    return bool(new_values - old_values) and bool(old_values - new_values)
+    fresh, gone = _values_apart(new_text, old_text)
+    return bool(fresh) and bool(gone)
+
+
+def _values_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the new text's values the old one lacks, the old one's the new one lacks)."""
+    new, old = _strong_words(new_text), _strong_words(old_text)
+    return new - old, old - new
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -435,11 +436,12 @@ def _chat(text: str) -> bool:
     return bool(lexical.split_speaker(text)[0])
 
 
-def _anchored(new_text: str, old_text: str, names: frozenset[str], shared: frozenset[str]) -> bool:
+def _anchored(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     """Whether two notes speak of the same thing: an owner of one is said in the other, their
     owners' names do not differ ("Yusuf's work email" is not "Rania's") and neither has a
     qualifier the other lacks ("the catalog service" is not "the scheduler service"). Without
     a claim to read, two shared content words."""
+    shared = _content(new_text) & _content(old_text)
     ns, os_ = claims(new_text, names), claims(old_text, names)
     if not ns or not os_:
         return len(shared) >= 2

@@ -37,10 +37,9 @@ CONTINUATION = "  "
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 10
 
-_HEAD_RE = re.compile(
-    r"^\ufeff?- (?:(?P<time>\d{2}:\d{2}) )?"
-    r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\)):(?: |$)"
-)
+_TYPE = r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\))"
+_HEAD_RE = re.compile(r"^\ufeff?- (?:(?P<time>\d{2}:\d{2}) )?" + _TYPE + r":(?: |$)")
+PREFIX_RE = re.compile(r"^" + _TYPE + r": ")  # the "W: " a note's displayed text opens with
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
 META_COMMENT_RE = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)  # a note line's metadata
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"

@@ -32,22 +32,19 @@ def similarity() -> Callable[[str, str], float] | None:
         except Exception as e:  # noqa: BLE001 - any failure only turns the check off
             log.info("currency: no embedding model (%s); lexical checks only", e)
             _encoder.append(None)
-    model = _encoder[0]
-    if model is None:
+    if _encoder[0] is None:
         return None
-    if len(_encoder) == 1:  # one cache of vectors per process: every sleep run shares it
-
-        @functools.lru_cache(maxsize=8192)
-        def vec(text: str) -> Any:
-            return model.embed_documents([text])[0]
-
-        _encoder.append(vec)
-    cached = _encoder[1]
 
     def cos(a: str, b: str) -> float:
-        return float(cached(a) @ cached(b))
+        return float(_vector(a) @ _vector(b))
 
     return cos
+
+
+@functools.lru_cache(maxsize=8192)
+def _vector(text: str) -> Any:
+    """A text's vector, cached for the process: every sleep run of it shares the cache."""
+    return _encoder[0].embed_documents([text])[0]
 
 
 class Lazy:

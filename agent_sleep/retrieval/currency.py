@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -175,7 +174,6 @@ def reorder(
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
 
 
-_TYPE = re.compile(r"^[WBOS](?:\(c=[\d.]+\))?: ")
 NEWER_DEPTH = 12  # the best units among which a newer restatement moves up
 RESTATED = 0.6  # cosine of two units' vectors for a restatement
 
@@ -188,18 +186,17 @@ def newer_first(
     vectors at cosine >= ``RESTATED``): the update sleep did not read ("Ardent Labs is
     licensed for 65 seats" after "… has 40 licensed seats") still comes first. Chat turns and
     superseded units are left where they are."""
-    if index.vectors is None or len(ranked) < 2:
+    top = [row for _score, row in ranked[:NEWER_DEPTH]]
+    if index.vectors is None or len(top) < 2:
         return ranked
     import numpy as np
 
     from agent_sleep.analysis.currency import restates
 
-    top = [row for _score, row in ranked[:NEWER_DEPTH]]
-    if len(top) < 2:
-        return ranked
     units = [index.units[row] for row in top]
     when = [(u.date or "", u.time or "") for u in units]
-    texts = [_TYPE.sub("", u.text) for u in units]  # "W: …" is a note's type, not a speaker
+    # "W: …" is a note's type, not a speaker
+    texts = [fmt.PREFIX_RE.sub("", u.text, count=1) for u in units]
     vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
     vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
     order = list(range(len(top)))
