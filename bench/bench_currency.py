@@ -702,6 +702,12 @@ def replay(ws: Path, plan: list[tuple[int, int, Scenario]], seed: int) -> float:
     return (dt.datetime.now() - started).total_seconds()
 
 
+def _about(text: str, subject: str) -> bool:
+    """Whether an entry is about a scenario's subject: it holds the subject, or one of its
+    alternatives ("laptop|notebook", for two notes that name their subject apart)."""
+    return any(alt in text.lower() for alt in subject.lower().split("|"))
+
+
 def _rank(hits: list, value: str) -> int | None:
     for i, h in enumerate(hits):
         if _has(h.text, value):
@@ -730,10 +736,10 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
     controls = kept = 0
     failures = []
     for _d0, _d1, s in plan:
-        about = [t for t in memory if s.subject.lower() in t.lower()]
+        about = [t for t in memory if _about(t, s.subject)]
         if s.family == "control":
             controls += 1
-            cur = [t for t in memory + bank if s.subject.lower() in t.lower()]
+            cur = [t for t in memory + bank if _about(t, s.subject)]
             both = any(_has(t, s.old) for t in cur) and any(_has(t, s.new) for t in cur)
             kept += both
             if not both:

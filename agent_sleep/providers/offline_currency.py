@@ -70,6 +70,7 @@ STRENGTH = {
     "change language": 2,
     "a generic change": 1,
     "said alike": 0,  # the embedding's reading, below every rule's
+    "likely update": 0,  # the learned model's (analysis/update_model.py)
 }
 
 
