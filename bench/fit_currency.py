@@ -38,7 +38,7 @@ from bench.bench_currency import generate  # noqa: E402
 CASES = ROOT / "bench" / "currency_cases"
 CROSS_WEIGHT = 0.2
 L2 = 1.0
-THRESHOLDS = (0.4, 0.5, 0.6, 0.7)
+THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
 
 
 def _rows(tag: str, pairs: list[tuple[str, int, str, str]], similar) -> list[dict]:

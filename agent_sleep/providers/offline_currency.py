@@ -74,7 +74,8 @@ STRENGTH = {
 }
 
 
-IMPLICIT = frozenset({"a new value", "negation"})  # verdicts without change language
+# verdicts without change language, and the learned model's: two such values on one day stand
+IMPLICIT = frozenset({"a new value", "negation", "likely update"})
 
 
 def supersedes(
