@@ -48,7 +48,7 @@ def _rows(tag: str, pairs: list[tuple[str, int, str, str]], similar) -> list[dic
             continue
         if not currency._content(new) & currency._content(old):
             continue
-        verdict = currency.relation(new, old, frozenset(), similar, learned=False)
+        verdict = currency.relation(new, old, frozenset(), similar)
         if verdict.kind == currency.SUPERSEDE:
             continue  # the rules decided: the model is never asked
         x = update_model.features(new, old, verdict.why, similar)

@@ -445,16 +445,17 @@ LEARNED_OTHERS = [
 @pytest.mark.parametrize(("old", "new"), LEARNED_UPDATES)
 def test_the_learned_model_reads_updates_the_rules_miss(old: str, new: str, similar: Any) -> None:
     assert currency.relation(new, old).kind != currency.SUPERSEDE  # no model: the rules alone
-    rules = currency.relation(new, old, similar=similar, learned=False)
+    rules = currency.relation(new, old, similar=similar)
     assert rules.kind != currency.SUPERSEDE
     assert update_model.probability(new, old, rules.why, similar) >= update_model.THRESHOLD
-    verdict = currency.relation(new, old, similar=similar)
+    verdict = update_model.relation(new, old, similar=similar)
     assert (verdict.kind, verdict.why) == (currency.SUPERSEDE, "likely update")
+    assert update_model.relation(new, old).kind != currency.SUPERSEDE  # no embedding: off
 
 
 @pytest.mark.parametrize(("old", "new"), LEARNED_OTHERS)
 def test_the_learned_model_keeps_look_alikes(old: str, new: str, similar: Any) -> None:
-    assert currency.relation(new, old, similar=similar).kind != currency.SUPERSEDE
+    assert update_model.relation(new, old, similar=similar).kind != currency.SUPERSEDE
 
 
 def test_the_learned_model_has_a_weight_per_feature(similar: Any) -> None:

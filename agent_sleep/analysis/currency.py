@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import lexical, update_model
+from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare", "relation",
@@ -348,19 +348,18 @@ def relation(
     old_text: str,
     names: frozenset[str] = frozenset(),
     similar: Callable[[str, str], float] | None = None,
-    learned: bool = True,
 ) -> Verdict:
     """The strongest verdict between any claim of ``new_text`` and any of ``old_text``:
     ``supersede`` wins; ``same`` needs every claim of the new text restated. With ``similar``,
-    where the rules find no update the embedding has a last word (:func:`_last_word`; the
-    learned model only with ``learned``)."""
+    where the rules find no update the embedding has a last word (:func:`_said_alike`); the
+    learned model (analysis/update_model.py) reads what is left."""
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
     if not new_claims or not old_claims:
-        return _last_word(new_text, old_text, names, similar, "no claim", learned)
+        return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, "no claim")
     if not _keys(tuple(new_claims)) & _keys(
         tuple(old_claims)
     ):  # nothing in common: cheap and common
-        return _last_word(new_text, old_text, names, similar, "nothing shared", learned)
+        return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, "nothing shared")
     speakers = {c.speaker for c in new_claims}, {c.speaker for c in old_claims}
     if "" not in speakers[0] | speakers[1]:  # two chat turns
         if not speakers[0] & speakers[1]:
@@ -377,32 +376,7 @@ def relation(
         for i in range(len(new_claims))
     ):
         return Verdict(SAME, "same value")
-    return _last_word(new_text, old_text, names, similar, verdicts[0, 0].why, learned)
-
-
-def _last_word(
-    new_text: str,
-    old_text: str,
-    names: frozenset[str],
-    similar: Callable[[str, str], float] | None,
-    why: str,
-    learned: bool = True,
-) -> Verdict:
-    """Where the clause rules found no update: the embedding's readings, given ``similar``
-    (notes only, never chat turns). First :func:`_said_alike` (change language, frames that
-    read alike), then the learned model (analysis/update_model.py) for two notes that share a
-    content word: an update when it gives one at least :data:`update_model.THRESHOLD`."""
-    said = _said_alike(new_text, old_text, names, similar)
-    if said is not None:
-        return said
-    if not learned or similar is None or _chat(new_text) or _chat(old_text):
-        return Verdict(OTHER, why)
-    if not _content(new_text) & _content(old_text):
-        return Verdict(OTHER, why)
-    if update_model.probability(new_text, old_text, why, similar) < update_model.THRESHOLD:
-        return Verdict(OTHER, why)
-    fresh, gone = _values_apart(new_text, old_text)
-    return Verdict(SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+    return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
 
 
 SAID_ALIKE = 0.5  # masked cosine for a change the clause rules did not read (bench_currency)

@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable
 
 from agent_sleep.analysis import change_words as cw
+from agent_sleep.analysis import currency as c
 from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import lemma, tokens
 
@@ -79,6 +80,26 @@ WEIGHTS = (
 THRESHOLD = 0.65  # chosen leaving one written set out (bench/fit_currency.py)
 
 
+def relation(
+    new_text: str,
+    old_text: str,
+    names: frozenset[str] = frozenset(),
+    similar: Callable[[str, str], float] | None = None,
+) -> c.Verdict:
+    """:func:`currency.relation`, with the model's last word where it says ``other``: an
+    update (``"likely update"``) when the two are notes (no chat turn) that share a content
+    word and the model gives at least :data:`THRESHOLD`. Without ``similar``, the rules'."""
+    verdict = c.relation(new_text, old_text, names, similar)
+    if verdict.kind != c.OTHER or similar is None or c._chat(new_text) or c._chat(old_text):
+        return verdict
+    if not c._content(new_text) & c._content(old_text):
+        return verdict
+    if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
+        return verdict
+    fresh, gone = c._values_apart(new_text, old_text)
+    return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
 def probability(
     new_text: str, old_text: str, why: str, similar: Callable[[str, str], float]
 ) -> float:
@@ -92,8 +113,6 @@ def features(
     new_text: str, old_text: str, why: str, similar: Callable[[str, str], float]
 ) -> list[float]:
     """The model's inputs, in the order of :data:`FEATURES`."""
-    from agent_sleep.analysis import currency as c  # the rules call this module
-
     content_new, content_old = c._content(new_text), c._content(old_text)
     fresh, gone = c._values_apart(new_text, old_text)
     kinds_new, kinds_old = c._fine_kinds(fresh), c._fine_kinds(gone)
@@ -136,8 +155,6 @@ def _lead(text: str) -> list[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def _masked_tokens(text: str) -> tuple[str, ...]:
     """Content-word lemmas in order, every value (number, identifier, name) as ``V``."""
-    from agent_sleep.analysis import currency as c
-
     strong = c._strong_words(text)
     return tuple(
         "V" if t.lower() in strong else lemma(t)

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent_sleep.analysis import currency
+from agent_sleep.analysis import currency, update_model
 
 log = logging.getLogger(__name__)
 _encoder: list[Any] = []
@@ -99,7 +99,7 @@ def supersedes(
         # one-fact entry rather than a merged one that holds it among others); then the
         # newest: an item of this run, then bank, MEMORY.md
         for ref, old_text, old_date in reversed(targets):
-            verdict = currency.relation(text, old_text, known, similar)
+            verdict = update_model.relation(text, old_text, known, similar)
             if verdict.why in IMPLICIT and old_date and old_date == _date:
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
