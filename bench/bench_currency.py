@@ -28,10 +28,13 @@ Printed:
 
 With ``--cases FILE`` it replays update scenarios written by hand instead (a JSON list of
 objects: ``kind`` "update" or "control", ``subject``, ``first``, ``second``, ``old``, ``new``,
-``query``), placed on the same six weeks. ``bench/currency_cases/`` holds four sets, each
-written apart from the detector and from the generator, in wording of its own: ``written_a``
-(30 updates, 10 controls) and ``written_b`` (60, 20) were read to find rules; ``written_c``
-(60, 20) was measured once, then read; ``written_d`` (60, 20) has never been read.
+``query``; a subject may name two alternatives, ``"laptop|ThinkPad"``, when the two notes
+name it apart), placed on the same six weeks. ``bench/currency_cases/`` holds ten sets, each
+written by hand apart from the detector and from the generator, in wording of its own:
+``written_a`` (30 updates, 10 controls) to ``written_e``, ``written_g``, ``written_i`` and
+``written_j`` (60, 20 each) were read to find rules, and fit the learned last word
+(bench/fit_currency.py); ``written_f`` and ``written_h`` (60, 20) were never read nor fitted
+on (references/consolidation.md gives how each was used).
 
 It runs against any checkout on ``PYTHONPATH`` (the public API only; ``now=`` is passed when
 ``sleep_cycle`` takes it), so the commit before this work can be measured with the same

@@ -86,10 +86,16 @@ def relation(
     names: frozenset[str] = frozenset(),
     similar: Callable[[str, str], float] | None = None,
 ) -> c.Verdict:
-    """:func:`currency.relation`, with the model's last word where it says ``other``: an
-    update (``"likely update"``) when the two are notes (no chat turn) that share a content
-    word and the model gives at least :data:`THRESHOLD`. Without ``similar``, the rules'."""
-    verdict = c.relation(new_text, old_text, names, similar)
+    """:func:`currency.relation`, with the model's :func:`last_word` where it says ``other``."""
+    return last_word(new_text, old_text, c.relation(new_text, old_text, names, similar), similar)
+
+
+def last_word(
+    new_text: str, old_text: str, verdict: c.Verdict, similar: Callable[[str, str], float] | None
+) -> c.Verdict:
+    """The rules' ``verdict`` on two texts, or an update (``"likely update"``) where they say
+    ``other``, the two are notes (no chat turn) that share a content word and the model gives
+    at least :data:`THRESHOLD`. Without ``similar``, the rules' verdict."""
     if verdict.kind != c.OTHER or similar is None or c._chat(new_text) or c._chat(old_text):
         return verdict
     if not c._content(new_text) & c._content(old_text):

@@ -99,8 +99,11 @@ def supersedes(
         # one-fact entry rather than a merged one that holds it among others); then the
         # newest: an item of this run, then bank, MEMORY.md
         for ref, old_text, old_date in reversed(targets):
-            verdict = update_model.relation(text, old_text, known, similar)
-            if verdict.why in IMPLICIT and old_date and old_date == _date:
+            verdict = currency.relation(text, old_text, known, similar)
+            same_day = bool(old_date) and old_date == _date
+            if not same_day:  # the model's reading is implicit too: not asked on one day
+                verdict = update_model.last_word(text, old_text, verdict, similar)
+            if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
                 continue
