@@ -1,7 +1,7 @@
 """Fit the learned last word on updates (agent_sleep/analysis/update_model.py).
 
-Rows are pairs of notes the clause rules call ``other`` (what the model is asked about), that
-share a content word and are no chat turns:
+Rows are pairs of notes the clause rules call ``other`` and the model is asked about
+(``update_model.asked``: notes that share a content word, no chat turn, the older no event):
 
 - each scenario of the written sets in ``bench/currency_cases/`` (an update: 1; a look-alike
   control: 0), and pairs of one scenario's later note with another scenario's earlier note of
@@ -44,9 +44,7 @@ THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
 def _rows(tag: str, pairs: list[tuple[str, int, str, str]], similar) -> list[dict]:
     out = []
     for src, y, new, old in pairs:
-        if currency._chat(new) or currency._chat(old):
-            continue
-        if not currency._content(new) & currency._content(old):
+        if not update_model.asked(new, old):
             continue
         verdict = currency.relation(new, old, frozenset(), similar)
         if verdict.kind == currency.SUPERSEDE:
