@@ -37,7 +37,7 @@ from agent_sleep.core.memory import MemoryDoc, memory_budget, one_line
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.providers import prompts
+from agent_sleep.providers import offline_currency, prompts
 from agent_sleep.providers.base import Provider, Usage, get_provider
 
 PHASES = ("nrem", "rem", "both")
@@ -244,6 +244,7 @@ def sleep_cycle(
         raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
     started = time.monotonic()
     ws = Workspace.at(workspace).ensure()
+    offline_currency.cache_in(ws.state_dir / "model")  # the offline consolidator's MiniLM
     prov = (
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
     )

@@ -11,15 +11,24 @@ confirms that two claims with different verbs and change language talk about the
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import currency, update_model
 
 log = logging.getLogger(__name__)
 _encoder: list[Any] = []
+_cache_dir: list[Path] = []  # where the model may keep its ONNX graph: the workspace's
+_vectors: dict[str, Any] = {}  # text -> vector, for the process: every sleep run shares it
+MAX_VECTORS = 8192
+
+
+def cache_in(model_dir: Path) -> None:
+    """Keep the model's ONNX graph in ``model_dir`` (a workspace's ``.agent-sleep/model``, as
+    recall does): a sleep in a new process then loads it instead of building it again."""
+    _cache_dir[:] = [model_dir]
 
 
 def similarity() -> Callable[[str, str], float] | None:
@@ -28,7 +37,7 @@ def similarity() -> Callable[[str, str], float] | None:
         try:
             from agent_sleep.retrieval.embed import load_embedder
 
-            _encoder.append(load_embedder(None))
+            _encoder.append(load_embedder(_cache_dir[0] if _cache_dir else None))
         except Exception as e:  # noqa: BLE001 - any failure only turns the check off
             log.info("currency: no embedding model (%s); lexical checks only", e)
             _encoder.append(None)
@@ -41,10 +50,18 @@ def similarity() -> Callable[[str, str], float] | None:
     return cos
 
 
-@functools.lru_cache(maxsize=8192)
 def _vector(text: str) -> Any:
-    """A text's vector, cached for the process: every sleep run of it shares the cache."""
-    return _encoder[0].embed_documents([text])[0]
+    if text not in _vectors:
+        _embed([text])
+    return _vectors[text]
+
+
+def _embed(texts: list[str]) -> None:
+    """Embed ``texts`` in one call of the model (in batches), keeping their vectors."""
+    if len(_vectors) + len(texts) > MAX_VECTORS:
+        _vectors.clear()
+    for text, vec in zip(texts, _encoder[0].embed_documents(texts), strict=True):
+        _vectors[text] = vec
 
 
 class Lazy:
@@ -61,6 +78,19 @@ class Lazy:
                 self.enabled = False
                 return 0.0
         return self.fn(a, b)
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Embed the texts a run will compare, together: one model call in batches costs a
+        fraction of one call per text."""
+        wanted = list(dict.fromkeys(t for t in texts if t not in _vectors))
+        if not wanted or not self.enabled:
+            return
+        if self.fn is None:
+            self.fn = similarity()
+            if self.fn is None:
+                self.enabled = False
+                return
+        _embed(wanted)
 
 
 STRENGTH = {
@@ -91,6 +121,8 @@ def supersedes(
         (str(m["id"]), str(m["text"]), str(m.get("date") or "")) for m in [*memory, *related]
     ]
     out: dict[int, dict[str, Any]] = {}
+    if isinstance(similar, Lazy):
+        similar.prefetch(_compared(items, targets))
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         hit, best = None, (-1, -1.0)
         # the strongest evidence wins (the old value named, then the same verb, then a
@@ -122,6 +154,21 @@ def supersedes(
             targets = [t for t in targets if t[0] != hit]
         targets.append((sources[0], text, _date))
     return out
+
+
+def _compared(
+    items: Sequence[tuple[str, str, list[str], float, str]], targets: list[tuple[str, str, str]]
+) -> list[str]:
+    """The texts the learned model will compare (each with its masked frame): every item
+    against every existing entry and every earlier item of another day it is asked about."""
+    out: list[str] = []
+    seen = list(targets)
+    for _kind, text, _sources, _conf, date in items:
+        for _ref, old_text, old_date in seen:
+            if not (old_date and old_date == date) and update_model.asked(text, old_text):
+                out += [text, old_text]
+        seen.append(("", text, date))
+    return [*out, *(currency._masked_text(t) for t in out)]
 
 
 def differ(a: str, b: str, known: frozenset[str]) -> bool:
