@@ -162,12 +162,15 @@ def _compared(
     """The texts the learned model will compare (each with its masked frame): every item
     against every existing entry and every earlier item of another day it is asked about."""
     out: list[str] = []
-    seen = list(targets)
+    by_day: dict[str, list[str]] = {}  # two notes of one day are never compared by the model
+    for _ref, old_text, old_date in targets:
+        by_day.setdefault(old_date or "?", []).append(old_text)
     for _kind, text, _sources, _conf, date in items:
-        for _ref, old_text, old_date in seen:
-            if not (old_date and old_date == date) and update_model.asked(text, old_text):
-                out += [text, old_text]
-        seen.append(("", text, date))
+        for day, olds in by_day.items():
+            if day == date and day != "?":
+                continue
+            out += [t for old in olds if update_model.asked(text, old) for t in (text, old)]
+        by_day.setdefault(date or "?", []).append(text)
     return [*out, *(currency._masked_text(t) for t in out)]
 
 
