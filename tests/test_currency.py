@@ -464,6 +464,19 @@ def test_the_learned_model_has_a_weight_per_feature(similar: Any) -> None:
     assert all(math.isfinite(v) for v in x) and x[0] == 1.0
 
 
+def test_the_learned_model_is_not_asked_of_an_event_or_a_chat_turn() -> None:
+    # an event does not go stale; a chat turn is a person's words; nothing shared, nothing asked
+    assert update_model.asked("The eval runs on ImageNet-R.", "The eval runs on ImageNet-C.")
+    assert not update_model.asked(
+        "We ran the eval on ImageNet-R.", "We ran the eval on ImageNet-C."
+    )
+    assert not update_model.asked(
+        "Maya visited the dentist on Friday.", "Maya visited the dentist on Monday."
+    )
+    assert not update_model.asked("Nate: I moved to Denver!", "Nate lives in Boston.")
+    assert not update_model.asked("Rent is $1,520.", "The wifi password is tulip88.")
+
+
 def test_a_field_label_is_no_chat_turn() -> None:
     assert not currency._chat("Physio: Dr. Brandt, Harrogate clinic.")
     assert not currency._chat("Linter: ruff")

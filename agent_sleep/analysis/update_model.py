@@ -5,8 +5,10 @@ word, the same verb with a new value, the old value named. People write updates 
 shapes ("Groceries: Ocado, Thursday evenings." after "Groceries are delivered by Tesco every
 Saturday morning."), and look-alikes that are not updates in the same shapes ("Prod DB is
 db-prd-3" beside "Staging DB is db-stg-1"). Where the rules say ``other`` for two notes that
-share a content word, a logistic model over the features below estimates the probability
-that the newer note replaces the older one.
+share a content word, the older of which is no event (:func:`asked`), a logistic model over
+the features below estimates the probability that the newer note replaces the older one. The
+offline consolidator (providers/offline_currency.py) asks it only of notes of different
+days.
 
 Its weights were fitted by ``bench/fit_currency.py`` on update scenarios written by hand
 (``bench/currency_cases/``, each set by a writer who never read this code) and on the
@@ -106,7 +108,7 @@ def last_word(
 
 def asked(new_text: str, old_text: str) -> bool:
     """Whether the model reads a pair at all: two notes (no chat turn) that share a content
-    word, the older of which states something that can go stale, not an event ("Ran the
+    word, the older of which states something that can go stale, not an event ("We ran the
     eval on ImageNet-C", "X and Y came up in meeting 8": every clause in the past tense)."""
     if c._chat(new_text) or c._chat(old_text):
         return False
