@@ -47,8 +47,8 @@ def _rows(tag: str, pairs: list[tuple[str, int, str, str]], similar) -> list[dic
         if not update_model.asked(new, old):
             continue
         verdict = currency.relation(new, old, frozenset(), similar)
-        if verdict.kind == currency.SUPERSEDE:
-            continue  # the rules decided: the model is never asked
+        if verdict.kind != currency.OTHER:
+            continue  # the rules decided: update_model.last_word never asks the model
         x = update_model.features(new, old, verdict.why, similar)
         out.append({"tag": tag, "src": src, "y": y, "x": x})
     return out

@@ -71,26 +71,22 @@ class Lazy:
         self.enabled = enabled
         self.fn: Callable[[str, str], float] | None = None
 
+    def _ready(self) -> bool:
+        """Load the model on first use; False (for good) without it."""
+        if self.fn is None and self.enabled:
+            self.fn = similarity()
+            self.enabled = self.fn is not None
+        return self.fn is not None
+
     def __call__(self, a: str, b: str) -> float:
-        if self.fn is None:
-            self.fn = similarity() if self.enabled else None
-            if self.fn is None:
-                self.enabled = False
-                return 0.0
-        return self.fn(a, b)
+        return self.fn(a, b) if self._ready() and self.fn is not None else 0.0
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Embed the texts a run will compare, together: one model call in batches costs a
         fraction of one call per text."""
         wanted = list(dict.fromkeys(t for t in texts if t not in _vectors))
-        if not wanted or not self.enabled:
-            return
-        if self.fn is None:
-            self.fn = similarity()
-            if self.fn is None:
-                self.enabled = False
-                return
-        _embed(wanted)
+        if wanted and self._ready():
+            _embed(wanted)
 
 
 STRENGTH = {
@@ -104,8 +100,9 @@ STRENGTH = {
 }
 
 
-# verdicts without change language, and the learned model's: two such values on one day stand
-IMPLICIT = frozenset({"a new value", "negation", "likely update"})
+# verdicts without change language: two such values on one day both stand (the learned model
+# is not asked of two notes of one day at all)
+IMPLICIT = frozenset({"a new value", "negation"})
 
 
 def supersedes(
@@ -133,7 +130,7 @@ def supersedes(
         for ref, old_text, old_date in reversed(targets):
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
-            if not same_day:  # the model's reading is implicit too: not asked on one day
+            if not same_day:  # the model's reading is implicit too
                 verdict = update_model.last_word(text, old_text, verdict, similar)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
