@@ -542,3 +542,59 @@ def test_restatement_needs_the_same_owner_and_no_chat() -> None:
                                  "Yusuf's work email is yusuf@mail.io.")  # fmt: skip
     assert not currency.restates("Caroline: I walk the dog on Thursdays.",
                                  "Caroline: I walk the dog on Tuesdays.")  # fmt: skip
+
+
+# the new note names a value of the old one as what it replaced, while the clause rules read two
+# owners ("the cap" / "attachments", "Finance" / "the plan", "we" / "the wiki")
+OLD_NAMED = [
+    (
+        "Max attachment size for support tickets is 10 MB.",
+        "Ticket upload limit went from 10 MB to 50 MB after the storage upgrade.",
+    ),
+    (
+        "Team plan is $12 per seat on the pricing page.",
+        "Finance moved the Team plan from $12 to $15 per seat.",
+    ),
+    ("Internal wiki runs on Confluence Cloud.", "Swapped Confluence for Notion as the wiki."),
+    (
+        "Nightly backups are written to the Wasabi bucket db-dumps.",
+        "Backups: Wasabi was retired; dumps now land in Backblaze B2.",
+    ),
+    ("The scheduler image is pinned to alpine 3.18.", "scheduler base image alpine 3.18 -> 3.20"),
+]
+# a value named as replaced, yet the old note is another thing, an event, or only a count
+OLD_NAMED_KEPT = [
+    # another thing of the same kind: "car" and "home" insurance
+    (
+        "Home insurance is with Allianz, renewal in March.",
+        "Switched car insurance from Allianz to HUK-Coburg.",
+    ),
+    # only a unit in common: a trial's 14 days are not the log's
+    ("The free trial lasts 14 days.", "Cut log retention from 14 days to 7 days."),
+    # the group names another thing than the old note ("Hotel Plaza" is not "Hotel Ritz")
+    (
+        "The Lisbon stay is at Hotel Ritz near the river.",
+        "Switched the Madrid booking from Hotel Plaza to an apartment in Malasaña.",
+    ),
+    # an event happened and stays true
+    (
+        "We ran the load test against Postgres 14 on Monday.",
+        "Upgraded the database from Postgres 14 to Postgres 16.",
+    ),
+    # an intention
+    ("The team chat is on Slack.", "We might swap Slack for Zulip next quarter."),
+    # two speakers' turns
+    ("Ana: I use Firefox at work.", "Ben: I moved from Firefox to Chrome last month."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), OLD_NAMED)
+def test_the_old_value_named_supersedes_whatever_the_owners(old: str, new: str) -> None:
+    v = currency.relation(new, old)
+    assert (v.kind, v.why) == (currency.SUPERSEDE, "the old value named"), v
+    assert v.old_value and v.new_value
+
+
+@pytest.mark.parametrize(("old", "new"), OLD_NAMED_KEPT)
+def test_the_old_value_named_keeps_other_things(old: str, new: str) -> None:
+    assert currency._old_named(new, old) is None

@@ -63,6 +63,20 @@ OLD_VALUE_RE = re.compile(
     r"|\((?:was|previously|formerly|before|old)\s*:?\s+([^)]+)\)",  # "10:15 (was 9:30)"
     re.I,
 )
+# the old value named as what was replaced, wherever the clause's subject is: "swapped A for B",
+# "replaced A with B", "A was dropped", "A -> B" (with OLD_VALUE_RE: "from A to B", "instead of
+# A", "(was A)")
+REPLACED_RE = re.compile(
+    r"\b(?:swapped|switched|traded|exchanged|replaced|ditched|dropped)\s+(?:out\s+)?"
+    r"(?:the |our |my |a |an )?([\w.:$%/'@+-]+(?: [\w.:$%/'@+-]+)?)\s+(?:for|with)\b"
+    r"|\b(?:moved|migrated|switched)\s+(?:off|away from)\s+(?:the |our |my )?([\w.:$%/'@+-]+)"
+    r"|([\w.:$%/'@+-]+)\s+(?:was|were|has been|have been|got)\s+(?:dropped|retired|replaced|"
+    r"removed|deprecated|decommissioned|sunset|shut down|turned off)\b"
+    r"|([\w.:$%/'@+-]+)\s*(?:->|→|=>)\s*[\w$€£]",
+    re.I,
+)
+# what a number is counted in: no subject of its own ("14 days" of a trial, of log retention)
+UNITS = frozenset("second minute hour day week month year time percent per unit item piece".split())
 FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
 # an intention or a possibility is not a fact that replaces another ("I won't quit")
 MODAL_RE = re.compile(

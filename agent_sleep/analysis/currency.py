@@ -353,6 +353,9 @@ def relation(
     ``supersede`` wins; ``same`` needs every claim of the new text restated. With ``similar``,
     where the rules find no update the embedding has a last word (:func:`_said_alike`); the
     learned model (analysis/update_model.py) reads what is left."""
+    named = _old_named(new_text, old_text)
+    if named is not None:
+        return named
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
     if not new_claims or not old_claims:
         return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, "no claim")
@@ -377,6 +380,78 @@ def relation(
     ):
         return Verdict(SAME, "same value")
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
+
+
+def _digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def _modified_apart(new_text: str, old_text: str, shared: frozenset[str]) -> bool:
+    """Whether a word the two notes share follows a content word in each, the two different
+    and each missing from the other note: two things of one kind ("car insurance" / "health
+    insurance", "staging Kubernetes" / "runs Kubernetes" on the production cluster)."""
+
+    def before(text: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        toks = [lemma(t) for t in tokens(text)]
+        for a, b in zip(toks, toks[1:], strict=False):
+            out.setdefault(b, set()).add(a)
+        return out
+
+    content_new, content_old = _content(new_text), _content(old_text)
+    at_new, at_old = before(new_text), before(old_text)
+    for w in shared:
+        mods_new = at_new.get(w, set()) & content_new - content_old
+        mods_old = at_old.get(w, set()) & content_old - content_new
+        if mods_new and mods_old:
+            return True
+    return False
+
+
+def _pieces(words: Iterable[str]) -> frozenset[str]:
+    """Values cut at slashes, currency signs and edge punctuation dropped ("$29/month" gives
+    "29" and "month"), lower case."""
+    return frozenset(
+        p.strip(".,;:'\"()").lstrip("$€£").lower() for w in words for p in w.split("/")
+    ) - {""}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _old_named(new_text: str, old_text: str) -> Verdict | None:
+    """A note that names a value of an older one as what it replaced ("Upload cap raised from
+    25 MB to 100 MB" for "Max upload size for attachments is 25 MB"; "Swapped Harbor for GitHub
+    Container Registry" for "images are pushed to the Harbor registry"), whatever the two
+    notes' subjects: the claims may read two owners ("upload cap", "attachments") where the
+    notes speak of one thing. The named value must be a value of the old note (a number, an
+    identifier, a name; three characters or more, or a digit), the two must share a content
+    word besides it, the new note must bring a value of its own and state a fact (no
+    intention), and the old one must state something that can go stale (not an event: every
+    clause in the past tense). Notes only: chat turns never get here."""
+    if _chat(new_text) or _chat(old_text):
+        return None
+    if cw.MODAL_RE.search(new_text) and not cw.DECIDED_RE.search(new_text):
+        return None
+    values = _pieces(_strong_words(old_text))
+    gone: set[str] = set()
+    for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
+        for m in rx.finditer(new_text):
+            for g in m.groups():
+                named = _pieces(t for t in tokens(g or "") if t[:1].isupper() or _digit(t))
+                # every value of the group is the old note's ("Hotel Granvia" is not "Hotel
+                # Europa")
+                if named and named <= values:
+                    gone |= {p for p in named if len(p) >= 3 or _digit(p)}
+    if not gone:
+        return None
+    shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
+    fresh = _pieces(_strong_words(new_text)) - values
+    if not shared or not fresh or _modified_apart(new_text, old_text, shared):
+        return None
+    told = claims(old_text)
+    if told and all(c.past for c in told):
+        return None
+    was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
+    return Verdict(SUPERSEDE, "the old value named", was, now)
 
 
 SAID_ALIKE = 0.5  # masked cosine for a change the clause rules did not read (bench_currency)
