@@ -86,7 +86,7 @@ def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> No
     match = np.array([0.3, 0.9, 0.1, 0.5, 0.2, 0.4])
     x = features(index, rows, first, match, sig)
     col = {name: x[:, i] for i, name in enumerate(FEATURES)}
-    assert x.shape == (n, len(FEATURES)) == (n, 37)
+    assert x.shape == (n, len(FEATURES)) == (n, 38)
     # ranks: BM25 and cosine rise with the row (see _signals), first and match as given
     assert col["rank_bm25"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
     assert col["rank_cos"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
@@ -162,3 +162,44 @@ def test_fit_recovers_a_planted_model() -> None:
     got = np.array(fit(x, y))
     assert np.allclose(got, planted, atol=0.12)
     assert abs(got[3]) < 0.12  # the feature that carries nothing gets about nothing
+
+
+def test_the_days_a_query_names() -> None:
+    from agent_sleep.retrieval.signals import in_days, query_days
+
+    on = query_days("What did Ana show Ben on October 13, 2023?")
+    assert on == (("2023-10-11", "2023-10-15"),)
+    assert query_days("What did Gina find on 1 February, 2023?") == (("2023-01-30", "2023-02-03"),)
+    assert query_days("status on 2024-03-05") == (("2024-03-03", "2024-03-07"),)
+    # a month with its year reaches into the week after it: what happened is told later
+    assert in_days("2023-08-05", query_days("What did they paint in July 2023?"))
+    assert not in_days("2023-08-09", query_days("What did they paint in July 2023?"))
+    # a month alone, in any year
+    assert in_days("2021-06-20", query_days("When did Mel go camping in June?"))
+    assert not in_days("2021-05-31", query_days("When did Mel go camping in June?"))
+    assert in_days("2023-10-13", on) and not in_days("2023-10-20", on)
+    # no day named: a year alone, the modal "may"; an impossible day names its month
+    for q in ("How often in 2023?", "What may I bring?", "in mayhem"):
+        assert query_days(q) == (), q
+    assert query_days("on 31 February, 2023") == (("2023-02-01", "2023-03-07"),)
+    assert not in_days(None, on)
+
+
+def test_a_unit_of_a_day_the_query_names_is_dated(two_days: Path) -> None:
+    index = open_index(Workspace.at(two_days))
+    n = len(index.units)
+    from dataclasses import replace
+
+    from agent_sleep.retrieval.signals import query_days
+
+    sig = replace(_signals(n, {r: 0.1 for r in range(n)}, {"turtles"}), days=query_days(
+        "What did Nate say on 2 March, 2026?"
+    ))  # fmt: skip
+    x = features(index, list(range(n)), np.arange(n, dtype=float), np.zeros(n), sig)
+    dated = x[:, FEATURES.index("dated")]
+    # the two logs are 1 and 2 March: both within two days of the 2nd; the 4th only the 2nd
+    assert list(dated) == [1.0] * n
+    sig = replace(sig, days=query_days("What did Nate say on 4 March, 2026?"))
+    x = features(index, list(range(n)), np.arange(n, dtype=float), np.zeros(n), sig)
+    assert list(x[:, FEATURES.index("dated")]) == [0, 0, 0, 1, 1, 1]
+    assert len(WEIGHTS) == len(FEATURES) + 1 and WEIGHTS[1 + FEATURES.index("dated")] > 0

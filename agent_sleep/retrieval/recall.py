@@ -55,6 +55,7 @@ from agent_sleep.retrieval.learned import Signals
 from agent_sleep.retrieval.rerank import minmax, rerank
 from agent_sleep.retrieval.signals import feedback_terms as _feedback_terms
 from agent_sleep.retrieval.signals import names_bonus as _names
+from agent_sleep.retrieval.signals import query_days
 from agent_sleep.retrieval.signals import reciprocal as _reciprocal
 from agent_sleep.retrieval.signals import sessions as _sessions
 from agent_sleep.retrieval.signals import spread as _spread
@@ -236,7 +237,9 @@ def rank(
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
         depth = fusion.rerank_depth * wanted
-        signals = Signals(text, cos, cand, first, named, frozenset(_keywords(query)[0]))
+        signals = Signals(
+            text, cos, cand, first, named, frozenset(_keywords(query)[0]), query_days(query)
+        )
         cost = fusion.cost_weight if budget_tokens is not None else 0.0
         scores = rerank(
             index, query, model, scores, fusion.rerank_weight, depth,

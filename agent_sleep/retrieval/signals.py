@@ -111,3 +111,74 @@ def sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -
         per_file.setdefault(path[row], []).append(score)
     relevance = {p: sum(sorted(v)[-top:]) / min(top, len(v)) for p, v in per_file.items()}
     return {row: score + weight * relevance[path[row]] for row, score in scores.items()}
+
+
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_MONTH = r"(" + "|".join(m[:3] + r"(?:" + m[3:] + r")?" for m in _MONTHS) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DATE_RES = (
+    ("dmy", re.compile(_DAY + r"\s+(?:of\s+)?" + _MONTH + r",?\s+(\d{4})\b", re.I)),
+    ("mdy", re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r",?\s+(\d{4})\b", re.I)),
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("my", re.compile(r"\b" + _MONTH + r",?\s+(\d{4})\b", re.I)),
+    ("m", re.compile(r"\b(?:in|during|of|since|last|this)\s+" + _MONTH + r"\b(?!\s+\d)", re.I)),
+)
+
+
+def _month(name: str) -> int:
+    return next(i + 1 for i, m in enumerate(_MONTHS) if name.lower().startswith(m[:3]))
+
+
+def query_days(query: str) -> tuple[tuple[str, str], ...]:
+    """The days a query names, as inclusive ISO ranges: a day (two days either side: a note of
+    that day or one that speaks of it), a month with its year (and the week after it, when
+    what happened in it is told), a month alone in any year ("in June": ``"*-06-01"``)."""
+    import datetime as dt
+
+    out: list[tuple[str, str]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, rx in _DATE_RES:
+        for m in rx.finditer(query):
+            if any(a <= m.start() < b for a, b in taken):
+                continue
+            try:
+                if kind in ("dmy", "mdy", "iso"):
+                    if kind == "dmy":
+                        day = dt.date(int(m.group(3)), _month(m.group(2)), int(m.group(1)))
+                    elif kind == "mdy":
+                        day = dt.date(int(m.group(3)), _month(m.group(1)), int(m.group(2)))
+                    else:
+                        day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                    lo, hi = day - dt.timedelta(days=2), day + dt.timedelta(days=2)
+                elif kind == "my":
+                    lo = dt.date(int(m.group(2)), _month(m.group(1)), 1)
+                    hi = (lo + dt.timedelta(days=32)).replace(day=1) + dt.timedelta(days=6)
+                else:
+                    month = _month(m.group(1))
+                    out.append((f"*-{month:02d}", ""))
+                    taken.append(m.span())
+                    continue
+            except ValueError:
+                continue
+            out.append((lo.isoformat(), hi.isoformat()))
+            taken.append(m.span())
+    return tuple(out)
+
+
+def in_days(date: str | None, days: tuple[tuple[str, str], ...]) -> bool:
+    """Whether an ISO ``date`` falls in one of :func:`query_days`' ranges (a month alone:
+    that month or the first week of the next)."""
+    if not date or not days:
+        return False
+    for lo, hi in days:
+        if lo.startswith("*-"):
+            month = int(lo[2:])
+            m, d = int(date[5:7]), int(date[8:10])
+            if m == month or (m == month % 12 + 1 and d <= 7):
+                return True
+        elif lo <= date[:10] <= hi:
+            return True
+    return False
