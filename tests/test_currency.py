@@ -576,6 +576,8 @@ OLD_NAMED_KEPT = [
         "The Lisbon stay is at Hotel Ritz near the river.",
         "Switched the Madrid booking from Hotel Plaza to an apartment in Malasaña.",
     ),
+    # each names an owner of its own: Heron's upgrade says nothing of Falcon
+    ("Falcon runs on Python 3.10.", "Heron was upgraded from Python 3.10 to Python 3.12."),
     # an event happened and stays true
     (
         "We ran the load test against Postgres 14 on Monday.",

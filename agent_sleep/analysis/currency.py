@@ -382,6 +382,13 @@ def relation(
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
 
 
+def _owner_names(text: str) -> frozenset[str]:
+    """The owners of a text's claims that are written capitalised (names, sentence-initial
+    ones too)."""
+    caps = _capitalised(text)
+    return frozenset(o for c in claims(text) for o in c.owner if o in caps)
+
+
 def _digit(text: str) -> bool:
     return any(ch.isdigit() for ch in text)
 
@@ -449,6 +456,10 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     told = claims(old_text)
     if told and all(c.past for c in told):
+        return None
+    # each names an owner the other does not ("Ember was upgraded from Go 1.19" is not of
+    # "Atlas runs on Go 1.19")
+    if _owner_names(new_text) - _content(old_text) and _owner_names(old_text) - _content(new_text):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
