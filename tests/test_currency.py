@@ -131,6 +131,20 @@ def test_equal_supersedes_replace_the_entry_that_says_most() -> None:
     assert update["replaces"] == "retry"  # not the newer entry that shares only "limit"
 
 
+def test_equal_supersedes_replace_the_entry_of_the_same_owner() -> None:
+    from agent_sleep.providers.offline_currency import supersedes
+
+    new = "Heron was upgraded from Go 1.21 to Go 1.23."
+    memory = [
+        {"id": "heron", "text": "Heron runs on Go 1.21.", "date": "2026-11-01"},
+        {"id": "falcon", "text": "Falcon runs on Go 1.21.", "date": "2026-11-10"},
+    ]
+    # the value named reads both alike, and they say alike but for the owner
+    assert {currency.relation(new, m["text"]).why for m in memory} == {"the old value named"}
+    [update] = supersedes([("W", new, ["n1"], 0.9, "2026-11-20")], memory, [], frozenset()).values()
+    assert update["replaces"] == "heron"  # not the newer entry of another service
+
+
 def test_values_differ_blocks_near_duplicate_merge() -> None:
     assert currency.values_differ("The limit is now 500.", "The limit is now 100.")
     assert currency.values_differ("User uses vim.", "User does not use vim.")
@@ -576,8 +590,6 @@ OLD_NAMED_KEPT = [
         "The Lisbon stay is at Hotel Ritz near the river.",
         "Switched the Madrid booking from Hotel Plaza to an apartment in Malasaña.",
     ),
-    # each names an owner of its own: Heron's upgrade says nothing of Falcon
-    ("Falcon runs on Python 3.10.", "Heron was upgraded from Python 3.10 to Python 3.12."),
     # an event happened and stays true
     (
         "We ran the load test against Postgres 14 on Monday.",

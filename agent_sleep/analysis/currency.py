@@ -35,7 +35,7 @@ from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare", "relation",
-           "likeness", "restates", "same_subject", "values_differ"]  # fmt: skip
+           "likeness", "restates", "same_subject", "shared_names", "values_differ"]  # fmt: skip
 
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
 _LABEL = re.compile(r"-\d+$")  # a labelled thing from analysis/claims.py ("fact-2")
@@ -382,13 +382,6 @@ def relation(
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
 
 
-def _owner_names(text: str) -> frozenset[str]:
-    """The owners of a text's claims that are written capitalised (names, sentence-initial
-    ones too)."""
-    caps = _capitalised(text)
-    return frozenset(o for c in claims(text) for o in c.owner if o in caps)
-
-
 def _digit(text: str) -> bool:
     return any(ch.isdigit() for ch in text)
 
@@ -456,10 +449,6 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     told = claims(old_text)
     if told and all(c.past for c in told):
-        return None
-    # each names an owner the other does not ("Ember was upgraded from Go 1.19" is not of
-    # "Atlas runs on Go 1.19")
-    if _owner_names(new_text) - _content(old_text) and _owner_names(old_text) - _content(new_text):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
@@ -608,6 +597,13 @@ def likeness(a: str, b: str, names: frozenset[str] = frozenset()) -> float:
     attribute that shares one word, nor a merged entry that also holds other facts."""
     x, y = _topic(tuple(claims(a, names))), _topic(tuple(claims(b, names)))
     return len(x & y) / len(x | y) if x | y else 0.0
+
+
+def shared_names(a: str, b: str) -> int:
+    """How many capitalised words two texts share: among replacements that say alike, the one
+    of the same owner ("Ember was upgraded from Go 1.19" replaces "Ember runs on Go 1.19", not
+    "Atlas runs on Go 1.19")."""
+    return len(_capitalised(a) & _capitalised(b))
 
 
 @functools.lru_cache(maxsize=1 << 14)

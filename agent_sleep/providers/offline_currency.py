@@ -121,12 +121,13 @@ def supersedes(
     if isinstance(similar, Lazy):
         similar.prefetch(_compared(items, targets))
     for k, (kind, text, sources, conf, _date) in enumerate(items):
-        hit, best = None, (-1, -1.0)
+        hit, best = None, (-1, -1.0, -1)
         # the strongest evidence wins (the old value named, then the same verb, then a
         # generic one); among equals the entry most like the new one (currency.likeness:
         # "raised the retry limit" replaces the retry limit, not the connection limit, and a
-        # one-fact entry rather than a merged one that holds it among others); then the
-        # newest: an item of this run, then bank, MEMORY.md
+        # one-fact entry rather than a merged one that holds it among others); then the one
+        # that shares most names with it (its owner's); then the newest: an item of this run,
+        # then bank, MEMORY.md
         for ref, old_text, old_date in reversed(targets):
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
@@ -136,7 +137,11 @@ def supersedes(
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
                 continue
-            rank = (STRENGTH.get(verdict.why, 0), currency.likeness(text, old_text, known))
+            rank = (
+                STRENGTH.get(verdict.why, 0),
+                currency.likeness(text, old_text, known),
+                currency.shared_names(text, old_text),
+            )
             if rank > best:
                 hit, best = ref, rank
         if hit is not None:
