@@ -353,7 +353,7 @@ def relation(
     ``supersede`` wins; ``same`` needs every claim of the new text restated. With ``similar``,
     where the rules find no update the embedding has a last word (:func:`_said_alike`); the
     learned model (analysis/update_model.py) reads what is left."""
-    named = _old_named(new_text, old_text)
+    named = _old_named(new_text, old_text) if _marked_old(new_text) else None
     if named is not None:
         return named
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
@@ -417,6 +417,22 @@ def _pieces(words: Iterable[str]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
+def _marked_old(text: str) -> tuple[frozenset[str], ...]:
+    """The values (numbers, identifiers, capitalised words; lower case, see :func:`_pieces`)
+    of each phrase of a note that marks what it replaced, none for a chat turn or an
+    intention. Cached per note: sleep asks it of one new note against every entry."""
+    if _chat(text) or (cw.MODAL_RE.search(text) and not cw.DECIDED_RE.search(text)):
+        return ()
+    out = []
+    for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
+        for m in rx.finditer(text):
+            for g in m.groups():
+                named = _pieces(t for t in tokens(g or "") if t[:1].isupper() or _digit(t))
+                if named:
+                    out.append(named)
+    return tuple(out)
+
+
 def _old_named(new_text: str, old_text: str) -> Verdict | None:
     """A note that names a value of an older one as what it replaced ("Upload cap raised from
     25 MB to 100 MB" for "Max upload size for attachments is 25 MB"; "Swapped Harbor for GitHub
@@ -427,20 +443,12 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     word besides it, the new note must bring a value of its own and state a fact (no
     intention), and the old one must state something that can go stale (not an event: every
     clause in the past tense). Notes only: chat turns never get here."""
-    if _chat(new_text) or _chat(old_text):
-        return None
-    if cw.MODAL_RE.search(new_text) and not cw.DECIDED_RE.search(new_text):
+    marked = _marked_old(new_text)
+    if not marked or _chat(old_text):
         return None
     values = _pieces(_strong_words(old_text))
-    gone: set[str] = set()
-    for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
-        for m in rx.finditer(new_text):
-            for g in m.groups():
-                named = _pieces(t for t in tokens(g or "") if t[:1].isupper() or _digit(t))
-                # every value of the group is the old note's ("Hotel Granvia" is not "Hotel
-                # Europa")
-                if named and named <= values:
-                    gone |= {p for p in named if len(p) >= 3 or _digit(p)}
+    # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
+    gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
     if not gone:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
