@@ -25,10 +25,11 @@ of ``BASE`` alone it chose 1.5; see references/recall.md).
 every dev question at budgets of 1,000 and 4,000 tokens, labelled by the gold evidence); that
 script prints them, and each fold's held-out recall with weights fitted on the other four
 conversations. They are on the raw feature scale: ``score = bias + Σ weight × feature``.
-Leave-one-conversation-out, the 38 features reach 88.7% / 96.3% of the evidence within 1,000 /
-4,000 tokens (without the query's days, 88.5% / 96.3%; ``BASE`` alone 87.2% / 95.9%, the same
-fit, the same folds). The features cost about twice the time of ``BASE`` (a throwaway timing
-on one conversation: 13 ms against 5 ms for 132 re-scored units, 31 against 16 ms for 419).
+Leave-one-conversation-out, the 38 features reach 88.8% / 96.4% of the evidence within 1,000 /
+4,000 tokens with the query's days also searched as date terms (``signals.date_terms``);
+88.5% / 96.3% before either, ``BASE`` alone 87.2% / 95.9% (the same fit, the same folds).
+The features cost about twice the time of ``BASE`` (a throwaway timing on one conversation:
+13 ms against 5 ms for 132 re-scored units, 31 against 16 ms for 419).
 """
 
 from __future__ import annotations
@@ -81,11 +82,11 @@ FEATURES = (
 
 # bench/fit_rerank.py on the five LoCoMo dev conversations (bias first, then FEATURES' order)
 WEIGHTS: tuple[float, ...] = (
-    -9.0961, -0.0632, 1.2718, 0.5471, 0.2686, 0.6864, 1.9152, 0.9134,
-    -0.4912, -1.6701, -0.1466, -1.7464, -0.1872, -0.0210, -0.3258, -0.1225,
-    0.6697, 0.6602, 0.3433, 0.4989, -0.2950, 1.4411, 0.1375, -1.4376,
-    3.6853, -0.1964, 0.1690, 1.2485, 0.0647, 0.3006, -0.1022, 0.1165,
-    -0.1409, -0.0395, -0.0415, -0.0454, -0.1331, 0.0264, 0.0882,
+    -8.9563, -0.0401, 1.3593, 0.4266, 0.2533, 0.6581, 1.8995, 0.9471,
+    -0.4922, -1.6563, -0.1385, -1.7948, -0.1910, -0.0097, -0.3653, -0.1090,
+    0.6430, 0.6932, 0.3366, 0.3652, -0.2837, 1.4522, 0.3131, -1.6107,
+    3.5538, -0.1655, 0.1596, 0.9030, 0.0646, 0.3053, -0.0963, 0.0992,
+    -0.1437, -0.0297, -0.0433, -0.0444, -0.1282, 0.0215, 0.0921,
 )  # fmt: skip
 
 

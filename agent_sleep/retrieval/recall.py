@@ -53,9 +53,9 @@ from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
 from agent_sleep.retrieval.learned import WEIGHTS as LEARNED
 from agent_sleep.retrieval.learned import Signals
 from agent_sleep.retrieval.rerank import minmax, rerank
+from agent_sleep.retrieval.signals import date_terms, query_days
 from agent_sleep.retrieval.signals import feedback_terms as _feedback_terms
 from agent_sleep.retrieval.signals import names_bonus as _names
-from agent_sleep.retrieval.signals import query_days
 from agent_sleep.retrieval.signals import reciprocal as _reciprocal
 from agent_sleep.retrieval.signals import sessions as _sessions
 from agent_sleep.retrieval.signals import spread as _spread
@@ -206,7 +206,7 @@ def rank(
 
     wanted = k or max(1, (budget_tokens or 0) // 30)
     deep = wanted >= fusion.deep_from
-    terms = tokenize(query)
+    terms = tokenize(query) + date_terms(query)
     text = index.bm25.scores(terms)
     windows = None if deep else index.windows  # windows serve deep requests only
     if windows is not None:

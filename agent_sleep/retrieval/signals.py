@@ -132,40 +132,53 @@ def _month(name: str) -> int:
     return next(i + 1 for i, m in enumerate(_MONTHS) if name.lower().startswith(m[:3]))
 
 
-def query_days(query: str) -> tuple[tuple[str, str], ...]:
-    """The days a query names, as inclusive ISO ranges: a day (two days either side: a note of
-    that day or one that speaks of it), a month with its year (and the week after it, when
-    what happened in it is told), a month alone in any year ("in June": ``"*-06-01"``)."""
-    import datetime as dt
-
-    out: list[tuple[str, str]] = []
+def _dates(query: str) -> list[tuple[str, re.Match[str]]]:
+    """The dates a query names, each once (the longest form first: "4 March, 2026" is a day,
+    not also the month "March, 2026"), in the order of ``_DATE_RES``."""
+    out: list[tuple[str, re.Match[str]]] = []
     taken: list[tuple[int, int]] = []
     for kind, rx in _DATE_RES:
         for m in rx.finditer(query):
             if any(a <= m.start() < b for a, b in taken):
                 continue
-            try:
-                if kind in ("dmy", "mdy", "iso"):
-                    if kind == "dmy":
-                        day = dt.date(int(m.group(3)), _month(m.group(2)), int(m.group(1)))
-                    elif kind == "mdy":
-                        day = dt.date(int(m.group(3)), _month(m.group(1)), int(m.group(2)))
-                    else:
-                        day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-                    lo, hi = day - dt.timedelta(days=2), day + dt.timedelta(days=2)
-                elif kind == "my":
-                    lo = dt.date(int(m.group(2)), _month(m.group(1)), 1)
-                    hi = (lo + dt.timedelta(days=32)).replace(day=1) + dt.timedelta(days=6)
-                else:
-                    month = _month(m.group(1))
-                    out.append((f"*-{month:02d}", ""))
-                    taken.append(m.span())
-                    continue
-            except ValueError:
-                continue
-            out.append((lo.isoformat(), hi.isoformat()))
+            out.append((kind, m))
             taken.append(m.span())
+    return out
+
+
+def query_days(query: str) -> tuple[tuple[str, str], ...]:
+    """The days a query names, as inclusive ISO ranges: a day (two days either side: a note of
+    that day or one that speaks of it), a month with its year (and the week after it, when
+    what happened in it is told), a month alone in any year ("in June": ``("*-06", "")``).
+    An impossible day ("31 February, 2023") names nothing."""
+    import datetime as dt
+
+    out: list[tuple[str, str]] = []
+    for kind, m in _dates(query):
+        try:
+            if kind == "m":
+                out.append((f"*-{_month(m.group(1)):02d}", ""))
+                continue
+            if kind == "my":
+                lo = dt.date(int(m.group(2)), _month(m.group(1)), 1)
+                hi = (lo + dt.timedelta(days=32)).replace(day=1) + dt.timedelta(days=6)
+            else:
+                year, month, day = _ymd(kind, m)
+                at = dt.date(int(year), int(month), int(day))
+                lo, hi = at - dt.timedelta(days=2), at + dt.timedelta(days=2)
+        except ValueError:
+            continue
+        out.append((lo.isoformat(), hi.isoformat()))
     return tuple(out)
+
+
+def _ymd(kind: str, m: re.Match[str]) -> tuple[str, str, str]:
+    """Year, month and day of a day's match, as a daily log's name writes them."""
+    if kind == "dmy":
+        return m.group(3), f"{_month(m.group(2)):02d}", f"{int(m.group(1)):02d}"
+    if kind == "mdy":
+        return m.group(3), f"{_month(m.group(1)):02d}", f"{int(m.group(2)):02d}"
+    return m.group(1), m.group(2), m.group(3)
 
 
 def in_days(date: str | None, days: tuple[tuple[str, str], ...]) -> bool:
@@ -182,3 +195,18 @@ def in_days(date: str | None, days: tuple[tuple[str, str], ...]) -> bool:
         elif lo <= date[:10] <= hi:
             return True
     return False
+
+
+def date_terms(query: str) -> list[str]:
+    """The days a query names as the terms a daily note's date prefix is indexed under
+    ("on 8 May, 2023": "2023", "05", "08"; "in July 2023": "2023", "07"; "in June": "06"), so
+    that BM25 finds the notes of that day or month."""
+    out: list[str] = []
+    for kind, m in _dates(query):
+        if kind == "m":
+            out.append(f"{_month(m.group(1)):02d}")
+        elif kind == "my":
+            out += [m.group(2), f"{_month(m.group(1)):02d}"]
+        elif kind != "iso":  # written as the prefix is: its terms are the query's own
+            out += list(_ymd(kind, m))
+    return out
