@@ -6,9 +6,10 @@ recall runs with ``budget_tokens=B`` and the score is the share of the question'
 turns among the returned hits' ``sources`` (a question with no valid evidence counts 1).
 
 Headline, leave one conversation out (LOCO): every entry of ``GRID`` (the shipped constants and
-single changes to them: the token cost of the learned rerank, the hand-set rerank mix it
-replaced, weights, reciprocal-rank fusion, names in the query, spread across days, and window
-units of consecutive notes, on indexes of their own with the rerank refitted there) is scored
+single changes to them: the re-scored block without its floor, the token cost of the learned
+rerank, the hand-set rerank mix it replaced, weights, reciprocal-rank fusion, names in the
+query, spread across days, and window units of consecutive notes, on indexes of their own with
+the rerank refitted there) is scored
 on every conversation, each conversation ranked with the learned rerank's weights fitted on the
 other four (``recall_harness.crossfit``); for each conversation in turn, the entry with the
 best mean recall over the budgets on the other four is chosen and measured on it. (The weights
@@ -68,6 +69,7 @@ PLAIN: dict[str, Any] = {"deep_from": 10**9}
 SHIPPED = Fusion()
 GRID = {  # kept small: each entry is a full evaluation (about a minute of CPU on 2 cores)
     "shipped": SHIPPED,
+    "floor 0": replace(SHIPPED, rerank_floor=0),  # 4 x the hits wanted alone
     "cost 1.5": replace(SHIPPED, cost_weight=1.5),
     "cost 2": replace(SHIPPED, cost_weight=2.0),
     "hand-set mix": replace(SHIPPED, learned=None),

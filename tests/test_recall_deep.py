@@ -262,3 +262,23 @@ def test_float16_states_of_an_earlier_release_are_recomputed(chat: Path) -> None
     again = recall(chat, query, k=30)
     assert [h.text for h in again] == [h.text for h in first]
     assert all(np.load(f).dtype == np.int8 for f in files)  # rewritten in this format
+
+
+def test_a_small_deep_request_rescores_at_least_the_floor(
+    chat: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    depths: list[int] = []
+    real = recall_mod.rerank
+
+    def spy(*args: object, **kwargs: object) -> dict[int, float]:
+        depths.append(int(args[5]))  # type: ignore[call-overload]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(recall_mod, "rerank", spy)
+    ws = Workspace.at(chat)
+    for floor in (0, 30):
+        recall(
+            ws, "What pets does Nate have?", k=20, fusion=Fusion(rerank_depth=1, rerank_floor=floor)
+        )
+    assert depths == [20, 30]  # 1 x the 20 hits wanted, then the floor
+    assert Fusion().rerank_floor == 400

@@ -493,10 +493,11 @@ def restates(new_text: str, old_text: str) -> bool:
     """Whether a newer note speaks of what an older one says, with a value of its own and none
     of the old one's (the same owner, no chat turn): recall ranks the newer one first when the
     two also read alike, whether or not sleep read an update in them."""
-    if _chat(new_text) or _chat(old_text) or not _anchored(new_text, old_text, frozenset()):
+    if _chat(new_text) or _chat(old_text):
         return False
     fresh, gone = _values_apart(new_text, old_text)
-    return bool(fresh) and bool(gone)
+    # the values first: reading the owners parses both notes' claims (most pairs have none)
+    return bool(fresh) and bool(gone) and _anchored(new_text, old_text, frozenset())
 
 
 def _values_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozenset[str]]:

@@ -15,7 +15,8 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
    a. Feedback (before 2.): the ``feedback_terms`` terms that weigh most in the
       ``feedback_docs`` best first-pass units (frequency over length, times IDF) are searched
       too, at ``feedback_weight`` (RM3-style pseudo-relevance feedback).
-   b. Rerank (after 3.): the best ``rerank_depth ×`` wanted candidates are re-scored. Late
+   b. Rerank (after 3.): the best ``rerank_depth ×`` wanted candidates, and at least
+      ``rerank_floor``, are re-scored. Late
       interaction: each content word piece of the query takes its best cosine against the
       unit's token states from the same MiniLM (IDF-weighted mean); a unit that names an
       instance of what is asked ("my turtles" for "pets") matches token by token where one
@@ -92,6 +93,7 @@ class Fusion:
     feedback_terms: int = 10
     rerank_weight: float = 0.4  # 0 turns the rerank off; the mix's weight when learned is None
     rerank_depth: int = 4  # re-scored candidates: rerank_depth × hits wanted
+    rerank_floor: int = 400  # ... and at least this many (a small deep request's block)
     # the learned rerank (retrieval/learned.py); None: the min-max mix at rerank_weight
     learned: tuple[float, ...] | None = LEARNED
     cost_weight: float = 1.0  # under a budget: learned score − cost_weight × ln(tokens) (LOCO)
@@ -236,7 +238,7 @@ def rank(
     if fusion.session_weight > 0:
         scores = _sessions(index, scores, fusion.session_weight, fusion.session_top)
     if deep and fusion.rerank_weight > 0 and model is not None and cos is not None:
-        depth = fusion.rerank_depth * wanted
+        depth = max(fusion.rerank_depth * wanted, fusion.rerank_floor)
         signals = Signals(
             text, cos, cand, first, named, frozenset(_keywords(query)[0]), query_days(query)
         )
