@@ -9,15 +9,15 @@ Headline, leave one conversation out (LOCO): every entry of ``GRID`` (the shippe
 single changes to them: the re-scored block without its floor, the token cost of the learned
 rerank, the hand-set rerank mix it replaced, weights, reciprocal-rank fusion, names in the
 query, spread across days, and window units of consecutive notes, on indexes of their own with
-the rerank refitted there) is scored
-on every conversation, each conversation ranked with the learned rerank's weights fitted on the
-other four (``recall_harness.crossfit``); for each conversation in turn, the entry with the
-best mean recall over the budgets on the other four is chosen and measured on it. (The weights
-that rank one of those four were fitted with the held-out conversation among their data; the
-figure measured on the held-out one never was.) Printed: each fold's held-out figures and
-choice, then the mean and spread (min-max, standard deviation) over the five folds. The
-figure of the shipped constants on all the questions (which they were chosen on) follows as
-the secondary "tuned-on" table, per category, beside single-signal baselines:
+the rerank refitted there) is scored on every conversation, each conversation ranked with the
+learned rerank's weights fitted on the other four (``recall_harness.crossfit``); for each
+conversation in turn, the entry with the best mean recall over the budgets on the other four is
+chosen and measured on it. (The weights that rank one of those four were fitted with the
+held-out conversation among their data; the figure measured on the held-out one never was.)
+Printed: each fold's held-out figures and choice, then the mean and spread (min-max, standard
+deviation) over the five folds. The figure of the shipped constants on all the questions (which
+they were chosen on) follows as the secondary "tuned-on" table, per category, beside
+single-signal baselines:
 
 - recency: the newest notes that fit the budget (what a context window without search keeps),
 - bm25: BM25 only, vector: MiniLM cosine only (single-signal baselines: no feedback, no rerank),

@@ -16,14 +16,13 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
       ``feedback_docs`` best first-pass units (frequency over length, times IDF) are searched
       too, at ``feedback_weight`` (RM3-style pseudo-relevance feedback).
    b. Rerank (after 3.): the best ``rerank_depth ×`` wanted candidates, and at least
-      ``rerank_floor``, are re-scored. Late
-      interaction: each content word piece of the query takes its best cosine against the
-      unit's token states from the same MiniLM (IDF-weighted mean); a unit that names an
-      instance of what is asked ("my turtles" for "pets") matches token by token where one
-      pooled vector blurs it. A learned model (``learned``, see retrieval/learned.py) weighs
-      that match with the first pass's signals and the unit's own; under a budget, less
-      ``cost_weight × ln(tokens)``. (``learned=None``: the match mixed at ``rerank_weight``
-      with the first-pass score.) Token states are
+      ``rerank_floor``, are re-scored. Late interaction: each content word piece of the query
+      takes its best cosine against the unit's token states from the same MiniLM (IDF-weighted
+      mean); a unit that names an instance of what is asked ("my turtles" for "pets") matches
+      token by token where one pooled vector blurs it. A learned model (``learned``, see
+      retrieval/learned.py) weighs that match with the first pass's signals and the unit's own;
+      under a budget, less ``cost_weight × ln(tokens)``. (``learned=None``: the match mixed at
+      ``rerank_weight`` with the first-pass score.) Token states are
       computed for those candidates on demand and kept by content hash, in memory (128 MB)
       and in ``.agent-sleep/tokens/`` (256 MB), so a later process finds them.
 4. Recency (optional): dated units are multiplied by ``0.5 ** (age_days / half_life_days)``;
