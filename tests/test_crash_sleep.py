@@ -1,8 +1,10 @@
 """kill -9 a real ``agent-sleep sleep`` (and ``reindex``) at random points.
 
 Each trial copies a small workspace with pending notes, starts the command in a subprocess and
-kills it either after a random delay in [0, typical run time] or right when the run starts
-writing (its ``runs/<id>/`` folder appears), so kills land before, during and after the writes.
+kills it either after a random delay in [0, typical run time] or at a random point of its
+writes: timed from when its ``runs/<id>/`` folder appears (it is writing before-images) or, in
+every other such trial, from when its ``meta.json`` appears (the targets are next), so kills land
+before, during and after the writes whatever else loads the machine.
 Afterwards: every file is its old version or the run's new one (checked against the run's own
 record of what it meant to write), every Markdown file parses, every acknowledged note is there
 exactly once, ``rollback`` of the interrupted run restores the before-images byte for byte, and
@@ -146,18 +148,22 @@ def trial(
     template: Path,
     ws: Path,
     rng: random.Random,
-    typical: tuple[float, float],
+    typical: tuple[float, float, float],
     env: dict[str, str],
     *,
     at_writes: bool,
     recover_with_rollback: bool,
+    from_meta: bool = False,
 ) -> Outcome:
     shutil.copytree(template, ws, symlinks=True)
     template_runs = {p.name for p in (template / ".agent-sleep/runs").iterdir()}
     before = tree(ws, skip_state=True)
     ids = note_ids(ws)
     proc = _start(ws, env, "sleep")
-    if at_writes:  # kill at a random point of the writes
+    if at_writes and from_meta:  # kill at a random point of the writes to the targets
+        _wait_for_new_run(proc, ws / ".agent-sleep/runs", template_runs, "meta.json")
+        time.sleep(rng.uniform(0, typical[2]))
+    elif at_writes:  # kill at a random point from the first before-image on
         _wait_for_new_run(proc, ws / ".agent-sleep/runs", template_runs)
         time.sleep(rng.uniform(0, typical[1]))
     else:
@@ -201,18 +207,24 @@ def _start(ws: Path, env: dict[str, str], *args: str) -> subprocess.Popen[bytes]
     )
 
 
-def _wait_for_new_run(proc: subprocess.Popen[bytes], runs: Path, known: set[str]) -> float:
-    """Poll until the run creates its folder (it is about to write); returns that moment."""
+def _wait_for_new_run(
+    proc: subprocess.Popen[bytes], runs: Path, known: set[str], inside: str = ""
+) -> float:
+    """Poll until the run creates its folder (it is about to write), or with ``inside`` until
+    that file appears in it; returns that moment."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
-        if any(p.name not in known for p in runs.iterdir()):
+        if any(
+            p.name not in known and (not inside or (p / inside).is_file()) for p in runs.iterdir()
+        ):
             break
         time.sleep(0.002)  # a busy loop would starve the run on a small machine
     return time.monotonic()
 
 
-def _typical(template: Path, tmp: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Seconds for a whole run, and from its first write to its journal line (its last)."""
+def _typical(template: Path, tmp: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Seconds for a whole run, from its first write to its journal line (its last), and from
+    its ``meta.json`` to that line."""
     ws = tmp / "timing"
     shutil.copytree(template, ws, symlinks=True)
     known = {p.name for p in (ws / ".agent-sleep/runs").iterdir()}
@@ -221,11 +233,16 @@ def _typical(template: Path, tmp: Path, env: dict[str, str]) -> tuple[float, flo
     start = time.monotonic()
     proc = _start(ws, env, "sleep")
     writing = _wait_for_new_run(proc, ws / ".agent-sleep/runs", known)
+    meta = _wait_for_new_run(proc, ws / ".agent-sleep/runs", known, "meta.json")
     while proc.poll() is None and journal.stat().st_size == size:
         time.sleep(0.001)
     written = time.monotonic()
     assert proc.wait() == 0
-    return time.monotonic() - start, max(written - writing, 0.005)
+    return (
+        time.monotonic() - start,
+        max(written - writing, 0.005),
+        max(written - meta, 0.005),
+    )
 
 
 def _series(template: Path, tmp: Path, env: dict[str, str], n: int, seed: int) -> Iterator[Outcome]:
@@ -240,6 +257,7 @@ def _series(template: Path, tmp: Path, env: dict[str, str], n: int, seed: int) -
             env,
             at_writes=i % 2 == 1,
             recover_with_rollback=i % 4 in (1, 2),
+            from_meta=i % 4 == 1,
         )
 
 
