@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize
 from agent_sleep.retrieval.learned import Signals, rescore
 from agent_sleep.retrieval.learned import features as learned_features
-from agent_sleep.retrieval.token_states import STATES, folder_of, model_key
+from agent_sleep.retrieval.token_states import STATES, folder_of, model_key, row_norms
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 
 def unit_tokens(index: Loaded, rows: list[int], model: Embedder) -> list[np.ndarray]:
-    """The token states (float16, tokens × dim) of the units at ``rows``; a window's are its
-    notes' states one after the other (no run of the model over the longer text)."""
+    """The token states (int8 rows, each of its own scale: ``token_states``) of the units at
+    ``rows``; a window's are its notes' states one after the other (no run of the model over
+    the longer text)."""
     import numpy as np
 
     windows = index.windows
@@ -125,8 +126,9 @@ def _match(q: np.ndarray, w: np.ndarray, tokens: list[np.ndarray]) -> np.ndarray
         return np.zeros(0)
     sizes = np.array([len(t) for t in tokens])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    every = np.concatenate(tokens).astype(np.float32)
-    best = np.maximum.reduceat(every @ q.T, starts, axis=0)  # units × query pieces
+    every = np.concatenate(tokens).astype(np.float32)  # int8 rows, each of its own scale
+    cosines = (every @ q.T) / row_norms(every)[:, None]
+    best = np.maximum.reduceat(cosines, starts, axis=0)  # units × query pieces
     out: np.ndarray = (best @ w).astype(np.float64)
     return out
 

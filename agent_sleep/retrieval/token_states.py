@@ -1,15 +1,17 @@
 """The token-state cache: MiniLM's last-layer token vectors of units, by content hash.
 
 Deep recall re-scores its best candidates by late interaction over these states (see
-``rerank``). They cost a model run per unit, so they are kept twice: in memory (float16,
+``rerank``). They cost a model run per unit, so they are kept twice: in memory (int8,
 least recently used first out past ``memory_bytes``) and on disk under
 ``.agent-sleep/tokens/<model key>/<hash>.npy`` beside the index (one file per unit, written
 whole then renamed into place, oldest files removed past ``disk_bytes``), so the next process
-finds them. On disk a state is int8, each row scaled to its largest component (half the
-bytes of float16; every row is a unit vector, so reading renormalises it); in memory it is
-that same int8 state as float16, so a state computed in this process scores exactly as the
-one a later process reads. The model key holds the weights' fingerprint: a configured model
-folder of the same name never reads another model's states. Deleting the folder loses nothing.
+finds them. A state is int8, each row scaled to its largest component (half the bytes of
+float16; every row is a unit vector, so ``dequantize`` renormalises it), on disk and in memory
+alike, so a state computed in this process scores exactly as the one a later process reads;
+the rerank converts a request's states to float32 in one pass (from float16, the conversion
+took twice as long as the int8 one and its row norms together). The model key holds the
+weights' fingerprint: a configured model folder of the same name never reads another model's
+states. Deleting the folder loses nothing.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class TokenStates:
             packed = {k: quantize(v) for k, v in zip(todo, made, strict=True)}
             if folder is not None:
                 self._write_packed(folder, packed)
-            found.update({k: dequantize(q) for k, q in packed.items()})
+            found.update(packed)
         with self._lock:
             for key in missing:
                 if key not in self.memory:
@@ -133,7 +135,7 @@ def read_states(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
     A deep request reads hundreds of these small files: each is read in one call and its
     header matched against the one ``np.save`` writes for an int8 matrix (``np.load`` parses
     it with ``ast``, about ten times the cost of the read); any other header goes through
-    ``np.load``. All of them are dequantised together."""
+    ``np.load``. Each is returned as an int8 copy of its own."""
     import numpy as np
 
     got: list[tuple[str, np.ndarray]] = []
@@ -147,15 +149,8 @@ def read_states(folder: Path, keys: list[str]) -> dict[str, np.ndarray]:
             continue
         if v is not None and v.dtype == np.int8 and v.ndim == 2 and len(v):
             got.append((key, v))
-    out: dict[str, np.ndarray] = {}
-    for width in {v.shape[1] for _, v in got}:  # one width, unless a file is damaged
-        same = [(key, v) for key, v in got if v.shape[1] == width]
-        every = dequantize(np.concatenate([v for _, v in same]))
-        cuts = np.cumsum([len(v) for _, v in same])[:-1]
-        # copies, not views of ``every``: the cache evicts states one by one
-        parts = np.split(every, cuts)
-        out.update((key, part.copy()) for (key, _), part in zip(same, parts, strict=True))
-    return out
+    # copies, not views of the bytes read: the cache holds each state apart
+    return {key: np.array(v, dtype=np.int8) for key, v in got}
 
 
 _NPY_INT8 = re.compile(
@@ -193,12 +188,19 @@ def quantize(states: np.ndarray) -> np.ndarray:
 
 
 def dequantize(packed: np.ndarray) -> np.ndarray:
-    """The float16 unit rows of int8 ``packed`` (the scale is lost, the direction kept)."""
+    """The float32 unit rows of int8 ``packed`` (the scale is lost, the direction kept)."""
     import numpy as np
 
     v = packed.astype(np.float32)
-    v /= np.maximum(np.sqrt(np.einsum("ij,ij->i", v, v)), 1e-12)[:, None]
-    out: np.ndarray = v.astype(np.float16)
+    v /= row_norms(v)[:, None]
+    return v
+
+
+def row_norms(v: np.ndarray) -> np.ndarray:
+    """Each row's length (at least 1e-12) of a float32 matrix."""
+    import numpy as np
+
+    out: np.ndarray = np.maximum(np.sqrt(np.einsum("ij,ij->i", v, v)), 1e-12)
     return out
 
 
