@@ -56,6 +56,9 @@ def test_features_read_the_unit_its_log_and_the_query(two_days: Path) -> None:
     assert x.shape == (n, len(FEATURES))
     assert col["first"][0] == 0.0 and col["first"][-1] == 1.0  # min-max over the re-scored
     assert list(col["question"]) == [0, 1, 0, 0, 1, 0]
+    # the turns around a question, within its log: day one's last note is not before day two's
+    assert list(col["after_question"]) == [0, 0, 1, 0, 0, 1]
+    assert list(col["before_question"]) == [1, 0, 0, 1, 0, 0]
     assert col["named"][0] == 1.0 and col["named"][1:].sum() == 0
     assert col["coverage"][0] == pytest.approx(2 / 3)  # turtles and tank, not weekend
     assert col["coverage"][1] == pytest.approx(1 / 3)
@@ -86,7 +89,7 @@ def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> No
     match = np.array([0.3, 0.9, 0.1, 0.5, 0.2, 0.4])
     x = features(index, rows, first, match, sig)
     col = {name: x[:, i] for i, name in enumerate(FEATURES)}
-    assert x.shape == (n, len(FEATURES)) == (n, 38)
+    assert x.shape == (n, len(FEATURES)) == (n, 40)
     # ranks: BM25 and cosine rise with the row (see _signals), first and match as given
     assert col["rank_bm25"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
     assert col["rank_cos"] == pytest.approx([math.log(1 + 5 - r) for r in rows])
@@ -106,6 +109,9 @@ def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> No
     assert list(col["shares_top"]) == [1, 0, 1, 1, 0, 1]
     assert list(col["speaker"]) == [0, 1, 0, 0, 1, 0]
     assert list(col["day_count"]) == pytest.approx([math.log(4)] * n)
+    # row 2 ends with a question mark; row 5 does too, but no note of day two follows it
+    assert list(col["before_question"]) == [0, 1, 0, 0, 1, 0]
+    assert list(col["after_question"]) == [0, 0, 0, 0, 0, 0]
     if index.vectors is not None:
         v = np.asarray(index.vectors[np.arange(n)], dtype=np.float64)
         lead = [0, 5, 4]  # the three best first-pass units

@@ -1,4 +1,4 @@
-"""The learned second stage of deep recall: a logistic model over 38 features of each of the
+"""The learned second stage of deep recall: a logistic model over 40 features of each of the
 best candidates, then, when a token budget limits the answer, a cost in tokens.
 
 The hand-set mix it replaces (``rerank``: first-pass and late-interaction scores, min-max
@@ -11,7 +11,9 @@ neighbours' cosine, BM25, match, names and coverage (not only their fused score)
 relates to the best first-pass units (a shared content word, the cosine of their vectors: meant
 for multi-hop questions, whose evidence may resemble other evidence more than the question);
 how many candidates its file holds; whether its speaker prefix is named by the query; whether
-its day falls in a day or month the query names ("on 3 June, 2023", "in July"); and each
+its day falls in a day or month the query names ("on 3 June, 2023", "in July"); whether the
+note just before or just after it in its log is a question (a turn that answers a question, or
+that draws one, tends to carry what is later asked about); and each
 ``BASE`` feature times ln(re-scored units), so a small and a large request can weigh the
 signals apart. Its output estimates the log-odds that the unit is evidence for the query.
 
@@ -25,8 +27,9 @@ of ``BASE`` alone it chose 1.5; see references/recall.md).
 every dev question at budgets of 1,000 and 4,000 tokens, labelled by the gold evidence); that
 script prints them, and each fold's held-out recall with weights fitted on the other four
 conversations. They are on the raw feature scale: ``score = bias + Σ weight × feature``.
-Leave-one-conversation-out, the 38 features reach 89.2% / 96.4% of the evidence within 1,000 /
-4,000 tokens with a block of at least 400 re-scored units (``Fusion.rerank_floor``); 88.8% /
+Leave-one-conversation-out, the 40 features reach 89.6% / 96.7% of the evidence within 1,000 /
+4,000 tokens with a block of at least 400 re-scored units (``Fusion.rerank_floor``); the 38
+without the two question neighbours 89.2% / 96.4%; those 38 reached 88.8% /
 96.4% with 4 × the hits wanted alone (132 within 1,000 tokens); 88.5% / 96.3% before the
 query's days were searched as date terms (``signals.date_terms``) and read as a feature,
 ``BASE`` alone 87.2% / 95.9% (the same fit, the same folds).
@@ -80,16 +83,19 @@ FEATURES = (
     "near_named",  # 1 when a neighbour names a capitalised word of the query
     "near_coverage",  # the best "coverage" of its neighbours
     "dated",  # 1 when the unit's day falls in a day or month the query names
+    "after_question",  # 1 when the note just before it in its log ends with a question mark
+    "before_question",  # 1 when the note just after it in its log ends with a question mark
     *(f"{b}*depth" for b in BASE),  # each of BASE times ln(number of re-scored units)
 )
 
 # bench/fit_rerank.py on the five LoCoMo dev conversations (bias first, then FEATURES' order)
 WEIGHTS: tuple[float, ...] = (
-    -9.7167, 0.5552, 2.0583, 0.8958, 0.3272, -0.1681, 1.1892, 0.3258,
-    -0.2591, -1.4656, 0.1693, -1.0123, -0.2028, -0.0049, -0.3234, -0.0959,
-    0.7103, 0.6904, 0.4530, 0.3013, -0.2613, 1.4949, 0.3728, -1.5800,
-    3.4945, -0.1627, 0.2066, 0.8983, 0.0436, 0.2083, -0.1919, 0.0834,
-    0.0027, 0.0999, 0.0609, -0.0767, -0.1660, -0.0479, -0.0269,
+    -9.9448, 0.5505, 2.0237, 0.9102, 0.4323, -0.1795, 1.2336, 0.3005,
+    -0.2232, -1.5649, 0.0991, -0.9519, -0.1945, 0.0183, -0.3208, -0.1022,
+    0.6410, 0.6777, 0.5372, 0.3357, -0.2818, 1.4354, 0.4130, -1.3606,
+    3.4701, -0.0938, 0.2577, 0.9279, 0.4352, 0.1120, 0.0371, 0.2108,
+    -0.1825, 0.0875, -0.0038, 0.1004, 0.0584, -0.0664, -0.1823, -0.0660,
+    -0.0226,
 )  # fmt: skip
 
 
@@ -133,6 +139,12 @@ def _prefixes(text: str) -> tuple[tuple[str, ...], ...]:
 def _bag(text: str) -> frozenset[str]:
     """A unit's words as a set (cached, as ``_prefixes``)."""
     return frozenset(words(text))
+
+
+def _asks(text: str) -> bool:
+    """Whether a unit ends with a question mark (a question in a log carries less than its
+    answer, and a turn right before or after one is often what it asks or answers about)."""
+    return text.rstrip().endswith("?")
 
 
 def _positions(values: np.ndarray) -> np.ndarray:
@@ -242,7 +254,7 @@ def features(
             float(r in sig.named),
             day.get(path, 0.0),
             math.log(1 + count_tokens(text)),
-            float(text.rstrip().endswith("?")),
+            float(_asks(text)),
             float(sig.cos[r]),
             max((sig.fused.get(x, 0.0) for x in near), default=0.0),
             len(have) / max(len(sig.content), 1),
@@ -253,6 +265,9 @@ def features(
         out[i, at_col["near_named"]] = float(any(x in sig.named for x in near))
         out[i, at_col["near_coverage"]] = max(cover, default=0.0)
         out[i, at_col["dated"]] = float(in_days(index.units[r].date, sig.days))
+        before, after = (int(x[i]) for x in sides)
+        out[i, at_col["after_question"]] = float(before >= 0 and _asks(index.units[before].text))
+        out[i, at_col["before_question"]] = float(after >= 0 and _asks(index.units[after].text))
     out[:, at_col["rank_bm25"]] = np.log1p(by_text[here])
     out[:, at_col["rank_cos"]] = np.log1p(by_cos[here])
     out[:, at_col["rank_first"]] = np.log1p(rank_first)
