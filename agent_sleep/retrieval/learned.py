@@ -265,9 +265,12 @@ def features(
         out[i, at_col["near_named"]] = float(any(x in sig.named for x in near))
         out[i, at_col["near_coverage"]] = max(cover, default=0.0)
         out[i, at_col["dated"]] = float(in_days(index.units[r].date, sig.days))
-        before, after = (int(x[i]) for x in sides)
-        out[i, at_col["after_question"]] = float(before >= 0 and _asks(index.units[before].text))
-        out[i, at_col["before_question"]] = float(after >= 0 and _asks(index.units[after].text))
+    # the neighbours' stored texts: no unit is built for a row that is not re-scored
+    asks = {
+        x: _asks(index.records[x].text) for x in {*sides[0].tolist(), *sides[1].tolist()} - {-1}
+    }
+    out[:, at_col["after_question"]] = [asks.get(x, False) for x in sides[0].tolist()]
+    out[:, at_col["before_question"]] = [asks.get(x, False) for x in sides[1].tolist()]
     out[:, at_col["rank_bm25"]] = np.log1p(by_text[here])
     out[:, at_col["rank_cos"]] = np.log1p(by_cos[here])
     out[:, at_col["rank_first"]] = np.log1p(rank_first)
