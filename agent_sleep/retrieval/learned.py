@@ -265,10 +265,10 @@ def features(
         out[i, at_col["near_named"]] = float(any(x in sig.named for x in near))
         out[i, at_col["near_coverage"]] = max(cover, default=0.0)
         out[i, at_col["dated"]] = float(in_days(index.units[r].date, sig.days))
-    # the neighbours' stored texts: no unit is built for a row that is not re-scored
-    asks = {
-        x: _asks(index.records[x].text) for x in {*sides[0].tolist(), *sides[1].tolist()} - {-1}
-    }
+    # a re-scored neighbour's "question" is known; the others are read once each
+    asks = dict(zip(rows, out[:, at_col["question"]].astype(bool).tolist(), strict=True))
+    for x in {*sides[0].tolist(), *sides[1].tolist()} - {-1} - asks.keys():
+        asks[x] = _asks(index.units[x].text)
     out[:, at_col["after_question"]] = [asks.get(x, False) for x in sides[0].tolist()]
     out[:, at_col["before_question"]] = [asks.get(x, False) for x in sides[1].tolist()]
     out[:, at_col["rank_bm25"]] = np.log1p(by_text[here])
