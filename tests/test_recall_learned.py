@@ -75,6 +75,16 @@ def test_features_read_the_unit_its_log_and_the_query(two_days: Path) -> None:
 KITES = ["Ann: The red kite flew high.", "Bob: Lunch was soup.", "Ann: My kite string broke?"]
 
 
+def test_question_neighbours_outside_the_re_scored_rows_are_read(two_days: Path) -> None:
+    index = open_index(Workspace.at(two_days))
+    rows = [0, 2]  # row 1, the question between them, is not re-scored
+    sig = _signals(len(index.units), {0: 0.5, 2: 0.4}, {"turtles"})
+    x = features(index, rows, np.array([1.0, 0.0]), np.zeros(2), sig)
+    col = {name: x[:, i] for i, name in enumerate(FEATURES)}
+    assert list(col["before_question"]) == [1, 0]
+    assert list(col["after_question"]) == [0, 1]
+
+
 def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> None:
     for day in range(2):
         for text in KITES:
@@ -109,7 +119,7 @@ def test_the_added_features_rank_neighbours_leaders_and_speakers(ws: Path) -> No
     assert list(col["shares_top"]) == [1, 0, 1, 1, 0, 1]
     assert list(col["speaker"]) == [0, 1, 0, 0, 1, 0]
     assert list(col["day_count"]) == pytest.approx([math.log(4)] * n)
-    # row 2 ends with a question mark; row 5 does too, but no note of day two follows it
+    # rows 2 and 5 end with a question mark, each its day's last note: nothing follows either
     assert list(col["before_question"]) == [0, 1, 0, 0, 1, 0]
     assert list(col["after_question"]) == [0, 0, 0, 0, 0, 0]
     if index.vectors is not None:
