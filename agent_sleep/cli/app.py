@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> Any:
     except click.Abort:
         click.echo("Error: aborted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as e:  # bare `agent-sleep` or `agent-sleep hook`
+        click.echo(e.ctx.get_help(), err=True)
+        sys.exit(2)
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
         hint = ""
@@ -91,4 +94,8 @@ def main(argv: list[str] | None = None) -> Any:
         click.echo(f"Error: {' '.join(str(e).split())}", err=True)
         sys.exit(e.exit_code)
     except BrokenPipeError:
+        sys.exit(1)
+    except OSError as e:  # a path that is a file, a folder we may not read: one line, no trace
+        where = f": {e.filename}" if e.filename else ""
+        click.echo(f"Error: {e.strerror or e}{where}", err=True)
         sys.exit(1)

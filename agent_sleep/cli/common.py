@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
-from agent_sleep.core.errors import BadInput
-from agent_sleep.core.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV
+from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV, Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,14 +57,36 @@ def numpy_on_one_thread() -> None:
     blas_loaded_on_one_thread()
 
 
+def existing_workspace(workspace: str | None) -> Workspace:
+    """The workspace a command that reads it names, which must already exist: a mistyped path
+    is an error, not an empty memory (nothing is created)."""
+    ws = Workspace.at(workspace)
+    if ws.root.exists() and not ws.root.is_dir():
+        raise WorkspaceError(f"workspace {ws.root} is a file, not a folder")
+    if not ws.exists():
+        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+    return ws
+
+
+def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A click callback: ``nan`` and ``inf`` pass a ``FloatRange``; they are no number here."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number", param=param)
+    return value
+
+
 def moment(value: str | None, option: str = "--when") -> dt.datetime | None:
     """An ISO date or date-time option as a local time (a date alone is its midnight)."""
     if value is None:
         return None
     try:
-        return dt.datetime.fromisoformat(value)
+        out = dt.datetime.fromisoformat(value)
     except ValueError:
         raise BadInput(f"{option} {value!r} is not an ISO date or date-time") from None
+    _in_range(out.date(), option, value)
+    return out
 
 
 def day(value: str | None, option: str = "--date") -> dt.date | None:
@@ -72,9 +94,19 @@ def day(value: str | None, option: str = "--date") -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        out = dt.date.fromisoformat(value)
     except ValueError:
         raise BadInput(f"{option} {value!r} is not a date (YYYY-MM-DD)") from None
+    return _in_range(out, option, value)
+
+
+FIRST_YEAR, LAST_YEAR = 1000, 9998  # room for the look-back windows on either side
+
+
+def _in_range(d: dt.date, option: str, value: str) -> dt.date:
+    if not FIRST_YEAR <= d.year <= LAST_YEAR:
+        raise BadInput(f"{option} {value!r} is out of range (years {FIRST_YEAR} to {LAST_YEAR})")
+    return d
 
 
 def emit(as_json: bool, data: Any, text: str | None = None) -> None:

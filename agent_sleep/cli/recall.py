@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import click
 
-from agent_sleep.cli.common import common_options, day, emit, numpy_on_one_thread
+from agent_sleep.cli.common import (
+    common_options,
+    day,
+    emit,
+    existing_workspace,
+    finite,
+    numpy_on_one_thread,
+)
 
 
 @click.command(
@@ -65,6 +72,7 @@ def context_cmd(
 ) -> None:
     """Print the memory block for a system prompt: MEMORY.md, today's and yesterday's logs,
     next-session actions, and with --query the relevant memories."""
+    existing_workspace(workspace)
     if query:
         numpy_on_one_thread()
     from agent_sleep.sync.shared import context
@@ -103,6 +111,7 @@ Examples:
 @click.option(
     "--half-life",
     type=click.FloatRange(min=0, min_open=True),
+    callback=finite,
     default=None,
     metavar="DAYS",
     help="Favour recent notes: scores halve every DAYS days (MEMORY.md never decays).",
@@ -146,6 +155,7 @@ def search_cmd(
 
     A superseded entry (or a note only it cited) is labelled with the date and what replaced
     it; --history prints each hit's chain of versions."""
+    existing_workspace(workspace)
     numpy_on_one_thread()
     from dataclasses import asdict, replace
 
@@ -214,14 +224,9 @@ Examples:
 def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: bool) -> None:
     """Bring the search index (.agent-sleep/index/) up to date with the Markdown files."""
     numpy_on_one_thread()
-    from agent_sleep.core.workspace import Workspace
     from agent_sleep.retrieval.index import update
 
-    ws = Workspace.at(workspace)
-    if not ws.exists():
-        from agent_sleep.core.errors import WorkspaceError
-
-        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+    ws = existing_workspace(workspace)
     r = update(ws, vectors=not bm25_only, full=full)
     data = {
         "units": r.units,

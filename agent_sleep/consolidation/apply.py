@@ -353,7 +353,11 @@ class Builder:
         note_ids = [i for i in ids if i in self.inputs.note_types]
         types = {self.inputs.note_types[i] for i in note_ids}
         kind_of_note = types.pop() if len(types) == 1 else "S"
-        note = self._entry(kind_of_note, text, DEFAULT_CONFIDENCE, ids)
+        # an opinion filed to a page keeps the confidence its notes were written with
+        stated = [self.inputs.note_confidences[i] for i in note_ids
+                  if i in self.inputs.note_confidences]  # fmt: skip
+        conf = sum(stated) / len(stated) if stated else DEFAULT_CONFIDENCE
+        note = self._entry(kind_of_note, text, conf, ids)
         if self._page_entries(
             slug,
             kind if kind in ("entity", "concept") else "concept",

@@ -140,7 +140,12 @@ def _meta(ws: Workspace, run_id: str) -> dict[str, Any]:
     path = ws.state_dir / RUNS / run_id / "meta.json"
     if "/" in run_id or run_id.startswith(".") or not path.is_file():
         raise BadInput(f"no run {run_id!r} to roll back (see `agent-sleep status`)")
-    data: dict[str, Any] = json.loads(ws.read_text(path))
+    try:
+        data = json.loads(ws.read_text(path))
+    except ValueError as e:
+        raise BadInput(f"run {run_id}: its record {path} is damaged ({e}); nothing restored") from e
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise BadInput(f"run {run_id}: its record {path} lists no files; nothing restored")
     return data
 
 
@@ -178,6 +183,8 @@ def rollback(
     Refuses when a file changed since the run (roll back the later run first) unless ``force``.
     Notes appended to a daily log after the run are kept: only the run's own block is removed."""
     ws = Workspace.at(workspace)
+    if not ws.state_dir.is_dir():  # nothing was ever run here: create nothing either
+        raise BadInput(f"no sleep run to roll back in {ws.root}")
     with ws.lock():
         rid = run_id or latest_run(ws)
         if rid is None:

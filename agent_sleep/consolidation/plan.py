@@ -65,3 +65,4 @@ class Inputs:
     cited: frozenset[str]  # note ids already cited by MEMORY.md or a bank page
     dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
     bank_entries: dict[str, str] = field(default_factory=dict)  # bank entry id shown -> page
+    note_confidences: dict[str, float] = field(default_factory=dict)  # the O notes' own

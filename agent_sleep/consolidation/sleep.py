@@ -32,7 +32,7 @@ from agent_sleep.consolidation.snapshot import (
     read_snapshot,
 )
 from agent_sleep.core import notes as fmt
-from agent_sleep.core.errors import BadInput
+from agent_sleep.core.errors import BadInput, WorkspaceError
 from agent_sleep.core.memory import MemoryDoc, memory_budget, one_line
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
@@ -243,14 +243,18 @@ def sleep_cycle(
     if phase not in PHASES:
         raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
     started = time.monotonic()
-    ws = Workspace.at(workspace).ensure()
+    budget = memory_budget(memory_budget_chars)  # refused before anything is created
+    ws = Workspace.at(workspace)
+    if dry_run and not ws.exists():  # a dry run writes nothing, not even a new layout
+        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+    ws.ensure()
     offline_currency.cache_in(ws.state_dir / "model")  # the offline consolidator's MiniLM
     prov = (
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
     )
     now = now or dt.datetime.now()
     with ws.lock():
-        snap = read_snapshot(ws, parse_since(since, now.date()))
+        snap = read_snapshot(ws, parse_since(since, now.date()), until=now.date())
         lines = journal.entries(ws)
     pending, nrem_batch, rem_batch = _select(
         snap, phase, prov.max_notes, related.deleted_pages(lines, ws.root)
@@ -259,11 +263,14 @@ def sleep_cycle(
     batch_ids = {n.id: n for n in [*nrem_batch, *rem_batch]}
     shown = related.related([n.text for n in nrem_batch], snap.bank)
     run = _Run(
-        ws, prov, now.date(), now.strftime("%H:%M"), memory_budget(memory_budget_chars),
+        ws, prov, now.date(), now.strftime("%H:%M"), budget,
         prune_memory, progress or (lambda _msg: None),
         Inputs(
             note_dates={i: n.date for i, n in batch_ids.items()},
             note_types={i: n.type for i, n in batch_ids.items()},
+            note_confidences={
+                i: n.confidence for i, n in batch_ids.items() if n.confidence is not None
+            },
             memory_ids=frozenset(e.id for e in snap.memory),
             cited=snap.cited,
             dream_texts=snap.dream_texts,

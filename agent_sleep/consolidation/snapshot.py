@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from agent_sleep.consolidation import journal, related
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import BadInput
+from agent_sleep.core.log import warn_once
 from agent_sleep.core.memory import MemoryDoc, one_line
 from agent_sleep.core.notes import sources_of
-from agent_sleep.core.workspace import Workspace, warn_skip
+from agent_sleep.core.workspace import Workspace
 
 LOOKBACK_DAYS = 30
 MAX_NOTE_CHARS = 16384  # a longer hand-written note is skipped (rest caps notes at 4 KiB)
@@ -61,12 +62,15 @@ def cited_ids(ws: Workspace) -> set[str]:
     return out
 
 
-def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
+def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -> Snapshot:
+    """The notes of the logs from ``since`` to ``until`` (both included; no end by default:
+    a run as of an earlier day, or a log dated after the run's day, leaves the later notes
+    pending), with MEMORY.md and the bank as they are."""
     window: list[DayNote] = []
     dreams: set[str] = set()
     for path in ws.daily_logs():
         day = path.stem
-        if day < since.isoformat():
+        if day < since.isoformat() or (until is not None and day > until.isoformat()):
             continue
         no_id = too_long = 0
         for block in fmt.iter_blocks(ws.read_text(path)):
@@ -83,16 +87,15 @@ def read_snapshot(ws: Workspace, since: dt.date) -> Snapshot:
             else:  # under ## Retain, or hand-edited under another heading or none
                 window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
         if no_id:
-            warn_skip(
-                path,
-                f"{no_id} notes have no id comment, so sleep cannot track them "
-                "(take notes with `agent-sleep rest`)",
+            warn_once(
+                f"{path}: skipping {no_id} note{'s' if no_id != 1 else ''} with no id comment, "
+                "which sleep cannot track (take notes with `agent-sleep rest`); the others "
+                "are read"
             )
         if too_long:
-            warn_skip(
-                path,
-                f"{too_long} notes are over {MAX_NOTE_CHARS} characters "
-                "(split them into smaller notes)",
+            warn_once(
+                f"{path}: skipping {too_long} note{'s' if too_long != 1 else ''} over "
+                f"{MAX_NOTE_CHARS} characters (split them into smaller notes); the others are read"
             )
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
     pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in ws.bank_pages()]

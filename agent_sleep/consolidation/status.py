@@ -26,7 +26,7 @@ def status(
     today = today or dt.date.today()
     window_start = parse_since(None, today)
     with ws.lock():
-        snap = read_snapshot(ws, dt.date.min)
+        snap = read_snapshot(ws, dt.date.min, until=today)
         memory_text = ws.read_text(ws.memory_md)
         runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]
     pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agent_sleep.core import notes as fmt
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.notes import Note
 from agent_sleep.core.redact import redact
 
@@ -27,10 +28,20 @@ _PREFIX_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:[WBS]|O\(c=[\d.]+\))\s*:\s*")
 
 
 def memory_budget(value: int | None = None) -> int:
-    if value is not None:
-        return int(value)
-    raw = os.environ.get(MEMORY_BUDGET_ENV, "")
-    return int(raw) if raw.isdigit() else DEFAULT_MEMORY_BUDGET
+    """MEMORY.md's size budget in characters: ``value``, else ``AGENT_SLEEP_MEMORY_BUDGET``, else
+    8,000. A budget under one character would move every entry to the archive page: refused."""
+    if value is None:
+        raw = os.environ.get(MEMORY_BUDGET_ENV, "").strip()
+        if not raw:
+            return DEFAULT_MEMORY_BUDGET
+        if not raw.isdigit():
+            raise BadInput(f"{MEMORY_BUDGET_ENV}={raw!r} is not a number of characters")
+        value, source = int(raw), MEMORY_BUDGET_ENV
+    else:
+        source = "the memory budget"
+    if int(value) < 1:
+        raise BadInput(f"{source} must be at least 1 character (got {value})")
+    return int(value)
 
 
 def slug_of(raw: str) -> str:

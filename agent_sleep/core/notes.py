@@ -41,7 +41,9 @@ _TYPE = r"(?P<type>[WBS]|O\(c=(?P<conf>0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\))"
 _HEAD_RE = re.compile(r"^\ufeff?- (?:(?P<time>\d{2}:\d{2}) )?" + _TYPE + r":(?: |$)")
 PREFIX_RE = re.compile(r"^" + _TYPE + r": ")  # the "W: " a note's displayed text opens with
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
-META_COMMENT_RE = re.compile(r" <!-- id=[^\n]*? -->[ \t]*$", re.M)  # a note line's metadata
+# a note line's metadata: the comment that ends the line (a "<!-- id=… -->" a note's own text
+# holds earlier on the line is text, not where the metadata begins)
+META_COMMENT_RE = re.compile(r" <!-- id=(?:(?!-->)[^\n])* -->[ \t]*$", re.M)
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
 
 

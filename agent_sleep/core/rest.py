@@ -103,10 +103,18 @@ def _local(when: dt.datetime | dt.date | None) -> dt.datetime:
     if when is None:
         return dt.datetime.now()
     if isinstance(when, dt.datetime):
-        return when.astimezone() if when.tzinfo is not None else when
-    if isinstance(when, dt.date):
-        return dt.datetime.combine(when, dt.time(0, 0))
-    raise BadInput(f"when must be a datetime, not {type(when).__name__}")
+        out = when.astimezone() if when.tzinfo is not None else when
+    elif isinstance(when, dt.date):
+        out = dt.datetime.combine(when, dt.time(0, 0))
+    else:
+        raise BadInput(f"when must be a datetime, not {type(when).__name__}")
+    # a note is filed on the day it was learned; a day of slack for another machine's clock
+    if out.date() > dt.date.today() + dt.timedelta(days=1):
+        raise BadInput(
+            f"when {out.date().isoformat()} is in the future: a note goes in the log of the day "
+            "it was learned (a date it speaks of belongs in its text)"
+        )
+    return out
 
 
 def append_notes(ws: Workspace, day: dt.date, items: list[notes.Note]) -> Path:
