@@ -28,7 +28,9 @@ def _one_error_line(r: object) -> str:
 def test_a_memory_budget_under_one_character_is_refused_and_memory_kept(tmp_path: Path) -> None:
     ws = _ws(tmp_path)
     for i in range(4):
-        run_cli("rest", "-w", str(ws), "--note", f"Service {i} listens on port 80{i}0", "--type", "W")
+        run_cli(
+            "rest", "-w", str(ws), "--note", f"Service {i} listens on port 80{i}0", "--type", "W"
+        )
     assert run_cli("sleep", "-w", str(ws), "--provider", "offline").returncode == 0
     before = (ws / "MEMORY.md").read_text()
     assert "port" in before
@@ -150,3 +152,22 @@ def test_bare_command_prints_the_help_and_nan_is_no_half_life(tmp_path: Path) ->
     for value in ("nan", "inf"):
         err = _one_error_line(run_cli("search", "x", "-w", str(ws), "--half-life", value))
         assert "finite" in err
+
+
+def test_indexing_with_the_model_writes_nothing_outside_the_workspace(tmp_path: Path) -> None:
+    """onnxruntime's telemetry wrote a device id under ~/.cache when its session was made."""
+    ws = _ws(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    for i in range(12):  # past the first eight texts a process embeds in numpy
+        run_cli(
+            "rest", "-w", str(ws), "--note", f"Fact {i}: redis listens on 63{i:02d}", "--type", "W"
+        )
+    env = {"HOME": str(home), "XDG_CACHE_HOME": "", "ORT_DISABLE_TELEMETRY": ""}
+    r = run_cli("reindex", "--full", "--json", "-w", str(ws), env=env)
+    assert r.returncode == 0, r.stderr
+    if json.loads(r.stdout)["embedded"] == 0:
+        import pytest
+
+        pytest.skip("no embedding model here: onnxruntime never ran")
+    assert [p for p in home.rglob("*") if p.is_file()] == []

@@ -205,6 +205,10 @@ class MiniLM:
         process has embedded ``NUMPY_TEXTS`` texts in numpy)."""
         with self._lock:
             if self._session_ is None:
+                # onnxruntime's telemetry writes a device id under ~/.cache; nothing of ours
+                # goes outside the workspace (a user who sets the variable decides)
+                if not os.environ.get("ORT_DISABLE_TELEMETRY"):
+                    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
                 try:
                     import onnxruntime as ort
 
