@@ -5,17 +5,23 @@
   (Claude Code's user-scope MCP servers).
 
 The merge touches only what is ours: hook entries whose command runs ``agent-sleep hook`` (or
-the plugin's runner) are replaced, every other hook, matcher and setting is kept as it was, in
-its order. Running it again changes nothing (and writes nothing). A file that changes is backed
-up first (``<name>.bak-<UTC time>``) and replaced atomically. A file that is not valid JSON, or
-whose ``hooks`` are not shaped as Claude Code reads them, is refused with one line before
-anything is written, to either file.
+the plugin's runner), or ends the way install writes it whatever ``--command`` was (``hook
+EVENT --scope project|shared [--workspace DIR]``, EVENT the one of its Claude Code event), are
+replaced; every other hook, matcher and setting is kept as it was, in its order. Running it
+again changes nothing (and writes nothing). A file that changes is backed up first
+(``<name>.bak-<UTC time>``) and replaced atomically; a symlinked file is written through to its
+target (the link stays). A file that is not valid JSON (``NaN``/``Infinity`` included, and a
+number too large for a double, which would be rewritten as ``Infinity``), or whose ``hooks``
+are not shaped as Claude Code reads them, is refused with one line before anything is written,
+to either file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import math
 import os
 import shlex
 import shutil
@@ -56,7 +62,25 @@ def base_command() -> str:
     return f"{shlex.quote(sys.executable)} -m agent_sleep"
 
 
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        # Node reads it as Infinity too, and Python could only write it back as the invalid
+        # literal ``Infinity``: refused rather than changed
+        raise ValueError(f"the number {text} is too large for a double")
+    return number
+
+
 def _load(path: Path) -> dict[str, Any]:
+    if path.is_symlink() and not path.exists():
+        raise BadInput(
+            f"{path} is a symlink to {os.readlink(path)}, which does not exist (or loops); "
+            "fix the link first, nothing was written"
+        )
     if not path.exists():
         return {}
     try:
@@ -66,20 +90,44 @@ def _load(path: Path) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_constant, parse_float=_finite)
     except json.JSONDecodeError as e:
         raise BadInput(
             f"{path} is not valid JSON ({e.msg}, line {e.lineno}); "
             "fix it first, nothing was written"
+        ) from None
+    except (ValueError, RecursionError) as e:  # NaN, Infinity, 1e999, a huge integer, deep nesting
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise BadInput(
+            f"{path} is not valid JSON ({reason}); fix it first, nothing was written"
         ) from None
     if not isinstance(data, dict):
         raise BadInput(f"{path} does not hold a JSON object; nothing was written")
     return data
 
 
-def ours(hook: Any) -> bool:
+def ours(hook: Any, event: str | None = None) -> bool:
+    """Whether a hook entry is one install wrote: its command runs ``agent-sleep hook`` (or the
+    plugin's runner), or, in ``event``, ends exactly as install writes it after any
+    ``--command``: ``hook NAME --scope project|shared [--workspace DIR]``, NAME that event's."""
     command = hook.get("command", "") if isinstance(hook, dict) else ""
-    return isinstance(command, str) and any(m in command + " " for m in MARKERS)
+    if not isinstance(command, str):
+        return False
+    if any(m in command + " " for m in MARKERS):
+        return True
+    if event not in HOOKS or hook.get("type", "command") != "command":
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    name = HOOKS[event][0]
+    for tail in (4, 6):  # hook NAME --scope S [--workspace DIR]
+        if len(argv) > tail and argv[-tail : -tail + 3] == ["hook", name, "--scope"]:
+            rest = argv[-tail + 3 :]
+            if rest[0] in ("project", "shared") and (tail == 4 or rest[1] == "--workspace"):
+                return True
+    return False
 
 
 def merge_hooks(
@@ -91,29 +139,35 @@ def merge_hooks(
     if not isinstance(hooks, dict):
         raise BadInput(f"{path}: 'hooks' is not an object; nothing was written")
     merged = dict(hooks)
+    emptied = False
     for event, (name, timeout) in HOOKS.items():
         groups = hooks.get(event, [])
         if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
             raise BadInput(f"{path}: hooks.{event} is not a list of objects; nothing was written")
-        kept = []
+        kept: list[Any] = []
+        at = None  # where ours was: a new entry goes there, so running again moves nothing
         for group in groups:
             inner = group.get("hooks", [])
             if not isinstance(inner, list):
                 raise BadInput(
                     f"{path}: a hooks.{event} entry has no hook list; nothing was written"
                 )
-            rest = [h for h in inner if not ours(h)]
+            rest = [h for h in inner if not ours(h, event)]
+            if len(rest) != len(inner) and at is None:
+                at = len(kept) + (1 if rest else 0)
             if rest or not inner:
                 kept.append({**group, "hooks": rest} if len(rest) != len(inner) else group)
         if command is not None:
             line = f"{command} hook {name} {shlex.join(options)}"
-            kept.append({"hooks": [{"type": "command", "command": line, "timeout": timeout}]})
+            entry = {"hooks": [{"type": "command", "command": line, "timeout": timeout}]}
+            kept.insert(len(kept) if at is None else at, entry)
         if kept or event in hooks:
             merged[event] = kept
-        if command is None and not kept:
+        if command is None and not kept and at is not None:  # an event we emptied goes
             merged.pop(event, None)
-    if command is None and not merged and "hooks" not in settings:
-        return dict(settings)
+            emptied = True
+    if command is None and not merged and (emptied or "hooks" not in settings):
+        return {k: v for k, v in settings.items() if k != "hooks"}
     return {**settings, "hooks": merged}
 
 
@@ -125,8 +179,12 @@ def merge_mcp(
     if not isinstance(servers, dict):
         raise BadInput(f"{path}: 'mcpServers' is not an object; nothing was written")
     if command is None:
+        if SERVER_NAME not in servers:
+            return dict(config)
         rest = {k: v for k, v in servers.items() if k != SERVER_NAME}
-        return {**config, "mcpServers": rest} if rest or "mcpServers" in config else dict(config)
+        if rest:
+            return {**config, "mcpServers": rest}
+        return {k: v for k, v in config.items() if k != "mcpServers"}  # emptied by us: it goes
     argv = shlex.split(command)
     entry = {"command": argv[0], "args": [*argv[1:], "mcp", *options]}
     if isinstance(servers.get(SERVER_NAME), dict):
@@ -134,24 +192,43 @@ def merge_mcp(
     return {**config, "mcpServers": {**servers, SERVER_NAME: entry}}
 
 
-def _write(path: Path, data: dict[str, Any], stamp: str) -> str | None:
-    """Atomically replace ``path``; back the old file up first. Returns the backup's path."""
-    backup = None
+def _dump(path: Path, data: dict[str, Any]) -> str:
+    """The JSON text for ``data``: standard JSON only (never ``NaN`` or ``Infinity``)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError as e:
+        raise BadInput(
+            f"{path}: cannot be written as valid JSON ({e}); nothing was written"
+        ) from None
+
+
+def _write(path: Path, text: str, stamp: str) -> str | None:
+    """Atomically replace ``path`` (a symlink: its target, beside which the temporary file is
+    made, so the link stays); back the old file up first, beside ``path``. Returns the backup's
+    path."""
+    backup = None
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    tmp: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
             backup = path.with_name(f"{path.name}.bak-{stamp}")
-            shutil.copy2(path, backup)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            shutil.copy2(target, backup)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o777)
+        os.replace(tmp, target)
+        tmp = None
     except OSError as e:
         raise StorageError(f"cannot write {path}: {e.strerror}; the old file is unchanged") from e
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     return str(backup) if backup else None
 
 
@@ -189,14 +266,17 @@ def install_claude_code(
     new_settings = merge_hooks(old_settings, cmd, options, settings_path)
     new_mcp = merge_mcp(old_mcp, cmd, options, mcp_path)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    writes = [  # every file's text is made before any is written
+        (path, _dump(path, new))
+        for path, old, new in (
+            (settings_path, old_settings, new_settings),
+            (mcp_path, old_mcp, new_mcp),
+        )
+        if not ((old == new and path.exists()) or (remove and not path.exists()))
+    ]
     changed, backups = [], []
-    for path, old, new in (
-        (settings_path, old_settings, new_settings),
-        (mcp_path, old_mcp, new_mcp),
-    ):
-        if (old == new and path.exists()) or (remove and not path.exists()):
-            continue
-        backup = _write(path, new, stamp)
+    for path, text in writes:
+        backup = _write(path, text, stamp)
         changed.append(str(path))
         if backup:
             backups.append(backup)
