@@ -44,7 +44,7 @@ Examples:
   agent-sleep rest --note "Fixed the auth bug with a retry" --source PR-412 --json
   agent-sleep rest --note "Went to the support group" --when 2023-05-07T18:00
   agent-sleep rest --note "Staging resets on Sunday" --agent ci-bot --to-shared --shared ~/team
-  echo "text with 'quotes' and \"more\"" | agent-sleep rest --note - --type W""",
+  echo "text with 'quotes' and \\"more\\"" | agent-sleep rest --note - --type W""",
 )
 @click.option(
     "--note",

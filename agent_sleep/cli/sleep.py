@@ -73,7 +73,7 @@ Examples:
   cat session_log.txt | agent-sleep flush --context-dump -
   agent-sleep flush --context-dump "User prefers tabs. We decided to ship on Friday."
   agent-sleep flush --context-file old_session.txt --when 2026-01-05T18:00
-  agent-sleep flush --provider openai --base-url http://localhost:11434/v1 -m qwen3:4b \
+  agent-sleep flush --provider openai --base-url http://localhost:11434/v1 -m qwen3:4b \\
       --context-file session_log.txt
   python scripts/micro_rest.py --flush --context-dump "$(cat log)" --workspace DIR""",
 )
