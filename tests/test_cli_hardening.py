@@ -4,9 +4,13 @@ created where nothing should be, and notes kept as written (each case was a repo
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
+import os
 import re
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import run_cli
 
@@ -167,7 +171,31 @@ def test_indexing_with_the_model_writes_nothing_outside_the_workspace(tmp_path: 
     r = run_cli("reindex", "--full", "--json", "-w", str(ws), env=env)
     assert r.returncode == 0, r.stderr
     if json.loads(r.stdout)["embedded"] == 0:
-        import pytest
-
         pytest.skip("no embedding model here: onnxruntime never ran")
     assert [p for p in home.rglob("*") if p.is_file()] == []
+
+
+def test_status_reads_a_workspace_it_may_not_write(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """On a read-only folder the lock file cannot be made; status reads without it, and any
+    other failure to lock is still an error."""
+    from agent_sleep.consolidation.status import status
+    from agent_sleep.core import workspace as wsmod
+    from agent_sleep.core.errors import StorageError
+
+    ws = _ws(tmp_path)
+    run_cli("rest", "-w", str(ws), "--note", "A fact worth keeping", "--type", "W")
+
+    def refused(code: int):  # type: ignore[no-untyped-def]
+        def file_lock(path: Path):  # type: ignore[no-untyped-def]
+            try:
+                raise OSError(code, os.strerror(code))
+            except OSError as e:
+                raise StorageError(f"cannot lock {path}: {e.strerror}") from e
+
+        return file_lock
+
+    monkeypatch.setattr(wsmod, "file_lock", refused(errno.EROFS))
+    assert status(ws)["pending_notes"] == 1
+    monkeypatch.setattr(wsmod, "file_lock", refused(errno.ENOSPC))
+    with pytest.raises(StorageError):
+        status(ws)

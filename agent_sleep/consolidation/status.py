@@ -25,7 +25,7 @@ def status(
         return {"workspace": str(ws.root), "exists": False}
     today = today or dt.date.today()
     window_start = parse_since(None, today)
-    with ws.lock():
+    with ws.read_lock():
         snap = read_snapshot(ws, dt.date.min, until=today)
         memory_text = ws.read_text(ws.memory_md)
         runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]

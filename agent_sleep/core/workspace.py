@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -151,6 +152,20 @@ class Workspace:
         with file_lock(self.confine(path)):
             yield
 
+    @contextlib.contextmanager
+    def read_lock(self) -> Iterator[None]:
+        """The lock, for a read that wants a consistent view (``status``). On a workspace this
+        process may not write (a read-only folder or file system), no writer of ours can run
+        either: the read goes ahead without it."""
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(self.lock())
+            except StorageError as e:
+                cause = e.__cause__
+                if not (isinstance(cause, OSError) and cause.errno in _READ_ONLY):
+                    raise
+            yield
+
     # -- reads and writes --------------------------------------------------------------
 
     def read_text(self, path: Path) -> str:
@@ -191,6 +206,9 @@ class Workspace:
             os.close(fd)
         if created:
             fsync_dir(target.parent)
+
+
+_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 def _is_day(stem: str) -> bool:
