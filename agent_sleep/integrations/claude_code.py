@@ -118,24 +118,72 @@ def session_start_context(
 
 
 def _budgeted(ws: Workspace, room: int, today: dt.date) -> str:
-    from agent_sleep.retrieval.context import log_section, log_tail, memory_section, next_session
+    """MEMORY.md's head, the next-session actions and today's newest notes within ``room``,
+    measured on the finished text. What does not fit comes off the oldest end first: older notes
+    (down to a floor: a third of the room, or the newest note when it is longer), then MEMORY.md
+    at entry boundaries and the actions (down to a sixth of the room each), then those two
+    sections whole, and only then more of the log: the newest note is never what is cut."""
+    from agent_sleep.retrieval.context import log_tail, next_session
 
-    parts: list[str] = []
-    memory = memory_section(ws.read_text(ws.memory_md), min(MEMORY_CHARS, room // 2))
-    if memory:
-        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
+    memory_md = ws.read_text(ws.memory_md)
     actions = next_session(ws)
-    if actions:
-        body = _cut(actions[1], NEXT_CHARS)
-        parts.append(f"## Next session (planned {actions[0]})\n\n{body}")
     path = ws.day_log(today)
     log, cut = log_tail(path, LOG_TAIL_BYTES)
-    left = room - sum(len(p) + 2 for p in parts) - 100  # the headings
-    body = log_section(log, max(0, left), path.relative_to(ws.root).as_posix(), cut)
-    if body and left > 0:
-        parts.insert(1 if memory else 0, f"## Today's log ({today.isoformat()})\n\n{body}")
-    text = "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
-    return _cut(text, room)
+    floor = min(room, max(room // 3, _newest_note_chars(log) + 200))
+    budget = {"log": room, "memory": min(MEMORY_CHARS, room // 2), "next": NEXT_CHARS}
+    levers = [  # what gives way, in order, and down to what (below 0: the section goes)
+        ("log", floor),
+        ("memory", room // 6),
+        ("next", room // 6),
+        ("memory", -1),
+        ("next", -1),
+        ("log", 0),
+    ]
+    text = ""
+    for _ in range(32):
+        text = _assemble(ws, memory_md, actions, (log, cut, path, today), budget)
+        over = len(text) - room
+        if over <= 0:
+            return text
+        key, least = next(((k, m) for k, m in levers if budget[k] > m), ("", 0))
+        if not key:
+            break
+        budget[key] = max(least, budget[key] - over)
+    return _cut(text, room)  # a room too small even for the headings
+
+
+def _assemble(
+    ws: Workspace,
+    memory_md: str,
+    actions: tuple[str, str] | None,
+    day: tuple[str, bool, Path, dt.date],
+    budget: dict[str, int],
+) -> str:
+    """The budgeted block; a budget below 0 leaves its section out."""
+    from agent_sleep.retrieval.context import log_section, memory_section
+
+    log, cut, path, today = day
+    parts: list[str] = []
+    memory = memory_section(memory_md, budget["memory"]) if budget["memory"] >= 0 else ""
+    if memory:
+        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
+    body = log_section(log, budget["log"], path.relative_to(ws.root).as_posix(), cut)
+    if body:
+        parts.append(f"## Today's log ({today.isoformat()})\n\n{body}")
+    if actions and budget["next"] >= 0:
+        shown = _cut(actions[1] + "\n", budget["next"]).rstrip("\n")
+        if shown:
+            parts.append(f"## Next session (planned {actions[0]})\n\n{shown}")
+    return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+
+def _newest_note_chars(log: str) -> int:
+    from agent_sleep.core import notes
+
+    found = [
+        b for b in notes.parse(log).blocks if b.note is not None and b.section != notes.NEXT_SESSION
+    ]
+    return len(notes.strip_meta(found[-1].raw)) if found else 0
 
 
 def _cut(text: str, chars: int) -> str:
@@ -179,25 +227,54 @@ def _transcript(payload: dict[str, Any]) -> Path:
     if not raw:
         raise HookInputError("hook input has no transcript_path")
     path = Path(os.path.expanduser(raw))
-    if not path.is_file():
+    if path.is_dir():
+        raise HookInputError(f"transcript {raw} is a folder, not a file")
+    if not path.exists():
         raise HookInputError(f"transcript {raw} does not exist")
+    if not path.is_file():
+        raise HookInputError(f"transcript {raw} is not a regular file")
     return path
 
 
 def _pieces(part: Slice) -> list[tuple[str, int]]:
-    """The slice's turns in flush-sized pieces, each with the transcript offset it reaches."""
+    """The slice's turns in flush-sized pieces, each with the transcript offset it reaches. A
+    turn bigger than a piece is split (at a line break where it can be), never cut short; a
+    piece that ends inside a turn reaches only the offset before that turn, so a flush that
+    stops there reads the whole turn again next time (its flushed part is skipped by hash)."""
     out: list[tuple[str, int]] = []
     chunk: list[str] = []
-    size = reached = 0
+    size = 0
+    reached = before = part.start
     for turn, end in zip(part.parts, part.ends, strict=True):
-        if chunk and size + len(turn) > FLUSH_PART_CHARS:
-            out.append(("\n\n".join(chunk), reached))
-            chunk, size = [], 0
-        chunk.append(turn[:FLUSH_PART_CHARS])
-        size += len(turn) + 2
-        reached = end
+        bits = _split(turn, FLUSH_PART_CHARS)
+        for i, bit in enumerate(bits):
+            if chunk and size + len(bit) > FLUSH_PART_CHARS:
+                out.append(("\n\n".join(chunk), reached))
+                chunk, size = [], 0
+            chunk.append(bit)
+            size += len(bit) + 2
+            reached = end if i == len(bits) - 1 else before
+        before = end
     if chunk:
         out.append(("\n\n".join(chunk), reached))
+    return out
+
+
+def _split(text: str, chars: int) -> list[str]:
+    """``text`` in consecutive parts of at most ``chars``, split at the last line break, else
+    the last space, that fits; only the one separator character at a split is dropped."""
+    out: list[str] = []
+    while len(text) > chars:
+        at = text.rfind("\n", 0, chars + 1)
+        if at <= 0:
+            at = text.rfind(" ", 0, chars + 1)
+        if at <= 0:
+            out.append(text[:chars])
+            text = text[chars:]
+        else:
+            out.append(text[:at])
+            text = text[at + 1 :]
+    out.append(text)
     return out
 
 

@@ -4,11 +4,13 @@ A record has ``type`` (``user``, ``assistant``, ``system``, ``summary``, ...) an
 conversation, ``message`` with ``role`` and ``content``: a string, or a list of blocks
 (``text``, ``thinking``, ``tool_use`` with ``name`` and ``input``, ``tool_result`` with
 ``content``). ``read_since`` renders what came after a byte offset as a plain conversation that
-the flush can read: what people and the assistant said in full; tool calls and results cut
-short, on lines of their own that start ``Tool:`` (mostly file contents and command output,
-which a flush does not keep); thinking and bookkeeping records left out. Malformed lines are
-skipped and counted; a last line without its newline is still being written and is left for
-the next read.
+the flush can read: what people and the assistant said in full, with its own line breaks (a
+bulleted list stays one item a line), the speaker's label (``User:`` / ``Assistant:``) on the
+first line of each text block only; tool calls and results cut short, on lines of their own that
+start ``Tool:`` (mostly file contents and command output, which a flush does not keep); thinking
+and bookkeeping records left out. No message text is capped here: the caller splits a turn too
+big for one flush into pieces. Malformed lines are skipped and counted; a last line without its
+newline is still being written and is left for the next read.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 TOOL_CHARS = 300  # of a tool call's input or a tool result kept in the dump
-TEXT_CHARS = 20_000  # of one message's text
 CHUNK = 1 << 20
 _NOISE = ("<command-", "<local-command-", "<system-reminder>", "Caveat: ")
 
@@ -29,7 +30,10 @@ _NOISE = ("<command-", "<local-command-", "<system-reminder>", "Caveat: ")
 @dataclass(frozen=True)
 class Slice:
     parts: list[str]  # rendered turns, in order
-    ends: list[int]  # for each turn, the offset just past the record it came from
+    # for each turn, the offset a later read may resume from once this turn and all before it
+    # are flushed: just past its record for the record's last turn, the record's start for the
+    # others (so a flush that stops between two turns of one record loses neither)
+    ends: list[int]
     start: int
     end: int  # offset just past the last complete line read
     records: int
@@ -43,6 +47,17 @@ class Slice:
 def _short(text: str, cap: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= cap else text[:cap] + " …"
+
+
+def _lines_kept(text: str) -> str:
+    """``text`` with its line structure (a list keeps one item a line, as ``agent-sleep flush``
+    reads it); only trailing blanks go, and a run of empty lines becomes one."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n")
 
 
 def _block_text(block: Any) -> str:
@@ -86,7 +101,7 @@ def render(record: Any) -> list[str]:
         if btype == "text":
             text = str(block.get("text", "")).strip()
             if text and not text.startswith(_NOISE):
-                out.append(f"{speaker}: {_short(text, TEXT_CHARS)}")
+                out.append(f"{speaker}: {_lines_kept(text)}")
         elif btype == "tool_use":
             args = json.dumps(block.get("input", {}), ensure_ascii=False, default=str)
             out.append(f"Tool: {block.get('name', '?')} {_short(args, TOOL_CHARS)}")
@@ -126,7 +141,7 @@ def read_since(path: str | os.PathLike[str], offset: int = 0) -> Slice:
     records = malformed = 0
     end = start
     for raw, after in _lines(p, start):
-        end = after
+        begin, end = end, after
         if not raw.strip():
             continue
         try:
@@ -136,6 +151,7 @@ def read_since(path: str | os.PathLike[str], offset: int = 0) -> Slice:
             continue
         records += 1
         turns = render(record)
-        parts += turns
-        ends += [end] * len(turns)
+        if turns:
+            parts += turns
+            ends += [begin] * (len(turns) - 1) + [end]
     return Slice(parts, ends, start=start, end=end, records=records, malformed=malformed)
