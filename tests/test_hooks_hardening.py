@@ -176,3 +176,13 @@ def test_a_folder_given_as_the_transcript_is_called_a_folder(
     assert "does not exist" not in r.stderr
     assert "is a folder, not a file" in journal(ws)[-1]["error"]
     assert note_texts(ws) == []
+
+
+def test_session_start_on_a_workspace_that_is_a_file_says_so(tmp_path: Path) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a workspace\n")
+    r = hook("session-start", payload("SessionStart", None, tmp_path), afile)
+    assert r.returncode == 0  # a hook never blocks the session
+    assert json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] == ""
+    assert "is a file, not a folder" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert afile.read_text() == "not a workspace\n"

@@ -197,6 +197,11 @@ def _cut(text: str, chars: int) -> str:
 def session_start(ws: Workspace) -> HookResult:
     """The answer, under ``OUTPUT_CHARS`` as JSON: quotes, backslashes and newlines take two
     characters there, so a context full of them is built again in a smaller budget."""
+    if ws.root.exists() and not ws.root.is_dir():  # a misconfigured hook, not an empty memory
+        return HookResult(
+            stdout=_empty_answer("session-start"),
+            warning=f"agent-sleep session-start hook: workspace {ws.root} is a file, not a folder",
+        )
     limit = OUTPUT_CHARS - 200
     for _ in range(6):
         context = session_start_context(ws, limit)
