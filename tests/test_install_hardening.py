@@ -188,3 +188,12 @@ def test_remove_drops_the_keys_it_emptied_and_keeps_the_files(tmp_path: Path) ->
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["changed"] == []
     assert snapshot(other) == before
+
+
+def test_a_workspace_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("x\n")
+    r = install("--project", str(tmp_path), "--workspace", str(afile))
+    assert r.returncode == 2
+    assert "is a file, not a folder" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / ".mcp.json").exists()

@@ -262,7 +262,10 @@ def install_claude_code(
     old_settings, old_mcp = _load(settings_path), _load(mcp_path)
     options = ["--scope", scope]
     if workspace is not None:
-        options += ["--workspace", str(resolve_path(workspace))]
+        where = resolve_path(workspace)
+        if where.exists() and not where.is_dir():
+            raise BadInput(f"workspace {where} is a file, not a folder; nothing was written")
+        options += ["--workspace", str(where)]
     new_settings = merge_hooks(old_settings, cmd, options, settings_path)
     new_mcp = merge_mcp(old_mcp, cmd, options, mcp_path)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
