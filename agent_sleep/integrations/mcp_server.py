@@ -8,6 +8,9 @@ Start-up imports the SDK and the workspace module only; each tool imports what i
 is first called, so no embedding model loads until a search wants one. Every tool turns a
 refusal of the library (bad input, a path outside the workspace, an oversized note) into a tool
 error with the library's one-line message: nothing is written and the server keeps serving.
+An operating-system refusal (a path too long, a symlink loop, a workspace that is a file) is a
+tool error with a one-line message too, never a traceback. Queries are capped at
+``MAX_QUERY_CHARS`` and echoed back at most ``ECHO_QUERY_CHARS`` long.
 Tools run on the SDK's worker threads; the workspace lock serialises writes across threads and
 across the processes of other clients.
 """
@@ -15,7 +18,9 @@ across the processes of other clients.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict
@@ -31,6 +36,8 @@ if TYPE_CHECKING:
 MAX_GET_CHARS = 100_000
 MAX_SEARCH_K = 50
 MAX_DIFF_CHARS = 20_000
+MAX_QUERY_CHARS = 4_000  # a search query: at most a note's length (notes are at most 4 KB)
+ECHO_QUERY_CHARS = 200  # of a query echoed back in an answer (longer ones are cut and marked)
 ARCHIVE_PAGE = "bank/concepts/memory-archive.md"
 HISTORY = "History"
 BANK_KINDS = {
@@ -51,20 +58,65 @@ session, memory_sleep consolidates the day's notes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_OS_REASONS = {
+    errno.ENAMETOOLONG: "path too long",
+    errno.ELOOP: "symlink loop",
+    errno.ENOTDIR: "not a folder",
+    errno.EISDIR: "a folder, not a file",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOSPC: "no space left on the device",
+    errno.EROFS: "read-only file system",
+}
+
+
+def _short(text: str, cap: int = ECHO_QUERY_CHARS) -> str:
+    """``text`` if it is at most ``cap`` characters, else its head marked as cut."""
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]}… [cut: {len(text):,} characters]"
+
+
+def os_message(e: OSError) -> str:
+    """One line for an operating-system error: the reason, then the file (shortened)."""
+    reason = _OS_REASONS.get(e.errno or 0) or (e.strerror or type(e).__name__).lower()
+    name = e.filename if isinstance(e.filename, str) else None
+    return f"{reason}: {_short(name, 120)}" if name else reason
+
 
 def _tool_errors(fn: F) -> F:
-    """A refusal of the library becomes a tool error carrying its one-line message."""
+    """A refusal of the library, or of the operating system, becomes a tool error carrying a
+    one-line message (the SDK would otherwise answer a bare "Error executing tool")."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: MemoryTools, *args: Any, **kwargs: Any) -> Any:
         from mcp.server.mcpserver.exceptions import ToolError
 
         try:
-            return fn(*args, **kwargs)
+            self.check_workspace()
+            return fn(self, *args, **kwargs)
         except AgentSleepError as e:
             raise ToolError(" ".join(str(e).split())) from None
+        except OSError as e:
+            raise ToolError(" ".join(os_message(e).split())) from None
+        except RuntimeError as e:  # pathlib's resolve() on Python < 3.13 raises this for loops
+            if not str(e).startswith("Symlink loop"):
+                raise
+            raise ToolError("symlink loop: a path of the workspace links back to itself") from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _query(value: Any) -> str:
+    """The search words, refused when missing or longer than ``MAX_QUERY_CHARS``."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput("give the search words in `query`")
+    if len(value) > MAX_QUERY_CHARS:
+        raise BadInput(
+            f"query is {len(value):,} characters, at most {MAX_QUERY_CHARS:,}: "
+            "search with the key words or a sentence or two"
+        )
+    return value
 
 
 def _pick(name: str, *values: Any) -> Any:
@@ -88,38 +140,70 @@ def relative_file(ws: Workspace, path: str) -> str:
     its hidden state folder."""
     if not isinstance(path, str) or not path.strip() or "\x00" in path:
         raise BadInput("give the path of a workspace file, e.g. MEMORY.md")
+    shown = _short(path, 120)
     raw = path.strip().replace("\\", "/")
-    target = ws.confine(raw)
-    rel = target.resolve().relative_to(ws.root.resolve())
-    if any(part.startswith(".") for part in rel.parts) or STATE_DIRNAME in rel.parts:
-        raise WorkspaceError(f"path {path} is not a memory file")
-    if not target.is_file():
-        raise BadInput(f"no file {path} in the workspace (paths come from memory_search hits)")
+    try:
+        target = ws.confine(raw)
+        rel = target.resolve().relative_to(ws.root.resolve())
+        if any(part.startswith(".") for part in rel.parts) or STATE_DIRNAME in rel.parts:
+            raise WorkspaceError(f"path {shown} is not a memory file")
+        if not target.is_file():
+            raise BadInput(f"no file {shown} in the workspace (paths come from memory_search hits)")
+    except OSError as e:
+        raise BadInput(f"path {shown}: {_OS_REASONS.get(e.errno or 0) or e.strerror}") from None
+    except RuntimeError as e:  # pathlib's resolve() on Python < 3.13 raises this for loops
+        if not str(e).startswith("Symlink loop"):
+            raise
+        raise BadInput(f"path {shown}: symlink loop") from None
     return rel.as_posix()
 
 
-def read_lines(ws: Workspace, path: str, start: int | None, end: int | None) -> dict[str, Any]:
+def read_lines(
+    ws: Workspace, path: str, start: int | None, end: int | None, start_char: int | None = None
+) -> dict[str, Any]:
+    """Lines ``start``..``end`` of a file (1-based, inclusive), at most ``MAX_GET_CHARS``
+    characters. A line longer than that is cut and continued from ``next_line`` at
+    ``next_char`` (``start_char``: where in ``start`` to begin, 1-based)."""
     rel = relative_file(ws, path)
     lines = ws.read_text(ws.root / rel).splitlines()
     first = start or 1
+    col = start_char or 1
     if end is not None and end < first:
         raise BadInput(f"end_line {end} is before start_line {first}")
+    if col > 1 and (first > len(lines) or col > len(lines[first - 1]) + 1):
+        width = len(lines[first - 1]) if first <= len(lines) else 0
+        raise BadInput(f"start_char {col} is past the end of line {first} ({width} characters)")
     bound = min(end or len(lines), len(lines))
     shown: list[str] = []
     size = 0
-    for line in lines[first - 1 : bound]:
-        if shown and size + len(line) + 1 > MAX_GET_CHARS:
-            break
-        shown.append(line[:MAX_GET_CHARS])
-        size += len(line) + 1
+    next_line: int | None = None
+    next_char: int | None = None
+    for number in range(first, bound + 1):
+        skip = col - 1 if number == first else 0
+        piece = lines[number - 1][skip:]
+        room = MAX_GET_CHARS - size - (1 if shown else 0)
+        if len(piece) <= room:
+            shown.append(piece)
+            size += len(piece) + (1 if len(shown) > 1 else 0)
+            continue
+        if shown:  # the next line does not fit: it starts the next call
+            next_line = number
+        else:  # one line longer than the cap: cut it, the next call goes on from there
+            shown.append(piece[:room])
+            next_line, next_char = number, skip + room + 1
+        break
+    last = first + len(shown) - 1
+    if next_line is None and last < len(lines):
+        next_line = last + 1
     return {
         "path": rel,
         "start_line": first,
-        "end_line": first + len(shown) - 1,
+        "end_line": last,
         "total_lines": len(lines),
         "text": "\n".join(shown),
-        "truncated": first + len(shown) - 1 < bound,  # stopped at the size cap
-        "next_line": first + len(shown) if first + len(shown) <= len(lines) else None,
+        "truncated": next_char is not None or last < bound,  # stopped at the size cap
+        "next_line": next_line,
+        "next_char": next_char,  # set when line next_line was cut: go on with start_char
     }
 
 
@@ -164,7 +248,9 @@ DESCRIPTIONS = {
     "memory_get": (
         "Read a memory file of the workspace, or a line range of it (1-based, "
         "inclusive): e.g. path 'MEMORY.md', 'memory/2026-11-29.md' or a search hit's path. "
-        f"Returns at most {MAX_GET_CHARS} characters and says when it stopped early."
+        f"Returns at most {MAX_GET_CHARS} characters and says when it stopped early: "
+        "truncated, and next_line (with next_char when a long line was cut) to pass as "
+        "start_line (and start_char) to read on."
     ),
     "memory_context": (
         "The memory block for the start of a task: MEMORY.md (trimmed to "
@@ -195,6 +281,12 @@ class MemoryTools:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
 
+    def check_workspace(self) -> None:
+        """Refuse a workspace path that is a file (the tools would fail on its first file)."""
+        root = self.ws.root
+        if root.exists() and not root.is_dir():
+            raise WorkspaceError(f"workspace {_short(str(root), 120)} is a file, not a folder")
+
     @_tool_errors
     def memory_write(
         self,
@@ -210,6 +302,13 @@ class MemoryTools:
         body = _pick("note", note, text)
         if body is None:
             raise BadInput("give the note text in `note`")
+        # JSON has no NaN or Infinity (the SDK's client sends them as null, read as "not
+        # given", as models often send every optional argument); one that reaches us is refused
+        if confidence is not None and not math.isfinite(confidence):
+            raise BadInput(
+                f"confidence {confidence} is outside [0, 1]: give a number from 0 to 1, or "
+                "leave it out for the default"
+            )
         r = micro_rest_detail(body, type, workspace=self.ws, confidence=confidence, source=source)
         return {
             "id": r.id,
@@ -230,17 +329,15 @@ class MemoryTools:
         q: str | None = None,
         limit: int | None = None,
     ) -> dict[str, Any]:
-        wanted = _pick("query", query, q)
-        if not isinstance(wanted, str) or not wanted.strip():
-            raise BadInput("give the search words in `query`")
+        wanted = _query(_pick("query", query, q))
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
         budget = _positive("budget_tokens", budget_tokens)
         if not self.ws.root.is_dir():
-            return {"query": wanted, "hits": []}
+            return {"query": _short(wanted), "hits": []}
         from agent_sleep.retrieval.recall import recall
 
         hits = recall(self.ws, wanted, k=count, budget_tokens=budget)
-        return {"query": wanted, "hits": [_hit(h) for h in hits]}
+        return {"query": _short(wanted), "hits": [_hit(h) for h in hits]}
 
     @_tool_errors
     def memory_get(
@@ -249,6 +346,7 @@ class MemoryTools:
         start_line: int | None = None,
         end_line: int | None = None,
         file: str | None = None,
+        start_char: int | None = None,
     ) -> dict[str, Any]:
         """``file`` is an alias of ``path``."""
         where = _pick("path", path, file)
@@ -256,7 +354,8 @@ class MemoryTools:
             raise BadInput("give the file in `path`, e.g. MEMORY.md")
         first = _positive("start_line", start_line)
         last = _positive("end_line", end_line)
-        return read_lines(self.ws, where, first, last)
+        column = _positive("start_char", start_char)
+        return read_lines(self.ws, where, first, last, column)
 
     @_tool_errors
     def memory_context(
@@ -270,12 +369,17 @@ class MemoryTools:
 
         if max_memory_chars < 0:
             raise BadInput("max_memory_chars must not be negative")
+        wanted = _pick("query", query, q)
+        if wanted is not None and (not isinstance(wanted, str) or wanted.strip()):
+            wanted = _query(wanted)  # an empty query is "no query", as in get_context
         text = get_context(
             self.ws,
             max_memory_chars=max_memory_chars,
-            query=_pick("query", query, q),
+            query=wanted,
             budget_tokens=_positive("budget_tokens", budget_tokens),
         )
+        if wanted and wanted.strip():
+            text = _short_query_heading(text, wanted)
         return {"context": text or "(memory is empty)"}
 
     @_tool_errors
@@ -308,6 +412,19 @@ class MemoryTools:
         from agent_sleep.consolidation.status import status
 
         return status(self.ws)
+
+
+def _short_query_heading(text: str, query: str) -> str:
+    """``get_context`` echoes the whole query in the heading of its last section: keep at
+    most ``ECHO_QUERY_CHARS`` of it. Lines below that heading are hits, indented or starting
+    with "- ", so the last match is the heading itself."""
+    words = " ".join(query.split())
+    heading = f"\n## Relevant memories (query: {words})\n"
+    at = text.rfind(heading)
+    if at < 0 or len(words) <= ECHO_QUERY_CHARS:
+        return text
+    short = f"\n## Relevant memories (query: {_short(words)})\n"
+    return text[:at] + short + text[at + len(heading) :]
 
 
 def build_server(ws: Workspace) -> MCPServer:
