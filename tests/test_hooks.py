@@ -34,7 +34,7 @@ def hook(
     )
 
 
-def payload(event: str, transcript: Path | None, cwd: Path, **more: Any) -> dict[str, Any]:
+def payload(event: str, transcript: Path | str | None, cwd: Path, **more: Any) -> dict[str, Any]:
     return {
         "session_id": ct.SESSION,
         "transcript_path": str(transcript) if transcript else "",
@@ -74,19 +74,24 @@ def test_session_start_injects_memory_as_additional_context(ws: Path, tmp_path: 
     assert "resets every Sunday at 02:00 UTC" in out["hookSpecificOutput"]["additionalContext"]
 
 
-def test_session_start_stays_under_ten_thousand_characters_and_says_so(
-    ws: Path, tmp_path: Path
-) -> None:
+def big_memory(ws: Path, entries: int = 300) -> None:
+    """A MEMORY.md of ``entries`` long facts (about 80,000 characters for 300)."""
     from agent_sleep import Workspace
 
     w = Workspace.at(ws).ensure()
-    entries = "".join(
+    text = "".join(
         notes.render_note(
             notes.Note("W", f"Durable fact number {i}: " + "detail " * 30, f"m{i:09d}")
         )
-        for i in range(300)
+        for i in range(entries)
     )
-    w.write_text(w.memory_md, w.read_text(w.memory_md) + "## Facts\n\n" + entries)
+    w.write_text(w.memory_md, w.read_text(w.memory_md) + "## Facts\n\n" + text)
+
+
+def test_session_start_stays_under_ten_thousand_characters_and_says_so(
+    ws: Path, tmp_path: Path
+) -> None:
+    big_memory(ws)
     for i in range(200):
         rest(ws, f"Today's note {i}: " + "context " * 20)
     assert len((ws / "MEMORY.md").read_text()) > 60_000

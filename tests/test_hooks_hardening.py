@@ -15,6 +15,7 @@ import pytest
 from agent_sleep.core import notes
 from tests.conftest import ROOT, run_cli
 from tests.fixtures import claude_transcript as ct
+from tests.test_hooks import big_memory, journal, payload
 
 OFFLINE = {"AGENT_SLEEP_PROVIDER": "offline"}
 
@@ -28,20 +29,6 @@ def hook(event: str, data: dict[str, Any], ws: Path) -> subprocess.CompletedProc
         env={**os.environ, "PYTHONPATH": str(ROOT), **OFFLINE},
         timeout=300,
     )
-
-
-def payload(event: str, transcript: Path | str | None, cwd: Path) -> dict[str, Any]:
-    return {
-        "session_id": ct.SESSION,
-        "transcript_path": str(transcript) if transcript else "",
-        "cwd": str(cwd),
-        "hook_event_name": event,
-    }
-
-
-def journal(ws: Path) -> list[dict[str, Any]]:
-    path = ws / ".agent-sleep" / "journal.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def note_texts(ws: Path) -> list[str]:
@@ -110,16 +97,9 @@ def test_turns_of_one_record_but_the_last_resume_at_the_record(tmp_path: Path) -
 
 
 def test_session_start_on_a_large_memory_keeps_the_newest_note(ws: Path, tmp_path: Path) -> None:
-    from agent_sleep import Workspace, micro_rest
+    from agent_sleep import micro_rest
 
-    w = Workspace.at(ws).ensure()
-    entries = "".join(
-        notes.render_note(
-            notes.Note("W", f"Durable fact number {i}: " + "detail " * 30, f"m{i:09d}")
-        )
-        for i in range(300)
-    )
-    w.write_text(w.memory_md, w.read_text(w.memory_md) + "## Facts\n\n" + entries)
+    big_memory(ws)
     for i in range(150):
         micro_rest(f"Note {i} of today: context context context", "W", workspace=ws)
     r = hook("session-start", payload("SessionStart", None, tmp_path), ws)

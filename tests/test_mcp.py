@@ -31,15 +31,16 @@ TOOLS = {
 
 
 @asynccontextmanager
-async def session(ws: Path, *args: str) -> AsyncIterator[ClientSession]:
+async def session(ws: Path, *args: str, errlog: Path | None = None) -> AsyncIterator[ClientSession]:
+    """A real SDK client on a real server process; its stderr goes to ``errlog`` if given."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "agent_sleep", "mcp", "--workspace", str(ws), *args],
         env={"PYTHONPATH": str(ROOT), "AGENT_SLEEP_PROVIDER": "offline"},
     )
-    with open(os.devnull, "w") as errlog:
+    with open(errlog or os.devnull, "w") as err:
         async with (
-            stdio_client(params, errlog=errlog) as (read, write),
+            stdio_client(params, errlog=err) as (read, write),
             ClientSession(read, write) as s,
         ):
             await s.initialize()

@@ -7,41 +7,13 @@ ends in a traceback.
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.client import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from agent_sleep.core import notes
-from tests.conftest import ROOT
-
-
-@asynccontextmanager
-async def session(ws: Path, errlog: Path) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "agent_sleep", "mcp", "--workspace", str(ws)],
-        env={"PYTHONPATH": str(ROOT), "AGENT_SLEEP_PROVIDER": "offline"},
-    )
-    with open(errlog, "w") as err:
-        async with (
-            stdio_client(params, errlog=err) as (read, write),
-            ClientSession(read, write) as s,
-        ):
-            await s.initialize()
-            yield s
-
-
-def data(result: Any) -> dict[str, Any]:
-    assert not result.is_error, result.content
-    out: dict[str, Any] = json.loads(result.content[0].text)
-    return out
+from tests.test_mcp import data, session
 
 
 def refusal(result: Any) -> str:
@@ -74,7 +46,7 @@ def test_absurd_queries_are_refused_and_long_ones_are_echoed_short(
     assert len(long_query) <= 4000
 
     async def main() -> None:
-        async with session(ws, errlog) as s:
+        async with session(ws, errlog=errlog) as s:
             data(await s.call_tool("memory_write", {"note": "User prefers green tea", "type": "O"}))
             with anyio.fail_after(30):  # refused at once, not searched for
                 huge = "x" * 328_889
@@ -113,7 +85,7 @@ def test_a_line_longer_than_the_get_cap_is_reported_and_can_be_read_on(
     (ws / "bank" / "concepts" / "big.md").write_text(text)
 
     async def main() -> None:
-        async with session(ws, errlog) as s:
+        async with session(ws, errlog=errlog) as s:
             path = "bank/concepts/big.md"
             head = data(await s.call_tool("memory_get", {"path": path}))
             assert head["text"] == "# Big page\n" and head["truncated"]
@@ -156,7 +128,7 @@ def test_os_refusals_are_one_line_tool_errors_without_a_traceback(ws: Path, tmp_
     (ws / "bank" / "concepts" / "b.md").symlink_to(ws / "bank" / "concepts" / "a.md")
 
     async def main() -> None:
-        async with session(ws, errlog) as s:
+        async with session(ws, errlog=errlog) as s:
             data(await s.call_tool("memory_write", {"note": "a first note"}))
             r = await s.call_tool("memory_get", {"path": "a" * 5000})
             assert "too long" in refusal(r)
@@ -181,7 +153,7 @@ def test_a_workspace_that_is_a_file_is_a_one_line_tool_error(tmp_path: Path) -> 
     not_a_folder.write_text("I am a file\n")
 
     async def main() -> None:
-        async with session(not_a_folder, errlog) as s:
+        async with session(not_a_folder, errlog=errlog) as s:
             for name, args in (
                 ("memory_context", {}),
                 ("memory_context", {"query": "tea"}),
@@ -208,7 +180,7 @@ def test_confidence_out_of_range_is_refused_and_null_means_not_given(
     errlog = tmp_path / "server.err"
 
     async def main() -> None:
-        async with session(ws, errlog) as s:
+        async with session(ws, errlog=errlog) as s:
             for bad in (1.5, -0.1):
                 r = await s.call_tool("memory_write", {"note": "x", "type": "O", "confidence": bad})
                 assert "confidence" in refusal(r), bad
