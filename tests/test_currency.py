@@ -575,6 +575,7 @@ OLD_NAMED = [
         "Backups: Wasabi was retired; dumps now land in Backblaze B2.",
     ),
     ("The scheduler image is pinned to alpine 3.18.", "scheduler base image alpine 3.18 -> 3.20"),
+    ("The nightly export runs at 02:00 UTC.", "The export was moved from 02:00 to 03:30 UTC."),
 ]
 # a value named as replaced, yet the old note is another thing, an event, or only a count
 OLD_NAMED_KEPT = [
@@ -599,6 +600,12 @@ OLD_NAMED_KEPT = [
     ("The team chat is on Slack.", "We might swap Slack for Zulip next quarter."),
     # two speakers' turns
     ("Ana: I use Firefox at work.", "Ben: I moved from Firefox to Chrome last month."),
+    # only the clock time and its zone in common: the staging reset is not the export
+    (
+        "Staging database is reset every Sunday at 02:00 UTC",
+        "Maria approved moving the export from 02:00 to 03:30 UTC starting next Monday.",
+    ),
+    ("The standup is at 9:30 am in room 4.", "Moved the demo from 9:30 to 11 am."),
 ]
 
 

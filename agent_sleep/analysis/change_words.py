@@ -76,7 +76,11 @@ REPLACED_RE = re.compile(
     re.I,
 )
 # what a number is counted in: no subject of its own ("14 days" of a trial, of log retention)
-UNITS = frozenset("second minute hour day week month year time percent per unit item piece".split())
+UNITS = frozenset(
+    "second minute hour day week month year time percent per unit item piece".split()
+    # what a clock time is read in: "at 02:00 UTC" says when, not of what
+    + "am pm utc gmt est edt cst cdt mst mdt pst pdt cet cest eet eest bst ist jst aest".split()
+)
 FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
 # an intention or a possibility is not a fact that replaces another ("I won't quit")
 MODAL_RE = re.compile(
