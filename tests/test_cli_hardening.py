@@ -199,3 +199,11 @@ def test_status_reads_a_workspace_it_may_not_write(tmp_path: Path, monkeypatch) 
     monkeypatch.setattr(wsmod, "file_lock", refused(errno.ENOSPC))
     with pytest.raises(StorageError):
         status(ws)
+
+
+def test_a_hint_quotes_a_path_with_spaces(tmp_path: Path) -> None:
+    ws = tmp_path / "my memory" / "ws"
+    assert run_cli("init", "-w", str(ws)).returncode == 0
+    assert run_cli("git-init", "-w", str(ws)).returncode == 0
+    err = _one_error_line(run_cli("sync", "-w", str(ws), "--remote", "nosuch"))
+    assert f"git -C '{ws}' remote add nosuch URL" in err  # a command the user can paste

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import tempfile
 import time
 from collections.abc import Callable
@@ -64,7 +65,7 @@ def pick_remote(repo: Repo, name: str | None) -> str | None:
         if name not in remotes:
             raise SyncError(
                 f"no git remote named {name!r} (have: {', '.join(remotes) or 'none'}): "
-                f"add it with `git -C {repo.root} remote add {name} URL`"
+                f"add it with `git -C {shlex.quote(str(repo.root))} remote add {name} URL`"
             )
         return name
     if not remotes:

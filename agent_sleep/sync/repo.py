@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -140,7 +141,7 @@ class Repo:
         if not name:
             raise SyncError(
                 f"{self.root} is not on a branch (detached HEAD): "
-                f"run `git -C {self.root} switch {DEFAULT_BRANCH}`"
+                f"run `git -C {shlex.quote(str(self.root))} switch {DEFAULT_BRANCH}`"
             )
         return name
 
