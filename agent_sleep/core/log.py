@@ -24,6 +24,16 @@ def warn_once(message: str) -> None:
         log.warning(message)
 
 
+ECHO_CHARS = 200  # of a text a user gave, echoed back in an answer or a heading
+
+
+def shorten(text: str, cap: int = ECHO_CHARS) -> str:
+    """``text`` if it is at most ``cap`` characters, else its head marked as cut."""
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]}… [cut: {len(text):,} characters]"
+
+
 def progress(message: str) -> None:
     """Progress of long work (indexing a backlog, a sleep over many notes)."""
     log.info(message)

@@ -101,10 +101,16 @@ class Workspace:
     def exists(self) -> bool:
         return self.memory_dir.is_dir()
 
-    def ensure(self) -> Workspace:
-        """Create the layout if missing. Idempotent; never touches existing files."""
+    def refuse_file(self) -> Workspace:
+        """``WorkspaceError`` when the workspace path names a file (a misconfiguration, not an
+        empty memory); the workspace otherwise."""
         if self.root.exists() and not self.root.is_dir():
             raise WorkspaceError(f"workspace {self.root} is a file, not a folder")
+        return self
+
+    def ensure(self) -> Workspace:
+        """Create the layout if missing. Idempotent; never touches existing files."""
+        self.refuse_file()
         try:
             for d in (self.memory_dir, self.entities_dir, self.concepts_dir, self.state_dir):
                 d.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ refusal of the library (bad input, a path outside the workspace, an oversized no
 error with the library's one-line message: nothing is written and the server keeps serving.
 An operating-system refusal (a path too long, a symlink loop, a workspace that is a file) is a
 tool error with a one-line message too, never a traceback. Queries are capped at
-``MAX_QUERY_CHARS`` and echoed back at most ``ECHO_QUERY_CHARS`` long.
+``MAX_QUERY_CHARS`` and echoed back at most ``log.ECHO_CHARS`` long.
 Tools run on the SDK's worker threads; the workspace lock serialises writes across threads and
 across the processes of other clients.
 """
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent_sleep import __version__
 from agent_sleep.core.errors import AgentSleepError, BadInput, WorkspaceError
+from agent_sleep.core.log import shorten
 from agent_sleep.core.workspace import STATE_DIRNAME, Workspace
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ MAX_GET_CHARS = 100_000
 MAX_SEARCH_K = 50
 MAX_DIFF_CHARS = 20_000
 MAX_QUERY_CHARS = 4_000  # a search query: at most a note's length (notes are at most 4 KB)
-ECHO_QUERY_CHARS = 200  # of a query echoed back in an answer (longer ones are cut and marked)
 ARCHIVE_PAGE = "bank/concepts/memory-archive.md"
 HISTORY = "History"
 BANK_KINDS = {
@@ -70,18 +70,11 @@ _OS_REASONS = {
 }
 
 
-def _short(text: str, cap: int = ECHO_QUERY_CHARS) -> str:
-    """``text`` if it is at most ``cap`` characters, else its head marked as cut."""
-    if len(text) <= cap:
-        return text
-    return f"{text[:cap]}… [cut: {len(text):,} characters]"
-
-
 def os_message(e: OSError) -> str:
     """One line for an operating-system error: the reason, then the file (shortened)."""
     reason = _OS_REASONS.get(e.errno or 0) or (e.strerror or type(e).__name__).lower()
     name = e.filename if isinstance(e.filename, str) else None
-    return f"{reason}: {_short(name, 120)}" if name else reason
+    return f"{reason}: {shorten(name, 120)}" if name else reason
 
 
 def _tool_errors(fn: F) -> F:
@@ -140,7 +133,7 @@ def relative_file(ws: Workspace, path: str) -> str:
     its hidden state folder."""
     if not isinstance(path, str) or not path.strip() or "\x00" in path:
         raise BadInput("give the path of a workspace file, e.g. MEMORY.md")
-    shown = _short(path, 120)
+    shown = shorten(path, 120)
     raw = path.strip().replace("\\", "/")
     try:
         target = ws.confine(raw)
@@ -283,9 +276,7 @@ class MemoryTools:
 
     def check_workspace(self) -> None:
         """Refuse a workspace path that is a file (the tools would fail on its first file)."""
-        root = self.ws.root
-        if root.exists() and not root.is_dir():
-            raise WorkspaceError(f"workspace {_short(str(root), 120)} is a file, not a folder")
+        self.ws.refuse_file()
 
     @_tool_errors
     def memory_write(
@@ -333,11 +324,11 @@ class MemoryTools:
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
         budget = _positive("budget_tokens", budget_tokens)
         if not self.ws.root.is_dir():
-            return {"query": _short(wanted), "hits": []}
+            return {"query": shorten(wanted), "hits": []}
         from agent_sleep.retrieval.recall import recall
 
         hits = recall(self.ws, wanted, k=count, budget_tokens=budget)
-        return {"query": _short(wanted), "hits": [_hit(h) for h in hits]}
+        return {"query": shorten(wanted), "hits": [_hit(h) for h in hits]}
 
     @_tool_errors
     def memory_get(
@@ -378,8 +369,6 @@ class MemoryTools:
             query=wanted,
             budget_tokens=_positive("budget_tokens", budget_tokens),
         )
-        if wanted and wanted.strip():
-            text = _short_query_heading(text, wanted)
         return {"context": text or "(memory is empty)"}
 
     @_tool_errors
@@ -412,19 +401,6 @@ class MemoryTools:
         from agent_sleep.consolidation.status import status
 
         return status(self.ws)
-
-
-def _short_query_heading(text: str, query: str) -> str:
-    """``get_context`` echoes the whole query in the heading of its last section: keep at
-    most ``ECHO_QUERY_CHARS`` of it. Lines below that heading are hits, indented or starting
-    with "- ", so the last match is the heading itself."""
-    words = " ".join(query.split())
-    heading = f"\n## Relevant memories (query: {words})\n"
-    at = text.rfind(heading)
-    if at < 0 or len(words) <= ECHO_QUERY_CHARS:
-        return text
-    short = f"\n## Relevant memories (query: {_short(words)})\n"
-    return text[:at] + short + text[at + len(heading) :]
 
 
 def build_server(ws: Workspace) -> MCPServer:

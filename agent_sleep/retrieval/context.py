@@ -19,6 +19,7 @@ import os
 import re
 
 from agent_sleep.core import notes
+from agent_sleep.core.log import shorten
 from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
 
 MAX_LOG_CHARS = 20_000  # of each day's log shown; the newest notes are kept
@@ -180,7 +181,7 @@ def relevant_section(
 
     found = recall(ws, query, budget_tokens=budget_tokens, today=today)
     hits = [h for h in found if h.path not in skip_paths]
-    title = f"## Relevant memories (query: {' '.join(query.split())})"
+    title = f"## Relevant memories (query: {shorten(' '.join(query.split()))})"
     if not hits:
         return f"{title}\n\n(nothing found beyond the logs above)"
     lines = []
