@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -71,31 +71,56 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Run the CLI; every failure becomes one ``Error:`` line on stderr."""
+    """Run the CLI; every failure becomes one ``Error:`` line on stderr (and, when the command
+    was given ``--json``, one ``{"error": ..., "exit_code": ...}`` object on stdout)."""
     try:
         return cli.main(args=argv, prog_name="agent-sleep", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.Abort:
-        click.echo("Error: aborted", err=True)
-        sys.exit(130)
+        _fail(argv, "aborted", 130)
     except click.exceptions.NoArgsIsHelpError as e:  # bare `agent-sleep` or `agent-sleep hook`
         click.echo(e.ctx.get_help(), err=True)
         sys.exit(2)
     except click.ClickException as e:
-        msg = " ".join(e.format_message().split())
         hint = ""
         ctx = getattr(e, "ctx", None)
         if isinstance(e, click.UsageError) and ctx is not None:
             hint = f" (see '{ctx.command_path} --help')"
-        click.echo(f"Error: {msg}{hint}", err=True)
-        sys.exit(e.exit_code)
+        _fail(argv, e.format_message() + hint, e.exit_code)
     except AgentSleepError as e:
-        click.echo(f"Error: {' '.join(str(e).split())}", err=True)
-        sys.exit(e.exit_code)
+        _fail(argv, str(e), e.exit_code)
     except BrokenPipeError:
         sys.exit(1)
     except OSError as e:  # a path that is a file, a folder we may not read: one line, no trace
         where = f": {e.filename}" if e.filename else ""
-        click.echo(f"Error: {e.strerror or e}{where}", err=True)
-        sys.exit(1)
+        _fail(argv, f"{e.strerror or e}{where}", 1)
+
+
+def _fail(argv: list[str] | None, message: str, exit_code: int) -> NoReturn:
+    """One ``Error:`` line on stderr, the same message as JSON on stdout when the command was
+    given ``--json`` (an agent parses stdout), and the exit code."""
+    message = " ".join(message.split())
+    click.echo(f"Error: {message}", err=True)
+    if _wants_json(sys.argv[1:] if argv is None else argv):
+        from agent_sleep.cli.common import emit
+
+        emit(True, {"error": message, "exit_code": exit_code})
+    sys.exit(exit_code)
+
+
+def _wants_json(args: list[str]) -> bool:
+    """Whether ``args`` give their command ``--json``, read as click reads them but leniently:
+    a bad value, an unknown option or a missing argument does not stop the reading."""
+    try:
+        # the group's own options (--help, --version) take no value: the command comes first
+        at = next(i for i, a in enumerate(args) if not a.startswith("-"))
+        command = cli.get_command(click.Context(cli), args[at])
+        if command is None:
+            return False
+        with command.make_context(
+            args[at], args[at + 1 :], resilient_parsing=True, ignore_unknown_options=True
+        ) as ctx:
+            return ctx.params.get("as_json") is True
+    except Exception:  # noqa: BLE001 - an answer about an error must not raise another
+        return False

@@ -88,6 +88,13 @@ def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -
     from agent_sleep.sync.history import history
 
     changes = history(workspace, target, limit=limit)
+    if not changes and not _exists(workspace, target.strip()):
+        from agent_sleep.core.errors import BadInput
+
+        raise BadInput(
+            f"nothing in the workspace has the id or path {target!r}, now or in its git "
+            "history: give an entry's id (the id=… of a note, e.g. k3v9x2m7qa) or a file's path"
+        )
     if as_json:
         emit(True, [asdict(c) for c in changes])
         return
@@ -104,6 +111,24 @@ def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -
             click.echo(f"    from {sid}: {c.source_notes.get(sid, '(not in the logs)')}")
         if c.superseded_by:
             click.echo(f"  now superseded by {', '.join(c.superseded_by)}")
+
+
+def _exists(workspace: str | None, target: str) -> bool:
+    """Whether ``target`` names a file of the workspace or an id its Markdown files hold (a note
+    taken since the last commit has no history yet, but it exists)."""
+    from agent_sleep.core import notes as fmt
+    from agent_sleep.core.workspace import Workspace
+
+    ws = Workspace.at(workspace)
+    if (ws.root / target).exists():
+        return True
+    pages = [ws.memory_md, *ws.daily_logs(), *sorted(ws.bank_dir.rglob("*.md"))]
+    return any(
+        n.id == target or target in ",".join(n.meta.values()).split(",")
+        for page in pages
+        if page.is_file()
+        for n in fmt.notes_in(ws.read_text(page))
+    )
 
 
 @click.command("merge-driver", hidden=True)

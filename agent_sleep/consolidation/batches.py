@@ -37,7 +37,7 @@ from typing import Any
 from agent_sleep.analysis import distill, lexical
 from agent_sleep.consolidation.bounded import ENTRY_KEYS, MAX_SOURCES, bounded, ids_of
 from agent_sleep.core import schema as jsonschema
-from agent_sleep.core.errors import BadInput
+from agent_sleep.core.errors import BadInput, StorageError
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers.base import Answer, Provider, Usage, ask
 from agent_sleep.providers.replies import PROSE_CHARS, estimate_tokens, schema_instruction
@@ -342,8 +342,11 @@ def _keep(ws: Workspace | None, key: str, data: dict[str, Any]) -> None:
     if len(text) > MAX_KEPT_CHARS:
         return
     folder = ws.state_dir / CACHE_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    ws.write_text(folder / f"{key}.json", text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        ws.write_text(folder / f"{key}.json", text)
+    except (OSError, StorageError):  # a cache: a dry run on a read-only workspace goes on
+        return
     cutoff = time.time() - CACHE_DAYS * 86400
     for old in folder.glob("*.json"):
         try:

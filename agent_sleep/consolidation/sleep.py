@@ -32,7 +32,7 @@ from agent_sleep.consolidation.snapshot import (
     read_snapshot,
 )
 from agent_sleep.core import notes as fmt
-from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.memory import MemoryDoc, memory_budget, one_line
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
@@ -245,8 +245,8 @@ def sleep_cycle(
     started = time.monotonic()
     budget = memory_budget(memory_budget_chars)  # refused before anything is created
     ws = Workspace.at(workspace)
-    if dry_run and not ws.exists():  # a dry run writes nothing, not even a new layout
-        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+    if dry_run:  # writes nothing, not even a new layout: a read-only workspace will do
+        ws = ws.for_reading()
     ws.ensure()
     offline_currency.cache_in(ws.state_dir / "model")  # the offline consolidator's MiniLM
     prov = (

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from pathlib import Path
 
 from agent_sleep.consolidation import journal, related
 from agent_sleep.core import notes as fmt
@@ -40,6 +41,7 @@ class Snapshot:
     marks: dict[str, set[str]]
     bank: tuple[related.BankEntry, ...] = ()
     superseded_notes: frozenset[str] = frozenset()  # cited by History entries
+    without_id: int = 0  # notes of the window's logs skipped for want of an id comment
 
 
 def parse_since(since: str | dt.date | None, today: dt.date) -> dt.date:
@@ -53,10 +55,11 @@ def parse_since(since: str | dt.date | None, today: dt.date) -> dt.date:
         raise BadInput(f"--since {since!r} is not a date (YYYY-MM-DD)") from e
 
 
-def cited_ids(ws: Workspace) -> set[str]:
-    """Note ids cited (``sources=``) by MEMORY.md entries and bank pages."""
+def cited_ids(ws: Workspace, pages: list[Path] | None = None) -> set[str]:
+    """Note ids cited (``sources=``) by MEMORY.md entries and bank pages (``pages``, listed
+    here when not given)."""
     out: set[str] = set()
-    for path in [ws.memory_md, *ws.bank_pages()]:
+    for path in [ws.memory_md, *(ws.bank_pages() if pages is None else pages)]:
         for note in fmt.notes_in(ws.read_text(path)):
             out.update(sources_of(note))
     return out
@@ -68,6 +71,7 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
     pending), with MEMORY.md and the bank as they are."""
     window: list[DayNote] = []
     dreams: set[str] = set()
+    without_id = 0
     for path in ws.daily_logs():
         day = path.stem
         if day < since.isoformat() or (until is not None and day > until.isoformat()):
@@ -86,6 +90,7 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
                 too_long += 1
             else:  # under ## Retain, or hand-edited under another heading or none
                 window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+        without_id += no_id
         if no_id:
             warn_once(
                 f"{path}: skipping {no_id} note{'s' if no_id != 1 else ''} with no id comment, "
@@ -98,7 +103,8 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
                 f"{MAX_NOTE_CHARS} characters (split them into smaller notes); the others are read"
             )
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
-    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in ws.bank_pages()]
+    listed = ws.bank_pages()  # a page caught in a symlink loop is skipped with a warning
+    pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in listed]
     return Snapshot(
         bank=tuple(related.current_entries(pages)),
         superseded_notes=frozenset(
@@ -110,8 +116,9 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
         ),
         window=window,
         memory=memory,
-        cited=frozenset(cited_ids(ws)),
+        cited=frozenset(cited_ids(ws, listed)),
         dream_texts=frozenset(dreams),
-        bank_slugs=frozenset(p.stem for p in ws.bank_pages()),
+        bank_slugs=frozenset(p.stem for p in listed),
         marks=journal.load_watermark(ws),
+        without_id=without_id,
     )

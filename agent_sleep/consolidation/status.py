@@ -52,6 +52,7 @@ def status(
         "exists": True,
         "pending_notes": len(in_window),
         "backlog_notes": len(pending) - len(in_window),
+        "notes_without_id": snap.without_id,  # hand-written: sleep skips them (and warns)
         "window_start": window_start.isoformat(),
         "memory_chars": len(memory_text),
         "memory_budget": memory_budget(memory_budget_chars),
@@ -69,6 +70,13 @@ def render(s: dict[str, Any]) -> str:
         f"Workspace {s['workspace']}",
         f"Pending notes: {s['pending_notes']} (since {s['window_start']})"
         + (f", plus {s['backlog_notes']} older: sleep --since DATE" if s["backlog_notes"] else ""),
+    ]
+    if s.get("notes_without_id"):
+        lines.append(
+            f"Skipped by sleep: {_n(s['notes_without_id'], 'note')} with no id comment, which "
+            "sleep cannot track (take notes with `agent-sleep rest`)"
+        )
+    lines += [
         f"MEMORY.md: {s['memory_chars']}/{s['memory_budget']} chars, {s['memory_entries']} entries",
         f"Bank pages: {s['bank_pages']}; daily logs: {s['daily_logs']}",
     ]
@@ -83,3 +91,7 @@ def render(s: dict[str, Any]) -> str:
     else:
         lines.append("No sleep runs yet.")
     return "\n".join(lines)
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

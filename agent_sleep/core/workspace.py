@@ -84,17 +84,22 @@ class Workspace:
 
     def bank_pages(self) -> list[Path]:
         """Entity pages, then concept pages, each folder sorted by name; a page whose path
-        leaves the workspace (a symlink out) is passed over."""
+        leaves the workspace (a symlink out) is passed over; one caught in a symlink loop (the
+        page or its folder) is skipped with a warning."""
         out = []
         for d in (self.entities_dir, self.concepts_dir):
-            if d.is_dir():
+            if _loops(d):
+                warn_skip(d, LOOP)
+            elif d.is_dir():
                 out += _files(p for p in sorted(d.glob("*.md")) if self._inside(p))
         return out
 
     def _inside(self, path: Path) -> bool:
         try:
             self.confine(path)
-        except WorkspaceError:
+        except WorkspaceError as e:
+            if str(e).endswith(LOOP):
+                warn_skip(path, LOOP)
             return False
         return True
 
@@ -129,18 +134,30 @@ class Workspace:
             raise WorkspaceError(f"workspace {self.root} is not writable")
         return self
 
+    def for_reading(self) -> Workspace:
+        """This workspace for a run that writes none of its files (``sleep --dry-run``), which
+        works where the process may not write: :meth:`ensure` creates nothing and refuses a
+        missing workspace, and :meth:`lock` is :meth:`read_lock`."""
+        return _Reading(self.root)
+
     # -- confinement -------------------------------------------------------------------
 
     def confine(self, path: str | os.PathLike[str]) -> Path:
         """``path`` (absolute, or relative to the root) if it stays inside the workspace once
-        every symlink is resolved; ``WorkspaceError`` otherwise."""
+        every symlink is resolved; ``WorkspaceError`` otherwise (a path caught in a symlink loop
+        too)."""
         p = Path(path)
         if not p.is_absolute():
             if ".." in p.parts:
                 raise WorkspaceError(f"path {path} leaves the workspace")
             p = self.root / p
         root = self.root.resolve()
-        resolved = p.resolve()
+        try:
+            resolved = p.resolve()
+        except RuntimeError:  # pathlib before Python 3.13, for a symlink loop
+            raise WorkspaceError(f"path {path}: {LOOP}") from None
+        if _loops(resolved):  # Python 3.13 resolves a loop as far as it goes, without raising
+            raise WorkspaceError(f"path {path}: {LOOP}")
         if resolved != root and root not in resolved.parents:
             raise WorkspaceError(f"path {path} resolves outside the workspace ({resolved})")
         return p
@@ -165,7 +182,7 @@ class Workspace:
         either: the read goes ahead without it."""
         with contextlib.ExitStack() as stack:
             try:
-                stack.enter_context(self.lock())
+                stack.enter_context(Workspace.lock(self))  # a reading view's lock() is this
             except StorageError as e:
                 cause = e.__cause__
                 if not (isinstance(cause, OSError) and cause.errno in _READ_ONLY):
@@ -215,6 +232,31 @@ class Workspace:
 
 
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+LOOP = "symlink loop"
+
+
+def _loops(path: Path) -> bool:
+    """Whether resolving ``path`` runs into a symbolic link loop."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
+
+
+@dataclass(frozen=True)
+class _Reading(Workspace):
+    """See :meth:`Workspace.for_reading`."""
+
+    def ensure(self) -> Workspace:
+        if not self.refuse_file().exists():
+            raise WorkspaceError(f"no workspace at {self.root}: run `agent-sleep init` first")
+        return self
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        with self.read_lock():
+            yield
 
 
 def _is_day(stem: str) -> bool:
