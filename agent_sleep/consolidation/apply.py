@@ -269,7 +269,7 @@ class Builder:
                 self.ws.entities_dir if kind == "entity" else self.ws.concepts_dir
             ) / f"{slug}.md"
         try:
-            self.ws.confine(chosen)
+            self.ws.confine(chosen)  # out of the workspace, or caught in a symlink loop
         except WorkspaceError:
             self.plan.dropped["unsafe_path"] += 1
             return None

@@ -11,20 +11,26 @@ error with the library's one-line message: nothing is written and the server kee
 An operating-system refusal (a path too long, a symlink loop, a workspace that is a file) is a
 tool error with a one-line message too, never a traceback. Queries are capped at
 ``MAX_QUERY_CHARS`` and echoed back at most ``log.ECHO_CHARS`` long.
-Tools run on the SDK's worker threads; the workspace lock serialises writes across threads and
-across the processes of other clients.
+Tools compute on worker threads; the workspace lock serialises writes across threads and
+across the processes of other clients. A call's thread is abandoned, not waited for, when the
+call is cancelled; when the client goes away (stdin closes) the server stops at once, and a
+call still computing ends with the process (``leave``): nobody is left to read its answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import functools
 import math
+import os
 import re
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from agent_sleep import __version__
 from agent_sleep.core.errors import AgentSleepError, BadInput, WorkspaceError
@@ -38,6 +44,7 @@ MAX_GET_CHARS = 100_000
 MAX_SEARCH_K = 50
 MAX_DIFF_CHARS = 20_000
 MAX_QUERY_CHARS = 4_000  # a search query: at most a note's length (notes are at most 4 KB)
+EXIT_GRACE = 5.0  # seconds a write under way gets to land when the client has gone
 ARCHIVE_PAGE = "bank/concepts/memory-archive.md"
 HISTORY = "History"
 BANK_KINDS = {
@@ -403,6 +410,50 @@ class MemoryTools:
         return status(self.ws)
 
 
+class _Calls:
+    """How many tool calls compute on worker threads: one still running when the client has
+    gone would keep the process alive until it is done."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self._running += n
+
+    @property
+    def running(self) -> int:
+        with self._lock:
+            return self._running
+
+
+CALLS = _Calls()
+
+
+def in_worker(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``fn`` as a coroutine computing on a worker thread that a cancelled call abandons
+    instead of waiting for it (the SDK's own threads for a plain function are waited for, so a
+    client gone mid-call kept the server computing until the call was done). Counted in
+    ``CALLS`` from the call until ``fn`` returns (a call cancelled before its thread started
+    stays counted: ``leave`` then only ends a process that had nothing left to do)."""
+
+    @functools.wraps(fn)
+    async def call(**kwargs: Any) -> Any:
+        import anyio.to_thread
+
+        def work() -> Any:
+            try:
+                return fn(**kwargs)
+            finally:
+                CALLS.add(-1)
+
+        CALLS.add(1)
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+
+    return call
+
+
 def build_server(ws: Workspace) -> MCPServer:
     """The MCP server over ``ws`` (created on first write)."""
     from mcp.server import MCPServer
@@ -412,7 +463,7 @@ def build_server(ws: Workspace) -> MCPServer:
     )
     tools = MemoryTools(ws)
     for name, description in DESCRIPTIONS.items():
-        server.add_tool(getattr(tools, name), name=name, description=description)
+        server.add_tool(in_worker(getattr(tools, name)), name=name, description=description)
     _resources(server, ws)
     return server
 
@@ -471,9 +522,47 @@ def _resources(server: MCPServer, ws: Workspace) -> None:
 
 
 def serve(ws: Workspace, http_port: int | None = None) -> None:
-    """Serve over stdio, or streamable HTTP on 127.0.0.1:``http_port``."""
+    """Serve over stdio until stdin closes (the client has gone), or streamable HTTP on
+    127.0.0.1:``http_port`` until interrupted. A tool call still computing then ends with the
+    process (``leave``)."""
     server = build_server(ws)
-    if http_port is None:
-        server.run("stdio")
-    else:
-        server.run("streamable-http", host="127.0.0.1", port=http_port)
+    try:
+        if http_port is None:
+            server.run("stdio")  # cancels the calls in flight at EOF, abandoning their threads
+        else:
+            server.run("streamable-http", host="127.0.0.1", port=http_port)
+    except KeyboardInterrupt:
+        if CALLS.running:
+            leave(ws, 130)
+        raise
+    if CALLS.running:
+        leave(ws, 0)
+
+
+def leave(ws: Workspace, code: int) -> NoReturn:
+    """End the process although a tool call still computes on a worker thread, which would
+    otherwise keep it alive until the call is done, for a client that is gone.
+
+    The workspace lock is taken first, waited for at most ``EXIT_GRACE`` seconds, so a write
+    under way (the writes of a sleep run, an appended note) lands whole; a sleep that had not
+    reached its writes leaves every file as it was and its notes pending for the next one. Past
+    the grace the process ends anyway: a run cut during its writes is what a crash leaves, which
+    ``agent-sleep rollback`` undoes (``tests/test_crash_sleep.py``). The locks are released by
+    the system as the process ends."""
+    locked = threading.Event()
+
+    def hold() -> None:
+        try:
+            with ws.lock():
+                locked.set()
+                threading.Event().wait()  # held until the process ends
+        except Exception:  # noqa: BLE001 - no lock to take (a folder gone, a file system full)
+            locked.set()
+
+    if ws.state_dir.is_dir():  # else nothing was written here: no lock to create either
+        threading.Thread(target=hold, name="agent-sleep-exit", daemon=True).start()
+        locked.wait(EXIT_GRACE)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
