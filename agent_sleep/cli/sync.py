@@ -43,7 +43,13 @@ Examples:
   agent-sleep sync --remote backup --json
   git -C ~/.agent_workspace remote add origin /srv/memory.git && agent-sleep sync""",
 )
-@click.option("--remote", "-r", metavar="NAME", default=None, help="Git remote (default origin).")
+@click.option(
+    "--remote",
+    "-r",
+    metavar="NAME",
+    default=None,
+    help="Git remote (default origin, else the only one).",
+)
 @common_options
 def sync_cmd(remote: str | None, workspace: str | None, as_json: bool) -> None:
     """Commit pending notes and edits, fetch, merge memory files by entry id, push; merge and
@@ -148,10 +154,18 @@ def _progress(message: str) -> None:
 
 
 def commit_after(workspace: str | None, message: str | None = None) -> None:
-    """Commit a sleep run, rollback or flush when the workspace is kept in git."""
+    """Commit a sleep run, rollback or flush when the workspace is kept in git. The run is
+    done whatever git says: a commit that fails is one warning on stderr, not an error (the
+    next `agent-sleep sync` commits what is pending)."""
     from agent_sleep.core.workspace import Workspace
 
     if (Workspace.at(workspace).root / ".git").exists():
-        from agent_sleep.sync.repo import commit_if_tracked
+        from agent_sleep.sync.repo import SyncError, commit_if_tracked
 
-        commit_if_tracked(workspace, message)
+        try:
+            commit_if_tracked(workspace, message)
+        except SyncError as e:
+            _progress(
+                f"warning: done, but not committed to git: {e} "
+                "(`agent-sleep sync` commits it once git is fixed)"
+            )

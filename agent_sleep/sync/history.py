@@ -38,6 +38,8 @@ def history(
     if repo.head() is None:
         return []
     target = target.strip()
+    if not target:
+        raise BadInput("give an entry's id (the id=… of a note, e.g. k3v9x2m7qa) or a file's path")
     path = _as_path(repo, target)
     if path is not None:
         return _file_history(repo, path, limit)
@@ -76,10 +78,14 @@ def _file_history(repo: Repo, path: str, limit: int) -> list[Change]:
     out = []
     for sha, date, subject, body in _log(repo, [f"-n{limit}", "--numstat", "--", path]):
         change = Change(sha, date, subject, path)
+        added = removed = 0
+        counted = False
         for line in body.splitlines():
             parts = line.split("\t")
-            if len(parts) == 3 and parts[0].isdigit():
-                change.lines = f"+{parts[0]} -{parts[1]}"
+            if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
+                added, removed, counted = added + int(parts[0]), removed + int(parts[1]), True
+        if counted:  # a folder's history: the lines of all its files that commit changed
+            change.lines = f"+{added} -{removed}"
         out.append(change)
     return out
 

@@ -18,9 +18,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from agent_sleep.core.errors import BadInput
 from agent_sleep.core.workspace import ENCODING, ERRORS, STATE_DIRNAME, Workspace
 from agent_sleep.sync.merge import kind_of, merge_text
 from agent_sleep.sync.repo import (
+    DEFAULT_BRANCH,
     Repo,
     SyncError,
     commit_pending,
@@ -60,17 +62,51 @@ class SyncResult:
 
 
 def pick_remote(repo: Repo, name: str | None) -> str | None:
+    """The remote to sync with: ``name``, else origin, else the only one (None: no remote)."""
     remotes = repo.git("remote").stdout.split()
+    q = shlex.quote(str(repo.root))
     if name is not None:
+        if not name.strip():
+            raise BadInput(f"the remote name is empty: give one of {', '.join(remotes) or 'none'}")
         if name not in remotes:
             raise SyncError(
                 f"no git remote named {name!r} (have: {', '.join(remotes) or 'none'}): "
-                f"add it with `git -C {shlex.quote(str(repo.root))} remote add {name} URL`"
+                f"add it with `git -C {q} remote add {shlex.quote(name)} URL`"
             )
         return name
     if not remotes:
         return None
-    return "origin" if "origin" in remotes else sorted(remotes)[0]
+    if "origin" in remotes or len(remotes) == 1:
+        return "origin" if "origin" in remotes else remotes[0]
+    raise SyncError(
+        f"{len(remotes)} git remotes and none is named origin ({', '.join(sorted(remotes))}): "
+        "choose one with `agent-sleep sync --remote NAME`"
+    )
+
+
+def adopt_branch(repo: Repo, remote: str, branch: str) -> str:
+    """A clone with no commit yet (``git clone`` of a remote whose HEAD names a branch it does
+    not have: a bare repository made with another default branch) joins the branch the remote
+    does have, rather than pushing a second, unrelated one. Returns the branch to sync."""
+    if repo.head() is not None:
+        return branch
+    p = repo.git("ls-remote", "--heads", remote, check=False)
+    if p.returncode != 0:
+        return branch  # the fetch says why
+    heads = [line.split("\t")[-1].removeprefix("refs/heads/") for line in p.stdout.splitlines()]
+    if not heads or branch in heads:
+        return branch
+    if DEFAULT_BRANCH not in heads and len(heads) > 1:
+        raise SyncError(
+            f"{remote} has no branch {branch!r} but several others ({', '.join(sorted(heads))}): "
+            f"choose one with `git -C {shlex.quote(str(repo.root))} switch NAME`"
+        )
+    name = DEFAULT_BRANCH if DEFAULT_BRANCH in heads else heads[0]
+    repo.git("symbolic-ref", "HEAD", f"refs/heads/{name}")
+    # so that a plain `git pull` of this clone follows the same branch
+    repo.git("config", f"branch.{name}.remote", remote)
+    repo.git("config", f"branch.{name}.merge", f"refs/heads/{name}")
+    return name
 
 
 def _tree(repo: Repo, rev: str | None) -> dict[str, Entry]:
@@ -239,12 +275,15 @@ def sync(
     with git_lock(repo.ws):
         installed = install(repo)
         branch = repo.branch()
+        chosen = pick_remote(repo, remote)
+        if chosen is not None:
+            branch = adopt_branch(repo, chosen, branch)
         result = SyncResult(remote=None, branch=branch, installed=installed)
         files = [f for f in installed if f.startswith(".")]
         done = commit_pending(repo, f"sync: set up {', '.join(files)}" if files else None)
         if done:
             result.committed.append(done)
-        result.remote = pick_remote(repo, remote)
+        result.remote = chosen
         if result.remote is None:
             result.head = repo.head()
             return result

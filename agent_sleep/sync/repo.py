@@ -139,11 +139,70 @@ class Repo:
         p = self.git("symbolic-ref", "--short", "-q", "HEAD", check=False)
         name = p.stdout.strip()
         if not name:
-            raise SyncError(
-                f"{self.root} is not on a branch (detached HEAD): "
-                f"run `git -C {shlex.quote(str(self.root))} switch {DEFAULT_BRANCH}`"
-            )
+            raise SyncError(f"{self.root} is not on a branch (detached HEAD): {self._reattach()}")
         return name
+
+    def _reattach(self) -> str:
+        """How to get back on a branch from a detached HEAD without leaving behind the commits
+        made there (a sleep run commits wherever HEAD is)."""
+        q = shlex.quote(str(self.root))
+        if self.operation() == "rebase":
+            return (
+                f"a git rebase is in progress: finish it (`git -C {q} rebase --continue`) or "
+                f"undo it (`git -C {q} rebase --abort`), then run `agent-sleep sync` again"
+            )
+        heads = self.git("for-each-ref", "--format=%(refname:short)", "refs/heads/").stdout.split()
+        name = DEFAULT_BRANCH if DEFAULT_BRANCH in heads or not heads else heads[0]
+        if name not in heads:
+            return f"run `git -C {q} switch -c {name}`"
+        tip = self.git("rev-parse", "-q", "--verify", f"refs/heads/{name}").stdout.strip()
+        head = self.head()
+        behind = self.git("merge-base", "--is-ancestor", "HEAD", tip, check=False).returncode
+        if tip == head or behind == 0:  # nothing was committed here that the branch lacks
+            return f"run `git -C {q} switch {name}`"
+        ahead = self.git("merge-base", "--is-ancestor", tip, "HEAD", check=False).returncode == 0
+        if ahead:  # commits made while detached, on top of the branch: keep them on it
+            return f"run `git -C {q} switch -C {name}` (keeps the commits made since)"
+        return (
+            f"run `git -C {q} switch {name} && git -C {q} merge {head}` "
+            "(merges the commits made while detached)"
+        )
+
+    def operation(self) -> str | None:
+        """The git operation in progress in this clone (merge, rebase, ...), if any."""
+        p = self.git("rev-parse", "--absolute-git-dir", check=False)
+        git_dir = Path(p.stdout.strip()) if p.returncode == 0 else self.root / ".git"
+        if (git_dir / "rebase-merge").is_dir() or (git_dir / "rebase-apply").is_dir():
+            return "rebase"
+        for name, op in (
+            ("MERGE_HEAD", "merge"),
+            ("CHERRY_PICK_HEAD", "cherry-pick"),
+            ("REVERT_HEAD", "revert"),
+        ):
+            if (git_dir / name).is_file():
+                return op
+        return None
+
+    def check_resolved(self) -> None:
+        """Refuse to commit while git holds unresolved conflicts: ``git add -A`` would commit
+        the conflict markers and a sync would push them to every clone."""
+        out = self.git("ls-files", "-u", "-z").stdout
+        paths = sorted({item.partition("\t")[2] for item in out.split("\0") if item})
+        if not paths:
+            return
+        q = shlex.quote(str(self.root))
+        op = self.operation()
+        shown = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+        how = (
+            f"resolve them and commit, or undo the {op} with `git -C {q} {op} --abort`"
+            if op
+            else f"resolve them (`git -C {q} status` lists them)"
+        )
+        raise SyncError(
+            f"unresolved git conflicts in {shown}"
+            + (f" (a git {op} is in progress)" if op else "")
+            + f": {how}; nothing was committed"
+        )
 
     def identity(self) -> tuple[str, ...]:
         """``-c user.*`` options when git has no identity configured (CI machines)."""
@@ -152,9 +211,16 @@ class Repo:
 
 
 def last_line(text: str | bytes) -> str:
+    """git's reason for a failure: its first ``fatal:`` or ``error:`` line (the lines after it
+    are advice, such as "Please make sure you have the correct access rights"), else its last
+    line."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        for prefix in ("fatal:", "error:"):
+            if line.startswith(prefix) and line[len(prefix) :].strip():
+                return line[len(prefix) :].strip()
     return lines[-1] if lines else "no message"
 
 
@@ -162,7 +228,8 @@ def open_repo(workspace: str | os.PathLike[str] | Workspace | None) -> Repo:
     repo = Repo(Workspace.at(workspace))
     if not repo.is_repo():
         raise NotARepository(
-            f"{repo.root} is not kept in git: run `agent-sleep git-init --workspace {repo.root}`"
+            f"{repo.root} is not kept in git: run "
+            f"`agent-sleep git-init --workspace {shlex.quote(str(repo.root))}`"
         )
     return repo
 
@@ -315,13 +382,38 @@ def clear_stale_locks(repo: Repo) -> None:
                 lock.unlink()
 
 
+def stage(repo: Repo) -> None:
+    """``git add -A`` of the workspace, never the derived folder nor temporary files, whatever
+    .gitignore says (the other side may have emptied it): the ignore lines are kept in the
+    clone's own ``info/exclude`` too, which no merge changes. A derived folder committed anyway
+    leaves the index; its files stay on disk."""
+    p = repo.git("rev-parse", "--git-path", "info/exclude")
+    exclude = Path(p.stdout.strip())
+    exclude = exclude if exclude.is_absolute() else repo.root / exclude
+    try:
+        text = exclude.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        text = ""
+    have = {line.strip() for line in text.splitlines()}
+    missing = [line for line in IGNORE_LINES if line not in have]
+    if missing:
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        sep = "" if not text or text.endswith("\n") else "\n"
+        with open(exclude, "a", encoding="utf-8") as f:
+            f.write(sep + "\n".join(missing) + "\n")
+    repo.git("add", "-A", "--", ".")
+    if repo.git("ls-files", "-z", "--", f":(top){STATE_DIRNAME}").stdout.strip("\0"):
+        repo.git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", f":(top){STATE_DIRNAME}")
+
+
 def commit_pending(repo: Repo, message: str | None = None, *, locked: bool = False) -> str | None:
     """Commit everything pending in one commit; the new commit's id, or None if nothing was.
     Call while holding ``git_lock``; ``locked``: the caller holds the workspace lock too."""
     ws = repo.ws
     clear_stale_locks(repo)
     with contextlib.nullcontext() if locked else ws.lock():
-        repo.git("add", "-A", "--", ".")
+        repo.check_resolved()
+        stage(repo)
         state = _load_state(ws)
         runs, seen = _journal_since(ws, state.get("journal_lines", 0))
         if not repo.git("diff", "--cached", "--quiet", check=False).returncode:
