@@ -313,13 +313,19 @@ Examples:
   agent-sleep rollback --force --json""",
 )
 @click.argument("run_id", required=False)
-@click.option("--force", is_flag=True, help="Restore even if files changed after the run.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also undo the run in files changed after it (a later run, an edit, a sync merge): "
+    "only the run's own entries are undone there, the later changes are kept.",
+)
 @common_options
 def rollback_cmd(run_id: str | None, force: bool, workspace: str | None, as_json: bool) -> None:
     """Undo a sleep run (default: the latest): restore the files it changed, byte for byte."""
     from agent_sleep.consolidation.journal import rollback
+    from agent_sleep.sync.merge import merge_text
 
-    r = rollback(workspace, run_id, force=force)
+    r = rollback(workspace, run_id, force=force, merge=merge_text)
     from agent_sleep.cli.sync import commit_after
 
     commit_after(workspace)

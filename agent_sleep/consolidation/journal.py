@@ -16,6 +16,7 @@ import hashlib
 import json
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,9 @@ def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]])
             info["appended"] = plan.appends[path]
         else:
             info["after_sha"] = _sha(plan.texts[path].encode(ENCODING, ERRORS))
+            # what the run wrote: a forced rollback of a file changed since undoes only the run
+            ws.write_text(run_dir / "after" / str(n), plan.texts[path])
+            info["after"] = f"after/{n}"
         files[rel] = info
     meta = {"run_id": run_id, "files": files, "marked": marked, "rolled_back": False}
     ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
@@ -175,13 +179,23 @@ def latest_run(ws: Workspace) -> str | None:
     return None
 
 
+Merge = Callable[[str, str, str, str], str]  # (path, base, ours, theirs) -> merged text
+
+
 def rollback(
-    workspace: str | Workspace | None = None, run_id: str | None = None, *, force: bool = False
+    workspace: str | Workspace | None = None,
+    run_id: str | None = None,
+    *,
+    force: bool = False,
+    merge: Merge | None = None,
 ) -> dict[str, Any]:
     """Restore the files a run changed, byte for byte, and make its notes pending again.
 
-    Refuses when a file changed since the run (roll back the later run first) unless ``force``.
-    Notes appended to a daily log after the run are kept: only the run's own block is removed."""
+    Refuses when a file changed since the run (a later run, a hand edit, a sync merge) unless
+    ``force``. Forced, such a file is restored as it was before the run; given ``merge`` (the
+    entry-wise three-way merge of ``agent_sleep.sync.merge.merge_text``, which the CLI passes),
+    only the run's own changes are undone and the later ones kept. Notes appended to a daily
+    log after the run are kept: only the run's own block is removed."""
     ws = Workspace.at(workspace)
     if not ws.state_dir.is_dir():  # nothing was ever run here: create nothing either
         raise BadInput(f"no sleep run to roll back in {ws.root}")
@@ -195,7 +209,7 @@ def rollback(
         run_dir = ws.state_dir / RUNS / rid
         actions: list[tuple[Path, str | None]] = []
         for rel, info in meta["files"].items():
-            action = _restore_action(ws, rel, info, run_dir / info.get("before", ""), rid, force)
+            action = _restore_action(ws, rel, info, run_dir, rid, force, merge)
             if action is not None:
                 actions.append(action)
         restored = []
@@ -222,11 +236,17 @@ def rollback(
 
 
 def _restore_action(
-    ws: Workspace, rel: str, info: dict[str, Any], before_file: Path, rid: str, force: bool
+    ws: Workspace,
+    rel: str,
+    info: dict[str, Any],
+    run_dir: Path,
+    rid: str,
+    force: bool,
+    merge: Merge | None,
 ) -> tuple[Path, str | None] | None:
     """What rolling back one file of a run writes there (None: leave it as it is)."""
     path = ws.confine(rel)
-    before = before_file.read_bytes().decode(ENCODING, ERRORS) if info.get("before") else None
+    before = _image(run_dir, info.get("before"))
     current = ws.read_text(path) if path.exists() else None
     # a run killed mid-write left some files untouched: nothing to restore there
     if "appended" in info:
@@ -245,8 +265,22 @@ def _restore_action(
     if current == before:
         return None
     now_sha = _sha(current.encode(ENCODING, ERRORS)) if current is not None else None
-    if now_sha != info.get("after_sha") and not force:
+    if now_sha == info.get("after_sha"):
+        return path, before
+    if not force:
         raise AgentSleepError(
-            f"{rel} changed after run {rid}; roll back later runs first, or use --force"
+            f"{rel} changed after run {rid} (a later run, an edit or a sync merge): roll back "
+            "later runs first, or use --force to undo only this run's changes there"
         )
-    return path, before
+    after = _image(run_dir, info.get("after"))
+    if merge is None or after is None or current is None:  # a run of an earlier release
+        return path, before
+    merged = merge(rel, after, current, before or "")
+    return path, merged if merged.strip() or before is not None else None
+
+
+def _image(run_dir: Path, rel: Any) -> str | None:
+    """A file's text as a run kept it (``before/N``, ``after/N``); None when it kept none."""
+    if not isinstance(rel, str) or not rel:
+        return None
+    return (run_dir / rel).read_bytes().decode(ENCODING, ERRORS)
