@@ -34,8 +34,9 @@ from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
-__all__ = ["OTHER", "SAME", "SUPERSEDE", "Claim", "Verdict", "claims", "compare", "relation",
-           "likeness", "restates", "same_subject", "shared_names", "values_differ"]  # fmt: skip
+__all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
+           "relation", "likeness", "restates", "same_subject", "shared_names",
+           "values_differ"]  # fmt: skip
 
 SUPERSEDE, SAME, OTHER = "supersede", "same", "other"
 _LABEL = re.compile(r"-\d+$")  # a labelled thing from analysis/claims.py ("fact-2")
@@ -661,3 +662,85 @@ def same_subject(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
             if x.owner & y.owner and not (nx and ny and not nx & ny):
                 return True
     return False
+
+
+class Candidates:
+    """Older texts indexed by what a new text must share with one before :func:`relation` (or
+    the learned model's ``update_model.last_word``) can read a supersede in the pair: sleep
+    compares every new item with every entry and earlier item, most pairs of which share
+    nothing, and a backlog of thousands of notes made that quadratic.
+
+    A pair left out is one both would call ``other`` (or ``same``) without asking ``similar``:
+    a supersede needs claims with a key in common (:func:`_keys`, what :func:`compare` reads),
+    or two notes that are no chat turns, sharing a content word (:func:`_old_named`, the
+    learned model) or the new one stating a change (:func:`_said_alike`); where one of the two
+    is a chat turn and both are said by speakers, a speaker in common and something said of
+    the same thing (:func:`_topic`) besides. Positions are those
+    :meth:`add` returned, in order of adding. ``keyed=False`` indexes content words only (for
+    :meth:`sharing`; :meth:`of` then needs it)."""
+
+    def __init__(self, names: frozenset[str] = frozenset(), keyed: bool = True) -> None:
+        self.names = names
+        self.keyed = keyed
+        self._size = 0
+        self._by_key: dict[str, list[int]] = {}
+        self._by_word: dict[str, list[int]] = {}
+        self._notes: list[int] = []  # texts that are no chat turn
+        self._said: dict[int, tuple[bool, frozenset[str], frozenset[str]]] = {}
+
+    def _speakers(self, text: str) -> tuple[bool, frozenset[str], frozenset[str]] | None:
+        """(a chat turn, its speakers, what it says) for a text whose every claim has a
+        speaker, else None: two such texts, one a chat turn, are compared by :func:`relation`
+        only when they share a speaker and a topic, and by nothing else."""
+        cs = tuple(claims(text, self.names))
+        speakers = frozenset(c.speaker for c in cs)
+        if not cs or "" in speakers:
+            return None
+        return _chat(text), speakers, _topic(cs)
+
+    def add(self, text: str) -> int:
+        at = self._size
+        self._size += 1
+        if self.keyed:
+            for key in _keys(tuple(claims(text, self.names))):
+                self._by_key.setdefault(key, []).append(at)
+            said = self._speakers(text)
+            if said is not None:
+                self._said[at] = said
+        if not _chat(text):
+            self._notes.append(at)
+            for word in _content(text):
+                self._by_word.setdefault(word, []).append(at)
+        return at
+
+    def sharing(self, text: str) -> set[int]:
+        """The notes (no chat turns) sharing a content word with ``text``, none for a chat
+        turn: the only pairs the learned model reads (``update_model.asked``)."""
+        out: set[int] = set()
+        if not _chat(text):
+            for word in _content(text):
+                out.update(self._by_word.get(word, ()))
+        return out
+
+    def of(self, text: str) -> list[int]:
+        """The texts ``text`` may supersede, in order of adding."""
+        if not self.keyed:
+            raise ValueError("Candidates(keyed=False) answers sharing() only")
+        out: set[int] = set()
+        for key in _keys(tuple(claims(text, self.names))):
+            out.update(self._by_key.get(key, ()))
+        said = self._speakers(text)
+        if said is not None:
+            chat, speakers, topic = said
+            out = {
+                i
+                for i in out
+                if (old := self._said.get(i)) is None
+                or not (chat or old[0])
+                or (speakers & old[1] and topic & old[2])
+            }
+        if _states_a_change(text):  # no chat turn
+            out.update(self._notes)
+        else:
+            out |= self.sharing(text)
+        return sorted(out)

@@ -23,6 +23,7 @@ regular expressions, fast enough for thousands of notes per second.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -274,9 +275,15 @@ def clauses(sentence: str) -> list[str]:
 def analyse(text: str, known: Iterable[str] | None = None) -> list[Sentence]:
     """The sentences (cut into clauses) of a note, speaker label excluded, each scored; a photo
     caption last."""
+    return list(_analysed(text, frozenset(known or ())))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _analysed(text: str, known: frozenset[str]) -> tuple[Sentence, ...]:
+    """:func:`analyse`, cached: a sleep reads each note several times (its information, its
+    condensed text, its open question, its intention) with the same names."""
     _, body = lexical.split_speaker(text)
     body, caption = split_caption(body)
-    known = frozenset(known or ())
     out = [
         Sentence(c, sentence_score(c, known), temporal.has_temporal(c))
         for s in lexical.sentences(body)
@@ -285,7 +292,7 @@ def analyse(text: str, known: Iterable[str] | None = None) -> list[Sentence]:
     if caption:
         score = W_CAPTION * min(len(lexical.tokens(caption)), MAX_CONTENT)
         out.append(Sentence(f"[photo: {caption}]", score, False, caption=True))
-    return out
+    return tuple(out)
 
 
 def information(text: str, known: Iterable[str] | None = None) -> float:

@@ -13,6 +13,7 @@ relative expressions) for the preservation metric of the consolidation benchmark
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 
@@ -190,6 +191,12 @@ _EXTRACT: list[tuple[str, re.Pattern[str]]] = [
 
 def extract(text: str) -> list[Expression]:
     """The temporal expressions in ``text``, longest first where they overlap, in text order."""
+    return list(_extracted(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _extracted(text: str) -> tuple[Expression, ...]:
+    """:func:`extract`, cached: sleep asks it of each sentence of a note several times."""
     found: list[tuple[int, int, str]] = []
     for kind, pattern in _EXTRACT:
         for m in pattern.finditer(text):
@@ -202,7 +209,7 @@ def extract(text: str) -> list[Expression]:
             continue
         out.append(Expression(kind, text[start:end]))
         last_end = end
-    return out
+    return tuple(out)
 
 
 def has_temporal(text: str) -> bool:

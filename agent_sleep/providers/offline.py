@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_sleep.analysis import currency, distill, lexical, temporal
-from agent_sleep.providers import offline_currency
+from agent_sleep.providers import offline_common, offline_currency
 from agent_sleep.providers.base import Usage
 from agent_sleep.providers.offline_common import (
     QUESTION_RE,
@@ -175,6 +175,15 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
     return batch, len(notes) - len(kept)
 
 
+def _near(row: Any, threshold: float, start: int, end: int) -> list[int]:
+    """The columns in ``start:end`` where ``row`` may reach ``threshold``, in order: a superset
+    (a hair below it too), each to be checked as before; a Python loop over every column made
+    a run quadratic in its notes."""
+    import numpy as np
+
+    return (np.flatnonzero(row[start:end] >= threshold - 1e-6) + start).tolist()
+
+
 def _clusters(b: _Batch) -> dict[int, list[int]]:
     """Near-duplicate clusters among the batch's notes, greedy in time order; notes whose
     values differ (numbers, names, dates, negation) never merge."""
@@ -183,7 +192,7 @@ def _clusters(b: _Batch) -> dict[int, list[int]]:
     for i in range(k):
         if owner[i] != i:
             continue
-        for j in range(i + 1, k):
+        for j in _near(b.sim[i], DUPLICATE, i + 1, k):
             if (
                 owner[j] == j
                 and b.sim[i, j] >= DUPLICATE
@@ -225,7 +234,7 @@ def _judge(b: _Batch, head: int, members: list[int]) -> _Filed | dict[str, Any]:
     own = round(min(0.95, conf), 2)
     contradicted = [
         o
-        for o in range(len(b.corpus))
+        for o in _near(b.sim[rep], CONTRADICTION, 0, len(b.corpus))
         if o not in members
         and b.sim[rep, o] >= CONTRADICTION
         and b.negs[o] != b.negs[rep]
@@ -298,9 +307,17 @@ def _file(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> list
 
 def nrem(p: dict[str, Any]) -> dict[str, Any]:
     b, pruned = _prepare(p)
+    long = len(b.kept) + pruned >= offline_common.PROGRESS_EVERY  # a short run stays quiet
+    if long:
+        offline_common.say(
+            f"  NREM: {len(b.kept)} notes kept, {pruned} pruned; merging near-duplicates"
+        )
     updates: list[dict[str, Any]] = []
     filed: list[_Filed] = []
-    for head, members in _clusters(b).items():
+    clusters = _clusters(b)
+    if long:
+        offline_common.say(f"  NREM: {len(clusters)} items; confidence and contradictions")
+    for head, members in clusters.items():
         judged = _judge(b, head, members)
         if isinstance(judged, dict):
             updates.append(judged)
@@ -309,7 +326,8 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
     weak = [{"text": f.text, "sources": f.sources} for f in filed
             if f.conf < FAST_CONFIDENCE or f.contradicted]  # fmt: skip
     kept_filed = _currency(b, filed, updates)
-    replaced = {s for f in filed if f not in kept_filed for s in f.sources}
+    kept_ids = {id(f) for f in kept_filed}
+    replaced = {s for f in filed if id(f) not in kept_ids for s in f.sources}
     weak = [w for w in weak if not set(w["sources"]) & replaced]
     bank = _file(b, kept_filed, updates)
     by_salience = sorted(b.kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from agent_sleep.analysis import distill, lexical
+
+# where the offline consolidator reports the steps of a long NREM (see :func:`reporting`)
+_progress: ContextVar[Callable[[str], None] | None] = ContextVar("offline_progress", default=None)
+PROGRESS_EVERY = 500  # items between two lines of a long step
 
 QUESTION_RE = re.compile(
     r"\?\s*$|\b(?:not sure|unclear|tbd|todo|open question|(?:need|needs|have|has) to"
@@ -15,6 +22,24 @@ QUESTION_RE = re.compile(
 
 
 RECURRING = 3
+
+
+@contextmanager
+def reporting(progress: Callable[[str], None] | None) -> Iterator[None]:
+    """Within the block, the offline consolidator tells ``progress`` how a long request goes
+    (a sleep's progress callback: the provider interface has no place for one)."""
+    token = _progress.set(progress)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+def say(message: str) -> None:
+    """One progress line, to the callback of :func:`reporting` if any."""
+    report = _progress.get()
+    if report is not None:
+        report(message)
 
 
 def slugify(name: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import currency, update_model
+from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
 _encoder: list[Any] = []
@@ -120,7 +121,24 @@ def supersedes(
     out: dict[int, dict[str, Any]] = {}
     if isinstance(similar, Lazy):
         similar.prefetch(_compared(items, targets))
+    if len(items) >= offline_common.PROGRESS_EVERY:
+        offline_common.say(f"  NREM: currency: {len(items)} items against what they may replace")
+    # the entries an item may replace, in order of adding; None once replaced. Only the pairs
+    # the index offers can be a supersede (currency.Candidates): the others are not compared
+    pool: list[tuple[str, str, str] | None] = []
+    index = currency.Candidates(known)
+    at: dict[str, list[int]] = {}  # ref -> positions in pool
+
+    def add(target: tuple[str, str, str]) -> None:
+        at.setdefault(target[0], []).append(index.add(target[1]))
+        pool.append(target)
+
+    for target in targets:
+        add(target)
+    every = offline_common.PROGRESS_EVERY
     for k, (kind, text, sources, conf, _date) in enumerate(items):
+        if k and k % every == 0:
+            offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
         hit, best = None, (-1, -1.0, -1)
         # the strongest evidence wins (the old value named, then the same verb, then a
         # generic one); among equals the entry most like the new one (currency.likeness:
@@ -128,7 +146,11 @@ def supersedes(
         # one-fact entry rather than a merged one that holds it among others); then the one
         # that shares most names with it (its owner's); then the newest: an item of this run,
         # then bank, MEMORY.md
-        for ref, old_text, old_date in reversed(targets):
+        for i in reversed(index.of(text)):
+            entry = pool[i]
+            if entry is None:
+                continue
+            ref, old_text, old_date = entry
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too
@@ -153,8 +175,9 @@ def supersedes(
                 "replaces": hit,
                 "sources": sources,
             }
-            targets = [t for t in targets if t[0] != hit]
-        targets.append((sources[0], text, _date))
+            for i in at.pop(hit, []):
+                pool[i] = None
+        add((sources[0], text, _date))
     return out
 
 
@@ -164,16 +187,25 @@ def _compared(
     """The texts the learned model will compare (each with its masked frame): every item
     against every existing entry and every earlier item of another day it is asked about."""
     out: list[str] = []
-    by_day: dict[str, list[str]] = {}  # two notes of one day are never compared by the model
+    # two notes of one day are never compared by the model; the texts go out day by day (in
+    # order of each day's first text), each day's in order of adding
+    days: dict[str, int] = {}
+    seen: list[tuple[int, int, str, str]] = []  # (day's rank, position, day, text)
+    index = currency.Candidates(keyed=False)  # the model reads notes sharing a content word
+
+    def add(text: str, date: str) -> None:
+        day = date or "?"
+        seen.append((days.setdefault(day, len(days)), index.add(text), day, text))
+
     for _ref, old_text, old_date in targets:
-        by_day.setdefault(old_date or "?", []).append(old_text)
+        add(old_text, old_date)
     for _kind, text, _sources, _conf, date in items:
-        for day, olds in by_day.items():
-            if day == date and day != "?":
-                continue
-            out += [t for old in olds if update_model.asked(text, old) for t in (text, old)]
-        by_day.setdefault(date or "?", []).append(text)
-    return [*out, *(currency._masked_text(t) for t in out)]
+        for _rank, _at, day, old in sorted(seen[i] for i in index.sharing(text)):
+            if (day != date or day == "?") and update_model.asked(text, old):
+                out += [text, old]
+        add(text, date)
+    texts = list(dict.fromkeys(out))  # what prefetch embeds, in the same order
+    return [*texts, *(currency._masked_text(t) for t in texts)]
 
 
 def differ(a: str, b: str, known: frozenset[str]) -> bool:
