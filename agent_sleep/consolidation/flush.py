@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from agent_sleep.analysis import gate, lexical, temporal
 from agent_sleep.consolidation import batches
-from agent_sleep.core import notes
+from agent_sleep.core import args, notes
 from agent_sleep.core.errors import BadInput
 from agent_sleep.core.redact import redact
 from agent_sleep.core.rest import append_notes, build_note
@@ -39,6 +39,9 @@ def should_flush(
     soft_threshold: int = DEFAULT_SOFT_THRESHOLD,
 ) -> bool:
     """True when the session (``tokens``) is past ``context_window - reserve - soft_threshold``."""
+    args.count(
+        tokens=tokens, context_window=context_window, reserve=reserve, soft_threshold=soft_threshold
+    )
     if min(tokens, context_window, reserve, soft_threshold) < 0:
         raise BadInput("token counts must not be negative")
     return tokens > context_window - reserve - soft_threshold
@@ -83,6 +86,10 @@ def flush(
 ) -> FlushResult:
     """Extract durable notes from ``text`` into today's log (``now``: local time, default the
     clock); returns what was written."""
+    args.text(text=text)
+    args.text_or_none(model=model)
+    args.provider(provider)
+    args.moment_or_none(now=now)
     if not isinstance(text, str) or not text.strip():
         raise BadInput("the context dump is empty")
     if len(text) > MAX_DUMP_CHARS:

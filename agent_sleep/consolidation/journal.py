@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.consolidation.plan import Plan
+from agent_sleep.core import args
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
@@ -196,6 +197,9 @@ def rollback(
     entry-wise three-way merge of ``agent_sleep.sync.merge.merge_text``, which the CLI passes),
     only the run's own changes are undone and the later ones kept. Notes appended to a daily
     log after the run are kept: only the run's own block is removed."""
+    args.text_or_none(run_id=run_id)
+    args.flag(force=force)
+    args.callable_or_none(merge=merge)
     ws = Workspace.at(workspace)
     if not ws.state_dir.is_dir():  # nothing was ever run here: create nothing either
         raise BadInput(f"no sleep run to roll back in {ws.root}")

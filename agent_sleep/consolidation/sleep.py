@@ -31,13 +31,14 @@ from agent_sleep.consolidation.snapshot import (
     parse_since,
     read_snapshot,
 )
+from agent_sleep.core import args
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import BadInput
 from agent_sleep.core.memory import MemoryDoc, memory_budget, one_line
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.providers import offline_currency, prompts
+from agent_sleep.providers import offline_common, offline_currency, prompts
 from agent_sleep.providers.base import Provider, Usage, get_provider
 
 PHASES = ("nrem", "rem", "both")
@@ -149,10 +150,12 @@ class _Run:
         return b
 
     def ask(self, system: str, user: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
-        # batches that fit the provider's window; one merged answer, one plan (batches.py)
-        answer = batches.ask_all(
-            self.prov, system, user, schema, workspace=self.ws, progress=self.say
-        )
+        # batches that fit the provider's window; one merged answer, one plan (batches.py);
+        # the offline consolidator reports the steps of a long request to the same callback
+        with offline_common.reporting(self.say):
+            answer = batches.ask_all(
+                self.prov, system, user, schema, workspace=self.ws, progress=self.say
+            )
         self.usage, self.repairs = self.usage + answer.usage, self.repairs + answer.repairs
         self.batches += answer.batches
         return answer.data
@@ -240,6 +243,12 @@ def sleep_cycle(
 
     ``now`` (local time; default the clock) dates the run: today's log, the look-back window
     and the time written on new entries."""
+    args.provider(provider)
+    args.flag(dry_run=dry_run, prune_memory=prune_memory)
+    args.text_or_none(model=model)
+    args.integer_or_none(memory_budget_chars=memory_budget_chars)
+    args.callable_or_none(progress=progress)
+    args.moment_or_none(now=now)
     if phase not in PHASES:
         raise BadInput(f"unknown phase {phase!r}: use nrem, rem or both")
     started = time.monotonic()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from agent_sleep.core import args
+
 _Sub = str | Callable[[re.Match[str]], str]
 
 
@@ -93,6 +95,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
 
 def redact(text: str) -> str:
     """Return ``text`` with every credential replaced by a typed placeholder."""
+    args.text(text=text)
     for _kind, pattern, sub in _RULES:
         text = pattern.sub(sub, text)
     return text

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_sleep.core import notes
+from agent_sleep.core import args, notes
 from agent_sleep.core.errors import BadInput
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
@@ -163,6 +163,9 @@ def micro_rest(
     note and in ``source`` are redacted before anything is written. ``agent`` (default
     ``$AGENT_SLEEP_AGENT``) names the writing agent in the note's ``agent=`` metadata.
     """
+    args.text(note=note, type=type)
+    args.text_or_none(source=source, agent=agent)
+    args.confidence(confidence)
     return micro_rest_detail(
         note,
         type,

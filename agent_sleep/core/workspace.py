@@ -47,6 +47,9 @@ class Workspace:
     def at(cls, workspace: str | os.PathLike[str] | Workspace | None = None) -> Workspace:
         if isinstance(workspace, Workspace):
             return workspace
+        from agent_sleep.core.args import path_or_none
+
+        path_or_none("workspace", workspace)
         return cls(resolve_path(workspace))
 
     @property

@@ -18,7 +18,7 @@ import datetime as dt
 import os
 import re
 
-from agent_sleep.core import notes
+from agent_sleep.core import args, notes
 from agent_sleep.core.log import shorten
 from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
 
@@ -41,6 +41,11 @@ def get_context(
 
     ``workspace`` defaults to ``$AGENT_SLEEP_WORKSPACE``, else ``~/.agent_workspace``;
     ``today`` (default the clock) picks today's and yesterday's logs."""
+    args.count(max_memory_chars=max_memory_chars)
+    args.flag(load_yesterday=load_yesterday)
+    args.text_or_none(query=query)
+    args.count_or_none(budget_tokens=budget_tokens)
+    args.day_or_none(today=today)
     ws = Workspace.at(workspace)
     today = today or dt.date.today()
     parts = []

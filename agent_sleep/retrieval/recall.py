@@ -48,6 +48,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from agent_sleep.core import args
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
 from agent_sleep.retrieval.learned import WEIGHTS as LEARNED
@@ -141,6 +142,11 @@ def recall(
     """The units that best answer ``query``, best first: at most ``k`` and within
     ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget); with ``agent``,
     only that agent's notes and the entries citing them."""
+    args.text(query=query)
+    args.count_or_none(k=k, budget_tokens=budget_tokens)
+    args.day_or_none(today=today)
+    args.text_or_none(agent=agent)
+    args.instance_or_none(fusion=(fusion, Fusion))
     if agent:
         from agent_sleep.retrieval.agents import recall_by
 
