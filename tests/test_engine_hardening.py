@@ -215,3 +215,16 @@ def test_the_server_exits_when_its_client_goes_away_mid_call(ws: Path, tmp_path:
     assert journal.latest_run(Workspace.at(ws)) is None
     assert not sleep_running(Workspace.at(ws))
     assert status(ws)["pending_notes"] == SLOW_NOTES
+
+
+def test_a_bank_folder_that_loops_is_named_in_one_line(ws: Path) -> None:
+    """``bank/concepts -> concepts``: the layout cannot be made, and the error says which
+    folder is a symlink loop (it said "not writable (File exists)")."""
+    Workspace.at(ws).ensure()
+    concepts = ws / "bank" / "concepts"
+    concepts.rmdir()
+    concepts.symlink_to("concepts")
+    r = run_cli("rest", "--type", "W", "--note", "a note", "-w", str(ws))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "concepts is a symlink loop" in r.stderr
+    assert concepts.is_symlink() and os.readlink(concepts) == "concepts"  # left as it was

@@ -121,7 +121,14 @@ class Workspace:
         self.refuse_file()
         try:
             for d in (self.memory_dir, self.entities_dir, self.concepts_dir, self.state_dir):
-                d.mkdir(parents=True, exist_ok=True)
+                try:
+                    d.mkdir(parents=True, exist_ok=True)
+                except FileExistsError:  # a file, a dangling link or a link loop in its place
+                    why = LOOP if _loops(d) else "not a folder"
+                    raise WorkspaceError(
+                        f"workspace {self.root}: {d} is a {why}; move it away, and the layout "
+                        "is made again"
+                    ) from None
             if not self.memory_md.exists():
                 self.write_text(self.memory_md, MEMORY_HEADER)
         except NotADirectoryError as e:
