@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import functools
 import hashlib
 import os
@@ -152,9 +153,13 @@ def _listing(
         if _BY_DESCRIPTOR:
             fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         names = os.listdir(fd if fd >= 0 else folder)
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError as e:
         if fd >= 0:
             os.close(fd)
+        if e.errno == errno.ELOOP:  # a folder that links back to itself: search the rest
+            warn_skip(folder, "symlink loop")
+        elif not isinstance(e, (FileNotFoundError, NotADirectoryError)):
+            raise
         return []
     names.sort()
     out: list[tuple[str, list[int]]] = []
