@@ -218,3 +218,17 @@ def test_history_of_nothing_is_an_error_and_a_folder_counts_all_its_files(tmp_pa
     r = cli("history", "bank", "-w", str(ws), "--json")
     assert r.returncode == 0
     assert json.loads(r.stdout)[0]["lines"] == "+5 -0"
+
+
+def test_a_merge_of_sides_that_changed_different_files_says_so(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path)
+    a = first_clone(tmp_path, remote, "a")
+    b = join(tmp_path, remote, "b")
+    for ws, day in ((a, "2026-12-01"), (b, "2026-12-02")):  # a log each: no file on both sides
+        r = cli("rest", "--type", "W", "--note", f"note of {day}", "--when", f"{day}T09:00",
+                "-w", str(ws))  # fmt: skip
+        assert r.returncode == 0, r.stderr
+    for ws in (a, b):
+        assert cli("sync", "-w", str(ws)).returncode == 0
+    subjects = git(b, "log", "--merges", "--format=%s").splitlines()
+    assert subjects == ["sync: merge both sides (no file changed on both)"]

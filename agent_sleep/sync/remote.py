@@ -205,7 +205,11 @@ def merge_commit(repo: Repo, ours: str | None, theirs: str) -> tuple[str, list[s
     finally:
         if os.path.exists(index):
             os.unlink(index)
-    message = f"sync: merge {len(both)} file{'' if len(both) == 1 else 's'} from both sides\n"
+    message = (
+        f"sync: merge {len(both)} file{'' if len(both) == 1 else 's'} from both sides\n"
+        if both
+        else "sync: merge both sides (no file changed on both)\n"
+    )
     commit = repo.git(
         *repo.identity(), "commit-tree", tree, "-p", ours, "-p", theirs, "-F", "-", input=message
     ).stdout.strip()
