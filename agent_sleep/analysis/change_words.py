@@ -8,6 +8,7 @@ value, modals, relative times, function words.
 # ruff: noqa: SIM905 (word lists read better as one string)
 from __future__ import annotations
 
+import functools
 import re
 
 from agent_sleep.analysis import lexical
@@ -55,6 +56,39 @@ CHANGE_RE = re.compile(
     r"reassigned|changed (?:his|her|their|its|my) mind)\b",
     re.I,
 )
+_TWINS: dict[re.Pattern[str], re.Pattern[str] | None] = {}
+
+
+def found(rx: re.Pattern[str], text: str) -> bool:
+    """``bool(rx.search(text))`` for a case-insensitive pattern, faster: on ASCII text the
+    pattern's case-sensitive twin searches the lowered text (for ASCII, IGNORECASE and
+    ``lower()`` agree character for character, so the answer is the same; a pattern that
+    writes an upper-case letter has no twin). The claim reader asks several such patterns of
+    every clause."""
+    if rx not in _TWINS:
+        literal = re.sub(r"\\.", "", rx.pattern)  # escapes such as \W or \B are no letters
+        upper = any("A" <= ch <= "Z" for ch in literal)
+        twin = None if upper or not rx.flags & re.I else re.compile(rx.pattern, rx.flags & ~re.I)
+        _TWINS[rx] = twin
+    twin = _TWINS[rx]
+    if twin is not None and text.isascii():
+        return twin.search(text.lower()) is not None
+    return rx.search(text) is not None
+
+
+def may_hold(text: str, word: str) -> bool:
+    """False only when a case-insensitive pattern that spells ``word`` (lower case) cannot
+    match: ASCII text without it in any case. A cheap test before a substitution."""
+    return not text.isascii() or word in text.lower()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def change_word(word: str) -> bool:
+    """Whether one word (as given) is change language: ``CHANGE_RE`` over the whole word,
+    cached, since the claim reader asks it of nearly every word of every clause."""
+    return CHANGE_RE.fullmatch(word) is not None
+
+
 OLD_VALUE_RE = re.compile(
     r"\b(?:instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left|quit)\s+"

@@ -56,11 +56,23 @@ def lemma(word: str) -> str:
     return w
 
 
+_JOINED_RE = re.compile(r"[A-Za-z][-_.@][A-Za-z0-9]")
+_IDENT_CHAR_RE = re.compile(r"[\dA-Z@]")
+_VERB_FORM_RE = re.compile(r"[a-z]{3,}(?:s|ed)")
+_PLURAL_OR_PAST_RE = re.compile(r"[a-z]+(?:s|ed)")
+_POSSESSIVE_END = ("'s", "’s")
+_THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_TAKE_OVER_RE = re.compile(r"\b(took|taken|taking|handed|hands|hand) over\b")
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _strong(tok: str, at_start: bool, names: frozenset[str]) -> bool:
+    """A strong value: a number, a weekday, an identifier, or a capitalised word (at a
+    clause's start, only a known name). Cached: asked of every word of every clause."""
     low = tok.lower()
     if any(ch.isdigit() for ch in tok) or low in cw.WEEKDAYS:
         return True
-    if re.search(r"[A-Za-z][-_.@][A-Za-z0-9]", tok) and re.search(r"[\dA-Z@]", tok):
+    if _JOINED_RE.search(tok) and _IDENT_CHAR_RE.search(tok):
         return True
     return tok[:1].isupper() and (not at_start or tok in names) and low not in cw.STOP
 
@@ -81,12 +93,20 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     ("... and works at Siemens") takes the previous clause's subject."""
     label, body = lexical.split_speaker(_unlabelled(text))  # "Standup: 10:15": no speaker
     speaker = label.rstrip(": ").lower()
-    body = cw.RESOLVED_RE.sub("", body)
+    # each substitution only where its pattern's literal text can occur (the same result)
+    if "(" in body:
+        body = cw.RESOLVED_RE.sub("", body)
     out: list[Claim] = []
-    body = cw.CONTRACTION_RE.sub(lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body)
-    body = cw.TAKE_PLACE_RE.sub(cw.happens, body)  # "takes place": one verb, not a "place"
-    body = re.sub(r"(?<=\d),(?=\d{3}\b)", "", body)  # "$1,200" is one number
-    body = cw.ARROW_RE.sub(" moved to ", body)
+    if "'" in body or "’" in body:
+        body = cw.CONTRACTION_RE.sub(
+            lambda m: f"{m.group(1)} {cw.EXPANDED[m.group(2).lower()]}", body
+        )
+    if cw.may_hold(body, "place"):
+        body = cw.TAKE_PLACE_RE.sub(cw.happens, body)  # "takes place": one verb, not a "place"
+    if "," in body:
+        body = _THOUSANDS_RE.sub("", body)  # "$1,200" is one number
+    if ">" in body or "→" in body:
+        body = cw.ARROW_RE.sub(" moved to ", body)
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
@@ -128,7 +148,7 @@ def _verbish(tok: str) -> bool:
         or low in cw.VERB_BASE
         or low in cw.COPULA
         or low in cw.ADVERBS
-        or bool(re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"))
+        or bool(_VERB_FORM_RE.fullmatch(low) and not low.endswith("ss"))
     )
 
 
@@ -144,7 +164,7 @@ def _verb_at(toks: list[str]) -> int:
             return i
         if low in ("will", "can", "should", "would", "must", "does", "do", "did", "used"):
             return i
-        if re.search(r"['’]s$", toks[i - 1]) and not cw.COPULA & {low}:
+        if toks[i - 1].endswith(_POSSESSIVE_END) and not cw.COPULA & {low}:
             continue  # "Gunnar's work email": a noun after a possessive
         if low.endswith(("n't", "n’t")) or low in cw.PAST or low in cw.VERB_BASE:
             return i
@@ -153,7 +173,7 @@ def _verb_at(toks: list[str]) -> int:
         prev = toks[i - 1].lower()
         if prev in ("the", "a", "an", "its", "his", "her", "their", "our", "my", "your", "of"):
             continue
-        if re.search(r"['’]s$", prev):  # "Gunnar's work email": a noun after a possessive
+        if prev.endswith(_POSSESSIVE_END):  # "Gunnar's work email": a noun after a possessive
             continue
         # the next word lowercased, unless written capitalised: a name ("pins Go 1.19")
         j = i + 1
@@ -168,9 +188,9 @@ def _verb_at(toks: list[str]) -> int:
             or (nxt.endswith("s") and nxt in cw.CLASS_OF)  # "the office hours happens"
         ):
             continue  # "my dance moves get …": a plural noun before its verb
-        if low in cw.GENERIC or cw.CHANGE_RE.fullmatch(low):
+        if low in cw.GENERIC or cw.change_word(low):
             return i
-        if re.fullmatch(r"[a-z]{3,}(?:s|ed)", low) and not low.endswith("ss"):
+        if _VERB_FORM_RE.fullmatch(low) and not low.endswith("ss"):
             return i
     return -1
 
@@ -198,7 +218,7 @@ def _acted_on(toks: list[str]) -> tuple[list[str], list[str]] | None:
     branch to trunk"): what the verb acts on is the subject, the verb and the rest the
     predicate; None for any other clause without a subject."""
     low = toks[0].lower()
-    if not (low in cw.GENERIC or cw.CHANGE_RE.fullmatch(low)) or not low.endswith("ed"):
+    if not (low in cw.GENERIC or cw.change_word(low)) or not low.endswith("ed"):
         return None
     k = 2 if len(toks) > 1 and toks[1].lower() in cw.DETERMINERS | {"a", "an"} else 1
     end = k
@@ -237,7 +257,7 @@ def _predicate(
         if low in cw.GENERIC and not content:
             head, content = (lem if head in ("", "be") else head), True
             continue
-        if (low in cw.STOP or low in cw.RELATIVE or cw.CHANGE_RE.fullmatch(low)) and not cls:
+        if (low in cw.STOP or low in cw.RELATIVE or cw.change_word(low)) and not cls:
             continue
         if low in _NOT_VALUES or low.endswith(("n't", "n’t")):
             continue
@@ -268,8 +288,8 @@ def _label(prev: str, tok: str) -> bool:
         and low not in cw.COPULA
         and low not in cw.CLASS_OF
         and low not in cw.GENERIC
-        and not cw.CHANGE_RE.fullmatch(low)
-        and not re.fullmatch(r"[a-z]+(?:s|ed)", low)
+        and not cw.change_word(low)
+        and not _PLURAL_OR_PAST_RE.fullmatch(low)
     )
 
 
@@ -284,7 +304,7 @@ def _old_values(clause: str) -> set[str]:
         for m in cw.OLD_VALUE_RE.finditer(clause)
         for t in tokens(m.group(1) or m.group(2) or m.group(3) or "")
     }
-    if cw.CHANGE_RE.search(clause):
+    if cw.found(cw.CHANGE_RE, clause):
         old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}
     return old
 
@@ -296,8 +316,10 @@ def _claim(
     previous: tuple[list[str], list[str]] | None,
     lead: bool = False,
 ) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
-    clause = re.sub(r"\b(took|taken|taking|handed|hands|hand) over\b", r"\1-over", clause)
-    clause = cw.REPORTS_TO_RE.sub(r"\1-to", clause)
+    if " over" in clause:
+        clause = _TAKE_OVER_RE.sub(r"\1-over", clause)
+    if cw.may_hold(clause, "report"):
+        clause = cw.REPORTS_TO_RE.sub(r"\1-to", clause)
     clause = _without_aside(clause, names)
     toks = tokens(clause)
     while len(toks) > 1 and toks[0].lower() in cw.ADVERBS and toks[1].lower() in cw.PRONOUNS:
@@ -317,7 +339,7 @@ def _claim(
     obj_owner, obj_qual = _object(pred, names)
     head, values, words = _predicate(pred, names, obj_owner | obj_qual, attrs)
     old = _old_values(clause)
-    modal = bool(cw.MODAL_RE.search(clause)) and not cw.DECIDED_RE.search(clause)
+    modal = cw.found(cw.MODAL_RE, clause) and not cw.found(cw.DECIDED_RE, clause)
     claim = Claim(
         text=clause,
         owner=frozenset(owner | obj_owner),
@@ -328,10 +350,8 @@ def _claim(
         words=frozenset(words),
         old=frozenset(old) & frozenset(values)
         | frozenset(lemma(t) for t in old) & (set(words) | owner),  # "Replaced Jenkins with …"
-        negated=bool(cw.NEGATION_RE.search(clause)),
-        change=(
-            lead or fresh_mod or bool(cw.WAS_RE.search(clause)) or bool(cw.CHANGE_RE.search(clause))
-        )
+        negated=cw.found(cw.NEGATION_RE, clause),
+        change=(lead or fresh_mod or cw.found(cw.WAS_RE, clause) or cw.found(cw.CHANGE_RE, clause))
         and not modal,
         modal=modal,
         activity=_progressive(pred),
@@ -344,11 +364,9 @@ def _claim(
         ),
         past=_past(pred),
         seq=tuple(
-            lemma(t)
-            for t in pred
-            if t.lower() not in cw.STOP and not cw.CHANGE_RE.fullmatch(t.lower())
+            lemma(t) for t in pred if t.lower() not in cw.STOP and not cw.change_word(t.lower())
         ),
-        additive=bool(cw.ADDITIVE_RE.search(clause)),
+        additive=cw.found(cw.ADDITIVE_RE, clause),
     )
     return claim, (subj, pred)
 
@@ -399,7 +417,7 @@ def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]
     k = 0
     while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
         k += 1
-    if k >= len(low) or not (low[k] in cw.GENERIC or cw.CHANGE_RE.fullmatch(low[k])):
+    if k >= len(low) or not (low[k] in cw.GENERIC or cw.change_word(low[k])):
         return set(), set()
     k += 1
     if k >= len(low) or low[k] not in cw.DETERMINERS:
@@ -444,7 +462,7 @@ def _subject(
             subj, low = subj[k + 1 :], low[k + 1 :]
             break
     for k, t in enumerate(subj):
-        if re.search(r"['’]s$", t) and k < len(subj) - 1:
+        if t.endswith(_POSSESSIVE_END) and k < len(subj) - 1:
             attrs |= {lemma(x) for x in low[k + 1 :] if x not in cw.STOP}
             subj, low = subj[: k + 1], low[: k + 1]
             break

@@ -422,7 +422,7 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     """The values (numbers, identifiers, capitalised words; lower case, see :func:`_pieces`)
     of each phrase of a note that marks what it replaced, none for a chat turn or an
     intention. Cached per note: sleep asks it of one new note against every entry."""
-    if _chat(text) or (cw.MODAL_RE.search(text) and not cw.DECIDED_RE.search(text)):
+    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
         return ()
     out = []
     for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
@@ -511,11 +511,11 @@ def _values_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozens
 def _states_a_change(text: str) -> bool:
     """A note (no chat turn) in change language that states a fact: no intention, nothing
     added. Cached: sleep asks it of one new note against every entry."""
-    if _chat(text) or not (cw.CHANGE_RE.search(text) or cw.OLD_VALUE_RE.search(text)):
+    if _chat(text) or not (cw.found(cw.CHANGE_RE, text) or cw.found(cw.OLD_VALUE_RE, text)):
         return False
-    if cw.MODAL_RE.search(text) and not cw.DECIDED_RE.search(text):
+    if cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text):
         return False
-    return not cw.ADDITIVE_RE.search(text)
+    return not cw.found(cw.ADDITIVE_RE, text)
 
 
 # what a person says, not a field's value: a first- or second-person word, a question or an
@@ -565,8 +565,11 @@ def _content(text: str) -> frozenset[str]:
         lemma(t)
         for t in tokens(text)
         if t.lower() not in cw.STOP and not any(ch.isdigit() for ch in t)
-        and not cw.CHANGE_RE.fullmatch(t.lower())
+        and not cw.change_word(t.lower())
     )  # fmt: skip
+
+
+_JOINED_RE = re.compile(r"[A-Za-z][-_.@/][A-Za-z0-9]")
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -577,7 +580,7 @@ def _strong_words(text: str) -> frozenset[str]:
         t.lower()
         for k, t in enumerate(toks)
         if any(ch.isdigit() for ch in t)
-        or re.search(r"[A-Za-z][-_.@/][A-Za-z0-9]", t)
+        or _JOINED_RE.search(t)
         or (k and t[:1].isupper() and t.lower() not in cw.STOP)
     )
 
@@ -637,7 +640,7 @@ def values_differ(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
         va != vb
         or nums_a != nums_b
         or _capitals(a) != _capitals(b)
-        or bool(cw.NEGATION_RE.search(a)) != bool(cw.NEGATION_RE.search(b))
+        or cw.found(cw.NEGATION_RE, a) != cw.found(cw.NEGATION_RE, b)
     )
 
 
