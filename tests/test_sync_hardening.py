@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 import subprocess
+import time
 from pathlib import Path
 
 from agent_sleep.core import notes as fmt
@@ -232,3 +233,40 @@ def test_a_merge_of_sides_that_changed_different_files_says_so(tmp_path: Path) -
         assert cli("sync", "-w", str(ws)).returncode == 0
     subjects = git(b, "log", "--merges", "--format=%s").splitlines()
     assert subjects == ["sync: merge both sides (no file changed on both)"]
+
+
+def test_a_lock_of_a_git_still_running_in_the_clone_is_kept(tmp_path: Path, monkeypatch) -> None:
+    """A sync clears the locks a killed git left, but never one a live git holds: a real git
+    process works in the clone (as a `git commit` waiting for its editor would), and its
+    index.lock stays until that git has ended."""
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.sync import repo as repo_mod
+
+    remote = bare_remote(tmp_path)
+    one = first_clone(tmp_path, remote, "one")
+    lock = one / ".git" / "index.lock"
+    repo = repo_mod.Repo(Workspace.at(one))
+    monkeypatch.setattr(repo_mod, "LIVE_GIT_WAIT_S", 0.3)
+    live = subprocess.Popen(["git", "hash-object", "--stdin"], cwd=one, stdin=subprocess.PIPE)
+    try:
+        for _ in range(100):  # until the child has become git
+            if repo_mod.live_git(one) == live.pid:
+                break
+            time.sleep(0.05)
+        assert repo_mod.live_git(one) == live.pid
+        lock.write_text("")
+        repo_mod.clear_stale_locks(repo)
+        assert lock.exists()
+    finally:
+        live.communicate(b"done\n")
+    assert repo_mod.live_git(one) is None
+    repo_mod.clear_stale_locks(repo)
+    assert not lock.exists()
+    # where processes cannot be listed, only an old lock goes
+    monkeypatch.setattr(repo_mod, "live_git", lambda root: -1)
+    lock.write_text("")
+    repo_mod.clear_stale_locks(repo)
+    assert lock.exists()
+    os.utime(lock, (0, 0))
+    repo_mod.clear_stale_locks(repo)
+    assert not lock.exists()

@@ -17,6 +17,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -369,17 +370,68 @@ def describe(repo: Repo, runs: list[dict[str, object]], extra: str | None = None
     return subject + ("\n\n" + "\n".join(lines) if len(lines) > 1 else "") + "\n"
 
 
+# where processes cannot be listed (no /proc), a lock younger than this may be a live git's
+STALE_LOCK_S = 600.0
+LIVE_GIT_WAIT_S = 10.0  # how long a sync waits for a git running in the clone to end
+
+
 def clear_stale_locks(repo: Repo) -> None:
     """Lock files a killed git left behind. Only called while holding ``git_lock``, when no
-    agent-sleep git process can be running in this clone."""
+    agent-sleep git process can be running in this clone; a git the user runs there (a
+    ``git commit`` waiting for its editor holds ``index.lock``) keeps its locks: while one
+    runs, nothing is removed, and git's own "File exists" error says why a step failed.
+    Without a process list, only locks older than ``STALE_LOCK_S`` go."""
     git_dir = repo.root / ".git"
-    for name in ("index.lock", "HEAD.lock", "packed-refs.lock"):
-        with contextlib.suppress(FileNotFoundError):
-            (git_dir / name).unlink()
+    locks = [git_dir / name for name in ("index.lock", "HEAD.lock", "packed-refs.lock")]
     for sub in ("refs/heads", "refs/remotes"):
-        for lock in (git_dir / sub).rglob("*.lock") if (git_dir / sub).is_dir() else []:
-            with contextlib.suppress(FileNotFoundError):
-                lock.unlink()
+        locks += (git_dir / sub).rglob("*.lock") if (git_dir / sub).is_dir() else []
+    present = [lock for lock in locks if lock.exists()]
+    if not present:
+        return
+    running = live_git(repo.root)
+    waited = 0.0
+    while running is not None and running > 0 and waited < LIVE_GIT_WAIT_S:
+        time.sleep(0.1)  # a git of a killed sync finishing, or the user's quick command
+        waited += 0.1
+        running = live_git(repo.root)
+    if running is not None and running > 0:
+        return
+    for lock in present:
+        with contextlib.suppress(FileNotFoundError):
+            if running == -1 and _age(lock) < STALE_LOCK_S:
+                continue
+            lock.unlink()
+
+
+def _age(path: Path) -> float:
+    try:
+        return time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
+
+
+def live_git(root: Path) -> int | None:
+    """The pid of a git process working in this clone (its working folder inside ``root``),
+    None if there is none, -1 where processes cannot be listed (no ``/proc``)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cwd").exists():
+        return -1
+    real = os.path.realpath(root)
+    me = str(os.getpid())
+    try:
+        entries = [e.name for e in os.scandir(proc) if e.name.isdigit() and e.name != me]
+    except OSError:
+        return -1
+    for pid in entries:
+        try:
+            if not (proc / pid / "comm").read_text().startswith("git"):
+                continue
+            cwd = os.readlink(proc / pid / "cwd")  # a zombie or another user's: OSError
+        except OSError:
+            continue
+        if cwd == real or cwd.startswith(real.rstrip(os.sep) + os.sep):
+            return int(pid)
+    return None
 
 
 def stage(repo: Repo) -> None:
