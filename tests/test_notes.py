@@ -126,3 +126,16 @@ def test_any_note_text_round_trips(text: str, typ: str, source: str) -> None:
 def test_fast_last_section_agrees_with_the_parser(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert notes.last_section(text) == parse(text).last_section()
+
+
+def test_text_keeps_the_joiners_and_spaces_it_reads_by() -> None:
+    """A zero-width non-joiner is part of a Persian word and a joiner of an emoji sequence;
+    a no-break space still separates two words; a bidirectional override, a tag character
+    and a control character go."""
+    persian = "کاربر می\u200cخواهد"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert normalize_text(persian) == persian
+    assert normalize_text(f"a {family} b") == f"a {family} b"
+    assert normalize_text("Mr.\u00a0Smith at 10\u202f000 m") == "Mr. Smith at 10 000 m"
+    assert normalize_text("pay \u202eevil\u202c now\U000e0041\x07") == "pay evil now"
+    assert normalize_text("one\u2028two") == "one\ntwo"

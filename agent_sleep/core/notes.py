@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 import re
 import secrets
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
@@ -141,11 +142,26 @@ def strip_meta(text: str) -> str:
     return META_COMMENT_RE.sub("", text)
 
 
+# invisible characters that change how text reads, kept: the zero-width non-joiner (Persian
+# "می‌خواهم") and joiner (emoji sequences such as a family); every other format character
+# (bidirectional overrides, tags) goes
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+_LINE_BREAKS = str.maketrans({"\u2028": "\n", "\u2029": "\n", "\x85": "\n"})
+
+
+def _kept(ch: str) -> bool:
+    return ch == "\n" or ch.isprintable() or ch in _KEPT_FORMAT
+
+
 def normalize_text(text: str) -> str:
     """The canonical stored form of a note's text: LF line ends, no control characters,
-    no trailing spaces, no blank lines, no leading/trailing whitespace."""
+    every space character (a no-break space, a thin space) a plain space, no trailing
+    spaces, no blank lines, no leading/trailing whitespace."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    text = "".join(ch for ch in text if ch == "\n" or ch.isprintable())
+    text = text.translate(_LINE_BREAKS)
+    text = "".join(
+        ch if _kept(ch) else " " if unicodedata.category(ch) == "Zs" else "" for ch in text
+    )
     lines = [line.rstrip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line.strip()).strip()
 
