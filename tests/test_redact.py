@@ -127,3 +127,36 @@ def test_locomo_dialogue_is_a_zero_false_positive_corpus() -> None:
                         changed.append(text)
     assert total > 2000
     assert changed == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("The staging DB password is Tr0ub4dor&3xyz and it rotates monthly", "Tr0ub4dor&3xyz"),
+        ("Our wifi passphrase is correct-horse-battery-staple.", "correct-horse-battery-staple"),
+        ("the password for the home router is hunter22.", "hunter22"),
+        ("The vault password was changed to 'Blue-Falcon-77' today", "Blue-Falcon-77"),
+        ("The password is now Summer2024!", "Summer2024"),
+        ("My bank PIN is 4821, do not share it.", "4821"),
+        ("The AWS secret key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
+        ("publish with npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "a1B2c3D4e5F6"),
+    ],
+)
+def test_a_credential_said_in_a_sentence_is_hidden(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out and "[REDACTED:" in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "The password is expired, reset it from the portal.",
+        "The token is in the vault.",
+        "The API key was rotated yesterday.",
+        "The pin is 3 mm wide.",
+        "Her password is required at login.",
+    ],
+)
+def test_a_sentence_about_a_credential_without_one_passes(prose: str) -> None:
+    assert redact(prose) == prose

@@ -52,6 +52,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
     ),
     ("gitlab-token", re.compile(r"\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_\-]{20,}"), _ph("gitlab-token")),
     ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), _ph("slack-token")),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), _ph("npm-token")),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), _ph("google-api-key")),
     ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}"), _ph("stripe-key")),
     (
@@ -91,6 +92,41 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
         lambda m: m.group(1) + m.group(2) + m.group(3) + _ph("password") + m.group(5),
     ),
 ]
+
+
+# A credential said in a sentence: "the staging DB password is Tr0ub4dor&3", "the wifi
+# passphrase was changed to correct-horse-42", "my PIN is 4821". The word after "is" is a
+# secret only when it looks like one (a digit, a symbol or mixed case inside, six characters
+# or more; a PIN: four to eight digits), so "the password is expired" or "the token is in
+# the vault" pass untouched.
+_SAID = re.compile(
+    r"(?i)\b((?:password|passwd|passphrase|passcode|secret(?:[ _-]access)?[ _-]key|api[ _-]?key"
+    r"|access[ _-]token|auth[ _-]token|(?<!\w )token|pin(?: code)?)"
+    r"(?: for [\w .'’-]{1,40}?)?"
+    r"\s+(?:is now|is|was (?:changed|set|reset) to|was|=|will be|has been (?:changed|set|reset) to"
+    r"|(?:changed|set|reset) to)"
+    r"\s+)([\"'“‘]?)(\S+?)([\"'”’]?)(?=[.,;:)]*(?:\s|$))"
+)
+
+
+def _said(m: re.Match[str]) -> str:
+    value = m.group(3)
+    pin = m.group(1).lower().startswith("pin")
+    if pin:
+        secret = value.isdigit() and 4 <= len(value) <= 8
+    else:
+        inner = value[1:]
+        secret = len(value) >= 6 and (
+            any(ch.isdigit() for ch in value)
+            or any(not ch.isalnum() for ch in value)
+            or (any(ch.isupper() for ch in inner) and any(ch.islower() for ch in value))
+        )
+    if not secret or value.startswith("[REDACTED"):
+        return m.group(0)
+    return m.group(1) + m.group(2) + _ph("password") + m.group(4)
+
+
+_RULES.append(("password", _SAID, _said))
 
 
 def redact(text: str) -> str:
