@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from agent_sleep import get_context
+from agent_sleep.core import notes
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from tests.conftest import ROOT, run_cli
@@ -66,7 +67,8 @@ def test_memory_is_trimmed_at_entry_boundaries_and_says_so(ws: Path) -> None:
     assert len(section) <= 500
     assert all(line.startswith(("- W: Durable fact", "### Facts")) for line in section.splitlines())
     shown = section.count("- W:")
-    assert f"{40 - shown} more entries" in text and "max_memory_chars=500" in text
+    assert f"{40 - shown} older entries" in text and "max_memory_chars=500" in text
+    assert "Durable fact number 39" in section and "Durable fact number 00" not in section
     assert text.count("trimmed") == 1
     untrimmed = get_context(workspace=ws, today=TODAY, max_memory_chars=100_000)
     assert "trimmed" not in untrimmed and untrimmed.count("- W: Durable fact") == 40
@@ -140,3 +142,32 @@ def test_get_context_follows_the_workspace_variable(ws: Path, monkeypatch) -> No
     monkeypatch.setenv("AGENT_SLEEP_WORKSPACE", str(ws))
     micro_rest("Noted through the variable", "B", when=NOW)
     assert "Noted through the variable" in get_context(today=TODAY)
+
+
+def test_a_trimmed_memory_keeps_each_sections_newest_entries(ws: Path) -> None:
+    """MEMORY.md over the limit: a short section after a long one still shows, and the
+    entries learned last are the ones kept, in the file's order."""
+    w = Workspace.at(ws)
+    facts = "".join(
+        notes.render_note(notes.Note("W", f"Fact {i:02d}: " + "detail " * 8, f"f{i:09d}"))
+        for i in range(60)
+    )
+    prefs = "".join(
+        notes.render_note(
+            notes.Note(
+                "O", f"Preference {i}: answers in British English", f"p{i:09d}", confidence=0.9
+            )
+        )
+        for i in range(2)
+    )
+    w.write_text(
+        w.memory_md,
+        w.read_text(w.memory_md) + "## Facts\n\n" + facts + "\n## Preferences\n\n" + prefs,
+    )
+    text = get_context(workspace=ws, today=TODAY, max_memory_chars=1000)
+    section = text.split("## Long-term memory (MEMORY.md)\n\n")[1].split("\n\n[MEMORY.md")[0]
+    assert len(section) <= 1000
+    assert "Preference 0" in section and "Preference 1" in section and "### Preferences" in section
+    shown = [int(line.split()[3].rstrip(":")) for line in section.splitlines() if "Fact " in line]
+    assert shown == list(range(60 - len(shown), 60)) and len(shown) >= 8
+    assert section.index("### Facts") < section.index("### Preferences")

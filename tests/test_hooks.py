@@ -101,7 +101,7 @@ def test_session_start_stays_under_ten_thousand_characters_and_says_so(
     context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
     hints = [line for line in context.splitlines() if "memory_search" in line]
     assert len(hints) == 1 and "more than fits" in hints[0]
-    assert "Durable fact number 0" in context  # the head of MEMORY.md is kept
+    assert "Durable fact number 299" in context  # MEMORY.md's newest entries are kept
     assert "Today's note 199" in context  # and today's newest notes
 
 

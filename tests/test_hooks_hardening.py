@@ -106,7 +106,7 @@ def test_session_start_on_a_large_memory_keeps_the_newest_note(ws: Path, tmp_pat
     assert r.returncode == 0 and len(r.stdout) < 10_000
     context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Note 149 of today" in context  # the newest note
-    assert "Note 148 of today" in context and "Durable fact number 0" in context
+    assert "Note 148 of today" in context and "Durable fact number 299" in context
     assert "more than fits" in context
 
 

@@ -2,8 +2,9 @@
 
 Sections, each under a clear heading and left out when empty:
 
-1. Long-term memory: MEMORY.md, trimmed to ``max_memory_chars`` at entry boundaries (never
-   mid-line); what was left out is said in one line.
+1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
+   not fit, each section keeps its newest entries, taken in turn; what was left out is said in
+   one line.
 2. Today's log, and yesterday's when ``load_yesterday``.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs.
 4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``.
@@ -75,40 +76,96 @@ def get_context(
 
 
 def memory_section(text: str, max_chars: int) -> str:
-    """MEMORY.md without metadata, cut before the first entry that does not fit ``max_chars``."""
+    """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, every
+    section keeps its newest entries, taken in turn from each section (so a short
+    "Preferences" section is not lost behind a long "Facts" one, nor a fact learned last week
+    behind older ones), whole entries only, shown in the file's order and layout; what was
+    left out is said in one line."""
     if text.startswith(MEMORY_HEADER):
         text = text[len(MEMORY_HEADER) :]
-    blocks = notes.parse(text).blocks
-    kept: list[str] = []
-    headings: list[str] = []  # held back until an entry under them fits
-    size = 0
-    for i, block in enumerate(blocks):
+    items: list[tuple[str, str, int, int]] = []  # (kind, shown, section, entry) in file order
+    sections: list[tuple[list[str], list[tuple[str, bool]]]] = []  # (headings, (entry, note?))
+    headings: list[str] = []
+    for block in notes.parse(text).blocks:
         shown = notes.strip_meta(block.raw)
         if block.note is not None and block.note.meta.get("contested"):  # currency: disputed
             shown = shown.rstrip("\n") + " (contested: a newer, weaker note disputes it)\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
+                items.append(("heading", "#" + shown, -1, -1))
             continue
         if not shown.strip():
+            items.append(("blank", "", -1, -1))
+            continue
+        if headings or not sections:
+            sections.append((headings, []))
+            headings = []
+        entries = sections[-1][1]
+        items.append(("entry", shown, len(sections) - 1, len(entries)))
+        entries.append((shown, block.note is not None))
+    size = sum(_shown_size(h, [e for e, _n in es]) for h, es in sections)
+    if size <= max_chars:
+        chosen = [set(range(len(es))) for _h, es in sections]
+    else:
+        chosen = _newest_in_turn(sections, max_chars)
+    kept: list[str] = []
+    held: list[str] = []  # headings, shown only above an entry shown under them
+    after_entry = False
+    for kind, shown, section, entry in items:
+        if kind == "heading":
+            held = [shown] if after_entry else [*held, shown]
+            after_entry = False
+        elif kind == "blank":
             if kept and kept[-1].strip():
                 kept.append("\n")
-            continue
-        extra = "".join(headings) + shown
-        if size + len(extra) > max_chars:
-            rest = [b for b in blocks[i:] if b.heading is None and b.raw.strip()]
-            entries = sum(1 for b in rest if b.note is not None)
-            chars = sum(len(notes.strip_meta(b.raw)) for b in rest)
-            noun = "entry" if entries == 1 else "entries"
-            kept.append(
-                f"\n[MEMORY.md trimmed to max_memory_chars={max_chars}: {entries} more {noun} "
-                f"({chars} characters) not shown; `agent-sleep search QUERY` finds them]\n"
-            )
-            break
-        kept += [*headings, shown]
-        size += len(extra)
-        headings = []
-    return _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
+        else:
+            after_entry = True
+            if entry in chosen[section]:
+                kept += [*held, shown]
+                held = []
+    body = _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
+    left = [e for (_h, es), keep in zip(sections, chosen, strict=True)
+            for k, e in enumerate(es) if k not in keep]  # fmt: skip
+    if left:
+        entries_left = sum(1 for _e, is_note in left if is_note)
+        chars = sum(len(e) for e, _n in left)
+        noun = "entry" if entries_left == 1 else "entries"
+        body += (
+            f"\n\n[MEMORY.md trimmed to max_memory_chars={max_chars}: {entries_left} older "
+            f"{noun} ({chars} characters) not shown; `agent-sleep search QUERY` finds them]"
+        )
+    return body
+
+
+def _shown_size(headings: list[str], entries: list[str]) -> int:
+    if not entries:
+        return 0
+    return sum(map(len, headings)) + (1 if headings else 0) + sum(map(len, entries)) + 1
+
+
+def _newest_in_turn(
+    sections: list[tuple[list[str], list[tuple[str, bool]]]], max_chars: int
+) -> list[set[int]]:
+    """Which entries of each section to show: one from each section in turn, newest (last in
+    the file) first, each while it fits; an entry too long to fit is passed over."""
+    chosen: list[set[int]] = [set() for _ in sections]
+    nxt = [len(es) - 1 for _h, es in sections]
+    size = 0
+    moved = True
+    while moved:
+        moved = False
+        for i, (heads, entries) in enumerate(sections):
+            while nxt[i] >= 0:
+                entry = entries[nxt[i]][0]
+                nxt[i] -= 1
+                cost = len(entry) + (0 if chosen[i] else _shown_size(heads, [""]))
+                if size + cost <= max_chars:
+                    chosen[i].add(nxt[i] + 1)
+                    size += cost
+                    moved = True
+                    break
+    return chosen
 
 
 def log_tail(path: os.PathLike[str], max_bytes: int = TAIL_BYTES) -> tuple[str, bool]:
