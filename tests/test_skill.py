@@ -38,3 +38,18 @@ def test_literal_commands_point_at_real_scripts() -> None:
     body = (ROOT / "SKILL.md").read_text()
     for script in set(re.findall(r"python (scripts/\w+\.py)", body)):
         assert (ROOT / script).is_file(), script
+
+
+def test_the_should_flush_example_says_flush_now() -> None:
+    """The skill's example is commented "exit 0 = flush now": run as written, it must say so."""
+    import shlex
+    import subprocess
+    import sys
+
+    lines = (ROOT / "SKILL.md").read_text().splitlines()
+    line = next(x for x in lines if x.startswith("agent-sleep should-flush"))
+    argv = shlex.split(line.split("#")[0])[1:]
+    r = subprocess.run(
+        [sys.executable, "-m", "agent_sleep", *argv], capture_output=True, text=True, check=False
+    )
+    assert r.returncode == 0, (line, r.stdout, r.stderr)
