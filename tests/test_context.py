@@ -171,3 +171,16 @@ def test_a_trimmed_memory_keeps_each_sections_newest_entries(ws: Path) -> None:
     shown = [int(line.split()[3].rstrip(":")) for line in section.splitlines() if "Fact " in line]
     assert shown == list(range(60 - len(shown), 60)) and len(shown) >= 8
     assert section.index("### Facts") < section.index("### Preferences")
+
+
+def test_a_budget_too_small_for_any_match_says_so(ws: Path) -> None:
+    micro_rest("The user prefers answers in British English", "O", workspace=ws, confidence=0.9,
+               when=NOW - dt.timedelta(days=5))  # fmt: skip
+    tiny = get_context(workspace=ws, today=TODAY, query="British English", budget_tokens=2)
+    assert "do not fit in budget_tokens=2" in tiny and "nothing found" not in tiny
+    only_today = get_context(workspace=ws, today=(NOW - dt.timedelta(days=5)).date(),
+                             query="British English", budget_tokens=2)  # fmt: skip
+    assert "nothing found beyond the logs above" in only_today
+    assert "British English" in get_context(
+        workspace=ws, today=TODAY, query="British English", budget_tokens=200
+    )

@@ -245,6 +245,10 @@ def relevant_section(
     hits = [h for h in found if h.path not in skip_paths]
     title = f"## Relevant memories (query: {shorten(' '.join(query.split()))})"
     if not hits:
+        if budget_tokens and any(
+            h.path not in skip_paths for h in recall(ws, query, k=10, today=today)
+        ):
+            return f"{title}\n\n(the nearest memories do not fit in budget_tokens={budget_tokens})"
         return f"{title}\n\n(nothing found beyond the logs above)"
     lines = []
     for h in hits:
