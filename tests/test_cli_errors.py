@@ -206,3 +206,16 @@ def test_status_counts_the_notes_sleep_skips_for_want_of_an_id(tmp_path: Path) -
     s = json.loads(run_cli("status", "-w", str(clean), "--json").stdout)
     assert s["notes_without_id"] == 0
     assert "no id comment" not in run_cli("status", "-w", str(clean)).stdout
+
+
+def test_json_output_reports_progress_only_to_a_terminal(monkeypatch) -> None:
+    """With --json, a long sleep or sync reports progress on stderr when a person watches it
+    (stderr is a terminal), and nothing when a program reads both streams."""
+    import sys
+
+    from agent_sleep.cli.common import progress_lines
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert progress_lines(True) is not None and progress_lines(False) is not None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert progress_lines(True) is None and progress_lines(False) is not None

@@ -107,6 +107,15 @@ def _in_range(d: dt.date, option: str, value: str) -> dt.date:
     return d
 
 
+def progress_lines(as_json: bool) -> Callable[[str], None] | None:
+    """Where a long command reports its progress: stderr, also with ``--json`` when stderr is
+    a terminal (a person watching; stdout stays one JSON document), else nothing with
+    ``--json`` (an agent reading both streams as one gets only the JSON)."""
+    if as_json and not sys.stderr.isatty():
+        return None
+    return lambda message: click.echo(message, err=True)
+
+
 def emit(as_json: bool, data: Any, text: str | None = None) -> None:
     """Print ``data`` as JSON, or ``text`` for people."""
     if as_json:

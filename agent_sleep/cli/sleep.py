@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from agent_sleep.cli.common import common_options, day, emit, moment
+from agent_sleep.cli.common import common_options, day, emit, moment, progress_lines
 from agent_sleep.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ def _progress(message: str) -> None:
     "flush",
     epilog="""\b
 One argv string is capped at 128 KiB on Linux: pass big dumps as a file or on stdin.
+A dump is at most 2,000,000 characters; flush a longer one in parts.
 \b
 Examples:
   agent-sleep flush --context-file session_log.txt
@@ -251,7 +252,7 @@ def sleep_cmd(
         since=since,
         model=model,
         memory_budget_chars=memory_budget,
-        progress=None if as_json else _progress,
+        progress=progress_lines(as_json),
         now=moment(when),
     )
     if r.run_id and not dry_run:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from agent_sleep.cli.common import common_options, emit
+from agent_sleep.cli.common import common_options, emit, progress_lines
 
 
 @click.command(
@@ -56,7 +56,7 @@ def sync_cmd(remote: str | None, workspace: str | None, as_json: bool) -> None:
     push again when the push is rejected. Never leaves conflict markers."""
     from agent_sleep.sync.remote import sync
 
-    r = sync(workspace, remote, progress=None if as_json else _progress)
+    r = sync(workspace, remote, progress=progress_lines(as_json))
     if as_json:
         emit(True, asdict(r))
         return
