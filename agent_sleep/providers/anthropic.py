@@ -11,11 +11,13 @@ from agent_sleep.core.errors import AgentSleepError
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import (
     MODEL_ENV,
-    RETRIES_ENV,
     TIMEOUT_ENV,
     InvalidOutput,
     Usage,
-    env_float,
+    retries_setting,
+    snippet,
+    timeout_setting,
+    token_count,
 )
 
 DEFAULT_MODEL = "claude-haiku-4-5"
@@ -39,11 +41,8 @@ class AnthropicProvider:
         max_retries: int | None = None,
     ) -> None:
         self.model = model or os.environ.get(MODEL_ENV) or DEFAULT_MODEL
-        self.timeout = timeout if timeout is not None else env_float(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-        retries = (
-            max_retries if max_retries is not None else env_float(RETRIES_ENV, DEFAULT_RETRIES)
-        )
-        self.max_retries = int(retries)
+        self.timeout = timeout_setting(timeout, DEFAULT_TIMEOUT)
+        self.max_retries = retries_setting(max_retries, DEFAULT_RETRIES)
         self._client: Any = None
         self.temperature_ok = True
 
@@ -114,9 +113,13 @@ class AnthropicProvider:
                 f"could not reach the Messages API ({e}); check ANTHROPIC_BASE_URL and the "
                 "network, or use --provider offline"
             ) from e
-        usage = Usage(msg.usage.input_tokens, msg.usage.output_tokens, 1)
-        text = "".join(getattr(b, "text", "") for b in msg.content if b.type == "text")
-        if msg.stop_reason == "max_tokens":
+        except json.JSONDecodeError as e:  # a 200 whose body claims to be JSON and is not
+            raise InvalidOutput(
+                f"the reply is not a Messages API message (not JSON: {snippet(e.doc)})",
+                Usage(calls=1),
+            ) from e
+        text, usage = _read_message(msg)
+        if getattr(msg, "stop_reason", None) == "max_tokens":
             raise InvalidOutput("the reply was cut off at the output token limit", usage)
         try:
             data = json.loads(text)
@@ -127,3 +130,19 @@ class AnthropicProvider:
         if not isinstance(data, dict):
             raise InvalidOutput("the reply is not a JSON object", usage)
         return data, usage
+
+
+def _read_message(msg: Any) -> tuple[str, Usage]:
+    """The text and usage of a reply; :class:`InvalidOutput` when the server answered 200 with
+    something other than a message (an HTML page, another JSON object), which the SDK hands over
+    unchecked."""
+    u = getattr(msg, "usage", None)
+    usage = Usage(
+        token_count(getattr(u, "input_tokens", 0)), token_count(getattr(u, "output_tokens", 0)), 1
+    )
+    content = getattr(msg, "content", None)
+    if not isinstance(content, list):
+        got = f"text {snippet(msg)}" if isinstance(msg, str) else "no content"
+        raise InvalidOutput(f"the reply is not a Messages API message ({got})", usage)
+    texts = (getattr(b, "text", None) for b in content if getattr(b, "type", None) == "text")
+    return "".join(t for t in texts if isinstance(t, str)), usage

@@ -67,12 +67,57 @@ class Provider(Protocol):
         ...
 
 
+MAX_TIMEOUT = 1_000_000.0  # seconds; far larger values overflow the socket's timer
+
+
 def env_float(name: str, default: float) -> float:
     raw = os.environ.get(name, "")
     try:
         return float(raw) if raw else default
     except ValueError as e:
         raise BadInput(f"${name}={raw!r} is not a number") from e
+
+
+def timeout_setting(value: float | None, default: float) -> float:
+    """Seconds per call: ``value``, else ``$AGENT_SLEEP_TIMEOUT``, else ``default``; a finite
+    number > 0 (at most :data:`MAX_TIMEOUT`), else :class:`BadInput` before any call is made."""
+    seconds = env_float(TIMEOUT_ENV, default) if value is None else value
+    if not (isinstance(seconds, int | float) and 0 < seconds <= MAX_TIMEOUT):
+        given = (
+            f"${TIMEOUT_ENV}={os.environ.get(TIMEOUT_ENV, '')!r}"
+            if value is None
+            else f"timeout={value!r}"
+        )
+        raise BadInput(
+            f"{given} is not a valid timeout: give a number of seconds greater than 0 and at most "
+            f"{MAX_TIMEOUT:.0f}"
+        )
+    return float(seconds)
+
+
+def retries_setting(value: int | None, default: int) -> int:
+    """Retries per call: ``value``, else ``$AGENT_SLEEP_MAX_RETRIES``, else ``default``; an
+    integer >= 0, else :class:`BadInput` before any call is made."""
+    count = env_float(RETRIES_ENV, default) if value is None else value
+    whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())
+    if not (whole and count >= 0):
+        given = (
+            f"${RETRIES_ENV}={os.environ.get(RETRIES_ENV, '')!r}"
+            if value is None
+            else f"max_retries={value!r}"
+        )
+        raise BadInput(f"{given} is not a valid retry count: give an integer >= 0")
+    return int(count)
+
+
+def snippet(text: str, size: int = 60) -> str:
+    """The start of a server's unexpected answer, on one line, quoted (for error messages)."""
+    return repr(" ".join(text[: size * 4].split())[:size])
+
+
+def token_count(value: object) -> int:
+    """A token count as a reply reports it; anything but a non-negative integer counts 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def get_provider(

@@ -34,11 +34,13 @@ from agent_sleep.core.errors import AgentSleepError, BadInput
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import (
     MODEL_ENV,
-    RETRIES_ENV,
     TIMEOUT_ENV,
     InvalidOutput,
     Usage,
-    env_float,
+    retries_setting,
+    snippet,
+    timeout_setting,
+    token_count,
 )
 from agent_sleep.providers.replies import (
     PROSE_CHARS,
@@ -106,15 +108,12 @@ class OpenAIProvider:
             raise BadInput(f"--context-tokens {context_tokens} is too small: give 512 or more")
         self._model = model or os.environ.get(MODEL_ENV) or None
         self._context = context_tokens
-        self.timeout = timeout if timeout is not None else env_float(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-        retries = (
-            max_retries if max_retries is not None else env_float(RETRIES_ENV, DEFAULT_RETRIES)
-        )
-        self.max_retries = int(retries)
+        self.timeout = timeout_setting(timeout, DEFAULT_TIMEOUT)
+        self.max_retries = retries_setting(max_retries, DEFAULT_RETRIES)
         self.extra_body = _extra_body()
         self.mode = MODES[0]
         self._client: Any = None
-        self._models: list[Any] | None = None
+        self._models: list[dict[str, Any]] | None = None
 
     # -- the server: client, models, context window --------------------------------------------
 
@@ -136,16 +135,20 @@ class OpenAIProvider:
             )
         return self._client
 
-    def _list_models(self) -> list[Any]:
+    def _list_models(self) -> list[dict[str, Any]]:
+        """``/v1/models`` as dicts, each with a string ``id``. The body is read here, not by the
+        SDK, which fails on a body that is not a JSON object (an HTML page, a list)."""
         if self._models is None:
             import openai
 
             try:
-                self._models = list(self._get_client().models.list())
-            except openai.APIError as e:
+                raw = self._get_client().models.with_raw_response.list()
+                self._models = _models_of(raw.text)
+            except (openai.APIError, ValueError) as e:
                 raise AgentSleepError(
-                    f"could not list the models of {self.base_url or 'the server'} ({e}); "
-                    "pass --model (or set AGENT_SLEEP_MODEL) and check --base-url"
+                    f"could not list the models of {self.base_url or 'the server'} "
+                    f"({_short(e)}); pass --model (or set AGENT_SLEEP_MODEL) and check "
+                    "--base-url"
                 ) from e
         return self._models
 
@@ -153,7 +156,7 @@ class OpenAIProvider:
     def model(self) -> str:
         """``--model`` / ``$AGENT_SLEEP_MODEL``, else the server's only model."""
         if self._model is None:
-            ids = [str(m.id) for m in self._list_models()]
+            ids = [m["id"] for m in self._list_models()]
             if len(ids) != 1:
                 listed = ", ".join(ids[:5]) + (", …" if len(ids) > 5 else "")
                 raise BadInput(
@@ -178,7 +181,7 @@ class OpenAIProvider:
                 log.info("context window unknown, using %d: %s", DEFAULT_CONTEXT, e)
                 models = []
             for m in models:
-                if self._model is not None and str(m.id) != self._model:
+                if self._model is not None and m["id"] != self._model:
                     continue
                 found = _reported_context(m)
                 if found:
@@ -228,6 +231,11 @@ class OpenAIProvider:
         while True:
             try:
                 return client.chat.completions.create(**self._request(system, user, schema))
+            except json.JSONDecodeError as e:  # a 200 whose body claims to be JSON and is not
+                raise InvalidOutput(
+                    f"the reply is not a chat completion (not JSON: {snippet(e.doc)})",
+                    Usage(calls=1),
+                ) from e
             except openai.APITimeoutError as e:
                 raise AgentSleepError(
                     f"the model call timed out after {self.timeout:g}s; nothing was written "
@@ -257,7 +265,7 @@ class OpenAIProvider:
                 response = getattr(e, "response", None)
                 wait = retry_after(response.headers if response is not None else None)
                 if wait is None:
-                    wait = 0.5 * 2**attempt * (1 + random.random() / 4)
+                    wait = 0.5 * 2 ** min(attempt, 10) * (1 + random.random() / 4)
                 attempt += 1
                 log.info("server answered %s; retry %d in %.1fs", status, attempt, wait)
                 time.sleep(min(wait, MAX_RETRY_WAIT))
@@ -273,20 +281,23 @@ class OpenAIProvider:
         reply = self._create(system, prompts.render(payload, repair), schema)
         u = getattr(reply, "usage", None)
         usage = Usage(
-            int(getattr(u, "prompt_tokens", 0) or 0),
-            int(getattr(u, "completion_tokens", 0) or 0),
+            token_count(getattr(u, "prompt_tokens", 0)),
+            token_count(getattr(u, "completion_tokens", 0)),
             1,
         )
-        choices = getattr(reply, "choices", None) or []
-        if not choices:
+        # the SDK hands over a 200's body unchecked: any attribute may be missing or of any type
+        choices = getattr(reply, "choices", None)
+        if not isinstance(choices, list) or not choices:
             raise InvalidOutput("the reply has no choices", usage)
         choice = choices[0]
-        if choice.finish_reason == "length":
+        if getattr(choice, "finish_reason", None) == "length":
             raise InvalidOutput("the reply was cut off at the output token limit", usage)
-        message = choice.message
-        content = strip_reasoning(message.content or "") if message is not None else ""
-        if not content and message is not None:  # the answer may sit in the reasoning field
-            extra = message.model_extra or {}
+        message = getattr(choice, "message", None)
+        text = getattr(message, "content", None)
+        content = strip_reasoning(text) if isinstance(text, str) else ""
+        if not content:  # the answer may sit in the reasoning field
+            extra = getattr(message, "model_extra", None)
+            extra = extra if isinstance(extra, dict) else {}
             content = next(
                 (str(extra[k]) for k in ("reasoning_content", "reasoning") if extra.get(k)), ""
             )
@@ -300,9 +311,25 @@ class OpenAIProvider:
         return data, usage
 
 
-def _reported_context(model: Any) -> int | None:
-    extra = dict(getattr(model, "model_extra", None) or {})
-    for source in (extra.get("meta") or {}, extra):
+def _models_of(body: str) -> list[dict[str, Any]]:
+    """The entries of a ``/v1/models`` body; ValueError unless it is ``{"data": [{"id": …}]}``."""
+    shown = snippet(body, 80)
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"the answer is not JSON: {shown}") from e
+    models = data.get("data", ()) if isinstance(data, dict) else None
+    if models is None and isinstance(data, dict):
+        models = []  # {"data": null}: Ollama with no model pulled
+    if not isinstance(models, list) or not all(
+        isinstance(m, dict) and isinstance(m.get("id"), str) for m in models
+    ):
+        raise ValueError(f"the answer is not a model list: {shown}")
+    return models
+
+
+def _reported_context(model: dict[str, Any]) -> int | None:
+    for source in (model.get("meta") or {}, model):
         if not isinstance(source, dict):
             continue
         for key in _CONTEXT_KEYS:
