@@ -4,9 +4,16 @@ The :class:`Builder` is pure with respect to the workspace: it reads files throu
 returns a :class:`Plan` (new texts for MEMORY.md and bank pages, suffixes for daily logs, counts
 and the superseded entries). The run writes the plan atomically under the workspace lock; a dry
 run prints it as a diff. Every item must cite ids that were in the input; text is redacted;
-slugs become ``[a-z0-9-]+``; paths are confined to the workspace; at most 25% of MEMORY.md
-entries are removed per run (unless pruning is asked for); MEMORY.md is kept under its budget by
-moving the lowest-value entries to a bank page, never by truncation.
+slugs become ``[a-z0-9-]+``; paths are confined to the workspace; a list that files notes gives
+at most ``ITEMS_PER_NOTE`` items per note of the run (``item_cap``); a confidence must be a
+finite number (``bad_confidence``).
+
+One removal cap per run (unless pruning is asked for): of the entries MEMORY.md held when the
+run began, at most 25% may leave it or have their text rewritten — remove, supersede,
+update/merge, and eviction by the budget all count (``removal_cap`` past it). MEMORY.md is kept
+under its budget by moving the lowest-value entries to a bank page, never by truncation; once
+the cap is spent, the budget moves this run's own new entries there instead of older ones (and
+when none are left, MEMORY.md stays over its budget until a later run).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from typing import Any
 
 from agent_sleep.consolidation import apply_rem, supersede
 from agent_sleep.consolidation.plan import (
+    ITEMS_PER_NOTE,
     MAX_CONTENT_CHARS,
     MAX_ITEMS,
     MAX_TEXT_CHARS,
@@ -27,6 +35,7 @@ from agent_sleep.consolidation.plan import (
     Inputs,
     Plan,
     bounded,
+    finite,
     merge_ids,
 )
 from agent_sleep.core import notes as fmt
@@ -73,7 +82,10 @@ class Builder:
         self.memory = MemoryDoc(original or "")
         self.start_entries = len(self.memory.entries())
         self.start_ids = frozenset(e.id for e in self.memory.entries())
-        self.removed = 0
+        # ids that carry an entry MEMORY.md held when the run began (an update that keeps the
+        # text gives the entry a new id, not a new identity); the rest are this run's own
+        self.held_ids: set[str] = set(self.start_ids)
+        self.removed = 0  # held entries taken out or rewritten: counts against the cap
         self.pages: dict[Path, str] = {}  # page text as read (or a new page's header)
         self.present: dict[Path, set[str]] = {}  # normalized texts of the page's entries
         self.added: dict[Path, dict[str, list[Note]]] = {}  # page -> section -> new entries
@@ -112,7 +124,8 @@ class Builder:
 
     def _entry(self, kind: str, text: str, conf: float | None, ids: list[str], **meta: str) -> Note:
         kind = kind if kind in fmt.NOTE_TYPES else "S"
-        c = round(min(1.0, max(0.0, float(conf if conf is not None else DEFAULT_CONFIDENCE))), 2)
+        value = finite(conf) if conf is not None else None  # NaN would clamp to 0.0
+        c = round(min(1.0, max(0.0, value if value is not None else DEFAULT_CONFIDENCE)), 2)
         note_id = stable_id("memory", kind, text, ",".join(ids))
         full = {"id": note_id, "sources": ",".join(ids), "date": self._date(ids), **meta}
         return Note(
@@ -122,13 +135,47 @@ class Builder:
     def cap(self) -> int:
         return int(REMOVAL_CAP * self.start_entries)
 
+    def held(self, note_id: str) -> bool:
+        """The entry ``note_id`` is one MEMORY.md held when the run began (the cap guards it)."""
+        return note_id in self.held_ids
+
+    def within_cap(self, *, at_least_one: bool = False) -> bool:
+        """One more held entry may leave MEMORY.md or be rewritten. A supersede, update or
+        merge may always take one (``at_least_one``); a removal or an eviction may not."""
+        if self.prune:
+            return True
+        return self.removed < (max(1, self.cap()) if at_least_one else self.cap())
+
+    def item_limit(self) -> int:
+        """New entries a list may file (MEMORY.md adds, bank entries, bank suggestions): a
+        few per note of the run."""
+        return ITEMS_PER_NOTE * max(1, len(self.inputs.note_dates))
+
+    def capped(
+        self, items: list[Any], limit: int, counts: Callable[[Any], bool] = lambda _: True
+    ) -> list[Any]:
+        """``items`` with those ``counts`` selects past the first ``limit`` dropped and counted
+        (``item_cap``). What takes entries out or rewrites them is held by the removal cap."""
+        out = []
+        for item in items[:MAX_ITEMS]:
+            if counts(item):
+                if limit <= 0:
+                    self.plan.dropped["item_cap"] += 1
+                    continue
+                limit -= 1
+            out.append(item)
+        return out
+
     def nrem(self, out: dict[str, Any]) -> None:
         out = bounded(out)
-        updates = out.get("memory_md_updates", [])[:MAX_ITEMS]
+        limit = self.item_limit()
+        updates = self.capped(
+            out.get("memory_md_updates", []), limit, lambda i: i.get("action") == "add"
+        )
         for item in updates:
             if item.get("action") != "supersede":
                 self._memory_update(item)
-        for item in out.get("bank_updates", [])[:MAX_ITEMS]:
+        for item in self.capped(out.get("bank_updates", []), limit):
             self._bank_update(
                 item.get("slug", ""),
                 item.get("kind", ""),
@@ -148,6 +195,9 @@ class Builder:
         action = item.get("action")
         ids = self._grounded(item.get("sources"))
         if ids is None:
+            return
+        if item.get("confidence") is not None and finite(item.get("confidence")) is None:
+            self.plan.dropped["bad_confidence"] += 1  # NaN, an infinity: never a 0.0 or a 1.0
             return
         text = one_line(str(item.get("text", "")))
         if action != "remove" and (not text or self._too_big(text, MAX_TEXT_CHARS)):
@@ -198,7 +248,9 @@ class Builder:
     def _memory_revise(
         self, i: int, old: Note, item: dict[str, Any], text: str, cited: list[str]
     ) -> None:
-        """Entry ``i`` rewritten in place (update, merge), unless nothing would change."""
+        """Entry ``i`` rewritten in place (update, merge), unless nothing would change. A new
+        text (or type) for an entry MEMORY.md held counts against the removal cap; more
+        sources or another confidence for the same text do not."""
         merged = merge_ids(sources_of(old), cited)
         same_text = one_line(old.text) == text
         conf = item.get("confidence")
@@ -210,6 +262,15 @@ class Builder:
             self.plan.dropped["unchanged"] += 1
             return
         new = self._entry(item.get("type", old.type), text, conf, merged)
+        rewrite = not same_text or new.type != old.type
+        if rewrite and self.held(old.id):
+            if not self.within_cap(at_least_one=True):  # as a supersede: the note stays pending
+                self.plan.dropped["removal_cap"] += 1
+                self.plan.deferred.update(s for s in cited if s in self.inputs.note_dates)
+                return
+            self.removed += 1
+        elif self.held(old.id):
+            self.held_ids.add(new.id)  # the same entry with more evidence: still held
         if old.meta.get("contested") and cited:  # the next evidence agrees: decided
             self.plan.decisions["contest_decided"] += 1
         self.memory.set(i, new)
@@ -227,7 +288,7 @@ class Builder:
 
     def _memory_remove(self, i: int, old: Note, cited: list[str]) -> None:
         """Entry ``i`` moved to the archive page, within the removal cap."""
-        if not self.prune and self.removed >= self.cap():
+        if not self.within_cap():
             self.plan.dropped["removal_cap"] += 1
             return
         self.removed += 1
@@ -372,21 +433,51 @@ class Builder:
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank
 
+    def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
+        """The entry of ``pool`` (default: all) with the lowest value among ``entries``."""
+        order = sorted(entries, key=lambda n: (n.meta.get("date", ""), n.id))
+        rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
+        return min(
+            entries if pool is None else pool,
+            key=lambda n: (self._value(n, rank[n.id]), n.meta.get("date", "")),
+        )
+
     def _enforce_budget(self) -> None:
+        """The lowest-value entries move to the archive page until MEMORY.md fits its budget.
+        An entry MEMORY.md held counts against the removal cap; once it is spent, this run's
+        own entries (added or rewritten by it) move instead, and when none is left the rest
+        waits for a later run (``removal_cap`` counts the entries the cap kept)."""
         while len(self.memory.render()) > self.budget:
             entries = self.memory.entries()
             if not entries:
                 return
-            order = sorted(entries, key=lambda n: (n.meta.get("date", ""), n.id))
-            rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
-            victim = min(
-                entries, key=lambda n: (self._value(n, rank[n.id]), n.meta.get("date", ""))
-            )
+            victim = self._lowest(entries)
+            why = "evicted: MEMORY.md over its size budget"
+            if self.held(victim.id) and not self.within_cap():
+                own = [n for n in entries if not self.held(n.id)]
+                if not own:
+                    self.plan.dropped["removal_cap"] += self._still_over()
+                    return
+                victim = self._lowest(entries, own)
+                why += " (removal cap reached: this run's entry moved, not an older one)"
+                self.plan.dropped["removal_cap"] += 1
+            self.removed += self.held(victim.id)
             i = self.memory.index(victim.id)
             assert i is not None
             self.memory.remove(i)
-            self._archive(victim, "evicted: MEMORY.md over its size budget", [])
+            self._archive(victim, why, [])
             self.plan.decisions["memory_evicted"] += 1
+
+    def _still_over(self) -> int:
+        """How many more entries the budget would move out (the cap keeps them this run)."""
+        doc = MemoryDoc(self.memory.render())
+        n = 0
+        while len(doc.render()) > self.budget and doc.entries():
+            i = doc.index(self._lowest(doc.entries()).id)
+            assert i is not None
+            doc.remove(i)
+            n += 1
+        return n
 
     def finish(self, log_path: Path | None) -> Plan:
         self._enforce_budget()

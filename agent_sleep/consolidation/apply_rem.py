@@ -3,7 +3,9 @@ log, and bank pages REM suggests.
 
 Functions of the :class:`~agent_sleep.consolidation.apply.Builder` (as ``supersede.py`` is):
 every item must cite ids the model was shown; an opinion's confidence changes only with new
-evidence; a dream or action already in a log is not written twice.
+evidence, to a finite number (``bad_confidence``); a dream or action already in a log is not
+written twice; a run writes at most ``MAX_DREAMS`` dreams and ``MAX_NEXT_ACTIONS`` actions, and
+takes at most ``ITEMS_PER_NOTE`` bank suggestions per note (``item_cap`` past them).
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from agent_sleep.consolidation.plan import MAX_ITEMS, MAX_TEXT_CHARS, bounded, merge_ids
+from agent_sleep.consolidation.plan import (
+    MAX_DREAMS,
+    MAX_ITEMS,
+    MAX_NEXT_ACTIONS,
+    MAX_TEXT_CHARS,
+    bounded,
+    finite,
+    merge_ids,
+)
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.memory import one_line
 from agent_sleep.core.notes import Note, stable_id
@@ -27,12 +37,14 @@ def rem(b: Builder, out: dict[str, Any]) -> None:
         confidence(b, item)
     for item in out.get("creative_connections", [])[:MAX_ITEMS]:
         text = f"{item.get('link', '')} — {item.get('why', '')}"
-        log_note(b, b.dreams, text, item.get("sources"), "dreams")
+        log_note(b, b.dreams, text, item.get("sources"), "dreams", MAX_DREAMS)
     for item in out.get("aha_moments", [])[:MAX_ITEMS]:
-        log_note(b, b.dreams, str(item.get("text", "")), item.get("sources"), "dreams")
+        text = str(item.get("text", ""))
+        log_note(b, b.dreams, text, item.get("sources"), "dreams", MAX_DREAMS)
     for item in out.get("next_session_actions", [])[:MAX_ITEMS]:
-        log_note(b, b.actions, str(item.get("text", "")), item.get("sources"), "next_session")
-    for item in out.get("new_bank_suggestions", [])[:MAX_ITEMS]:
+        text = str(item.get("text", ""))
+        log_note(b, b.actions, text, item.get("sources"), "next_session", MAX_NEXT_ACTIONS)
+    for item in b.capped(out.get("new_bank_suggestions", []), b.item_limit()):
         b._bank_update(
             item.get("slug", ""),
             item.get("kind", ""),
@@ -56,11 +68,11 @@ def confidence(b: Builder, item: dict[str, Any]) -> None:
     if note.type != "O":
         b.plan.dropped["not_an_opinion"] += 1
         return
-    try:
-        new_c = round(min(1.0, max(0.0, float(item.get("new_c", 0)))), 2)
-    except (TypeError, ValueError):
+    value = finite(item.get("new_c", 0))
+    if value is None:  # not a number, NaN or an infinity: min/max would clamp NaN to 0.0
         b.plan.dropped["bad_confidence"] += 1
         return
+    new_c = round(min(1.0, max(0.0, value)), 2)
     evidence = [s for s in note.meta.get("evidence", "").split(",") if s]
     new_ids = [s for s in ids if s not in evidence and s != note.id]
     if not new_ids or new_c == note.confidence:
@@ -81,8 +93,14 @@ def confidence(b: Builder, item: dict[str, Any]) -> None:
     b.plan.decisions["confidence_updates"] += 1
 
 
-def log_note(b: Builder, into: list[str], text: str, sources: object, decision: str) -> None:
-    """A note for today's log (``into``: the builder's dreams or actions), once."""
+def log_note(
+    b: Builder, into: list[str], text: str, sources: object, decision: str, limit: int
+) -> None:
+    """A note for today's log (``into``: the builder's dreams or actions), once; at most
+    ``limit`` of them per run."""
+    if len(into) >= limit:
+        b.plan.dropped["item_cap"] += 1
+        return
     ids = b._grounded(sources)
     if ids is None:
         return

@@ -9,17 +9,35 @@ is read from a model's answer before any processing (it is untrusted data).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REMOVAL_CAP = 0.25  # at most this share of MEMORY.md entries removed per run
+# at most this share of the entries MEMORY.md held when the run began may leave it or have
+# their text rewritten per run (remove, supersede, update/merge, budget eviction): one cap
+REMOVAL_CAP = 0.25
 MAX_TEXT_CHARS = 1200  # one MEMORY.md entry or log note
 MAX_CONTENT_CHARS = 6000  # one bank entry
 MAX_ITEMS = 2000  # items read from each list of an answer
+ITEMS_PER_NOTE = 4  # items taken from a list that files notes, per note the run consolidates
+MAX_DREAMS = 20  # lines a run writes under ## Dreams (connections and aha moments together)
+MAX_NEXT_ACTIONS = 10  # lines a run writes under ## Next session
 RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
+
+
+def finite(value: Any) -> float | None:
+    """``value`` as a finite float, or None (not a number, NaN, an infinity): Python's JSON
+    reader accepts NaN and Infinity, and ``min``/``max`` clamp NaN to either bound."""
+    if isinstance(value, bool):
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return out if math.isfinite(out) else None
 
 
 def bounded(value: Any) -> Any:

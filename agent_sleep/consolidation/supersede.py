@@ -11,7 +11,8 @@ offline consolidator or a model) goes through these gates:
 - an opinion weaker than the entry it replaces (lower confidence) does not win: the old entry is
   marked ``contested=<note ids>`` and stays current until the next evidence decides; an entry
   already contested is decided by the new evidence;
-- MEMORY.md supersedes count against the removal cap with removals (at least one per run).
+- MEMORY.md supersedes count against the run's one removal cap with removals, updates and
+  budget evictions (at least one supersede per run); past it the note stays pending.
 
 The new entry takes the old one's place (MEMORY.md line or bank section) with
 ``supersedes=<old id>``; the old entry, unchanged but for ``superseded_by=<new id>`` and
@@ -106,9 +107,8 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     new_c, old_c = _conf(None, item.get("confidence"), kind), _conf(old, None, kind)
     weaker = new_c is not None and old_c is not None and new_c < old_c
     # the cap protects what MEMORY.md held when the run began, not what this run just added
-    existed = old.id in b.start_ids
-    capped = existed and target.memory_index is not None and b.removed >= max(1, b.cap())
-    capped = capped and not b.prune
+    existed = b.held(old.id)
+    capped = existed and target.memory_index is not None and not b.within_cap(at_least_one=True)
     if capped:  # the note stays pending: the next run (a new cap) takes it
         b.plan.dropped["removal_cap"] += 1
         b.plan.deferred.update(fresh_notes)
@@ -153,7 +153,7 @@ def place(b: Builder, target: Target, new: Note) -> None:
     """The new entry where the old one was (once: a second target of the same new entry only
     leaves)."""
     if target.memory_index is not None:
-        b.removed += target.note.id in b.start_ids
+        b.removed += b.held(target.note.id)
         if b.memory.index(new.id) is None:
             b.memory.set(target.memory_index, new)
         else:

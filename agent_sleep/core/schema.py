@@ -3,10 +3,14 @@
 Supported keywords: ``type`` (object, array, string, number, integer, boolean), ``properties``,
 ``required``, ``additionalProperties: false``, ``items``, ``enum``. That is all the model is asked
 to produce, and it keeps the structured-output schemas within what the Messages API accepts.
+
+A number must be finite: Python's JSON reader accepts ``NaN``, ``Infinity`` and ``-Infinity``,
+which are not JSON, so a reply holding one is invalid (the repair retry, then an error).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -29,6 +33,8 @@ def errors(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
             ok = False
         if not ok:
             return [f"{path}: expected {kind}, got {type(value).__name__}"]
+        if kind == "number" and isinstance(value, float) and not math.isfinite(value):
+            return [f"{path}: expected a finite number, got {value!r}"]
     if "enum" in schema and value not in schema["enum"]:
         out.append(f"{path}: {value!r} is not one of {schema['enum']}")
     if isinstance(value, dict):
