@@ -38,6 +38,9 @@ class Claim:
     modal: bool = False  # an intention or a possibility: never replaces, never replaced
     activity: bool = False  # a progressive head ("am now mentoring"): ongoing, not a state
     speaker: str = ""
+    # whose owner it is, in a chain of possessors ("tom" in "Tom's manager's phone"): they are
+    # qualifiers too, but the claim speaks of another owner than theirs
+    whose: frozenset[str] = frozenset()
 
     @property
     def frame(self) -> frozenset[str]:
@@ -333,7 +336,7 @@ def _claim(
         t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj
     )
     subj = [t for t in subj if t.lower() not in cw.NEWNESS]
-    owner, qualifiers, attrs = _subject(subj, speaker, names)
+    owner, qualifiers, attrs, whose = _subject(subj, speaker, names)
     if not owner:
         return None, previous
     obj_owner, obj_qual = _object(pred, names)
@@ -356,6 +359,7 @@ def _claim(
         modal=modal,
         activity=_progressive(pred),
         speaker=speaker,
+        whose=frozenset(whose),
         new_of=frozenset(
             lemma(w)
             for m in cw.NEW_OF_RE.finditer(clause)
@@ -448,10 +452,13 @@ def _norm_value(tok: str) -> str:
     return tok.lower().strip("$€£").rstrip("%")
 
 
+_MINE = frozenset(["my", "our", "his", "her", "their", "your"])  # possessive determiners
+
+
 def _subject(
     subj: list[str], speaker: str, names: frozenset[str]
-) -> tuple[set[str], set[str], set[str]]:
-    """(owner, qualifiers, attribute words) of a subject phrase. "the deploy target for
+) -> tuple[set[str], set[str], set[str], set[str]]:
+    """(owner, qualifiers, attribute words, possessors) of a subject phrase. "the deploy target for
     project Atlas": owner {project, atlas}, attributes {deploy, target}; "Tom's phone": owner
     {tom}, attributes {phone}."""
     low = [t.lower() for t in subj]
@@ -461,13 +468,25 @@ def _subject(
             attrs = {lemma(x) for x in low[:k] if x not in cw.STOP}
             subj, low = subj[k + 1 :], low[k + 1 :]
             break
-    for k, t in enumerate(subj):
-        if t.endswith(_POSSESSIVE_END) and k < len(subj) - 1:
-            attrs |= {lemma(x) for x in low[k + 1 :] if x not in cw.STOP}
-            subj, low = subj[: k + 1], low[: k + 1]
-            break
+    # the last possessive holds the attribute: "Tom's manager's phone" is the manager's phone
+    last = max((k for k, t in enumerate(subj[:-1]) if t.endswith(_POSSESSIVE_END)), default=-1)
+    if last >= 0:
+        attrs |= {lemma(x) for x in low[last + 1 :] if x not in cw.STOP}
+        subj, low = subj[: last + 1], low[: last + 1]
     owner: set[str] = set()
     qualifiers: set[str] = set()
+    # a chain of possessors ("Tom's manager's", "my sister's", "the user's wife's"): the last
+    # one owns the attribute, the ones before it only say whose it is (qualifiers)
+    held = [k for k, w in enumerate(low[:-1]) if w.endswith(_POSSESSIVE_END) or w in _MINE]
+    if last >= 0 and held:
+        before = low[: held[-1] + 1]
+        whose = {speaker or "user" for w in before if w in cw.SUBJECT_WORDS}
+        whose |= {lemma(w) for w in before if w not in cw.STOP and w not in _MINE}
+        rest = [lemma(w) for w in low[held[-1] + 1 :] if w not in cw.STOP]
+        owner |= set(rest[-1:])
+        qualifiers |= set(rest[:-1]) | whose
+        attrs |= {cw.CLASS_OF[a] for a in attrs if a in cw.CLASS_OF}
+        return owner, qualifiers, attrs, whose
     content = [
         (t, lemma(t)) for t in subj if t.lower() not in cw.STOP or t.lower() in cw.SUBJECT_WORDS
     ]
@@ -490,4 +509,4 @@ def _subject(
         else:
             qualifiers.add(lem)
     attrs |= {cw.CLASS_OF[a] for a in attrs if a in cw.CLASS_OF}
-    return owner, qualifiers, attrs
+    return owner, qualifiers, attrs, set()

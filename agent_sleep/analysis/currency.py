@@ -98,9 +98,14 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "another speaker")  # each speaks of their own life
     names_new, names_old = _names(new), _names(old)
     # "the lab wifi" / "the wifi of the lab"; "payments client timeout" / "the request timeout
-    # for the payments client" (one subject holds the other's, two words or more)
-    bags = sorted((_subject_bag(new), _subject_bag(old)), key=len)
-    same_subject = bags[0] == bags[1] or (len(bags[0]) >= 2 and bags[0] < bags[1])
+    # for the payments client" (one subject holds the other's, two words or more; not when the
+    # longer one owns it through a possessor: "Tom's manager's phone" is not "Tom's phone")
+    small, big = sorted((new, old), key=lambda c: len(_subject_bag(c)))
+    same_subject = _subject_bag(small) == _subject_bag(big) or (
+        len(_subject_bag(small)) >= 2
+        and _subject_bag(small) < _subject_bag(big)
+        and not (big.whose and big.owner - _subject_bag(small))
+    )
     if not same_subject and (
         not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old)
     ):
@@ -193,14 +198,45 @@ def _changed(
     role = new.head == "role" and old.head == "be" and bool(old.words) and not old.values
     loose = (
         generic and not chat and (named or role) and frame >= CHANGE_FRAME
-        and (renamed or _comparable(new, old))
+        and (renamed or _comparable(new, old)) and _said_of_same(new, old)
     )  # fmt: skip
-    related = (heads and (not chat or new.head not in cw.GENERIC_HEADS)) or loose
+    # the same verb of change ("switched", "moved", "replaced") says that something changed,
+    # not what: it is no shared head ("switched to oat milk" / "switched to a standing desk")
+    verb = new.head in cw.GENERIC_HEADS and (chat or new.head != "be")
+    shared = bool(new.attrs & old.attrs - {""}) and not chat
+    related = (heads and (not verb or shared)) or loose
     if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
-        related = similar(_masked(new), _masked(old)) >= EMBED_SAME
+        related = (chat or _said_of_same(new, old)) and (
+            similar(_masked(new), _masked(old)) >= EMBED_SAME
+        )
     if related and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "change language" if heads else "a generic change", *values)
     return Verdict(OTHER, "another attribute")
+
+
+def _said_of_same(new: Claim, old: Claim) -> bool:
+    """Whether a generic change ("switched", "moved", "replaced") may be of what the old claim
+    says: the value it marks as replaced, if any, is the old claim's (the change "from Python"
+    is not of "lives in Munich"), and, when the two share only the user as their owner, what
+    the new claim says of the user is said in the old one ("switched to Go for the backend" is
+    not about "moved to Munich", "changed my dentist" not about "replaced my bike"): the user
+    owns everything they say of themselves, so that owner tells nothing of the attribute."""
+    fresh = set(new.values) - new.old  # "from Mateus instead": no value marked old after all
+    # "from January" says since when, not what was replaced
+    gone = {v for v in new.old if not _fine_kinds([v]) & {"weekday", "time", "month"}}
+    if gone and fresh and not gone & (set(old.values) | old.words | old.owner):
+        return False
+    person = {"user", new.speaker, old.speaker} - {""}
+    if not new.owner & old.owner <= person:
+        return True
+    about = (new.owner - person) | new.qualifiers | new.words | _nouns(new)
+    said = _bag(old) | set(old.seq) | _kind_nouns(old.values)
+    return not about or bool(about & said)
+
+
+def _nouns(c: Claim) -> set[str]:
+    """The claim's attribute nouns (not its attribute classes)."""
+    return {a for a in c.attrs if a not in cw.CLASSES and a not in cw.CLASS_OF}
 
 
 def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> Verdict:
@@ -287,7 +323,7 @@ def _capitalised(text: str) -> frozenset[str]:
 
 
 def _personal(c: Claim) -> bool:
-    return _possessive(c.text)
+    return bool(c.whose) or _possessive(c.text)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -553,7 +589,13 @@ def _anchored(new_text: str, old_text: str, names: frozenset[str]) -> bool:
                 continue
             if n.qualifiers - _bag(o) and o.qualifiers - _bag(n):
                 continue
-            if n.owner & _bag(o) or o.owner & _bag(n) or n.owner & shared or o.owner & shared:
+            if not n.owner & o.owner and (n.whose or o.whose):
+                continue  # "Tom's manager's phone" is not Tom's phone
+            held = n.owner & _bag(o) | o.owner & _bag(n) | (n.owner | o.owner) & shared
+            # the user owns whatever they say of themselves: "user" alone is no shared subject,
+            # a content word said in both must tell what of the user both speak of
+            person = {"user", n.speaker, o.speaker}
+            if held - person or (held and shared - person):
                 return True
     return False
 
