@@ -25,6 +25,16 @@ def ws(tmp_path: Path) -> Path:
     return tmp_path / "ws"
 
 
+@pytest.fixture(scope="module")
+def similar() -> object:
+    """The bundled model's similarity function, as the offline currency reader uses it."""
+    from agent_sleep.providers.offline_currency import similarity
+
+    fn = similarity()
+    assert fn is not None  # the model ships with the package
+    return fn
+
+
 def run_cli(
     *args: str, input: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -420,15 +420,6 @@ SAID_ALIKE_OTHERS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def similar() -> Any:
-    from agent_sleep.providers.offline_currency import similarity
-
-    fn = similarity()
-    assert fn is not None  # the model ships with the package
-    return fn
-
-
 @pytest.mark.parametrize(("old", "new"), SAID_ALIKE_UPDATES)
 def test_said_alike_supersedes_with_the_model(old: str, new: str, similar: Any) -> None:
     assert currency.relation(new, old).kind != currency.SUPERSEDE  # the rules alone miss it

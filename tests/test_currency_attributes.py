@@ -60,15 +60,6 @@ STILL_UPDATES = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def similar() -> Any:
-    from agent_sleep.providers.offline_currency import similarity
-
-    fn = similarity()
-    assert fn is not None  # the model ships with the package
-    return fn
-
-
 def test_the_last_possessor_owns_the_attribute() -> None:
     [c] = claims("Lena's assistant's office phone is 020 7946 0099.")
     assert c.owner == {"assistant"} and c.whose == {"lena"} and "phone" in c.attrs
