@@ -113,7 +113,12 @@ def progress_lines(as_json: bool) -> Callable[[str], None] | None:
     ``--json`` (an agent reading both streams as one gets only the JSON)."""
     if as_json and not sys.stderr.isatty():
         return None
-    return lambda message: click.echo(message, err=True)
+    return say
+
+
+def say(message: str) -> None:
+    """One line for a person on stderr (progress, a warning); stdout stays the answer."""
+    click.echo(message, err=True)
 
 
 def emit(as_json: bool, data: Any, text: str | None = None) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from agent_sleep.cli.common import common_options, day, emit, moment, progress_lines
+from agent_sleep.cli.common import common_options, day, emit, moment, progress_lines, say
 from agent_sleep.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -57,10 +57,6 @@ def _provider(
     from agent_sleep.providers.base import get_provider
 
     return get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
-
-
-def _progress(message: str) -> None:
-    click.echo(message, err=True)
 
 
 @click.command(
@@ -128,7 +124,7 @@ def flush_cmd(
     else:
         text = dump or ""
         if len(text.encode("utf-8", "surrogatepass")) > ARGV_LIMIT - 4096:
-            _progress(
+            say(
                 "warning: this dump is close to the 128 KiB argv limit; use --context-file PATH "
                 "or --context-dump - (stdin) for bigger ones"
             )

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from agent_sleep.cli.common import common_options, emit, progress_lines
+from agent_sleep.cli.common import common_options, emit, progress_lines, say
 
 
 @click.command(
@@ -149,10 +149,6 @@ def merge_driver_cmd(base: str, ours: str, theirs: str, path: str | None) -> Non
     sys.exit(run(base, ours, theirs, path or ours))
 
 
-def _progress(message: str) -> None:
-    click.echo(message, err=True)
-
-
 def commit_after(workspace: str | None, message: str | None = None) -> None:
     """Commit a sleep run, rollback or flush when the workspace is kept in git. The run is
     done whatever git says: a commit that fails is one warning on stderr, not an error (the
@@ -165,7 +161,7 @@ def commit_after(workspace: str | None, message: str | None = None) -> None:
         try:
             commit_if_tracked(workspace, message)
         except SyncError as e:
-            _progress(
+            say(
                 f"warning: done, but not committed to git: {e} "
                 "(`agent-sleep sync` commits it once git is fixed)"
             )

@@ -104,7 +104,7 @@ def memory_section(text: str, max_chars: int) -> str:
         entries = sections[-1][1]
         items.append(("entry", shown, len(sections) - 1, len(entries)))
         entries.append((shown, block.note is not None))
-    size = sum(_shown_size(h, [e for e, _n in es]) for h, es in sections)
+    size = sum(_heading_cost(h) + sum(len(e) for e, _n in es) for h, es in sections)
     if size <= max_chars:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
@@ -138,10 +138,10 @@ def memory_section(text: str, max_chars: int) -> str:
     return body
 
 
-def _shown_size(headings: list[str], entries: list[str]) -> int:
-    if not entries:
-        return 0
-    return sum(map(len, headings)) + (1 if headings else 0) + sum(map(len, entries)) + 1
+def _heading_cost(headings: list[str]) -> int:
+    """What a section costs besides its entries: its headings, the blank line after them and
+    the one before the next section."""
+    return sum(map(len, headings)) + (1 if headings else 0) + 1
 
 
 def _newest_in_turn(
@@ -159,7 +159,7 @@ def _newest_in_turn(
             while nxt[i] >= 0:
                 entry = entries[nxt[i]][0]
                 nxt[i] -= 1
-                cost = len(entry) + (0 if chosen[i] else _shown_size(heads, [""]))
+                cost = len(entry) + (0 if chosen[i] else _heading_cost(heads))
                 if size + cost <= max_chars:
                     chosen[i].add(nxt[i] + 1)
                     size += cost

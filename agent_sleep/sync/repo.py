@@ -388,11 +388,10 @@ def clear_stale_locks(repo: Repo) -> None:
     present = [lock for lock in locks if lock.exists()]
     if not present:
         return
+    deadline = time.monotonic() + LIVE_GIT_WAIT_S
     running = live_git(repo.root)
-    waited = 0.0
-    while running is not None and running > 0 and waited < LIVE_GIT_WAIT_S:
+    while running is not None and running > 0 and time.monotonic() < deadline:
         time.sleep(0.1)  # a git of a killed sync finishing, or the user's quick command
-        waited += 0.1
         running = live_git(repo.root)
     if running is not None and running > 0:
         return
