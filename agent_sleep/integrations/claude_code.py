@@ -365,9 +365,10 @@ def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
     }
     from agent_sleep.integrations.sleep_lock import sleep_running
 
-    if sleep_running(ws):
-        return HookResult(journal={**entry, "sleep": "skipped: a sleep is already running"})
     transcript = payload.get("transcript_path") or ""
+    running = sleep_running(ws)
+    if running and not transcript:  # with one, the worker still flushes its tail
+        return HookResult(journal={**entry, "sleep": "skipped: a sleep is already running"})
     args = [sys.executable, "-m", "agent_sleep.integrations.sleep_worker", str(ws.root)]
     args += [session, str(transcript)]
     env = {**os.environ}
@@ -387,7 +388,8 @@ def session_end(ws: Workspace, payload: dict[str, Any]) -> HookResult:
             close_fds=True,
             **_detached(),
         )
-    return HookResult(journal={**entry, "sleep": "started", "worker_pid": proc.pid})
+    what = "flush only: a sleep is already running" if running else "started"
+    return HookResult(journal={**entry, "sleep": what, "worker_pid": proc.pid})
 
 
 def _detached() -> dict[str, Any]:

@@ -3,8 +3,9 @@
     python -m agent_sleep.integrations.sleep_worker WORKSPACE SESSION_ID [TRANSCRIPT]
 
 Holds the workspace's sleep lock (``sleep_lock``) for its whole run, so a second SessionEnd that
-arrives meanwhile finds the lock taken and leaves (journaled as skipped): two sleeps never
-overlap. It flushes the transcript's tail (what came after the last PreCompact), then runs a
+arrives meanwhile finds the lock taken: it flushes its own transcript's tail and leaves without
+sleeping (journaled as skipped; the next sleep takes those notes): two sleeps never overlap.
+It flushes the transcript's tail (what came after the last PreCompact), then runs a
 sleep, which journals itself as every sleep does; a failure is journaled with its reason.
 """
 
@@ -36,6 +37,11 @@ def run(ws: Workspace, session_id: str, transcript: str | None) -> dict[str, obj
             entry.update(sleep="done", run_id=result.run_id, notes_in=result.notes_in)
     except SleepRunning:
         entry["sleep"] = "skipped: a sleep is already running"
+        try:  # this session's tail still goes into the log: the next sleep takes it
+            if transcript and Path(transcript).is_file():
+                entry["flush"] = flush_transcript(ws, session_id, Path(transcript))
+        except Exception as e:
+            entry["error"] = " ".join(str(e).split()) or type(e).__name__
     except Exception as e:  # detached: nobody else would hear of it
         entry["error"] = " ".join(str(e).split()) or type(e).__name__
     journal.append(ws, {**entry, "time": now_iso()})
