@@ -44,7 +44,8 @@ PREFIX_RE = re.compile(r"^" + _TYPE + r": ")  # the "W: " a note's displayed tex
 _META_RE = re.compile(r" <!-- (id=[^\s]+(?: [a-z_]+=[^\s]*)*) -->[ \t]*$")
 # a note line's metadata: the comment that ends the line (a "<!-- id=… -->" a note's own text
 # holds earlier on the line is text, not where the metadata begins)
-META_COMMENT_RE = re.compile(r" <!-- id=(?:(?!-->)[^\n])* -->[ \t]*$", re.M)
+# (on a CRLF line too: the "\r" stays, the comment goes)
+META_COMMENT_RE = re.compile(r" <!-- id=(?:(?!-->)[^\n])* -->[ \t]*(?=\r?$)", re.M)
 _META_SAFE = "!$&'()*+,./:;=?@_~[]#|^`{}"
 
 

@@ -20,8 +20,8 @@ from agent_sleep.core.errors import StorageError
 def atomic_write(target: Path, data: bytes, *, mode: int | None = None) -> None:
     """Replace ``target`` with ``data`` all at once. ``mode`` defaults to the old file's, or
     0o644 for a new one. Raises :class:`StorageError` (the old version intact) on an OS error."""
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as e:
         raise StorageError(f"cannot write {target}: {e.strerror}; nothing was written") from e

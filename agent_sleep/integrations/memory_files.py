@@ -25,13 +25,15 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from agent_sleep.consolidation import journal
 from agent_sleep.core import notes
-from agent_sleep.core.errors import BadInput, WorkspaceError
+from agent_sleep.core.errors import BadInput, StorageError, WorkspaceError
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
 
@@ -124,8 +126,9 @@ def _no_symlinks(ws: Workspace, rel: str) -> None:
 
 
 def view_text(raw: str) -> str:
-    """A note file as the model reads it: the same lines, without metadata comments."""
-    return _META.sub("", raw)
+    """A note file as the model reads it: the same lines, without metadata comments, and with
+    "\n" line ends (a file saved with CRLF keeps them: ``reconcile`` writes them back)."""
+    return _META.sub("", raw).replace("\r\n", "\n")
 
 
 def _as_note(block: notes.Block, kind: str) -> notes.Note | None:
@@ -160,23 +163,31 @@ def reconcile(old_raw: str, new_view: str, kind: str) -> str:
     matcher = difflib.SequenceMatcher(
         None, [view_text(b.raw) for b in old_blocks], [b.raw for b in new_blocks], autojunk=False
     )
+    crlf = "\r\n" in old_raw  # what the model changed gets the file's own line ends
     out: list[str] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             out += [b.raw for b in old_blocks[i1:i2]]
             continue
-        spare = [b.note for b in old_blocks[i1:i2] if b.note is not None and b.note.id]
-        for block in new_blocks[j1:j2]:
-            note = _as_note(block, kind)
-            if note is None:
-                out.append(block.raw)
-                continue
-            rendered = notes.render_note(_fresh(note, spare.pop(0) if spare else None))
-            out.append(rendered)
+        for piece in _changed(old_blocks[i1:i2], new_blocks[j1:j2], kind):
+            out.append(piece.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else piece)
     text = "".join(out)
     if text and not text.endswith("\n"):
-        text += "\n"
+        text += "\r\n" if crlf else "\n"
     return text
+
+
+def _changed(old_blocks: list[notes.Block], new_blocks: list[notes.Block], kind: str) -> list[str]:
+    """A changed run of blocks as written: its entries keep the ids of those they replace."""
+    spare = [b.note for b in old_blocks if b.note is not None and b.note.id]
+    out = []
+    for block in new_blocks:
+        note = _as_note(block, kind)
+        if note is None:
+            out.append(block.raw)
+            continue
+        out.append(notes.render_note(_fresh(note, spare.pop(0) if spare else None)))
+    return out
 
 
 def log_notes(text: str) -> list[notes.Note]:
@@ -221,14 +232,24 @@ def commit(ws: Workspace, command: str, changes: dict[str, tuple[str, str | None
         files[rel] = info
     meta = {"run_id": run_id, "files": files, "marked": {}, "rolled_back": False}
     ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
-    for rel, (action, text) in sorted(changes.items()):
-        path = ws.root / rel
-        if action == "append" and text is not None:
-            ws.append_text(path, text)
-        elif action == "write" and text is not None:
-            ws.write_text(path, text)
-        else:
-            os.unlink(path)
+    # deletions last, so a failed write never leaves a renamed page in neither place
+    order = sorted(changes.items(), key=lambda kv: (kv[1][0] == "delete", kv[0]))
+    done: list[str] = []
+    try:
+        for rel, (action, text) in order:
+            path = ws.root / rel
+            if action == "append" and text is not None:
+                ws.append_text(path, text)
+            elif action == "write" and text is not None:
+                ws.write_text(path, text)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError as e:
+                    raise StorageError(f"cannot delete {path}: {e.strerror}") from e
+            done.append(rel)
+    except StorageError as e:
+        raise _undo(ws, run_dir, files, done, e) from e
     journal.append(
         ws,
         {
@@ -240,6 +261,30 @@ def commit(ws: Workspace, command: str, changes: dict[str, tuple[str, str | None
         },
     )
     return run_id
+
+
+def _undo(
+    ws: Workspace,
+    run_dir: Path,
+    files: dict[str, dict[str, Any]],
+    done: list[str],
+    error: Exception,
+) -> StorageError:
+    """Put back what a run changed before one of its writes failed: all or nothing."""
+    try:
+        for rel in reversed(done):
+            info = files[rel]
+            if info.get("before"):
+                ws.write_text(ws.root / rel, ws.read_text(run_dir / info["before"]))
+            else:
+                (ws.root / rel).unlink(missing_ok=True)
+    except (StorageError, OSError):
+        return StorageError(
+            f"{error}; the change was half made: `agent-sleep rollback {run_dir.name} --force` "
+            "puts the files back"
+        )
+    shutil.rmtree(run_dir, ignore_errors=True)
+    return StorageError(f"{error}; nothing was changed")
 
 
 def check_size(text: str, what: str, cap: int = MAX_INPUT_CHARS) -> None:
