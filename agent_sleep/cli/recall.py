@@ -156,6 +156,10 @@ def search_cmd(
     A superseded entry (or a note only it cited) is labelled with the date and what replaced
     it; --history prints each hit's chain of versions."""
     existing_workspace(workspace)
+    if agent is not None:  # a name no note can carry would only ever find nothing
+        from agent_sleep.core.rest import writing_agent
+
+        writing_agent(agent)
     numpy_on_one_thread()
     from dataclasses import asdict, replace
 
