@@ -56,7 +56,11 @@ def load_watermark(ws: Workspace) -> dict[str, set[str]]:
         data = json.loads(raw) if raw else {}
     except json.JSONDecodeError:
         data = {}
-    return {p: set(data.get(p, [])) for p in PHASES}
+    data = data if isinstance(data, dict) else {}  # damaged as a whole, or in a phase's list
+    return {
+        p: {i for i in ids if isinstance(i, str)} if isinstance(ids := data.get(p), list) else set()
+        for p in PHASES
+    }
 
 
 def save_watermark(ws: Workspace, marks: dict[str, set[str]]) -> None:
@@ -73,9 +77,11 @@ def entries(ws: Workspace) -> list[dict[str, Any]]:
     out = []
     for line in ws.read_text(ws.state_dir / JOURNAL).splitlines():
         try:
-            out.append(json.loads(line))
+            entry = json.loads(line)
         except json.JSONDecodeError:
             continue
+        if isinstance(entry, dict):  # a damaged line that parses as a list or a number: skipped
+            out.append(entry)
     return out
 
 

@@ -40,12 +40,12 @@ def status(
             "provider": e.get("provider"),
             "model": e.get("model"),
             "notes_in": e.get("notes_in"),
-            "files_changed": len(e.get("files_changed", [])),
+            "files_changed": len(e.get("files_changed") or []),
             "seconds": e.get("seconds"),
             "rolled_back": e.get("run_id") in rolled,
         }
         for e in runs
-        if e.get("event") == "sleep"
+        if e.get("event") == "sleep" and isinstance(e.get("files_changed", []), list)
     ][-RECENT:]
     return {
         "workspace": str(ws.root),
@@ -85,7 +85,7 @@ def render(s: dict[str, Any]) -> str:
         for r in s["recent_runs"]:
             mark = " (rolled back)" if r["rolled_back"] else ""
             lines.append(
-                f"  {r['run_id']}  {r['phase']:<4}  {r['provider']}  notes {r['notes_in']}  "
+                f"  {r['run_id']}  {r['phase'] or '?':<4}  {r['provider']}  notes {r['notes_in']}  "
                 f"files {r['files_changed']}  {r['seconds']}s{mark}"
             )
     else:
