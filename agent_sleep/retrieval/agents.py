@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from agent_sleep.retrieval.recall import Fusion, Hit
 
 WIDEN = 4  # candidates asked for per hit wanted, before the filter
+WIDEST = 1024  # hits asked for at most while widening (an agent outnumbered past that is cut)
 
 
 def note_ids_by(ws: Workspace, agent: str) -> set[str]:
@@ -36,18 +37,25 @@ def written_by(
     hits: list[Hit], ids: set[str], k: int | None, budget_tokens: int | None
 ) -> list[Hit]:
     """The hits that hold or cite a note of ``ids``, cut to ``k`` and ``budget_tokens``."""
+    return _written_by(hits, ids, k, budget_tokens)[0]
+
+
+def _written_by(
+    hits: list[Hit], ids: set[str], k: int | None, budget_tokens: int | None
+) -> tuple[list[Hit], bool]:
+    """``written_by``, and whether it is complete: ``k`` hits, or one that did not fit."""
     out: list[Hit] = []
     used = 0
     for h in hits:
         if not ids.intersection(h.ids) and not ids.intersection(h.sources):
             continue
         if budget_tokens is not None and used + h.tokens > budget_tokens and out:
-            break
+            return out, True
         out.append(h)
         used += h.tokens
         if k is not None and len(out) >= k:
-            break
-    return out
+            return out, True
+    return out, False
 
 
 def recall_by(
@@ -60,18 +68,36 @@ def recall_by(
     fusion: Fusion | None = None,
     today: dt.date | None = None,
 ) -> list[Hit]:
-    """``recall`` keeping only what ``agent`` wrote (its notes, entries citing them)."""
+    """``recall`` keeping only what ``agent`` wrote (its notes, entries citing them): the
+    ``WIDEN × k`` best hits (and budget) are filtered, then twice as many, and so on, until
+    ``k`` of the agent's hits (or its budget's worth) are found, no more candidates come, or
+    about ``WIDEST`` hits were asked for (each round is a deep request: its cost grows with
+    what it asks)."""
     from agent_sleep.retrieval.recall import DEFAULT_K, recall
 
     ws = Workspace.at(workspace)
     if k is None and budget_tokens is None:
         k = DEFAULT_K
-    wide = recall(
-        ws,
-        query,
-        k * WIDEN if k is not None else None,
-        budget_tokens * WIDEN if budget_tokens is not None else None,
-        fusion=fusion,
-        today=today,
-    )
-    return written_by(wide, note_ids_by(ws, agent), k, budget_tokens)
+    ids = note_ids_by(ws, agent)
+    if not ids:
+        return []
+    # other agents' notes may fill any number of the best ranks: widen until the agent's
+    # answer is complete or the candidates run out (a wider request returns no more hits)
+    widen = WIDEN
+    seen = -1
+    while True:
+        wide = recall(
+            ws,
+            query,
+            k * widen if k is not None else None,
+            budget_tokens * widen if budget_tokens is not None else None,
+            fusion=fusion,
+            today=today,
+        )
+        out, complete = _written_by(wide, ids, k, budget_tokens)
+        short = budget_tokens is None and k is not None and len(wide) < k * widen
+        asked = k * widen if k is not None else (budget_tokens or 0) * widen // 30
+        if complete or short or len(wide) <= seen or asked >= WIDEST:
+            return out
+        seen = len(wide)
+        widen *= 2
