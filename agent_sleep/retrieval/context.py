@@ -81,6 +81,7 @@ def memory_section(text: str, max_chars: int) -> str:
     "Preferences" section is not lost behind a long "Facts" one, nor a fact learned last week
     behind older ones), whole entries only, shown in the file's order and layout; what was
     left out is said in one line."""
+    text = lf(text)
     if text.startswith(MEMORY_HEADER):
         text = text[len(MEMORY_HEADER) :]
     items: list[tuple[str, str, int, int]] = []  # (kind, shown, section, entry) in file order
@@ -180,7 +181,13 @@ def log_tail(path: os.PathLike[str], max_bytes: int = TAIL_BYTES) -> tuple[str, 
         return "", False
     if size > max_bytes:
         data = data[data.find(b"\n- ") + 1 :]  # start at a note
-    return data.decode("utf-8", "surrogateescape"), size > max_bytes
+    return lf(data.decode("utf-8", "surrogateescape")), size > max_bytes
+
+
+def lf(text: str) -> str:
+    """``text`` with its line ends as ``\n`` (a file saved with CRLF shows no ``\r``; only
+    what is shown changes, never the file)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def log_section(
@@ -190,7 +197,7 @@ def log_section(
     ``## Next session`` actions (shown in their own section); with ``max_chars``, the newest
     that fit, and one line saying that older ones were left out."""
     out: list[str] = []
-    for block in notes.parse(text).blocks:
+    for block in notes.parse(lf(text)).blocks:
         if block.section == notes.NEXT_SESSION:
             continue
         if block.heading is not None:

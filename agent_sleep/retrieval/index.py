@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_sleep.core.errors import AgentSleepError
 from agent_sleep.core.log import warn_once
 from agent_sleep.core.workspace import Workspace, warn_skip
 from agent_sleep.retrieval import units
@@ -396,7 +397,19 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
                   "search does not see changes made since it started")  # fmt: skip
     elif loaded is None or not _fresh(loaded, current, want_model()):
         loaded = None  # update reads it again; two copies of a large index would not fit
-        update(ws, vectors=vectors, defer=DEFER_FROM)
+        try:
+            update(ws, vectors=vectors, defer=DEFER_FROM)
+        except (OSError, AgentSleepError) as e:
+            reason = _not_writable(e)
+            if query is None or reason is None:
+                raise
+            # a workspace this process may not write: answer from the files (retrieval/scan.py)
+            warn_once(
+                f"cannot write the index in {index_dir(ws)} ({reason}), so this search read "
+                "the files directly (BM25 alone); `agent-sleep reindex` builds the index once "
+                "the workspace is writable"
+            )
+            return _scan_module().answer_index(ws, query, current)
         loaded = _read(ws)
         if loaded is None:
             raise IndexUnreadable(
@@ -413,6 +426,15 @@ def open_index(ws: Workspace, *, vectors: bool = True, query: str | None = None)
     if watch is not None and plain and _fresh(loaded, current, want_model()):
         watch.vouch(generation)
     return loaded
+
+
+def _not_writable(e: BaseException | None) -> str | None:
+    """The reason, when ``e`` (or an error that caused it) says a file may not be written."""
+    while e is not None:
+        if isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return e.strerror or os.strerror(e.errno)
+        e = e.__cause__
+    return None
 
 
 def _scan_module() -> ModuleType:
