@@ -318,7 +318,10 @@ Examples:
 )
 @common_options
 def rollback_cmd(run_id: str | None, force: bool, workspace: str | None, as_json: bool) -> None:
-    """Undo a sleep run (default: the latest): restore the files it changed, byte for byte."""
+    """Undo RUN_ID, or else the newest sleep run or memory-tool edit not yet rolled back.
+
+    Every file it changed is restored byte for byte (a memory-tool edit is a run too: the
+    newest change of either kind is the one undone by default)."""
     from agent_sleep.consolidation.journal import rollback
     from agent_sleep.sync.merge import merge_text
 

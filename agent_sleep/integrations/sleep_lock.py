@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from agent_sleep.core.errors import AgentSleepError
+from agent_sleep.core.errors import AgentSleepError, StorageError
 from agent_sleep.core.workspace import Workspace
 
 LOCK = "sleep-run.lock"
@@ -29,7 +29,8 @@ def exclusive_sleep(ws: Workspace) -> Iterator[None]:
     import filelock
 
     ws.state_dir.mkdir(parents=True, exist_ok=True)
-    lock = filelock.FileLock(str(lock_path(ws)), timeout=0)
+    path = lock_path(ws)
+    lock = filelock.FileLock(str(path), timeout=0)
     try:
         lock.acquire()
     except filelock.Timeout:
@@ -37,6 +38,16 @@ def exclusive_sleep(ws: Workspace) -> Iterator[None]:
             "a sleep is already running on this workspace; its result will be in "
             "`agent-sleep status` when it ends"
         ) from None
+    except OSError as e:
+        if path.is_dir():
+            raise StorageError(
+                f"cannot take the sleep lock: {path} is a folder, not the lock file "
+                "agent-sleep keeps there; remove that folder, then try again"
+            ) from e
+        raise StorageError(
+            f"cannot take the sleep lock {path}: {e.strerror or e}; make that file and its "
+            "folder writable, then try again"
+        ) from e
     try:
         yield
     finally:
