@@ -237,15 +237,16 @@ def _acted_on(toks: list[str]) -> tuple[list[str], list[str]] | None:
 
 
 def _predicate(
-    pred: list[str], names: frozenset[str], skip: set[str], attrs: set[str]
+    pred: list[str], names: frozenset[str], skip: set[str], attrs: set[str], bare: bool = False
 ) -> tuple[str, list[str], list[str]]:
     """(head, strong values, weak values) of a predicate; attribute classes go into ``attrs``;
-    ``skip`` holds the object a change verb acts on."""
+    ``skip`` holds the object a change verb acts on (with ``bare``, right after the verb)."""
     head, values, words = "", [], []
     content = False  # a content word of the predicate was seen
+    acted = False  # a change verb was seen: what it acts on follows
     for k, tok in enumerate(pred):
         low, lem = tok.lower(), lemma(tok)
-        if lem in skip and head:
+        if lem in skip and (head or acted):
             continue
         if k and _label(pred[k - 1], tok):  # "fact 2", "room 4": a name for a thing, not a value
             words.append(f"{lemma(pred[k - 1])}-{low}")
@@ -261,6 +262,7 @@ def _predicate(
             head, content = (lem if head in ("", "be") else head), True
             continue
         if (low in cw.STOP or low in cw.RELATIVE or cw.change_word(low)) and not cls:
+            acted = acted or bare and cw.change_word(low)
             continue
         if low in _NOT_VALUES or low.endswith(("n't", "n’t")):
             continue
@@ -339,8 +341,15 @@ def _claim(
     owner, qualifiers, attrs, whose = _subject(subj, speaker, names)
     if not owner:
         return None, previous
-    obj_owner, obj_qual = _object(pred, names)
-    head, values, words = _predicate(pred, names, obj_owner | obj_qual, attrs)
+    obj_owner, obj_qual, obj_attrs, obj_whose = _object(pred, speaker, names)
+    attrs |= obj_attrs
+    whose |= obj_whose
+    skip = obj_owner | obj_qual | obj_attrs
+    # without a determiner, what the verb acts on follows it at once ("raised Tom's budget")
+    bare = bool(skip) and _after_verb(pred) not in cw.DETERMINERS
+    if bare and owner <= {speaker or "user"}:
+        owner = set()  # "we moved standup to 10:00" speaks of the standup, not of us
+    head, values, words = _predicate(pred, names, skip, attrs, bare)
     old = _old_values(clause)
     modal = cw.found(cw.MODAL_RE, clause) and not cw.found(cw.DECIDED_RE, clause)
     claim = Claim(
@@ -414,18 +423,27 @@ def _identifying(subj: list[str], pred: list[str]) -> tuple[list[str], list[str]
     return pred[k:], [pred[0], *subj]
 
 
-def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]:
-    """The noun phrase a change verb acts on ("changed the cache TTL to 600"): its head noun
-    joins the owner, its other words the qualifiers."""
+def _object(
+    pred: list[str], speaker: str, names: frozenset[str]
+) -> tuple[set[str], set[str], set[str], set[str]]:
+    """(owner, qualifiers, attribute words, possessors) of the noun phrase a change verb acts
+    on. After a determiner ("changed the cache TTL to 600"), its head noun joins the owner,
+    its other words the qualifiers. A possessive phrase ("increased Mr. Halvorsen's dosage to
+    1000 mg") is read as a subject is: what the verb changed is the possessor's attribute, not
+    the doer's. A short phrase right before "to" or "from" ("upgraded local dev to Postgres
+    16") names what changed: its last word the owner."""
     low = [t.lower() for t in pred]
+    none: tuple[set[str], set[str], set[str], set[str]] = (set(), set(), set(), set())
     k = 0
     while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
         k += 1
     if k >= len(low) or not (low[k] in cw.GENERIC or cw.change_word(low[k])):
-        return set(), set()
+        return none
     k += 1
-    if k >= len(low) or low[k] not in cw.DETERMINERS:
-        return set(), set()
+    if k >= len(low):
+        return none
+    if low[k] not in cw.DETERMINERS:
+        return _bare_object(pred[k:], speaker, names)
     phrase: list[str] = []
     rest = pred[k + 1 :]
     for tok in rest:
@@ -433,7 +451,7 @@ def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]
             break
         phrase.append(tok)
     if not phrase:
-        return set(), set()
+        return none
     words = [lemma(t) for t in phrase if t.lower() not in cw.STOP]
     after = rest[len(phrase) :]
     if after and after[0].lower() in ("of", "for"):  # "the timeout for Mistral": Mistral's
@@ -444,8 +462,45 @@ def _object(pred: list[str], names: frozenset[str]) -> tuple[set[str], set[str]]
             tail.append(lemma(tok))
         owner = {t for t in tail if t not in cw.STOP}
         if owner:
-            return owner, set(words)
-    return set(words[-1:]), set(words[:-1])
+            return owner, set(words), set(), set()
+    return set(words[-1:]), set(words[:-1]), set(), set()
+
+
+_OBJECT_WORDS = 6  # a longer run before "to" is more than a noun phrase
+
+
+def _after_verb(pred: list[str]) -> str:
+    """The word after a predicate's first verb (adverbs and copulas passed), lowered."""
+    low = [t.lower() for t in pred]
+    k = 0
+    while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
+        k += 1
+    return low[k + 1] if k + 1 < len(low) else ""
+
+
+def _bare_object(
+    rest: list[str], speaker: str, names: frozenset[str]
+) -> tuple[set[str], set[str], set[str], set[str]]:
+    """What a change verb acts on when no determiner opens it (see :func:`_object`)."""
+    none: tuple[set[str], set[str], set[str], set[str]] = (set(), set(), set(), set())
+    phrase: list[str] = []
+    for tok in rest:
+        if tok.lower() in cw.BOUNDARY or any(ch.isdigit() for ch in tok):
+            break
+        phrase.append(tok)
+    after = rest[len(phrase) : len(phrase) + 1]
+    if not phrase or len(phrase) > _OBJECT_WORDS or not after or after[0].lower() not in (
+        "to", "from"
+    ):  # fmt: skip
+        return none
+    if any(t.lower() in cw.PRONOUNS or t.lower() in cw.COPULA for t in phrase):
+        return none  # "moved it to Friday": nothing named
+    if any(t.endswith(_POSSESSIVE_END) for t in phrase[:-1]):
+        return _subject(phrase, speaker, names)
+    if len(phrase) > 3:
+        return none
+    words = [lemma(t) for t in phrase if t.lower() not in cw.STOP]
+    return set(words[-1:]), set(words[:-1]), set(), set()
 
 
 def _norm_value(tok: str) -> str:
@@ -455,12 +510,25 @@ def _norm_value(tok: str) -> str:
 _MINE = frozenset(["my", "our", "his", "her", "their", "your"])  # possessive determiners
 
 
+_WHEN = frozenset(["week", "weekend", "month", "year", "quarter", "sprint", "morning", "night"])
+
+
+def _untimed(subj: list[str]) -> list[str]:
+    """A subject without the time it is said of ("the on-call this week": the on-call)."""
+    low = [t.lower() for t in subj]
+    for k in range(1, len(low) - 1):
+        if low[k] in ("this", "next", "last") and low[k + 1] in _WHEN:
+            return subj[:k] + subj[k + 2 :]
+    return subj
+
+
 def _subject(
     subj: list[str], speaker: str, names: frozenset[str]
 ) -> tuple[set[str], set[str], set[str], set[str]]:
     """(owner, qualifiers, attribute words, possessors) of a subject phrase. "the deploy target for
     project Atlas": owner {project, atlas}, attributes {deploy, target}; "Tom's phone": owner
     {tom}, attributes {phone}."""
+    subj = _untimed(subj)
     low = [t.lower() for t in subj]
     attrs: set[str] = set()
     for k, w in enumerate(low):
