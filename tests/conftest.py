@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import functools
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +53,37 @@ def run_cli(
         env=full_env,
         timeout=120,
     )
+
+
+# -- a process that file permissions apply to (tests of read-only workspaces) --------------
+
+PR_CAPBSET_DROP = 24
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 1, 2, 3
+
+
+def _drop_root_powers() -> None:
+    """In the child before exec: take away what lets root ignore file permissions. Dropped
+    from the bounding set, the capabilities are gone from the program root then runs."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+@contextlib.contextmanager
+def permissions_enforced(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``run_cli`` as a process file permissions apply to: as is, or as root without the
+    capabilities that bypass them (skipped where they cannot be dropped)."""
+    if os.geteuid() != 0:
+        yield
+        return
+    with monkeypatch.context() as m:
+        m.setattr(
+            subprocess, "run", functools.partial(subprocess.run, preexec_fn=_drop_root_powers)
+        )
+        try:
+            probe = run_cli("--version")
+        except subprocess.SubprocessError as e:
+            pytest.skip(f"running as root and cannot drop CAP_DAC_OVERRIDE here ({e})")
+        assert probe.returncode == 0, probe.stderr
+        yield

@@ -6,11 +6,8 @@ defect)."""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import datetime as dt
-import functools
 import json
-import os
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -19,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_sleep.core import notes as fmt
-from tests.conftest import run_cli
+from tests.conftest import permissions_enforced, run_cli
 from tests.test_cli_hardening import _one_error_line, _ws
 from tests.test_hostile_support import tree
 from tests.test_sync_support import identity
@@ -97,37 +94,6 @@ def test_an_os_error_with_json_is_one_json_object_too(tmp_path: Path) -> None:
 
 # -- a dry run on a read-only workspace ----------------------------------------------------
 
-PR_CAPBSET_DROP = 24
-CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 1, 2, 3
-
-
-def _drop_root_powers() -> None:
-    """In the child before exec: take away what lets root ignore file permissions. Dropped
-    from the bounding set, the capabilities are gone from the program root then runs."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER):
-        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
-
-
-@contextlib.contextmanager
-def _permissions_enforced(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``run_cli`` as a process file permissions apply to: as is, or as root without the
-    capabilities that bypass them."""
-    if os.geteuid() != 0:
-        yield
-        return
-    with monkeypatch.context() as m:
-        m.setattr(
-            subprocess, "run", functools.partial(subprocess.run, preexec_fn=_drop_root_powers)
-        )
-        try:
-            probe = run_cli("--version")
-        except subprocess.SubprocessError as e:
-            pytest.skip(f"running as root and cannot drop CAP_DAC_OVERRIDE here ({e})")
-        assert probe.returncode == 0, probe.stderr
-        yield
-
 
 @contextlib.contextmanager
 def _read_only(root: Path) -> Iterator[None]:
@@ -159,7 +125,7 @@ def test_a_dry_run_works_on_a_workspace_it_may_not_write(
                 p.rmdir() if p.is_dir() else p.unlink()
             (ws / ".agent-sleep").rmdir()
         before = tree(ws)
-        with _read_only(ws), _permissions_enforced(monkeypatch):
+        with _read_only(ws), permissions_enforced(monkeypatch):
             refused = run_cli("rest", "-w", str(ws), "--note", "x", "--type", "W")
             assert refused.returncode != 0, "the workspace is writable: the test proves nothing"
             r = run_cli("sleep", "--dry-run", "-w", str(ws), "--provider", "offline", env=env)
@@ -173,7 +139,7 @@ def test_a_dry_run_works_on_a_workspace_it_may_not_write(
         assert tree(ws) == before, state
         assert [p for p in home.rglob("*") if p.is_file()] == []
     # a real run still refuses, and a writable workspace still dry-runs
-    with _read_only(ws), _permissions_enforced(monkeypatch):
+    with _read_only(ws), permissions_enforced(monkeypatch):
         err = _one_error_line(run_cli("sleep", "-w", str(ws), "--provider", "offline"))
         assert "not writable" in err
     r = run_cli("sleep", "--dry-run", "-w", str(ws), "--provider", "offline")

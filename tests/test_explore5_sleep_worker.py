@@ -34,11 +34,14 @@ def wait_for(ws: Path, session: str, hook_name: str = "session-end-sleep") -> di
     raise AssertionError(f"no {hook_name} entry for {session} in the journal")
 
 
-def session_end(ws: Path, session: str, transcript: Path) -> subprocess.CompletedProcess[str]:
+def session_end(
+    ws: Path, session: str, transcript: Path | None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The SessionEnd hook in a new process; ``transcript`` None: a session without one."""
     payload = {
         "session_id": session,
-        "transcript_path": str(transcript),
-        "cwd": str(transcript.parent),
+        "transcript_path": str(transcript) if transcript is not None else "",
+        "cwd": str(cwd or (transcript.parent if transcript is not None else ws)),
         "hook_event_name": "SessionEnd",
         "reason": "logout",
     }
@@ -85,15 +88,7 @@ def test_without_a_transcript_a_running_sleep_still_means_no_worker(
     lock_path = ws / ".agent-sleep" / "sleep-run.lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with filelock.FileLock(str(lock_path), timeout=0):
-        payload = {"session_id": "s3", "transcript_path": "", "cwd": str(tmp_path)}
-        r = subprocess.run(
-            [sys.executable, "-m", "agent_sleep", "hook", "session-end", "--workspace", str(ws)],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "AGENT_SLEEP_PROVIDER": "offline"},
-            timeout=300,
-        )
+        r = session_end(ws, "s3", None, cwd=tmp_path)
     assert r.returncode == 0
     entry = [e for e in journal(ws) if e.get("hook") == "session-end"][-1]
     assert entry["sleep"].startswith("skipped") and "worker_pid" not in entry

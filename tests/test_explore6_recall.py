@@ -5,12 +5,8 @@ session-start block."""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import datetime as dt
-import functools
-import os
 import stat
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +16,7 @@ from agent_sleep import get_context
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.recall import Fusion, recall
-from tests.conftest import run_cli
+from tests.conftest import permissions_enforced, run_cli
 
 BM25 = Fusion(vector_weight=0.0, text_weight=1.0)
 DAY = dt.datetime(2026, 11, 30, 10, 0)
@@ -68,17 +64,6 @@ def test_a_budget_still_bounds_an_agents_hits(ws: Path) -> None:
 
 # -- 2. search on a workspace this process may not write, with no index (or a stale one) ----
 
-PR_CAPBSET_DROP = 24
-CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 1, 2, 3
-
-
-def _drop_root_powers() -> None:
-    """In the child before exec: without these capabilities root obeys file permissions."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER):
-        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
-
 
 @contextlib.contextmanager
 def _read_only(root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -89,18 +74,7 @@ def _read_only(root: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for p in paths:
         p.chmod(modes[p] & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     try:
-        with monkeypatch.context() as m:
-            if os.geteuid() == 0:
-                m.setattr(
-                    subprocess,
-                    "run",
-                    functools.partial(subprocess.run, preexec_fn=_drop_root_powers),
-                )
-                try:
-                    probe = run_cli("--version")
-                except subprocess.SubprocessError as e:
-                    pytest.skip(f"running as root and cannot drop CAP_DAC_OVERRIDE here ({e})")
-                assert probe.returncode == 0, probe.stderr
+        with permissions_enforced(monkeypatch):
             yield
     finally:
         for p in reversed(paths):
