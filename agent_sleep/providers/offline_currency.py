@@ -105,6 +105,11 @@ STRENGTH = {
 # is not asked of two notes of one day at all)
 IMPLICIT = frozenset({"a new value", "negation"})
 
+# the newest entries an item is compared with: notes that all share their words (a log of
+# "deployed X to staging" lines) would otherwise compare every note with every earlier one.
+# The currency benchmarks offer at most 133 candidates to an item, so this never binds there
+MAX_COMPARED = 256
+
 
 def supersedes(
     items: Sequence[tuple[str, str, list[str], float, str]],
@@ -146,10 +151,10 @@ def supersedes(
         # one-fact entry rather than a merged one that holds it among others); then the one
         # that shares most names with it (its owner's); then the newest: an item of this run,
         # then bank, MEMORY.md
-        for i in reversed(index.of(text)):
+        live = [i for i in reversed(index.of(text)) if pool[i] is not None]
+        for i in live[:MAX_COMPARED]:
             entry = pool[i]
-            if entry is None:
-                continue
+            assert entry is not None
             ref, old_text, old_date = entry
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
@@ -200,7 +205,8 @@ def _compared(
     for _ref, old_text, old_date in targets:
         add(old_text, old_date)
     for _kind, text, _sources, _conf, date in items:
-        for _rank, _at, day, old in sorted(seen[i] for i in index.sharing(text)):
+        newest = sorted(index.sharing(text))[-MAX_COMPARED:]  # as supersedes compares them
+        for _rank, _at, day, old in sorted(seen[i] for i in newest):
             if (day != date or day == "?") and update_model.asked(text, old):
                 out += [text, old]
         add(text, date)
