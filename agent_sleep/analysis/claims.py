@@ -434,9 +434,7 @@ def _object(
     16") names what changed: its last word the owner."""
     low = [t.lower() for t in pred]
     none: tuple[set[str], set[str], set[str], set[str]] = (set(), set(), set(), set())
-    k = 0
-    while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
-        k += 1
+    k = _verb_index(low)
     if k >= len(low) or not (low[k] in cw.GENERIC or cw.change_word(low[k])):
         return none
     k += 1
@@ -469,12 +467,18 @@ def _object(
 _OBJECT_WORDS = 6  # a longer run before "to" is more than a noun phrase
 
 
-def _after_verb(pred: list[str]) -> str:
-    """The word after a predicate's first verb (adverbs and copulas passed), lowered."""
-    low = [t.lower() for t in pred]
+def _verb_index(low: list[str]) -> int:
+    """Where a (lowered) predicate's verb is: its first word past adverbs and copulas."""
     k = 0
     while k < len(low) and low[k] in cw.ADVERBS | cw.COPULA:
         k += 1
+    return k
+
+
+def _after_verb(pred: list[str]) -> str:
+    """The word after a predicate's verb (see :func:`_verb_index`), lowered."""
+    low = [t.lower() for t in pred]
+    k = _verb_index(low)
     return low[k + 1] if k + 1 < len(low) else ""
 
 
