@@ -130,7 +130,7 @@ def test_the_right_types_still_work(ws: Path) -> None:
     assert recall(ws, "Redis port", k=3, budget_tokens=800, today=TODAY)
     assert recall(folder, "", k=0) == []
     assert "Redis" in get_context(ws, 3000, True, "Redis port", 800, today=TODAY)
-    assert get_context(str(ws), query="", budget_tokens=0, today=TODAY)
+    assert get_context(str(ws), query="", budget_tokens=1, today=TODAY)
     assert should_flush(150_000, 200_000, reserve=40_000, soft_threshold=5_000) is False
     assert redact("plain prose") == "plain prose"
     r = sleep_cycle(ws, "both", "offline", dry_run=False, memory_budget_chars=8000, now=NOW)

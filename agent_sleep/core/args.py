@@ -65,6 +65,16 @@ def count_or_none(**values: Any) -> None:
     count(**{k: v for k, v in values.items() if v is not None})
 
 
+def positive_or_none(**values: Any) -> None:
+    """Each value is a whole number (not a bool), 1 or more, or None: a budget (the CLI's
+    options take the same range)."""
+    for name, value in values.items():
+        if value is not None:
+            _whole(name, value)
+            if value < 1:
+                raise BadInput(f"{name} must be at least 1, not {value}")
+
+
 def flag(**values: Any) -> None:
     """Each value is True or False (a string such as "false" would count as true)."""
     for name, value in values.items():

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,13 @@ class Target:
 
 
 def slugify(name: str) -> str:
+    """A page name as a slug; accented letters lose their accents (Café -> cafe)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return _ascii_slug("".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def _ascii_slug(name: str) -> str:
+    """The slug as earlier versions gave it, accented letters dropped (Café -> caf)."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80].strip("-")
 
 
@@ -79,8 +87,21 @@ def resolve(ws: Workspace, raw: object) -> Target:
         raise WorkspaceError(f"path {raw!r} leaves /memories or names a hidden file")
     rel = "/".join(parts)
     target = _classify(rel)
+    if target.alias:
+        target = _alias_page(ws, target, parts[0][:-3])
     _no_symlinks(ws, target.rel)
     return target
+
+
+def _alias_page(ws: Workspace, target: Target, name: str) -> Target:
+    """A top-level page kept under the slug an earlier release gave its name (caf.md for
+    Café.md) is still that page, until one under the new slug exists: never renamed behind
+    the user's back, never shadowed by an empty twin."""
+    slug = _ascii_slug(name)
+    old = Target(f"bank/concepts/{slug}.md", "bank", alias=True)
+    if not slug or old.rel == target.rel or os.path.lexists(ws.root / target.rel):
+        return target
+    return old if os.path.lexists(ws.root / old.rel) else target
 
 
 def _classify(rel: str) -> Target:

@@ -165,13 +165,17 @@ class MemoryTool(BetaAbstractMemoryTool):
             )
         return target, self.ws.root / target.rel
 
-    def _write(self, command: str, target: mf.Target, old: str, new_view: str) -> str:
+    def _write(self, command: str, target: mf.Target, old: str, new_view: str) -> bool:
+        """Whether the edit changed the file (an edit that reads the same writes nothing)."""
+        if new_view == mf.view_text(old):
+            return False
         text = mf.reconcile(old, new_view, target.kind)
         if len(text) > mf.MAX_FILE_CHARS:
             raise BadInput(f"{target.shown} would be over {mf.MAX_FILE_CHARS} characters")
         if text == old:
-            return "unchanged"
-        return mf.commit(self.ws, command, {target.rel: ("write", text)})
+            return False
+        mf.commit(self.ws, command, {target.rel: ("write", text)})
+        return True
 
     @_refusals
     def create(self, command: Any) -> str:
@@ -228,7 +232,13 @@ class MemoryTool(BetaAbstractMemoryTool):
                 where = "did not appear verbatim" if count == 0 else f"appears {count} times"
                 raise BadInput(f"no replacement was made: old_str {where} in {target.shown}")
             at = view.index(old_str)
-            self._write("str_replace", target, raw, view.replace(old_str, new_str, 1))
+            if not self._write("str_replace", target, raw, view.replace(old_str, new_str, 1)):
+                why = (
+                    "new_str is the same as old_str"
+                    if new_str == old_str
+                    else "the file reads the same after it (typed metadata is not taken)"
+                )
+                return f"Nothing changed: {why}; {target.shown} was not written"
         line = view[:at].count("\n")
         lines = mf.view_text(self.ws.read_text(path)).split("\n")
         lo, hi = max(0, line - 2), min(len(lines), line + 3 + new_str.count("\n"))

@@ -45,7 +45,7 @@ def get_context(
     args.count(max_memory_chars=max_memory_chars)
     args.flag(load_yesterday=load_yesterday)
     args.text_or_none(query=query)
-    args.count_or_none(budget_tokens=budget_tokens)
+    args.positive_or_none(budget_tokens=budget_tokens)
     args.day_or_none(today=today)
     ws = Workspace.at(workspace)
     today = today or dt.date.today()

@@ -143,7 +143,8 @@ def recall(
     ``budget_tokens`` when given (``k`` defaults to 6 when there is no budget); with ``agent``,
     only that agent's notes and the entries citing them."""
     args.text(query=query)
-    args.count_or_none(k=k, budget_tokens=budget_tokens)
+    args.count_or_none(k=k)
+    args.positive_or_none(budget_tokens=budget_tokens)
     args.day_or_none(today=today)
     args.text_or_none(agent=agent)
     args.instance_or_none(fusion=(fusion, Fusion))

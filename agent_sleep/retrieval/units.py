@@ -1,6 +1,7 @@
 """The workspace split into recall units: what one search result can be.
 
-- ``memory``: one MEMORY.md entry (``sources=`` names the daily notes it cites; ``date=`` if set),
+- ``memory``: one MEMORY.md entry (``sources=`` names the daily notes it cites; ``date=`` if set);
+  a list item written by hand without a type prefix ("- Prefers tea") is a W entry,
 - ``bank``: one ``## Section`` of a bank page (entries carry ``sources=`` too), long sections
   split into chunks of whole entries,
 - ``log``: one note of a daily log, dated by the log's file name,
@@ -38,13 +39,15 @@ BANK = "bank"
 LOG = "log"
 WINDOW = "window"
 # how notes become units; a change makes the next update read every file again (vectors are
-# reused by content hash). 2: a log note records the ids its sources= cites (a REM note's)
-SPLIT = 2
+# reused by content hash). 2: a log note records the ids its sources= cites (a REM note's);
+# 3: a hand-written MEMORY.md list item without a type prefix is an entry
+SPLIT = 3
 WINDOW_NOTES = 0  # notes per window unit (0: no windows)
 WINDOW_STRIDE = 3  # a window starts every this many notes
 CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
 CONTEXT_WORDS = 40  # how much of the previous note is indexed with a log note
 _COMMENT = re.compile(r" ?<!--.*?-->", re.S)
+_BULLET = re.compile(r"\ufeff?[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 _FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.S)
 
 
@@ -94,10 +97,20 @@ def _valid_date(value: str | None) -> str | None:
         return None
 
 
+def _untyped(block: notes.Block) -> notes.Note | None:
+    """A list item written by hand without a type prefix ("- Prefers tea"), read as a W entry
+    (as the memory tool takes one): a MEMORY.md written by hand is searchable as it is."""
+    m = _BULLET.match(block.raw)
+    if m is None or block.heading is not None:
+        return None
+    text = _COMMENT.sub("", block.raw[m.end() :]).strip()
+    return notes.Note(type="W", text=text) if any(c.isalnum() for c in text) else None
+
+
 def memory_units(text: str, path: str = "MEMORY.md") -> list[Unit]:
     out = []
     for block in notes.parse(text).blocks:
-        n = block.note
+        n = block.note or _untyped(block)
         if n is None or not n.text.strip():
             continue
         date = _valid_date(n.meta.get("date"))
