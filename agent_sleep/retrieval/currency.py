@@ -21,7 +21,7 @@ import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.workspace import Workspace
@@ -174,6 +174,25 @@ def reorder(
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
 
 
+def _statement(text: str) -> str:
+    """What the restatement check reads of a unit's text: "W: …" is a note's type, not a
+    speaker."""
+    return fmt.PREFIX_RE.sub("", text, count=1)
+
+
+def stored_claims(text: str) -> list[Any] | None:
+    """The claims the restatement check will read of a unit's ``text``, as its index record
+    stores them (``analysis.claims.dump``); None for a chat turn, which it never reads.
+    The index reads them when it embeds a unit, so a search does not."""
+    from agent_sleep.analysis import claims as cl
+    from agent_sleep.analysis import currency as ac
+
+    said = _statement(text)
+    if ac._chat(said) or not cl.reader():
+        return None
+    return cl.dump(cl.claims(said), said)
+
+
 NEWER_DEPTH = 12  # the best units among which a newer restatement moves up
 RESTATED = 0.6  # cosine of two units' vectors for a restatement
 
@@ -191,12 +210,17 @@ def newer_first(
         return ranked
     import numpy as np
 
+    from agent_sleep.analysis import claims as cl
     from agent_sleep.analysis.currency import restates
 
     units = [index.units[row] for row in top]
     when = [(u.date or "", u.time or "") for u in units]
-    # "W: …" is a note's type, not a speaker
-    texts = [fmt.PREFIX_RE.sub("", u.text, count=1) for u in units]
+    texts = [_statement(u.text) for u in units]
+    for row, text in zip(top, texts, strict=True):
+        stored = None if cl.remembered(text) else index.records[row].claims
+        found = cl.load(stored, text) if stored is not None else None
+        if found is not None:
+            cl.remember(text, found)
     vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
     vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
     order = list(range(len(top)))

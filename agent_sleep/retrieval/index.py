@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent_sleep.core.errors import AgentSleepError
 from agent_sleep.core.log import warn_once
@@ -621,12 +621,14 @@ def _collect(
     Stored units carry no ``context`` nor ``meaning`` (only the terms and the hash of the
     embedded text are kept), so an index built without vectors or with another model cannot
     be reused when those are now needed."""
-    slices: dict[str, tuple[int, int]] = {}
-    if old is not None and _reusable(old, model) and _same_windows(old) and not old.pending:
+    spans: dict[str, tuple[int, int]] = {}  # each file's rows in the old index
+    if old is not None:
         at = 0
         for rel, (_mtime, _size, count) in old.files.items():
-            slices[rel] = (at, at + count)
+            spans[rel] = (at, at + count)
             at += count
+    reuse = old is not None and _reusable(old, model) and _same_windows(old) and not old.pending
+    slices = spans if reuse else {}
     from agent_sleep.retrieval.index_vectors import Collected
 
     got = Collected([], [], [], {}, {}, 0)
@@ -639,11 +641,16 @@ def _collect(
             count = hi - lo
         else:
             first = len(got.records)
+            read = {}
+            if old is not None and rel in spans and model is not None:
+                read = _read_claims(old, *spans[rel])
             for u in iter_units(rel, ws.read_text(ws.root / rel)):
                 if model is not None:
                     got.texts[len(got.records)] = u.embedded
-                got.records.append(Record.of_unit(u))
-                got.hashes.append(_hash(u))
+                record, h = Record.of_unit(u), _hash(u)
+                record.claims = read.get(h)
+                got.records.append(record)
+                got.hashes.append(h)
                 got.tokens.append(" ".join(tokenize(u.indexed)))
             count = len(got.records) - first
             got.read += 1
@@ -653,7 +660,22 @@ def _collect(
 
 def _copy(r: Record) -> Record:
     """A stored record without its sources (``_add_sources`` derives them anew)."""
-    return Record(r.kind, r.path, r.text, r.date, r.ids, r.refs, r.cites, r.section, r.time, r.span)
+    return Record(
+        r.kind, r.path, r.text, r.date, r.ids, r.refs, r.cites, r.section, r.time, r.span,
+        claims=r.claims,
+    )  # fmt: skip
+
+
+def _read_claims(old: Loaded, lo: int, hi: int) -> dict[str, list[Any]]:
+    """The claims stored with the old rows ``lo:hi`` (a file read again), by unit hash: a
+    unit whose vector is reused keeps them (a log that grew by one note, or every file when
+    units are split anew, is not read for claims again)."""
+    out = {}
+    for row in range(lo, hi):
+        found = old.records[row].claims
+        if found is not None:
+            out[old.hashes[row]] = found
+    return out
 
 
 def _hash(unit: Unit) -> str:

@@ -48,6 +48,9 @@ class Record:
     time: str | None
     span: int = 0  # a window: rows back to its first note (units.WINDOW)
     sources: list[str] = field(default_factory=list)
+    # the claims of its text, read when it was embedded (``analysis.claims.dump``; None: not
+    # read, e.g. a chat turn, whose claims recall never asks for)
+    claims: list[Any] | None = None
 
     @classmethod
     def of_unit(cls, u: Unit) -> Record:
@@ -58,15 +61,18 @@ class Record:
 
     @classmethod
     def of_row(cls, row: list[Any]) -> Record:
-        if len(row) != 11:
+        if len(row) not in (11, 12):  # 11: written without claims
             raise ValueError("a unit record of another layout")
         return cls(*row)
 
     def row(self) -> list[Any]:
-        return [
+        out = [
             self.kind, self.path, self.text, self.date, self.ids, self.refs, self.cites,
             self.section, self.time, self.span, self.sources,
         ]  # fmt: skip
+        if self.claims is not None:
+            out.append(self.claims)
+        return out
 
     def unit(self) -> Unit:
         return Unit(

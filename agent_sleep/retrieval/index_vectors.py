@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_sleep.core.log import progress
+from agent_sleep.retrieval.currency import stored_claims
 from agent_sleep.retrieval.embed import Embedder
 from agent_sleep.retrieval.index_store import Loaded
 from agent_sleep.retrieval.token_states import STATES, folder_of, model_key
@@ -117,6 +118,9 @@ def _vectors(
             _keep_states(got, part[max(with_states - start, 0) :], folder, model)
         for (_, rows), vec in zip(part, vecs, strict=True):
             out[rows] = vec
+            found = stored_claims(got.records[rows[0]].text)
+            for row in rows:
+                got.records[row].claims = found
         if len(pending) >= PROGRESS_MIN:
             report(min(start + PROGRESS_EVERY, len(pending)), len(pending))
     return out, len(pending), 0
