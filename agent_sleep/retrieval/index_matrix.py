@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_sleep.retrieval.numpy_encoder import one_blas_thread
-from agent_sleep.retrieval.signals import union
+from agent_sleep.retrieval.signals import top, union
 
 if TYPE_CHECKING:
     import numpy as np
@@ -112,7 +112,7 @@ class Vectors:
             estimate = projected[0] @ reduced
         else:
             estimate = np.concatenate([p @ reduced for p in projected])
-        best = np.argpartition(-estimate, shortlist - 1)[:shortlist]
+        best = top(estimate, shortlist)
         rows = union(best, exact)
         out = np.full(n, UNSEEN, dtype=np.float32)
         out[rows] = self[rows] @ query

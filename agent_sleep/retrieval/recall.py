@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 from agent_sleep.core import args
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
+from agent_sleep.retrieval.index_matrix import SKETCH_FROM, UNSEEN
 from agent_sleep.retrieval.learned import WEIGHTS as LEARNED
 from agent_sleep.retrieval.learned import Signals
 from agent_sleep.retrieval.rerank import minmax, rerank
@@ -281,7 +282,12 @@ def _fuse(
 
     cand = text_top
     if cos is not None:
-        cand = _union(cand, _top(cos, pool))
+        # past a sketch's shortlist every cosine reads UNSEEN: the best are among the others
+        seen = np.flatnonzero(cos > UNSEEN) if len(cos) >= SKETCH_FROM else None
+        if seen is not None and pool < len(seen) < len(cos):
+            cand = _union(cand, seen[_top(cos[seen], pool)])
+        else:
+            cand = _union(cand, _top(cos, pool))
     if len(cand) == 0:
         return cand, np.zeros(0)
     if fusion.fuse == "rrf":
