@@ -38,7 +38,9 @@ on (references/consolidation.md gives how each was used).
 
 It runs against any checkout on ``PYTHONPATH`` (the public API only; ``now=`` is passed when
 ``sleep_cycle`` takes it), so the commit before this work can be measured with the same
-scenarios::
+scenarios. Without one, it measures the checkout it sits in (the first line printed names the
+code under test): a copy run from a worktree used to measure whatever tree the environment had
+installed in editable mode instead, as it stood at that moment::
 
     python bench/bench_currency.py [--seed 7] [--locomo ../shared/data/locomo/locomo-dev.json]
     python bench/bench_currency.py --cases bench/currency_cases/written_d.json --budget-tokens 1000
@@ -50,6 +52,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import inspect
+import os
 import random
 import re
 import sys
@@ -58,7 +61,19 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import agent_sleep
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _checkout_named() -> bool:
+    """Whether ``PYTHONPATH`` names a checkout to measure (a folder holding ``agent_sleep``)."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return any(p and (Path(p) / "agent_sleep" / "__init__.py").is_file() for p in paths)
+
+
+if not _checkout_named():  # this bench's own checkout, not an installed one
+    sys.path.insert(0, str(ROOT))
+
+import agent_sleep  # noqa: E402
 
 START = dt.date(2026, 9, 7)
 DAYS = 42
@@ -783,7 +798,7 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
 def locomo_memories(path: str, limit: int | None, out_dir: Path) -> int:
     """Replay LoCoMo conversations day by day (offline sleep after each day) and save each
     final MEMORY.md into ``out_dir``; returns the number of conversations."""
-    sys.path.append(str(Path(__file__).resolve().parent.parent))
+    sys.path.append(str(ROOT))
     from bench import locomo
 
     takes_now = "now" in inspect.signature(agent_sleep.sleep_cycle).parameters
@@ -895,13 +910,12 @@ def main() -> None:
         for f in r["failures"]:
             print("  miss:", *f, sep=" | ")
     if args.locomo:
-        import os
         import subprocess
 
         with tempfile.TemporaryDirectory() as tmp:
             n = locomo_memories(args.locomo, args.limit, Path(tmp))
-            root = str(Path(__file__).resolve().parent.parent)
-            env = {**os.environ, "PYTHONPATH": root}
+            # the conflicts are judged by this bench's checkout, whichever code wrote the files
+            env = {**os.environ, "PYTHONPATH": str(ROOT)}
             out = subprocess.run(
                 [sys.executable, __file__, "--conflicts", tmp],
                 env=env,

@@ -16,19 +16,27 @@ def _values(scores: np.ndarray, rows: np.ndarray) -> list[float]:
     return sorted(scores[rows].tolist())
 
 
+def _scores(kind: str, rng: np.random.Generator, n: int) -> np.ndarray:
+    if kind == "normal":
+        out = rng.standard_normal(n)
+    elif kind == "few levels":
+        out = rng.integers(0, 6, n).astype(float)
+    elif kind == "mostly unseen":  # a sketch's cosines: UNSEEN past its shortlist
+        out = np.where(rng.random(n) < 0.004, rng.random(n), -2.0)
+    elif kind == "sorted":
+        out = np.sort(rng.random(n))
+    else:
+        out = np.zeros(n)
+    return out.astype(np.float32)
+
+
 @pytest.mark.parametrize("kind", ["normal", "few levels", "mostly unseen", "sorted", "constant"])
 def test_top_picks_the_best_scores(kind: str) -> None:
     rng = np.random.default_rng(len(kind))
     for _ in range(40):
         n = int(rng.integers(signals.TOP_SAMPLED, 120_000))
         count = int(rng.integers(1, 1_500))
-        scores = {
-            "normal": lambda: rng.standard_normal(n),
-            "few levels": lambda: rng.integers(0, 6, n).astype(float),
-            "mostly unseen": lambda: np.where(rng.random(n) < 0.004, rng.random(n), -2.0),
-            "sorted": lambda: np.sort(rng.random(n)),
-            "constant": lambda: np.zeros(n),
-        }[kind]().astype(np.float32)
+        scores = _scores(kind, rng, n)
         rows = top(scores, count)
         assert len(rows) == count == len(set(rows.tolist()))
         assert _values(scores, rows) == _values(scores, np.argpartition(-scores, count - 1)[:count])

@@ -513,16 +513,23 @@ def _said_alike(
     language and states a fact (no intention, nothing added), shares a content word with the
     old one and brings a value of its own, and the two say alike once their values, names and
     change words are masked. Notes only: chat turns never get here."""
-    if similar is None or not _states_a_change(new_text) or _chat(old_text):
-        return None
-    if not _anchored(new_text, old_text, names):
-        return None
-    fresh, gone = _values_apart(new_text, old_text)
-    if not fresh and not _content(new_text) - _content(old_text):
+    if similar is None or not _alike_asked(new_text, old_text, names):
         return None
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
+    fresh, gone = _values_apart(new_text, old_text)
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether :func:`_said_alike` asks the embedding about two texts (everything it checks
+    before the cosine): sleep embeds the masked texts of such pairs together beforehand."""
+    if not _states_a_change(new_text) or _chat(old_text):
+        return False
+    if not _anchored(new_text, old_text, names):
+        return False
+    fresh, _gone = _values_apart(new_text, old_text)
+    return bool(fresh) or bool(_content(new_text) - _content(old_text))
 
 
 @functools.lru_cache(maxsize=1 << 12)

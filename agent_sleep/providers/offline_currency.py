@@ -58,9 +58,12 @@ def _vector(text: str) -> Any:
 
 
 def _embed(texts: list[str]) -> None:
-    """Embed ``texts`` in one call of the model (in batches), keeping their vectors."""
-    if len(_vectors) + len(texts) > MAX_VECTORS:
-        _vectors.clear()
+    """Embed ``texts`` in one call of the model (in batches), keeping their vectors; past
+    ``MAX_VECTORS`` the oldest kept go first (never those a run has just fetched together)."""
+    over = len(_vectors) + len(texts) - MAX_VECTORS
+    if over > 0:
+        for old in list(_vectors)[:over]:
+            del _vectors[old]
     for text, vec in zip(texts, _encoder[0].embed_documents(texts), strict=True):
         _vectors[text] = vec
 
@@ -124,8 +127,8 @@ def supersedes(
         (str(m["id"]), str(m["text"]), str(m.get("date") or "")) for m in [*memory, *related]
     ]
     out: dict[int, dict[str, Any]] = {}
-    if isinstance(similar, Lazy):
-        similar.prefetch(_compared(items, targets))
+    if isinstance(similar, Lazy):  # the texts the run will compare, embedded together
+        similar.prefetch([*_compared(items, targets), *_alike_texts(items, targets, known)])
     if len(items) >= offline_common.PROGRESS_EVERY:
         offline_common.say(f"  NREM: currency: {len(items)} items against what they may replace")
     # the entries an item may replace, in order of adding; None once replaced. Only the pairs
@@ -212,6 +215,29 @@ def _compared(
         add(text, date)
     texts = list(dict.fromkeys(out))  # what prefetch embeds, in the same order
     return [*texts, *(currency._masked_text(t) for t in texts)]
+
+
+def _alike_texts(
+    items: Sequence[tuple[str, str, list[str], float, str]],
+    targets: list[tuple[str, str, str]],
+    known: frozenset[str],
+) -> list[str]:
+    """The masked texts "said alike" (``currency._said_alike``) may compare: each item that
+    states a change against the newest ``MAX_COMPARED`` earlier texts that are no chat turn
+    and pass its checks. Each such item is offered every earlier note (``Candidates.of``), so
+    these are the pairs :func:`supersedes` may ask about, and more: an entry replaced during
+    the run stays here, and the relation may be read before the embedding is asked. A text
+    left out is embedded when asked, alone."""
+    out: list[str] = []
+    earlier = [text for _ref, text, _date in targets if not currency._chat(text)]
+    for _kind, text, _sources, _conf, _date in items:
+        if currency._states_a_change(text):
+            for old in reversed(earlier[-MAX_COMPARED:]):
+                if currency._alike_asked(text, old, known):
+                    out += [text, old]
+        if not currency._chat(text):
+            earlier.append(text)
+    return [currency._masked_text(t) for t in dict.fromkeys(out)]
 
 
 def differ(a: str, b: str, known: frozenset[str]) -> bool:
