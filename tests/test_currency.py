@@ -518,17 +518,22 @@ def test_a_known_name_in_the_old_value_is_not_the_new_owner() -> None:
     assert bumped.kind == currency.SUPERSEDE
 
 
+def write_restated_notes(ws: Path) -> None:
+    """Two days of notes, the second restating the first's pickup day with another value."""
+    filler = ["The office plants need water on Mondays.", "Printer toner is in cabinet B."]
+    for day, text in ((3, "Recycling is collected every other Tuesday."),
+                      (9, "Recycling pickup happens on Thursdays.")):  # fmt: skip
+        for t in [*filler, text]:
+            micro_rest(t, "W", workspace=ws, when=dt.datetime(2026, 11, day, 10, 0))
+
+
 def test_recall_ranks_a_newer_restatement_first(tmp_path: Path, monkeypatch: Any) -> None:
     """No sleep has read an update in these notes; recall still puts the newer one first when
     it restates the older with a value of its own, and only then."""
     from agent_sleep.retrieval.recall import recall
 
     ws = tmp_path / "ws"
-    filler = ["The office plants need water on Mondays.", "Printer toner is in cabinet B."]
-    for day, text in ((3, "Recycling is collected every other Tuesday."),
-                      (9, "Recycling pickup happens on Thursdays.")):  # fmt: skip
-        for t in [*filler, text]:
-            micro_rest(t, "W", workspace=ws, when=dt.datetime(2026, 11, day, 10, 0))
+    write_restated_notes(ws)
 
     def first(query: str) -> str:
         return recall(ws, query, k=4)[0].text

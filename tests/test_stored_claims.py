@@ -18,6 +18,7 @@ from agent_sleep.retrieval import currency as recall_currency
 from agent_sleep.retrieval import index
 from agent_sleep.retrieval.index_records import Record
 from agent_sleep.retrieval.recall import recall
+from tests.test_currency import write_restated_notes
 
 TEXTS = [
     "Recycling pickup happens on Thursdays.",
@@ -139,11 +140,7 @@ def test_recall_reads_no_claims_it_finds_stored(tmp_path: Path, monkeypatch: Any
     """The restatement check orders the newer note first from the stored claims alone; with
     claims of another reader it reads them again, and orders the same."""
     ws = tmp_path / "ws"
-    filler = ["The office plants need water on Mondays.", "Printer toner is in cabinet B."]
-    for day, text in ((3, "Recycling is collected every other Tuesday."),
-                      (9, "Recycling pickup happens on Thursdays.")):  # fmt: skip
-        for t in [*filler, text]:
-            micro_rest(t, "W", workspace=ws, when=dt.datetime(2026, 11, day, 10, 0))
+    write_restated_notes(ws)
     index.update(Workspace.at(ws))
     read: list[str] = []
 
