@@ -179,3 +179,15 @@ def test_claims_outlive_a_new_split_of_the_files(tmp_path: Path, monkeypatch: An
     report = index.update(Workspace.at(ws))
     assert report.files_read >= 1 and report.embedded == 0  # read again, vectors reused
     assert _by_text(_loaded(ws))["W: Standup moved to 10:15."].claims == before
+
+
+def test_claims_stored_under_another_python_are_not_used(monkeypatch: Any) -> None:
+    """str.lower and the regex engine's tables belong to the Python that ran the reader."""
+    text = TEXTS[0]
+    stored = cl.dump(cl.claims(text), text)
+    cl.reader.cache_clear()
+    monkeypatch.setattr(cl.sys, "version", "3.99.0 (another build)")
+    try:
+        assert cl.load(stored, text) is None
+    finally:
+        cl.reader.cache_clear()

@@ -609,10 +609,11 @@ _HEAD = 7  # the fields without a default: text, owner, qualifiers, head, attrs,
 @functools.cache
 def reader() -> str:
     """A fingerprint of the code that reads claims (this module and the word lists and text
-    functions it uses): stored claims are used only by the reader that wrote them."""
+    functions it uses, and the Python whose string and regex functions run it): stored claims
+    are used only by the reader that wrote them."""
     import hashlib
 
-    digest = hashlib.sha1()
+    digest = hashlib.sha1(sys.version.encode())
     try:
         for module in (cw, lexical, sys.modules[__name__]):
             digest.update(Path(str(module.__file__)).read_bytes())
