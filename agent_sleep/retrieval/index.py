@@ -648,7 +648,7 @@ def _collect(
                 if model is not None:
                     got.texts[len(got.records)] = u.embedded
                 record, h = Record.of_unit(u), _hash(u)
-                record.claims = read.get(h)
+                record.claims = read.get((h, record.text))
                 got.records.append(record)
                 got.hashes.append(h)
                 got.tokens.append(" ".join(tokenize(u.indexed)))
@@ -666,15 +666,15 @@ def _copy(r: Record) -> Record:
     )  # fmt: skip
 
 
-def _read_claims(old: Loaded, lo: int, hi: int) -> dict[str, list[Any]]:
-    """The claims stored with the old rows ``lo:hi`` (a file read again), by unit hash: a
-    unit whose vector is reused keeps them (a log that grew by one note, or every file when
-    units are split anew, is not read for claims again)."""
+def _read_claims(old: Loaded, lo: int, hi: int) -> dict[tuple[str, str], list[Any]]:
+    """The claims stored with the old rows ``lo:hi`` (a file read again), by unit hash and
+    text: a unit whose vector is reused keeps them (a log that grew by one note, or every
+    file when units are split anew, is not read for claims again)."""
     out = {}
     for row in range(lo, hi):
-        found = old.records[row].claims
-        if found is not None:
-            out[old.hashes[row]] = found
+        record = old.records[row]
+        if record.claims is not None:
+            out[(old.hashes[row], record.text)] = record.claims
     return out
 
 
