@@ -1,0 +1,48 @@
+"""A supersede the removal cap holds back is not lost: its notes stay pending, and the next
+sleeps apply it, one cap at a time, until every update stands in MEMORY.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.core import notes
+
+DAY1 = dt.datetime(2026, 11, 2, 10)
+DAY2 = dt.datetime(2026, 11, 9, 10)
+OLD = [
+    "Standup is at 9:30 in the Huddle room.",
+    "The API rate limit is 100 requests per minute.",
+    "Staging lives at staging.example.com.",
+    "Releases go out every Tuesday.",
+]
+NEW = [
+    "Standup moved to 10:15.",
+    "The API rate limit was raised to 600 requests per minute.",
+    "Staging moved to preview.example.com.",
+]
+
+
+def _current(ws: Path) -> list[str]:
+    text = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    return [n.text for n in notes.notes_in(text) if not n.meta.get("superseded_by")]
+
+
+def test_the_next_sleeps_apply_what_the_cap_held_back(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    for text in OLD:
+        micro_rest(text, "W", workspace=ws, when=DAY1)
+    sleep_cycle(ws, "nrem", "offline", now=DAY1.replace(hour=22))
+    for text in NEW:
+        micro_rest(text, "W", workspace=ws, when=DAY2)
+    first = sleep_cycle(ws, "nrem", "offline", now=DAY2.replace(hour=22))
+    assert first.dropped.get("removal_cap", 0) >= 1  # 4 entries: one may go per run
+    held_back = [t for t in NEW if t not in _current(ws)]
+    assert held_back
+    for minute in range(1, 4):
+        sleep_cycle(ws, "nrem", "offline", now=DAY2.replace(hour=22, minute=minute))
+    current = _current(ws)
+    assert all(t in current for t in NEW), current
+    assert not any(t in current for t in OLD[:3]), current
+    assert "Releases go out every Tuesday." in current  # nothing replaced it
