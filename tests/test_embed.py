@@ -92,6 +92,17 @@ def test_onnx_graph_is_cached_and_reused(tmp_path: Path) -> None:
     assert np.allclose(first, again, atol=1e-6)
 
 
+def test_worker_threads_spin_within_a_run_and_stop_after_it(tmp_path: Path) -> None:
+    """A query's run wakes the worker threads for each of its dozens of operators: they spin
+    inside a run and stop when it returns, whether the graph is optimised now or read
+    optimised from the cache."""
+    for _ in range(2):  # the first load optimises and saves the graph, the second reads it
+        session = load_embedder(tmp_path)._session
+        options = session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "1"
+        assert options.get_session_config_entry("session.force_spinning_stop") == "1"
+
+
 def test_a_damaged_optimised_graph_is_optimised_again(tmp_path: Path) -> None:
     first = load_embedder(tmp_path).embed_documents(SENTENCES)
     (done,) = tmp_path.glob("minilm-*.opt.onnx")

@@ -613,7 +613,7 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(
         lemma(t)
         for t in tokens(text)
-        if t.lower() not in cw.STOP and not any(ch.isdigit() for ch in t)
+        if t.lower() not in cw.STOP and not any(map(str.isdigit, t))
         and not cw.change_word(t.lower())
     )  # fmt: skip
 
@@ -628,7 +628,7 @@ def _strong_words(text: str) -> frozenset[str]:
     return frozenset(
         t.lower()
         for k, t in enumerate(toks)
-        if any(ch.isdigit() for ch in t)
+        if any(map(str.isdigit, t))
         or _JOINED_RE.search(t)
         or (k and t[:1].isupper() and t.lower() not in cw.STOP)
     )

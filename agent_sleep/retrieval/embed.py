@@ -361,8 +361,11 @@ def _session(ort: Any, graph: Path | bytes) -> Any:
     def options(level: Any) -> Any:
         o = ort.SessionOptions()
         o.log_severity_level = 3
-        # worker threads that spin after a run steal the core the next numpy step needs
-        o.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # worker threads spin inside a run (a query's dozens of operators each wake them:
+        # without spinning a new query takes about 5 ms instead of 3.7) and stop when it
+        # returns, so they do not steal the core the next numpy step needs
+        o.add_session_config_entry("session.intra_op.allow_spinning", "1")
+        o.add_session_config_entry("session.force_spinning_stop", "1")
         o.graph_optimization_level = level
         return o
 
