@@ -191,3 +191,35 @@ def test_claims_stored_under_another_python_are_not_used(monkeypatch: Any) -> No
         assert cl.load(stored, text) is None
     finally:
         cl.reader.cache_clear()
+
+
+def test_a_search_with_nothing_restated_reads_no_claims(tmp_path: Path) -> None:
+    """When no two of the best units read alike with different times, the restatement check
+    loads no stored claims, and a new process (a cold search) never imports the claim reader;
+    with a restatement among them, it does."""
+    import subprocess
+    import sys
+
+    ws = tmp_path / "ws"
+    day = dt.datetime(2026, 11, 3, 9, 0)
+    for i, text in enumerate(["The staging database runs Postgres 16.",
+                              "Maya prefers window seats on long flights.",
+                              "The quarterly report is due on the first Monday."]):  # fmt: skip
+        micro_rest(text, "W", workspace=ws, when=day + dt.timedelta(hours=i))
+    index.update(Workspace.at(ws))
+    probe = (
+        "import sys; from agent_sleep import recall; recall(sys.argv[1], sys.argv[2], k=4); "
+        "print('agent_sleep.analysis.claims' in sys.modules)"
+    )
+
+    def imports_reader(where: Path, query: str) -> bool:
+        out = subprocess.run([sys.executable, "-c", probe, str(where), query],
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        return out.stdout.strip() == "True"
+
+    assert not imports_reader(ws, "which database does staging use")
+
+    restated = tmp_path / "restated"
+    write_restated_notes(restated)
+    index.update(Workspace.at(restated))
+    assert imports_reader(restated, "when is recycling collected")

@@ -210,27 +210,45 @@ def newer_first(
         return ranked
     import numpy as np
 
+    units = [index.units[row] for row in top]
+    when = [(u.date or "", u.time or "") for u in units]
+    old = [any(sup.get(i) for i in u.ids) for u in units]
+    vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
+    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    alike = (vecs @ vecs.T) >= RESTATED
+    # the pairs the text check is asked of: most requests have none, and then neither the
+    # claim reader is imported (a cold search) nor any unit's claims loaded
+    if not any(
+        alike[i, j] and when[i] < when[j] and not old[i]
+        for j in range(1, len(top)) if when[j][0] and not old[j]
+        for i in range(len(top)) if i != j
+    ):  # fmt: skip
+        return ranked
     from agent_sleep.analysis import claims as cl
     from agent_sleep.analysis.currency import restates
 
-    units = [index.units[row] for row in top]
-    when = [(u.date or "", u.time or "") for u in units]
     texts = [_statement(u.text) for u in units]
-    for row, text in zip(top, texts, strict=True):
-        stored = None if cl.remembered(text) else index.records[row].claims
-        found = cl.load(stored, text) if stored is not None else None
-        if found is not None:
-            cl.remember(text, found)
-    vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
-    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    loaded: set[int] = set()
+
+    def read(k: int) -> str:
+        """Unit ``k``'s statement, its stored claims handed to the claim reader first."""
+        if k not in loaded:
+            loaded.add(k)
+            text = texts[k]
+            stored = None if cl.remembered(text) else index.records[top[k]].claims
+            found = cl.load(stored, text) if stored is not None else None
+            if found is not None:
+                cl.remember(text, found)
+        return texts[k]
+
     order = list(range(len(top)))
     for j in range(1, len(top)):
-        if any(sup.get(i) for i in units[j].ids) or not when[j][0]:
+        if old[j] or not when[j][0]:
             continue
         for i in order[: order.index(j)]:
-            if when[i] >= when[j] or any(sup.get(x) for x in units[i].ids):
+            if when[i] >= when[j] or old[i]:
                 continue
-            if float(vecs[i] @ vecs[j]) >= RESTATED and restates(texts[j], texts[i]):
+            if alike[i, j] and restates(read(j), read(i)):
                 order.remove(j)
                 order.insert(order.index(i), j)
                 break
