@@ -14,7 +14,8 @@ For each size it prints one row of a scaling table:
   need on disk (as a new process finds them: "disk"), then again with them in memory too
   ("repeat"); and ``agent-sleep search QUERY --budget-tokens 4000`` in a new process (median
   of 3) as "new" and with the queries' states on disk,
-- cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5),
+- cold search: ``agent-sleep search QUERY`` in a new process with the index cached (median of 5;
+  the checkout's bytecode compiled first, as an installed package's is),
 - one new note: the re-index after ``micro_rest`` appends one note (notes embedded, seconds;
   only the index's tail part is rewritten, see references/recall.md),
 - next search: in the same process, a search right after another new note (it brings the
@@ -40,6 +41,7 @@ the build figures recorded when the index was built, and measures everything els
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime as dt
 import importlib
 import json
@@ -404,6 +406,9 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     plain = [int(s) for s in args.bm25_only_sizes.split(",") if s]
     work = Path(args.work)
+    # new processes read the checkout's bytecode, as an installed package's (with
+    # PYTHONDONTWRITEBYTECODE set, a module edited since would be compiled in every one)
+    compileall.compile_dir(ROOT / "agent_sleep", quiet=1)
     rows = []
     for size in sizes:
         rows.append(measure(work / f"ws-{size}", size))
