@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 K1 = 1.2
 B = 0.75
 WEIGHTS_KEPT = 4096  # terms whose posting weights a loaded index keeps
+DF_KEPT = 65536  # terms whose document frequency a loaded index keeps
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 STOPWORDS = frozenset(
@@ -210,6 +211,7 @@ class BM25:
     # ``total`` then count them too
     outside: Mapping[str, int] = field(default_factory=dict)
     _weights: dict[str, list[np.ndarray]] = field(default_factory=dict, compare=False, repr=False)
+    _df: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, segments: Sequence[Segment]) -> BM25:
@@ -259,7 +261,15 @@ class BM25:
         return kept
 
     def df(self, term: str) -> int:
-        return sum(s.df(term) for s in self.segments) + self.outside.get(term, 0)
+        """How many documents hold ``term``; kept once counted (packing asks it of every word
+        of every hit, and a long-lived process asks again for the next request's)."""
+        df = self._df.get(term)
+        if df is None:
+            df = sum(s.df(term) for s in self.segments) + self.outside.get(term, 0)
+            if len(self._df) >= DF_KEPT:
+                self._df.clear()
+            self._df[term] = df
+        return df
 
     def arrays(self) -> dict[str, Any]:
         """The arrays of a one-segment index (``from_arrays`` reads them back)."""
