@@ -210,12 +210,15 @@ def newer_first(
         return ranked
     import numpy as np
 
-    units = [index.units[row] for row in top]
-    when = [(u.date or "", u.time or "") for u in units]
-    old = [any(sup.get(i) for i in u.ids) for u in units]
     vecs = np.asarray(index.vectors[np.asarray(top, dtype=np.intp)], dtype=np.float32)
     vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
     alike = (vecs @ vecs.T) >= RESTATED
+    np.fill_diagonal(alike, False)
+    if not alike.any():
+        return ranked
+    units = [index.units[row] for row in top]
+    when = [(u.date or "", u.time or "") for u in units]
+    old = [any(sup.get(i) for i in u.ids) for u in units]
     # the pairs the text check is asked of: most requests have none, and then neither the
     # claim reader is imported (a cold search) nor any unit's claims loaded
     if not any(
