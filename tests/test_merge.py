@@ -254,3 +254,21 @@ def test_random_logs_lose_and_duplicate_nothing(seed: int) -> None:
     # a sync killed after writing the merge commits it as its own change and merges again
     # from the same ancestor: nothing changes
     assert merge_text(LOG, base, merged, theirs) == merged
+
+
+def test_notes_written_in_the_same_minute_keep_their_order() -> None:
+    """A story told within a minute ("deployed", "saw errors", "rolled back") keeps the order
+    it was written in on the other clone, whatever the ids; both directions agree here."""
+    base = HEAD
+    said = [n("10:00", "B", "Deployed v2", "zz00000000"), n("10:00", "B", "Saw 500s", "aa00000000"),
+            n("10:00", "B", "Rolled back", "mm00000000")]  # fmt: skip
+    ours = base + n("09:00", "B", "unrelated", "qq00000000")
+    theirs = base + "".join(said)
+    merged = merge_text(LOG, base, ours, theirs)
+    assert ids(merged) == ["qq00000000", "zz00000000", "aa00000000", "mm00000000"]
+    assert merge_text(LOG, base, theirs, ours) == merged
+    # a note of ours in the same minute does not split the other side's sequence out of order
+    ours = base + n("10:00", "B", "meanwhile", "bb00000000")
+    merged = merge_text(LOG, base, ours, theirs)
+    theirs_order = [i for i in ids(merged) if i != "bb00000000"]
+    assert theirs_order == ["zz00000000", "aa00000000", "mm00000000"]

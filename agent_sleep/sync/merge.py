@@ -215,8 +215,12 @@ def _merge_log(
         elif x.heading is not None and x.section is not None:
             heads.setdefault(x.section, i)
     orders = {title: _order(notes) for title, notes in where.items()}
-    at: dict[int, list[fmt.Block]] = {}
-    tail: dict[str, list[fmt.Block]] = {}
+    # the other side's new notes, each with its place in that side's file: notes written in
+    # the same minute keep the order they were written in ("deployed", "saw errors", "rolled
+    # back"), where their ids would shuffle them
+    at: dict[int, list[tuple[int, fmt.Block]]] = {}
+    tail: dict[str, list[tuple[int, fmt.Block]]] = {}
+    last: dict[str, tuple[str, int]] = {}  # per section: the time and spot of the last placed
     for x in t:
         if x.note is None or not x.note.id or x.note.id in mine:
             continue
@@ -224,24 +228,36 @@ def _merge_log(
             if y.note is None or y.note.id in have:
                 continue
             have.add(y.note.id)
-            spot = _spot(orders.get(y.section or ""), heads.get(y.section or ""), out, y)
+            placed = (len(have), y)
+            section = y.section or ""
+            spot = _spot(orders.get(section), heads.get(section), out, y)
             if spot is None:
-                tail.setdefault(y.section or "Retain", []).append(y)
-            else:
-                at.setdefault(spot, []).append(y)
+                tail.setdefault(y.section or "Retain", []).append(placed)
+                continue
+            when = y.note.time or ""
+            before = last.get(section)
+            if before is not None and before[0] == when:
+                spot = max(spot, before[1])
+            last[section] = (when, spot)
+            at.setdefault(spot, []).append(placed)
     merged: list[fmt.Block] = []
     for i in range(len(out) + 1):
-        group = sorted(at.get(i, []), key=_time_key)
+        group = [y for _, y in sorted(at.get(i, []), key=_written)]
         if group and i < len(out) and out[i].heading is not None and out[i - 1].note is None:
             group.append(fmt.Block(raw="\n"))  # an empty section got notes: keep its blank line
         merged += [terminated(x) for x in group]
         if i < len(out):
             merged.append(out[i])
     text = "".join(x.raw for x in merged)
-    for title, group in tail.items():
+    for title, placed in tail.items():
         text += ("" if text.endswith("\n") or not text else "\n") + ("\n" if text else "")
-        text += f"## {title}\n\n" + "".join(_line(x.raw) for x in sorted(group, key=_time_key))
+        text += f"## {title}\n\n" + "".join(_line(y.raw) for _, y in sorted(placed, key=_written))
     return text + "".join(_line(r) for r in _new_lines(b, o, t))
+
+
+def _written(placed: tuple[int, fmt.Block]) -> tuple[str, int]:
+    """A new note of the other side by its time, then by its place in that side's file."""
+    return ((placed[1].note.time or "") if placed[1].note else "", placed[0])
 
 
 def _time_key(x: fmt.Block) -> tuple[str, str]:
