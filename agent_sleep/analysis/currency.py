@@ -683,8 +683,9 @@ def values_differ(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:
     negation): near-duplicate merging must keep both."""
     va = {v for c in claims(a, names) for v in c.values}
     vb = {v for c in claims(b, names) for v in c.values}
-    nums_a = set(re.findall(r"\d[\d.:,]*", a))
-    nums_b = set(re.findall(r"\d[\d.:,]*", b))
+    # a number's digits and separators, not the sentence's full stop after it ("6379.")
+    nums_a = {n.rstrip(".:,") for n in re.findall(r"\d[\d.:,]*", a)}
+    nums_b = {n.rstrip(".:,") for n in re.findall(r"\d[\d.:,]*", b)}
     return (
         va != vb
         or nums_a != nums_b
@@ -698,8 +699,12 @@ def _capitals(text: str) -> set[str]:
     out = set()
     for sentence in lexical.sentences(lexical.split_speaker(text)[1]):
         toks = tokens(sentence)
-        out |= {t.lower() for t in toks if t[:1].isupper() and t.lower() not in cw.STOP}
+        out |= {_POSSESSIVE_END.sub("", t.lower()) for t in toks
+                if t[:1].isupper() and t.lower() not in cw.STOP}  # fmt: skip
     return out
+
+
+_POSSESSIVE_END = re.compile(r"['’]s$")  # "Redis's" names Redis
 
 
 def same_subject(a: str, b: str, names: frozenset[str] = frozenset()) -> bool:

@@ -164,7 +164,8 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
         for n in kept
     ]
     corpus = texts + [m["text"] for m in memory]
-    tfidf = lexical.TfIdf(corpus)
+    # "Redis's default port" and "Redis default port" say the same: a possessive is not a word
+    tfidf = lexical.TfIdf([_POSSESSIVE.sub("", t) for t in corpus])
     counts: Counter[str] = Counter()
     for t in texts:
         counts.update(set(distill.names(t, known)))
@@ -173,6 +174,9 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
     batch = _Batch(p, memory, known, info, kept, texts, corpus, tfidf, tfidf.similarity(), negs,
                    counts, proper)  # fmt: skip
     return batch, len(notes) - len(kept)
+
+
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 
 
 def _near(row: Any, threshold: float, start: int, end: int) -> list[int]:

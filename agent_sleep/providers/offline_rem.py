@@ -290,7 +290,11 @@ def _seed(
             score = distill.sentence_score(lexical.split_speaker(best)[1], known)
             said.append((score, notes[i].get("date", ""), excerpt(best, 160), i))
     said.sort(key=lambda t: (-t[0], t[3]))
-    lines = [f"{text} ({day})" if day else text for _s, day, text, _i in said[:2]]
+    taken: dict[str, tuple[str, str]] = {}  # the same sentence said again is said once
+    for _s, day, text, _i in said:
+        taken.setdefault(" ".join(lexical.tokens(text.replace("'s ", " ").replace("’s ", " "))),
+                         (day, text))  # fmt: skip
+    lines = [f"{text} ({day})" if day else text for day, text in list(taken.values())[:2]]
     return {
         "slug": slugify(name),
         "kind": kind,
