@@ -249,9 +249,9 @@ def _merge_log(
         if i < len(out):
             merged.append(out[i])
     text = "".join(x.raw for x in merged)
-    for title, placed in tail.items():
+    for title, late in tail.items():
         text += ("" if text.endswith("\n") or not text else "\n") + ("\n" if text else "")
-        text += f"## {title}\n\n" + "".join(_line(y.raw) for _, y in sorted(placed, key=_written))
+        text += f"## {title}\n\n" + "".join(_line(y.raw) for _, y in sorted(late, key=_written))
     return text + "".join(_line(r) for r in _new_lines(b, o, t))
 
 
