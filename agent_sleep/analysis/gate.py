@@ -35,7 +35,7 @@ _CODE = [
     ("config", re.compile(r"^\s*[\w.-]+\s*[:=]\s*[\w\"'./-]+\s*$")),
     ("markup", re.compile(r"^\s*(?:</?\w+[^>]*>|[\[{]\s*$|\"[\w-]+\"\s*:)")),
 ]  # fmt: skip
-MIN_WORDS = 4
+MIN_WORDS = 3  # subject, verb, object: "He uses vim.", "User: I'm vegetarian."
 MAX_WORDS = 80
 
 
