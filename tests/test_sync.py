@@ -134,7 +134,7 @@ def test_a_missing_remote_name_is_one_error_line(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     cli("init", "--git", "-w", str(ws))
     r = cli("sync", "-w", str(ws), "--remote", "backup")
-    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "remote add backup" in r.stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "remote add backup" in r.stderr
 
 
 _SYNC = "import sys; from agent_sleep.sync.remote import sync; sync(sys.argv[1])"

@@ -58,8 +58,9 @@ def numpy_on_one_thread() -> None:
 
 
 def existing_workspace(workspace: str | None) -> Workspace:
-    """The workspace a command that reads it names, which must already exist: a mistyped path
-    is an error, not an empty memory (nothing is created)."""
+    """The workspace a command that reads it (or consolidates what it holds: ``sleep``) names,
+    which must already exist: a mistyped path is an error, not an empty memory (nothing is
+    created)."""
     ws = Workspace.at(workspace).refuse_file()
     if not ws.exists():
         raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import click
 
-from agent_sleep.cli.common import common_options, day, emit, moment, progress_lines, say
+from agent_sleep.cli.common import (
+    common_options,
+    day,
+    emit,
+    existing_workspace,
+    moment,
+    progress_lines,
+    say,
+)
 from agent_sleep.core.errors import BadInput
 
 if TYPE_CHECKING:
@@ -236,20 +245,32 @@ def sleep_cmd(
     as_json: bool,
 ) -> None:
     """Consolidate pending notes: NREM into MEMORY.md and bank/, REM into dreams and
-    next-session actions. Running it again over the same notes changes nothing."""
+    next-session actions. Running it again over the same notes changes nothing, except that
+    it applies what an earlier run held back: a run changes at most 25% of MEMORY.md's entries
+    (--prune-memory lifts this cap), and the notes of the other changes stay pending."""
     from agent_sleep.consolidation.sleep import sleep_cycle
+    from agent_sleep.consolidation.snapshot import parse_since
+    from agent_sleep.core.memory import memory_budget as budget_of
+    from agent_sleep.providers.base import get_provider
 
+    # the options first (a provider with no server, a bad budget or date), then the workspace,
+    # which must exist: a mistyped path (a cron job) is an error, not a new, empty workspace
+    at = moment(when)
+    prov = get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
+    budget_of(memory_budget)
+    parse_since(since, dt.date.today())
+    existing_workspace(workspace)
     r = sleep_cycle(
         workspace,
         phase,
-        _provider(provider, model, base_url, context_tokens),
+        prov,
         dry_run=dry_run,
         prune_memory=prune_memory,
         since=since,
         model=model,
         memory_budget_chars=memory_budget,
         progress=progress_lines(as_json),
-        now=moment(when),
+        now=at,
     )
     if r.run_id and not dry_run:
         from agent_sleep.cli.sync import commit_after
@@ -272,6 +293,21 @@ def sleep_cmd(
     )
     for path in r.files_changed:
         click.echo(f"  {path}")
+    held = r.dropped.get("removal_cap", 0)
+    if held:
+        click.echo(_held_back(held, r.deferred))
+
+
+def _held_back(changes: int, notes: int) -> str:
+    """One line on what the removal cap kept from MEMORY.md this run."""
+    what = f"Removal cap (25% of MEMORY.md per run): {_n(changes, 'change')} held back"
+    if notes:
+        what += f"; {'its' if notes == 1 else 'their'} {_n(notes, 'note')} wait for the next sleep"
+    return what + " (--prune-memory lifts the cap)."
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @click.command(

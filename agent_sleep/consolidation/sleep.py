@@ -57,7 +57,8 @@ class SleepResult:
     tokens: dict[str, int]
     seconds: float
     files_changed: list[str]
-    pending_left: int
+    pending_left: int  # notes still pending after the run, ``deferred`` ones included
+    deferred: int = 0  # notes whose change the removal cap held back: the next run takes them
     dry_run: bool = False
     diff: str = ""
     open_questions: list[str] = field(default_factory=list)
@@ -239,7 +240,8 @@ def sleep_cycle(
     now: dt.datetime | None = None,
 ) -> SleepResult:
     """Consolidate the pending notes: NREM into MEMORY.md and the bank, REM into dreams,
-    confidence shifts and next-session actions. Same input twice changes nothing.
+    confidence shifts and next-session actions. Same input twice changes nothing, except that
+    a run applies what an earlier run's removal cap held back (``deferred``: still pending).
 
     ``now`` (local time; default the clock) dates the run: today's log, the look-back window
     and the time written on new entries."""
@@ -325,6 +327,7 @@ def _write(
             for ph, ids in marked.items():
                 marks[ph].update(ids)
             journal.save_watermark(ws, marks)
+        deferred = {n.id for n in nrem_batch} & plan.deferred
         result = SleepResult(
             run_id=run_id,
             phase=phase,
@@ -342,7 +345,8 @@ def _write(
             },
             seconds=round(time.monotonic() - started, 3),
             files_changed=files,
-            pending_left=max(0, len(pending) - len(nrem_batch)),
+            pending_left=_pending_left(ws, plan, pending, nrem_batch, builder.inputs.cited),
+            deferred=len(deferred),
             dry_run=dry_run,
             diff=diff,
             open_questions=[q["text"] for q in _brief(run.nrem_out.get("open_questions", []))],
@@ -350,6 +354,24 @@ def _write(
         if run_id is not None:
             journal.append(ws, _journal_line(run, result, plan, nrem_batch, rem_batch, weak))
     return result
+
+
+def _pending_left(
+    ws: Workspace,
+    plan: Plan,
+    pending: list[DayNote],
+    nrem_batch: list[DayNote],
+    cited: frozenset[str],
+) -> int:
+    """The notes still pending once the plan stands (what ``status`` then counts): those NREM
+    did not take (past the provider's batch, or held back by the removal cap), unless a page
+    the plan writes cites them now."""
+    taken = {n.id for n in nrem_batch} - plan.deferred
+    now_cited = set(cited)
+    for path, text in plan.texts.items():
+        if path == ws.memory_md or path.is_relative_to(ws.bank_dir):
+            now_cited.update(s for note in fmt.notes_in(text) for s in sources_of(note))
+    return sum(1 for n in pending if n.id not in taken and n.id not in now_cited)
 
 
 def _journal_line(

@@ -20,7 +20,7 @@ def status(
     memory_budget_chars: int | None = None,
     today: dt.date | None = None,
 ) -> dict[str, Any]:
-    ws = Workspace.at(workspace)
+    ws = Workspace.at(workspace).refuse_file()  # a file is a misconfiguration, not "no workspace"
     if not ws.exists():
         return {"workspace": str(ws.root), "exists": False}
     today = today or dt.date.today()

@@ -25,6 +25,7 @@ from agent_sleep.sync.repo import (
     DEFAULT_BRANCH,
     Repo,
     SyncError,
+    UnknownRemote,
     commit_pending,
     git_lock,
     install,
@@ -69,7 +70,7 @@ def pick_remote(repo: Repo, name: str | None) -> str | None:
         if not name.strip():
             raise BadInput(f"the remote name is empty: give one of {', '.join(remotes) or 'none'}")
         if name not in remotes:
-            raise SyncError(
+            raise UnknownRemote(
                 f"no git remote named {name!r} (have: {', '.join(remotes) or 'none'}): "
                 f"add it with `git -C {q} remote add {shlex.quote(name)} URL`"
             )
@@ -277,9 +278,9 @@ def sync(
     """Commit pending changes, then fetch, merge and push until the push goes through."""
     repo = open_repo(workspace)
     with git_lock(repo.ws):
+        chosen = pick_remote(repo, remote)  # a remote that does not exist: refused, nothing done
         installed = install(repo)
         branch = repo.branch()
-        chosen = pick_remote(repo, remote)
         if chosen is not None:
             branch = adopt_branch(repo, chosen, branch)
         result = SyncResult(remote=None, branch=branch, installed=installed)

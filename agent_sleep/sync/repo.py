@@ -41,6 +41,13 @@ class NotARepository(SyncError):
     exit_code = 2
 
 
+class UnknownRemote(SyncError):
+    """``--remote NAME`` names no remote of the repository: bad input (exit 2), not a failed
+    git operation."""
+
+    exit_code = 2
+
+
 @dataclass(frozen=True)
 class Repo:
     ws: Workspace
