@@ -7,6 +7,9 @@ re-run from adding them twice).
 - ``journal.jsonl``: one JSON line per run (and per rollback), credentials redacted;
 - ``runs/<run_id>/``: ``meta.json`` and the before-image of every file the run touched;
 - ``consolidated.json``: ids of the notes NREM and REM have already processed.
+
+A run killed while keeping its images leaves a temp file in its folder: the next run, or
+rollback, removes it (:func:`remove_stale_temps`).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]])
     """Write ``plan`` (caller holds the lock): before-images first, then atomic writes.
 
     Returns the workspace-relative paths written."""
+    remove_stale_temps(ws)
     targets = [p for p in plan.changed()]
     for p in targets:
         ws.confine(p)  # every target checked before anything is written
@@ -125,6 +129,22 @@ def commit(ws: Workspace, run_id: str, plan: Plan, marked: dict[str, list[str]])
     except StorageError as e:
         raise _undo(ws, run_id, plan, written, e) from e
     return [_rel(ws, p) for p in targets]
+
+
+def remove_stale_temps(ws: Workspace) -> list[Path]:
+    """Remove the temp files of writes a killed process cut short (``Workspace.
+    remove_stale_temps``): in the workspace's own folders, and in the run folders
+    (``runs/<run_id>/``, its ``before/`` and ``after/``: a run killed while keeping its
+    images). The caller holds the lock; a sleep run about to write and rollback call it."""
+    removed = ws.remove_stale_temps()
+    runs = ws.state_dir / RUNS
+    try:
+        folders = [p for p in runs.iterdir() if p.is_dir()] if runs.is_dir() else []
+    except OSError:
+        return removed
+    return removed + ws.remove_stale_temps(
+        folder / sub for folder in folders for sub in ("", "before", "after")
+    )
 
 
 def _undo(
@@ -186,6 +206,49 @@ def latest_run(ws: Workspace) -> str | None:
     return None
 
 
+def unfinished_runs(ws: Workspace) -> list[dict[str, Any]]:
+    """The runs that began writing and never finished (killed mid-write, or a failed write
+    that could not be put back): a folder under ``runs/`` with its ``meta.json``, no journal
+    line and not rolled back, oldest first. Each as a row of ``status``'s recent runs, with
+    what is known (``time``: when its record was written; ``files_changed``: the files it
+    meant to write) and ``unfinished``: True. ``agent-sleep rollback`` undoes the newest.
+    Call under the lock (``read_lock``): a run writing meanwhile would show as one."""
+    runs = ws.state_dir / RUNS
+    if not runs.is_dir():
+        return []
+    logged = {str(e.get("run_id")) for e in entries(ws) if e.get("run_id")}
+    out: list[tuple[int, dict[str, Any]]] = []
+    for folder in runs.iterdir():
+        if folder.name in logged:
+            continue
+        try:
+            started = (folder / "meta.json").stat().st_mtime_ns
+            meta = _meta(ws, folder.name)
+        except (OSError, BadInput):  # no record (killed before it): nothing to roll back
+            continue
+        if meta.get("rolled_back"):
+            continue
+        when = dt.datetime.fromtimestamp(started / 1e9, dt.timezone.utc)
+        out.append(
+            (
+                started,
+                {
+                    "run_id": folder.name,
+                    "time": when.isoformat(timespec="seconds"),
+                    "phase": None,
+                    "provider": None,
+                    "model": None,
+                    "notes_in": None,
+                    "files_changed": len(meta["files"]),
+                    "seconds": None,
+                    "rolled_back": False,
+                    "unfinished": True,
+                },
+            )
+        )
+    return [row for _, row in sorted(out, key=lambda item: item[0])]
+
+
 Merge = Callable[[str, str, str, str], str]  # (path, base, ours, theirs) -> merged text
 
 
@@ -210,6 +273,7 @@ def rollback(
     if not ws.state_dir.is_dir():  # nothing was ever run here: create nothing either
         raise BadInput(f"no sleep run to roll back in {ws.root}")
     with ws.lock():
+        remove_stale_temps(ws)
         rid = run_id or latest_run(ws)
         if rid is None:
             raise BadInput("no sleep run to roll back")

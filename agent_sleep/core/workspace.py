@@ -10,13 +10,15 @@ import contextlib
 import datetime as dt
 import errno
 import os
-from collections.abc import Iterable, Iterator
+import threading
+import time
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_sleep.core.errors import StorageError, WorkspaceError
 from agent_sleep.core.log import warn_once
-from agent_sleep.core.storage import atomic_write, file_lock, fsync_dir
+from agent_sleep.core.storage import atomic_write, file_lock, fsync_dir, remove_stale_temps
 
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
@@ -29,6 +31,9 @@ MEMORY_HEADER = (
     "Long-term memory: durable facts, preferences and decisions, consolidated from the daily\n"
     "logs by `agent-sleep sleep`. Safe to edit by hand.\n\n"
 )
+
+# when this thread took each workspace's lock (``time.time_ns()``), while it holds it
+_HELD = threading.local()
 
 
 def resolve_path(workspace: str | os.PathLike[str] | None = None) -> Path:
@@ -130,7 +135,13 @@ class Workspace:
                         "is made again"
                     ) from None
             if not self.memory_md.exists():
-                self.write_text(self.memory_md, MEMORY_HEADER)
+                try:
+                    self.write_text(self.memory_md, MEMORY_HEADER)
+                except StorageError:
+                    # written without the lock: another process may have created the file
+                    # meanwhile, and removed this write's temp file as a stale one
+                    if not self.memory_md.exists():
+                        raise
         except NotADirectoryError as e:
             raise WorkspaceError(
                 f"workspace {self.root}: a part of the path is a file ({e})"
@@ -176,7 +187,21 @@ class Workspace:
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """An exclusive lock for the whole workspace (one per workspace, across processes)."""
+        """An exclusive lock for the whole workspace (one per workspace, across processes).
+
+        Every writer of the workspace's files holds it, so while it is held no other process
+        can be half-way through a write: :meth:`remove_stale_temps` may then remove the temp
+        files of writes that a killed process left."""
+        with self._locked():
+            held = _HELD.__dict__.setdefault("since", {})
+            held[self.root] = time.time_ns()
+            try:
+                yield
+            finally:
+                held.pop(self.root, None)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
         path = self.state_dir / "lock"
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -185,14 +210,41 @@ class Workspace:
         with file_lock(self.confine(path)):
             yield
 
+    def remove_stale_temps(self, folders: Iterable[Path] | None = None) -> list[Path]:
+        """Remove what writes cut short by a killed process left: the temp files of
+        ``atomic_write`` (``.<name>.<8 characters>.tmp``) last modified before this thread took
+        the lock, in ``folders`` (those inside the workspace), by default the workspace's own:
+        its root (for MEMORY.md only: sync writes ``.gitignore`` without the lock), ``memory/``,
+        ``bank/entities/``, ``bank/concepts/`` and ``.agent-sleep/``, not their subfolders.
+        Nothing else is touched, and nothing at all unless this thread holds :meth:`lock`.
+        Listing the folders costs a little, so the writers that rewrite files call it (a sleep
+        run writing, rollback), not every note taken. Returns the files removed."""
+        since = getattr(_HELD, "since", {}).get(self.root)
+        if since is None:
+            return []
+        if folders is None:
+            targets: dict[Path, Collection[str] | None] = {self.root: (self.memory_md.name,)}
+            for d in (self.memory_dir, self.entities_dir, self.concepts_dir, self.state_dir):
+                targets[d] = None
+        else:
+            targets = dict.fromkeys(folders)
+        removed: list[Path] = []
+        for folder, names in targets.items():
+            try:
+                self.confine(folder)  # a folder linked out of the workspace is not its own
+            except (OSError, WorkspaceError):
+                continue
+            removed += remove_stale_temps(folder, before_ns=since, targets=names)
+        return removed
+
     @contextlib.contextmanager
     def read_lock(self) -> Iterator[None]:
         """The lock, for a read that wants a consistent view (``status``). On a workspace this
         process may not write (a read-only folder or file system), no writer of ours can run
-        either: the read goes ahead without it."""
+        either: the read goes ahead without it. A read removes nothing."""
         with contextlib.ExitStack() as stack:
             try:
-                stack.enter_context(Workspace.lock(self))  # a reading view's lock() is this
+                stack.enter_context(Workspace._locked(self))  # a reading view's lock() is this
             except StorageError as e:
                 cause = e.__cause__
                 if not (isinstance(cause, OSError) and cause.errno in _READ_ONLY):

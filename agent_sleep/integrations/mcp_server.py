@@ -9,8 +9,10 @@ is first called, so no embedding model loads until a search wants one. Every too
 refusal of the library (bad input, a path outside the workspace, an oversized note) into a tool
 error with the library's one-line message: nothing is written and the server keeps serving.
 An operating-system refusal (a path too long, a symlink loop, a workspace that is a file) is a
-tool error with a one-line message too, never a traceback. Queries are capped at
-``MAX_QUERY_CHARS`` and echoed back at most ``log.ECHO_CHARS`` long.
+tool error with a one-line message too, never a traceback, and so is an argument of the wrong
+type (``argument_problem``, ``validation_message``: the argument and what it must be, instead of
+pydantic's lines and link; a boolean takes true or false only, a number no boolean). Queries
+are capped at ``MAX_QUERY_CHARS`` and echoed back at most ``log.ECHO_CHARS`` long.
 Tools compute on worker threads; the workspace lock serialises writes across threads and
 across the processes of other clients. A call's thread is abandoned, not waited for, when the
 call is cancelled; when the client goes away (stdin closes) the server stops at once, and a
@@ -23,11 +25,13 @@ import contextlib
 import datetime as dt
 import errno
 import functools
+import json
 import math
 import os
 import re
 import sys
 import threading
+import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -170,6 +174,11 @@ def read_lines(
     col = start_char or 1
     if end is not None and end < first:
         raise BadInput(f"end_line {end} is before start_line {first}")
+    if first > max(len(lines), 1):  # an empty file reads as no lines from line 1
+        raise BadInput(
+            f"start_line {first} is past the end of {rel} ({len(lines)} "
+            f"line{'' if len(lines) == 1 else 's'})"
+        )
     if col > 1 and (first > len(lines) or col > len(lines[first - 1]) + 1):
         width = len(lines[first - 1]) if first <= len(lines) else 0
         raise BadInput(f"start_char {col} is past the end of line {first} ({width} characters)")
@@ -454,11 +463,80 @@ def in_worker(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return call
 
 
+_JSON_TYPES = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def _wanted(hint: Any) -> tuple[type, ...]:
+    """The plain types a parameter's annotation accepts, None left out (null is "not given")."""
+    args = typing.get_args(hint) or (hint,)
+    return tuple(a for a in args if a in _JSON_TYPES)
+
+
+def _given(value: Any) -> str:
+    """A JSON value, as a message names what was sent."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, str):
+        cut = f" … ({len(value):,} characters)" if len(value) > 40 else ""
+        return f"the string {json.dumps(value[:40], ensure_ascii=False)}{cut}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return "a list" if isinstance(value, (list, tuple)) else "an object"
+
+
+def argument_problem(tool: str, arguments: dict[str, Any]) -> str | None:
+    """What is wrong with ``arguments`` of ``tool`` that the SDK would let through: a bool
+    parameter accepts true or false only (pydantic would read "yes", "false" or 1 as a bool),
+    a number parameter no bool (pydantic reads true as 1). None when nothing is."""
+    hints = typing.get_type_hints(getattr(MemoryTools, tool, None) or (lambda: None))
+    for name, value in arguments.items():
+        wanted = _wanted(hints.get(name))
+        if value is None or not wanted:
+            continue
+        if (bool in wanted) != isinstance(value, bool):
+            return f"{name} must be {_JSON_TYPES[wanted[0]]}, not {_given(value)}"
+    return None
+
+
+def validation_message(tool: str, error: Any) -> str:
+    """One line for the SDK's argument validation error (pydantic's, several lines with a
+    link): each argument refused, and what it must be."""
+    hints = typing.get_type_hints(getattr(MemoryTools, tool, None) or (lambda: None))
+    parts: list[str] = []
+    for e in error.errors(include_url=False):
+        loc = e.get("loc") or ()
+        name = str(loc[0]) if loc else "arguments"
+        wanted = _wanted(hints.get(name))
+        if wanted and len(loc) == 1:
+            parts.append(f"{name} must be {_JSON_TYPES[wanted[0]]}, not {_given(e.get('input'))}")
+        else:
+            parts.append(f"{name}: {' '.join(str(e.get('msg', 'invalid')).split())}")
+    return "; ".join(dict.fromkeys(parts)) or "invalid arguments"
+
+
 def build_server(ws: Workspace) -> MCPServer:
     """The MCP server over ``ws`` (created on first write)."""
     from mcp.server import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+    from pydantic import ValidationError
 
-    server: MCPServer = MCPServer(
+    class Server(MCPServer):
+        """Refuses a wrong type of argument with one line naming it and what it must be."""
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            problem = argument_problem(name, arguments) if name in DESCRIPTIONS else None
+            if problem is not None:
+                raise ToolError(f"Error executing tool {name}: {problem}")
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as e:
+                cause = e.__cause__
+                if isinstance(e, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                    raise
+                message = f"Error executing tool {name}: {validation_message(name, cause)}"
+                raise ToolError(message) from cause
+
+    server: MCPServer = Server(
         "agent-sleep", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     tools = MemoryTools(ws)
