@@ -122,6 +122,10 @@ def test_a_run_killed_mid_write_is_listed_as_unfinished_until_rolled_back(ws: Pa
     assert rows[0]["files_changed"] >= 1 and rows[0]["rolled_back"] is False
     killed = rows[0]["run_id"]
     assert (ws / ".agent-sleep" / "runs" / killed / "meta.json").is_file()
+    shown = json.loads(run_cli("status", "--workspace", str(ws), "--json").stdout)
+    assert [r["run_id"] for r in shown["recent_runs"] if r.get("unfinished")] == [killed]
+    text = run_cli("status", "--workspace", str(ws)).stdout
+    assert f"{killed}" in text and "unfinished" in text
 
     r = run_cli("sleep", "--workspace", str(ws), "--when", WHEN, "--json")
     assert r.returncode == 0, r.stderr

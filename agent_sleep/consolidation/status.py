@@ -29,6 +29,7 @@ def status(
         snap = read_snapshot(ws, dt.date.min, until=today)
         memory_text = ws.read_text(ws.memory_md)
         runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]
+        unfinished = journal.unfinished_runs(ws)  # killed mid-write: `rollback` undoes them
     pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]
     in_window = [n for n in pending if n.date >= window_start.isoformat()]
     rolled = {e.get("run_id") for e in runs if e.get("event") == "rollback"}
@@ -46,7 +47,9 @@ def status(
         }
         for e in runs
         if e.get("event") == "sleep" and isinstance(e.get("files_changed", []), list)
-    ][-RECENT:]
+    ]
+    # both in UTC, ISO 8601 to the second: ordered as text
+    recent = sorted(recent + unfinished, key=lambda r: str(r["time"] or ""))[-RECENT:]
     return {
         "workspace": str(ws.root),
         "exists": True,
@@ -84,6 +87,8 @@ def render(s: dict[str, Any]) -> str:
         lines.append("Recent runs:")
         for r in s["recent_runs"]:
             mark = " (rolled back)" if r["rolled_back"] else ""
+            if r.get("unfinished"):
+                mark = " (unfinished: killed mid-write; `agent-sleep rollback` undoes it)"
             lines.append(
                 f"  {r['run_id']}  {r['phase'] or '?':<4}  {r['provider']}  notes {r['notes_in']}  "
                 f"files {r['files_changed']}  {r['seconds']}s{mark}"
