@@ -196,3 +196,26 @@ def test_nothing_private_reaches_the_shared_workspace(tmp_path: Path) -> None:
     shared_log = (team / "memory" / "2026-11-30.md").read_text()
     assert "The team deploys staging on Tuesday" in shared_log  # what was meant to be shared is
     assert git(team, "status", "--porcelain") == ""
+
+
+def test_a_shared_workspace_that_does_not_exist_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command naming a missing shared folder (``--shared`` or ``$AGENT_SLEEP_SHARED``) is
+    refused: a typo is not "nothing shared". The Python API, which reads the variable
+    without being asked, skips it with a warning."""
+    own = tmp_path / "own"
+    micro_rest("Deploys go out on Tuesdays.", "W", workspace=own)
+    missing = tmp_path / "team-memroy"
+    r = cli("search", "deploys", "-w", str(own), "--bm25-only", "--shared", str(missing))
+    assert r.returncode == 2 and "no shared workspace" in r.stderr
+    r = cli("context", "-w", str(own), "--shared", str(missing))
+    assert r.returncode == 2 and "no shared workspace" in r.stderr
+    r = cli("search", "deploys", "-w", str(own), "--bm25-only",
+            env={"AGENT_SLEEP_SHARED": str(missing)})  # fmt: skip
+    assert r.returncode == 2 and str(missing) in r.stderr
+    monkeypatch.setenv("AGENT_SLEEP_SHARED", str(missing))
+    hits = search(own, "deploys", fusion=BM25)
+    assert [h.hit.text for h in hits] == ["W: Deploys go out on Tuesdays."]
+    assert "Tuesdays" in context(own)
+    assert not missing.exists()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent_sleep.core.errors import BadInput
+from agent_sleep.core.log import warn_once
 from agent_sleep.core.workspace import Workspace, resolve_path
 from agent_sleep.retrieval.context import get_context
 
@@ -52,6 +53,22 @@ def shared_workspace(own: PathLike, shared: PathLike = None) -> Workspace | None
     return Workspace(theirs)
 
 
+def _to_read(own: PathLike, shared: PathLike) -> Workspace | None:
+    """The shared workspace a read draws on. One that does not exist is refused when named
+    with ``--shared`` (a mistyped path would read as "nothing shared"); named by
+    ``$AGENT_SLEEP_SHARED``, which every command sees, it is skipped with one warning."""
+    team = shared_workspace(own, shared)
+    if team is None or team.root.is_dir():
+        return team
+    if shared is not None:
+        raise BadInput(
+            f"no shared workspace at {team.root}: clone the team's workspace there, or "
+            f"run `agent-sleep init -w {team.root}`"
+        )
+    warn_once(f"${SHARED_ENV} names {team.root}, which does not exist: reading without it")
+    return None
+
+
 def search(
     own: PathLike,
     query: str,
@@ -66,7 +83,7 @@ def search(
     """Hits from the agent's own workspace and the shared one, best first, each marked."""
     from agent_sleep.retrieval.recall import recall
 
-    team = shared_workspace(own, shared)
+    team = _to_read(own, shared)
     mine = [
         SharedHit(h, False)
         for h in recall(own, query, k, budget_tokens, fusion=fusion, today=today, agent=agent)
@@ -112,7 +129,7 @@ def context(
         budget_tokens=budget_tokens,
         today=today,
     )
-    team = shared_workspace(own, shared)
+    team = _to_read(own, shared)
     if team is None:
         return text
     extra = get_context(
