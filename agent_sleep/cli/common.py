@@ -57,6 +57,11 @@ def numpy_on_one_thread() -> None:
     blas_loaded_on_one_thread()
 
 
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless one: "1 note", "2 notes"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def existing_workspace(workspace: str | None) -> Workspace:
     """The workspace a command that reads it (or consolidates what it holds: ``sleep``) names,
     which must already exist: a mistyped path is an error, not an empty memory (nothing is

@@ -15,6 +15,7 @@ from agent_sleep.cli.common import (
     emit,
     existing_workspace,
     moment,
+    plural,
     progress_lines,
     say,
 )
@@ -300,14 +301,12 @@ def sleep_cmd(
 
 def _held_back(changes: int, notes: int) -> str:
     """One line on what the removal cap kept from MEMORY.md this run."""
-    what = f"Removal cap (25% of MEMORY.md per run): {_n(changes, 'change')} held back"
+    what = f"Removal cap (25% of MEMORY.md per run): {plural(changes, 'change')} held back"
     if notes:
-        what += f"; {'its' if notes == 1 else 'their'} {_n(notes, 'note')} wait for the next sleep"
+        what += (
+            f"; {'its' if notes == 1 else 'their'} {plural(notes, 'note')} wait for the next sleep"
+        )
     return what + " (--prune-memory lifts the cap)."
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @click.command(

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from agent_sleep.cli.common import common_options, emit, progress_lines, say
+from agent_sleep.cli.common import common_options, emit, plural, progress_lines, say
 
 
 @click.command(
@@ -67,14 +67,10 @@ def sync_cmd(remote: str | None, workspace: str | None, as_json: bool) -> None:
         )
         return
     click.echo(
-        f"Synced with {r.remote}/{r.branch}: {_n(len(r.committed), 'local commit')}, "
-        f"{_n(len(r.updated), 'file')} updated ({len(r.merged)} merged), "
-        f"pushed after {_n(r.attempts, 'attempt')}."
+        f"Synced with {r.remote}/{r.branch}: {plural(len(r.committed), 'local commit')}, "
+        f"{plural(len(r.updated), 'file')} updated ({len(r.merged)} merged), "
+        f"pushed after {plural(r.attempts, 'attempt')}."
     )
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @click.command(

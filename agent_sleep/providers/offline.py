@@ -37,6 +37,7 @@ from agent_sleep.analysis import currency, distill, lexical, temporal
 from agent_sleep.providers import offline_common, offline_currency
 from agent_sleep.providers.base import Usage
 from agent_sleep.providers.offline_common import (
+    POSSESSIVE_RE,
     QUESTION_RE,
     RECURRING,
     prunable,
@@ -164,8 +165,7 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
         for n in kept
     ]
     corpus = texts + [m["text"] for m in memory]
-    # "Redis's default port" and "Redis default port" say the same: a possessive is not a word
-    tfidf = lexical.TfIdf([_POSSESSIVE.sub("", t) for t in corpus])
+    tfidf = lexical.TfIdf([POSSESSIVE_RE.sub("", t) for t in corpus])  # a possessive is no word
     counts: Counter[str] = Counter()
     for t in texts:
         counts.update(set(distill.names(t, known)))
@@ -174,9 +174,6 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
     batch = _Batch(p, memory, known, info, kept, texts, corpus, tfidf, tfidf.similarity(), negs,
                    counts, proper)  # fmt: skip
     return batch, len(notes) - len(kept)
-
-
-_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 
 
 def _near(row: Any, threshold: float, start: int, end: int) -> list[int]:

@@ -14,6 +14,8 @@ from agent_sleep.analysis import distill, lexical
 _progress: ContextVar[Callable[[str], None] | None] = ContextVar("offline_progress", default=None)
 PROGRESS_EVERY = 500  # items between two lines of a long step
 
+# a possessive's ending: "Redis's default port" and "Redis default port" say the same
+POSSESSIVE_RE = re.compile(r"(?<=\w)['’]s\b")
 QUESTION_RE = re.compile(
     r"\?\s*$|\b(?:not sure|unclear|tbd|todo|open question|(?:need|needs|have|has) to"
     r" (?:find|figure) out)\b",

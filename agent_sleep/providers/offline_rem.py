@@ -10,6 +10,7 @@ from typing import Any
 
 from agent_sleep.analysis import currency, distill, lexical
 from agent_sleep.providers.offline_common import (
+    POSSESSIVE_RE,
     QUESTION_RE,
     RECURRING,
     best_sentence,
@@ -292,8 +293,7 @@ def _seed(
     said.sort(key=lambda t: (-t[0], t[3]))
     taken: dict[str, tuple[str, str]] = {}  # the same sentence said again is said once
     for _s, day, text, _i in said:
-        taken.setdefault(" ".join(lexical.tokens(text.replace("'s ", " ").replace("’s ", " "))),
-                         (day, text))  # fmt: skip
+        taken.setdefault(" ".join(lexical.tokens(POSSESSIVE_RE.sub("", text))), (day, text))
     lines = [f"{text} ({day})" if day else text for day, text in list(taken.values())[:2]]
     return {
         "slug": slugify(name),
