@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -93,11 +94,17 @@ def moment(value: str | None, option: str = "--when") -> dt.datetime | None:
     return out
 
 
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 def day(value: str | None, option: str = "--date") -> dt.date | None:
-    """A ``YYYY-MM-DD`` option as a date."""
+    """A ``YYYY-MM-DD`` option as a date (only that form: Python's ISO reader also takes
+    ``20260105`` and week dates, which the help does not promise)."""
     if value is None:
         return None
     try:
+        if not _DAY.fullmatch(value):
+            raise ValueError(value)
         out = dt.date.fromisoformat(value)
     except ValueError:
         raise BadInput(f"{option} {value!r} is not a date (YYYY-MM-DD)") from None

@@ -162,5 +162,6 @@ def install_cmd(
     )
     lines = [f"Claude Code settings: {r.settings}", f"MCP server: {r.mcp}", f"Workspace: {r.scope}"]
     lines.append("Changed: " + ", ".join(r.changed) if r.changed else "Nothing to change.")
+    lines += [f"Removed: {p} (it held only agent-sleep's server)" for p in r.removed]
     lines += [f"Backup: {b}" for b in r.backups]
     emit(as_json, asdict(r), "\n".join(lines))

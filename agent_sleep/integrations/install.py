@@ -13,13 +13,15 @@ again changes nothing (and writes nothing). A file that changes is backed up fir
 target (the link stays). A file that is not valid JSON (``NaN``/``Infinity`` included, and a
 number too large for a double, which would be rewritten as ``Infinity``), or whose ``hooks``
 are not shaped as Claude Code reads them, is refused with one line before anything is written,
-to either file.
+to either file. ``--remove`` deletes an MCP file that held nothing but our server when install
+created it (no backup shows a file of the user's from before); a file of the user's is kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import json
 import math
 import os
@@ -50,6 +52,7 @@ class Installed:
     scope: str
     changed: list[str] = field(default_factory=list)
     backups: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # files --remove deleted (also in changed)
 
 
 def base_command() -> str:
@@ -192,6 +195,30 @@ def merge_mcp(
     return {**config, "mcpServers": {**servers, SERVER_NAME: entry}}
 
 
+def _only_ours(config: dict[str, Any]) -> bool:
+    servers = config.get("mcpServers")
+    return (
+        config.keys() == {"mcpServers"}
+        and isinstance(servers, dict)
+        and set(servers) == {SERVER_NAME}
+    )
+
+
+def _created_by_install(path: Path, config: dict[str, Any]) -> bool:
+    """Whether ``path`` (holding ``config``) holds nothing but our server, and install created
+    it: not a link, and its oldest backup, if any, held nothing but our server either (a file
+    the user had before, ``{}`` or an empty server list too, is theirs and stays)."""
+    if path.is_symlink() or not _only_ours(config):
+        return False
+    backups = sorted(path.parent.glob(glob.escape(path.name) + ".bak-*"))  # oldest first
+    if not backups:
+        return True
+    try:
+        return _only_ours(_load(backups[0]))
+    except BadInput:
+        return False
+
+
 def _dump(path: Path, data: dict[str, Any]) -> str:
     """The JSON text for ``data``: standard JSON only (never ``NaN`` or ``Infinity``)."""
     try:
@@ -232,6 +259,17 @@ def _write(path: Path, text: str, stamp: str) -> str | None:
     return str(backup) if backup else None
 
 
+def _delete(path: Path, stamp: str) -> str:
+    """Back ``path`` up beside it, then delete it. Returns the backup's path."""
+    backup = path.with_name(f"{path.name}.bak-{stamp}")
+    try:
+        shutil.copy2(path, backup)
+        path.unlink()
+    except OSError as e:
+        raise StorageError(f"cannot delete {path}: {e.strerror}; it is unchanged") from e
+    return str(backup)
+
+
 def install_claude_code(
     project: str | os.PathLike[str] | None = None,
     *,
@@ -245,7 +283,8 @@ def install_claude_code(
     """Merge the hooks and the MCP server into a project's (default: the current folder) or
     the user's Claude Code settings. ``workspace`` is written into the commands; without it
     they use ``$AGENT_SLEEP_WORKSPACE`` or the default when they run. ``remove`` takes our
-    hooks and server out again, the same way (backups, nothing else touched)."""
+    hooks and server out again, the same way (backups, nothing else touched); an MCP file
+    install created and that held only our server is deleted then."""
     if scope not in ("project", "shared"):
         raise BadInput(f"unknown scope {scope!r}: use project or shared")
     if user and project is not None:
@@ -269,18 +308,21 @@ def install_claude_code(
     new_settings = merge_hooks(old_settings, cmd, options, settings_path)
     new_mcp = merge_mcp(old_mcp, cmd, options, mcp_path)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    writes = [  # every file's text is made before any is written
-        (path, _dump(path, new))
+    gone = remove and _created_by_install(mcp_path, old_mcp)
+    writes = [  # every file's text is made before any is written (None: the file goes)
+        (path, None if path == mcp_path and gone else _dump(path, new))
         for path, old, new in (
             (settings_path, old_settings, new_settings),
             (mcp_path, old_mcp, new_mcp),
         )
         if not ((old == new and path.exists()) or (remove and not path.exists()))
     ]
-    changed, backups = [], []
+    changed, backups, removed = [], [], []
     for path, text in writes:
-        backup = _write(path, text, stamp)
+        backup = _write(path, text, stamp) if text is not None else _delete(path, stamp)
         changed.append(str(path))
+        if text is None:
+            removed.append(str(path))
         if backup:
             backups.append(backup)
-    return Installed(str(settings_path), str(mcp_path), scope, changed, backups)
+    return Installed(str(settings_path), str(mcp_path), scope, changed, backups, removed)

@@ -36,7 +36,7 @@ from agent_sleep.consolidation import journal
 from agent_sleep.core import notes
 from agent_sleep.core.errors import BadInput, StorageError, WorkspaceError
 from agent_sleep.core.redact import redact
-from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
+from agent_sleep.core.workspace import ENCODING, ERRORS, MEMORY_HEADER, Workspace
 
 ROOT = "/memories"
 MAX_FILE_CHARS = 256_000  # a note file or log the tool will write
@@ -150,6 +150,15 @@ def view_text(raw: str) -> str:
     """A note file as the model reads it: the same lines, without metadata comments, and with
     "\n" line ends (a file saved with CRLF keeps them: ``reconcile`` writes them back)."""
     return _META.sub("", raw).replace("\r\n", "\n")
+
+
+def intro_lines(view: str) -> int:
+    """How many lines at the top of MEMORY.md's view are the intro the workspace writes (title,
+    sentence, blank line): 0 when the file does not start with it (edited by hand)."""
+    for intro in (MEMORY_HEADER, MEMORY_HEADER.removesuffix("\n")):
+        if view.startswith(intro):
+            return intro.count("\n")
+    return 0
 
 
 def _as_note(block: notes.Block, kind: str) -> notes.Note | None:

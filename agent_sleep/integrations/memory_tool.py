@@ -260,14 +260,20 @@ class MemoryTool(BetaAbstractMemoryTool):
                 suffix = notes.append_block(raw, rendered)
                 mf.commit(self.ws, "insert", {target.rel: ("append", suffix)})
                 return f"Appended {len(rendered)} notes at the end of {target.shown} (append-only)"
-            lines = mf.view_text(raw).splitlines(keepends=True)
+            view = mf.view_text(raw)
+            lines = view.splitlines(keepends=True)
             if not 0 <= at <= len(lines):
                 raise BadInput(f"insert_line {at} is outside 0..{len(lines)}")
+            intro = mf.intro_lines(view) if target.kind == "memory" else 0
+            moved = ""
+            if at < intro:  # inside the fixed intro, or above it: the text goes right after it
+                moved = f" (lines 1-{intro} are its intro: inserted after line {intro})"
+                at = intro
             if lines and not lines[-1].endswith("\n"):
                 lines[-1] += "\n"
             block = text if text.endswith("\n") else text + "\n"
             self._write("insert", target, raw, "".join(lines[:at]) + block + "".join(lines[at:]))
-        return f"The file {target.shown} has been edited."
+        return f"The file {target.shown} has been edited{moved}."
 
     @_refusals
     def delete(self, command: Any) -> str:
