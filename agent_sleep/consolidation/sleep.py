@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import salience, temporal
-from agent_sleep.consolidation import batches, journal, related
+from agent_sleep.consolidation import batches, journal, related, supersede
 from agent_sleep.consolidation.apply import Builder
 from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan
 from agent_sleep.consolidation.snapshot import (
@@ -137,6 +137,7 @@ class _Run:
     batches: int = 0
     nrem_out: dict[str, Any] = field(default_factory=dict)
     rem_out: dict[str, Any] = field(default_factory=dict)
+    forks: dict[str, fmt.Note] = field(default_factory=dict)  # supersede.forks: settled first
 
     def read(self, path: Path) -> str | None:
         return self.ws.read_text(path) if path.exists() else None
@@ -146,6 +147,7 @@ class _Run:
             self.ws, self.read, inputs, today=self.today, now=self.clock, budget=self.budget,
             prune_memory=self.prune,
         )  # fmt: skip
+        supersede.reconcile(b, self.forks)
         if self.nrem_out:
             b.nrem(self.nrem_out)
         return b
@@ -195,7 +197,7 @@ def _nrem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, weak: li
         notes=[_note_payload(n, scores) for n in batch],
         memory=[
             {k: v for k, v in e.items() if k not in ("sources", "evidence")}
-            for e in _memory_payload(snap.memory)
+            for e in _memory_payload([e for e in snap.memory if e.id not in run.forks])
         ],
         related=related.payload(shown),
         weakly_learned=weak,
@@ -288,6 +290,8 @@ def sleep_cycle(
             bank_entries={e.note.id: e.page for e in shown},
         ),
     )  # fmt: skip
+    if phase in ("nrem", "both"):
+        run.forks = supersede.forks(ws, snap.memory)
     weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:
         _nrem(run, snap, nrem_batch, scores, weak)
@@ -316,7 +320,7 @@ def _write(
         plan = builder.finish(ws.day_log(run.today))
         if dry_run:
             diff = _diff(ws, plan)
-        elif nrem_batch or rem_batch:
+        elif nrem_batch or rem_batch or plan.decisions.get("memory_reconciled"):
             run_id = journal.new_run_id()
             marked = {
                 "nrem": sorted(n.id for n in nrem_batch if n.id not in plan.deferred),

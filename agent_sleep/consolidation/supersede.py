@@ -14,6 +14,13 @@ offline consolidator or a model) goes through these gates:
 - MEMORY.md supersedes count against the run's one removal cap with removals, updates and
   budget evictions (at least one supersede per run); past it the note stays pending.
 
+Two current MEMORY.md entries that replace the same entry (a fork: two machines each recorded a
+change of one fact, and sync merged both) are reconciled at the start of the next run
+(:func:`forks`, :func:`reconcile`): the later one, by the date and time of its newest source
+note, stands; the other moves to History with ``superseded_by=<the later one>``. The run is
+committed and journaled even with no note pending, and the consolidator is shown only the
+entry that stands, so a newer note replaces that one.
+
 The new entry takes the old one's place (MEMORY.md line or bank section) with
 ``supersedes=<old id>``; the old entry, unchanged but for ``superseded_by=<new id>`` and
 ``until=<date>``, moves to the ``## History`` section of its subject's bank page (the entity page
@@ -23,6 +30,7 @@ file is in the plan, so rollback restores it byte for byte.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -34,7 +42,10 @@ from agent_sleep.core.memory import ARCHIVE_SLUG as ARCHIVE
 from agent_sleep.core.notes import Note, sources_of
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from agent_sleep.consolidation.apply import Builder
+    from agent_sleep.core.workspace import Workspace
 
 HISTORY = "## History"
 CONTESTED = "## Contested"
@@ -220,3 +231,70 @@ def apply_edits(text: str, edits: dict[str, Note | None]) -> str:
             continue
         out.append(block.raw)
     return "".join(out)
+
+
+def forks(ws: Workspace, entries: Sequence[Note]) -> dict[str, Note]:
+    """``{id: the entry that replaces it}`` for each current entry of ``entries`` (MEMORY.md's)
+    that replaces the same entry as a later one: the later is the one whose newest source note
+    is later (its date, then its time in that day's log), then the greater id."""
+    groups: dict[str, list[Note]] = {}
+    for e in entries:
+        old = e.meta.get("supersedes", "")
+        if e.id and old and not e.meta.get("superseded_by"):
+            groups.setdefault(old, []).append(e)
+    times: dict[str, dict[str, str]] = {}  # day -> note id -> time, read once per day
+
+    def when(e: Note) -> tuple[str, str, str]:
+        day = e.meta.get("date", "")
+        if day not in times:
+            times[day] = {}
+            try:
+                log = ws.day_log(dt.date.fromisoformat(day))
+                if log.is_file():
+                    times[day] = {n.id: n.time or "" for n in fmt.notes_in(ws.read_text(log))}
+            except (ValueError, OSError):
+                pass
+        clock = max((times[day].get(i, "") for i in sources_of(e)), default="")
+        return day, clock, e.id
+
+    out: dict[str, Note] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            ranked = sorted(group, key=when)
+            for loser in ranked[:-1]:
+                out[loser.id] = ranked[-1]
+    return out
+
+
+def reconcile(b: Builder, found: Mapping[str, Note]) -> None:
+    """Each fork of ``found`` (:func:`forks`) settled: the earlier entry leaves MEMORY.md for
+    the History of its subject, replaced by the later one (within the removal cap: past it,
+    the next run settles it)."""
+    for loser_id, winner in found.items():
+        i = b.memory.index(loser_id)
+        if i is None or b.memory.index(winner.id) is None or loser_id in b.superseded_now:
+            continue  # the files changed since the fork was read
+        if b.held(loser_id) and not b.within_cap(at_least_one=True):
+            b.plan.dropped["removal_cap"] += 1
+            continue
+        old = b.memory.blocks[i].note
+        assert old is not None
+        until = winner.meta.get("date") or b.today.isoformat()
+        moved = replace(old, meta={**old.meta, "superseded_by": winner.id, "until": until})
+        b.removed += b.held(loser_id)
+        b.memory.remove(i)
+        b.superseded_now.add(loser_id)
+        where = history(b, moved, None)
+        b.plan.superseded.append(
+            {
+                "old_id": old.id,
+                "old": old.text,
+                "new_id": winner.id,
+                "new": winner.text,
+                "sources": list(sources_of(winner)),
+                "why": "two changes of one entry merged: the later stands",
+                "until": until,
+                "moved_to": where,
+            }
+        )
+        b.plan.decisions["memory_reconciled"] += 1
