@@ -5,9 +5,11 @@ Sections, each under a clear heading and left out when empty:
 1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
    not fit, each section keeps its newest entries, taken in turn; what was left out is said in
    one line.
-2. Today's log, and yesterday's when ``load_yesterday``.
+2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
+   ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs.
-4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``.
+4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``, less the
+   notes the sections above already show (left out before the budget is spent).
 
 Notes are shown without their metadata comments. Without a query this path reads a few files
 and imports nothing heavy (no numpy, no model): it runs on every session start.
@@ -18,10 +20,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent_sleep.core import args, notes
 from agent_sleep.core.log import shorten
 from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
+
+if TYPE_CHECKING:
+    from agent_sleep.retrieval.recall import Hit
 
 MAX_LOG_CHARS = 20_000  # of each day's log shown; the newest notes are kept
 TAIL_BYTES = 8 * MAX_LOG_CHARS
@@ -50,26 +57,29 @@ def get_context(
     ws = Workspace.at(workspace)
     today = today or dt.date.today()
     parts = []
-    memory = memory_section(ws.read_text(ws.memory_md), max_memory_chars)
+    shown: list[tuple[str, list[notes.Note]]] = []  # (path, notes) the sections show
+    memory, entries = _memory_view(ws.read_text(ws.memory_md), max_memory_chars)
     if memory:
         parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
-    shown_logs = []
+        shown.append((ws.memory_md.relative_to(ws.root).as_posix(), entries))
     days = [(today, "Today's log")]
     if load_yesterday:
         days.append((today - dt.timedelta(days=1), "Yesterday's log"))
     for day, title in days:
         path = ws.day_log(day)
+        name = path.relative_to(ws.root).as_posix()
         text, cut = log_tail(path)
-        body = log_section(text, MAX_LOG_CHARS, path.relative_to(ws.root).as_posix(), cut)
+        body, entries = _log_view(text, MAX_LOG_CHARS, name, cut)
         if body:
             parts.append(f"## {title} ({day.isoformat()})\n\n{body}")
-            shown_logs.append(path.relative_to(ws.root).as_posix())
-    actions = next_session(ws)
+            shown.append((name, entries))
+    actions = _next_session(ws)
     if actions:
-        planned, body = actions
-        parts.append(f"## Next session (planned {planned})\n\n{body}")
+        path, body, entries = actions
+        parts.append(f"## Next session (planned {path.stem})\n\n{body}")
+        shown.append((path.relative_to(ws.root).as_posix(), entries))
     if query and query.strip():
-        parts.append(relevant_section(ws, query, budget_tokens, set(shown_logs), today))
+        parts.append(relevant_section(ws, query, budget_tokens, _keys(shown), today))
     if not parts:
         return ""
     return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
@@ -81,11 +91,17 @@ def memory_section(text: str, max_chars: int) -> str:
     "Preferences" section is not lost behind a long "Facts" one, nor a fact learned last week
     behind older ones), whole entries only, shown in the file's order and layout; what was
     left out is said in one line."""
+    return _memory_view(text, max_chars)[0]
+
+
+def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
+    """``memory_section``, and the entries it shows."""
     text = lf(text)
     if text.startswith(MEMORY_HEADER):
         text = text[len(MEMORY_HEADER) :]
     items: list[tuple[str, str, int, int]] = []  # (kind, shown, section, entry) in file order
     sections: list[tuple[list[str], list[tuple[str, bool]]]] = []  # (headings, (entry, note?))
+    entry_notes: dict[tuple[int, int], notes.Note] = {}  # (section, entry): its note
     headings: list[str] = []
     for block in notes.parse(text).blocks:
         shown = notes.strip_meta(block.raw)
@@ -104,6 +120,8 @@ def memory_section(text: str, max_chars: int) -> str:
             headings = []
         entries = sections[-1][1]
         items.append(("entry", shown, len(sections) - 1, len(entries)))
+        if block.note is not None:
+            entry_notes[len(sections) - 1, len(entries)] = block.note
         entries.append((shown, block.note is not None))
     size = sum(_heading_cost(h) + sum(len(e) for e, _n in es) for h, es in sections)
     if size <= max_chars:
@@ -111,6 +129,7 @@ def memory_section(text: str, max_chars: int) -> str:
     else:
         chosen = _newest_in_turn(sections, max_chars)
     kept: list[str] = []
+    shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
     after_entry = False
     for kind, shown, section, entry in items:
@@ -125,6 +144,8 @@ def memory_section(text: str, max_chars: int) -> str:
             if entry in chosen[section]:
                 kept += [*held, shown]
                 held = []
+                if (section, entry) in entry_notes:
+                    shown_notes.append(entry_notes[section, entry])
     body = _BLANKS.sub("\n\n", "".join(kept)).strip("\n")
     left = [e for (_h, es), keep in zip(sections, chosen, strict=True)
             for k, e in enumerate(es) if k not in keep]  # fmt: skip
@@ -136,7 +157,7 @@ def memory_section(text: str, max_chars: int) -> str:
             f"\n\n[MEMORY.md trimmed to max_memory_chars={max_chars}: {entries_left} older "
             f"{noun} ({chars} characters) not shown; `agent-sleep search QUERY` finds them]"
         )
-    return body
+    return body, shown_notes
 
 
 def _heading_cost(headings: list[str]) -> int:
@@ -195,67 +216,133 @@ def log_section(
 ) -> str:
     """A daily log's notes (and any other lines) without its title, metadata comments or
     ``## Next session`` actions (shown in their own section); with ``max_chars``, the newest
-    that fit, and one line saying that older ones were left out."""
-    out: list[str] = []
+    that fit, and one line saying that older ones were left out.
+
+    A log that sleep wrote to more than once repeats its sections (``## Retain``, ``## Dreams``,
+    ``## Retain``, ``## Dreams``): the view merges them, one heading per section kind. The
+    notes of the day (``## Retain``, and anything above the first section) come first without
+    a heading, then every other section under ``### <title>`` in the order it first appears;
+    within each, the notes in time order (a line without a time stays after the one before
+    it)."""
+    return _log_view(text, max_chars, name, cut)[0]
+
+
+def _log_view(
+    text: str, max_chars: int | None = None, name: str = "this log", cut: bool = False
+) -> tuple[str, list[notes.Note]]:
+    """``log_section``, and the notes it shows."""
+    parts: list[tuple[str | None, str, str, notes.Note | None]] = []  # (section, time, shown, note)
+    group: str | None = None  # the section a block shows under (None: the notes of the day)
+    last: dict[str | None, str] = {}  # the time of each section's latest line
     for block in notes.parse(lf(text)).blocks:
         if block.section == notes.NEXT_SESSION:
             continue
-        if block.heading is not None:
-            if block.heading.level == 1 or block.heading.title == notes.RETAIN:
-                continue
-            out.append(f"### {block.heading.title}\n")
+        heading = block.heading
+        if heading is not None and heading.level <= 2:
+            group = None if heading.level == 1 or heading.title == notes.RETAIN else heading.title
             continue
-        if not block.raw.strip():
+        if heading is not None:  # a sub-heading, one level down like its section's
+            shown = f"{'#' * min(heading.level + 1, 6)} {heading.title}\n"
+        elif block.raw.strip():
+            shown = notes.strip_meta(block.raw)
+        else:
             continue
-        out.append(notes.strip_meta(block.raw))
-    if cut or (max_chars is not None and sum(len(part) for part in out) > max_chars):
-        kept: list[str] = []
-        size = 0
-        for part in reversed(out):
-            if max_chars is not None and size + len(part) > max_chars:
+        note = block.note
+        time = note.time if note is not None and note.time else last.get(group, "")
+        last[group] = time
+        parts.append((group, time, shown, note))
+    keep = range(len(parts))
+    trimmed = cut
+    if max_chars is not None and sum(len(p[2]) for p in parts) > max_chars:
+        trimmed, size, first = True, 0, len(parts)
+        headed: set[str | None] = {None}  # sections whose heading is paid for
+        for i in reversed(range(len(parts))):  # the newest (last written) that fit
+            section, _t, shown, _n = parts[i]
+            cost = len(shown) + (0 if section in headed else len(_heading(section)))
+            if size + cost > max_chars:
                 break
-            kept.append(part)
-            size += len(part)
-        out = [
-            f"[older notes of {name} not shown; `agent-sleep search QUERY` finds them]\n",
-            *reversed(kept),
-        ]
-    return "".join(out).strip("\n")
+            headed.add(section)
+            size += cost
+            first = i
+        keep = range(first, len(parts))
+    sections: dict[str | None, list[tuple[str, str, notes.Note | None]]] = {None: []}
+    for i in keep:
+        section, time, shown, note = parts[i]
+        sections.setdefault(section, []).append((time, shown, note))
+    out: list[str] = []
+    shown_notes: list[notes.Note] = []
+    for section, lines in sections.items():
+        if not lines:
+            continue
+        if section is not None:
+            out.append(_heading(section))
+        for _time, shown, note in sorted(lines, key=lambda line: line[0]):
+            out.append(shown)
+            if note is not None:
+                shown_notes.append(note)
+    if trimmed:
+        out.insert(0, f"[older notes of {name} not shown; `agent-sleep search QUERY` finds them]\n")
+    return "".join(out).strip("\n"), shown_notes
+
+
+def _heading(section: str | None) -> str:
+    return f"### {section}\n" if section is not None else ""
 
 
 def next_session(ws: Workspace) -> tuple[str, str] | None:
     """(date, actions) of the newest daily log with a ``## Next session`` section."""
+    found = _next_session(ws)
+    return None if found is None else (found[0].stem, found[1])
+
+
+def _next_session(ws: Workspace) -> tuple[Path, str, list[notes.Note]] | None:
+    """``next_session``: the log's path, its actions, and their notes."""
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
         text, _ = log_tail(path)  # sleep appends the actions at the end of the log
         if notes.NEXT_SESSION_HEADING not in text:
             continue
         found = [
-            notes.strip_meta(b.raw)
+            (b.raw, b.note)
             for b in notes.parse(text).blocks
             if b.section == notes.NEXT_SESSION and b.note is not None
         ]
         if found:
-            return path.stem, "".join(found).strip("\n")
+            body = "".join(notes.strip_meta(raw) for raw, _n in found).strip("\n")
+            return path, body, [n for _raw, n in found]
     return None
+
+
+Shown = tuple[str, str]  # (path, text) of a note a section shows, as a recall hit has them
+
+
+def _keys(shown: list[tuple[str, list[notes.Note]]]) -> set[Shown]:
+    """What the notes shown in each file look like as recall hits."""
+    from agent_sleep.retrieval.units import display
+
+    return {(path, display(n)) for path, found in shown for n in found}
 
 
 def relevant_section(
     ws: Workspace,
     query: str,
     budget_tokens: int | None,
-    skip_paths: set[str],
+    shown: set[Shown],
     today: dt.date | None = None,
 ) -> str:
+    """The hits of ``query`` that no section above shows, within ``budget_tokens``."""
     from agent_sleep.retrieval.recall import recall
 
-    found = recall(ws, query, budget_tokens=budget_tokens, today=today)
-    hits = [h for h in found if h.path not in skip_paths]
+    hits = _unshown_hits(ws, query, budget_tokens, shown, today)
     title = f"## Relevant memories (query: {shorten(' '.join(query.split()))})"
     if not hits:
-        if budget_tokens and any(
-            h.path not in skip_paths for h in recall(ws, query, k=10, today=today)
-        ):
+        nearest = recall(ws, query, k=10, today=today)
+        if budget_tokens and any((h.path, h.text) not in shown for h in nearest):
             return f"{title}\n\n(the nearest memories do not fit in budget_tokens={budget_tokens})"
+        if nearest:
+            return (
+                f"{title}\n\n(the nearest memories are already shown above; "
+                "nothing found beyond the logs above)"
+            )
         return f"{title}\n\n(nothing found beyond the logs above)"
     lines = []
     for h in hits:
@@ -267,3 +354,43 @@ def relevant_section(
             where += f"[superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}] "
         lines.append(f"- {where}{text}{origin}")
     return title + "\n\n" + "\n".join(lines)
+
+
+UNSHOWN_ROUNDS = 4  # recalls at most, each asking for room for the hits shown above
+
+
+def _unshown_hits(
+    ws: Workspace, query: str, budget_tokens: int | None, shown: set[Shown], today: dt.date | None
+) -> list[Hit]:
+    """What recall finds for ``query`` that no section shows, best first, within
+    ``budget_tokens`` (else as many hits as recall gives by default). Hits already shown are
+    left out before the budget is spent: recall is asked for as much more as they took (their
+    tokens, or their number), again while more of them come up, and what is left is packed
+    greedily by rank."""
+    from agent_sleep.retrieval.recall import DEFAULT_K, recall
+
+    extra = 0  # tokens (with a budget) or hits (without) asked for beyond what is wanted
+    found: list[Hit] = []
+    for _ in range(UNSHOWN_ROUNDS):
+        if budget_tokens is not None:
+            found = recall(ws, query, budget_tokens=budget_tokens + extra, today=today)
+        else:
+            found = recall(ws, query, k=DEFAULT_K + extra, today=today)
+        seen = [h for h in found if (h.path, h.text) in shown]
+        need = sum(h.tokens for h in seen) if budget_tokens is not None else len(seen)
+        if need <= extra:
+            break
+        extra = max(need, 2 * extra)
+    out: list[Hit] = []
+    used = 0
+    for h in found:
+        if (h.path, h.text) in shown:
+            continue
+        if budget_tokens is None:
+            if len(out) >= DEFAULT_K:
+                break
+        elif used + h.tokens > budget_tokens:
+            continue
+        out.append(h)
+        used += h.tokens
+    return out
