@@ -8,9 +8,12 @@ A ranked unit all of whose ids are superseded is moved just below its replacemen
 replacement is brought into the ranking when it was not a candidate); so is a unit that cites
 a superseded entry or note (sleep's "A ↔ B" connections and "Decide: …" actions quote the
 entry as it stood; a bank entry that merged the old note with others holds a copy of it).
-Hits are labelled: ``current``, ``superseded_by`` (the replacing entry's text) and
-``superseded_on``. Hand-edited metadata naming a missing entry is ignored with one warning; a
-supersede cycle (A by B, B by A) leaves both current, with one warning.
+Hits are labelled: ``current``, ``superseded_by`` (the text of what is current now: the last
+entry reached following ``superseded_by`` from the replacing one, so a value replaced twice
+names the latest, not the one in between) and ``superseded_on`` (the date this one stopped
+being current). Hand-edited metadata naming a missing entry is ignored with one warning (a
+chain stops at the last entry found); a supersede cycle (A by B, B by A) leaves both current,
+with one warning, and a longer one stops at the last entry before it repeats.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class Superseded:
     by: str  # id of the replacing entry
     on: str  # the date it stopped being current
     by_text: str = ""
+    now: str = ""  # id of the last entry of its chain (``latest``): what is current now
+    now_text: str = ""
 
 
 def _warn_once(message: str) -> None:
@@ -105,6 +110,8 @@ def _superseded(ws: Workspace, paths: list[Path]) -> dict[str, Superseded]:
             _warn_once(f"entries {pair} supersede each other: both kept current")
             continue
         out[n.id] = Superseded(by, n.meta.get("until", ""), entries[by].text)
+    for old_id, end in latest(out).items():
+        out[old_id] = replace(out[old_id], now=end, now_text=entries[end].text)
     current_cites = {
         s
         for n in entries.values()
@@ -135,7 +142,8 @@ def _consolidated_rows(index: Loaded) -> Iterator[int]:
 def reorder(
     index: Loaded, ranked: list[tuple[float, int]], sup: Mapping[str, Superseded]
 ) -> list[tuple[float, int]]:
-    """``ranked`` with each superseded unit just below its replacement."""
+    """``ranked`` with each superseded unit just below what is current now in its place (the
+    end of its chain; the entry that replaced it when the end is not indexed)."""
     if not sup or not ranked:
         return ranked
 
@@ -155,7 +163,8 @@ def reorder(
     flagged = {row: s for _score, row in ranked if (s := old(row)) is not None}
     if not flagged:
         return ranked
-    wanted = {s.by for s in flagged.values()}
+    # the entry current now (the end of its chain), else the one that replaced it
+    wanted = {s.now or s.by for s in flagged.values()} | {s.by for s in flagged.values()}
     home: dict[str, int] = {}
     for row in _consolidated_rows(index):
         unit = index.units[row]
@@ -164,7 +173,7 @@ def reorder(
                 home[i] = row
     scores = {row: score for score, row in ranked}
     for row, s in sorted(flagged.items(), key=lambda t: -scores[t[0]]):
-        new_row = home.get(s.by)
+        new_row = home.get(s.now or s.by, home.get(s.by))
         if new_row is None or new_row in flagged:
             scores[row] *= 0.5
             continue
@@ -262,14 +271,44 @@ def newer_first(
     return moved + ranked[len(top) :]
 
 
+def latest(sup: Mapping[str, Superseded]) -> dict[str, str]:
+    """Each superseded id of ``sup`` -> the last entry reached following ``by`` from it: the
+    current one, or where a cycle would repeat an entry. Each chain is walked once (its ids
+    share their end); a walk that ends in a cycle is not shared, its end depending on where
+    it started. ``chain`` walks the same links for one entry, reading the files."""
+    ends: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for start in sup:
+        path, seen, cur, shared = [start], {start}, start, True
+        while True:
+            if cur in ends:
+                end = ends[cur]
+                break
+            nxt = sup[cur].by if cur in sup else None
+            if nxt is None or nxt in seen:
+                end, shared = cur, nxt is None
+                break
+            path.append(nxt)
+            seen.add(nxt)
+            cur = nxt
+        if shared:
+            ends.update(dict.fromkeys(path, end))
+        out[start] = end
+    return out
+
+
 def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
+    """``hits`` with each unit all of whose ids are superseded marked not current, naming what
+    is current now (the end of its chain) and the date it stopped being current. A unit of
+    several entries (a bank section an index split before History entries were units of their
+    own) names each one's current value, and the date the last of them stopped."""
     out = []
     for h in hits:
-        found = [sup.get(i) for i in h.ids]
-        if h.ids and all(found):
-            s = found[0]
-            assert s is not None
-            h = replace(h, current=False, superseded_by=s.by_text or s.by, superseded_on=s.on)
+        found = [s for i in h.ids if (s := sup.get(i)) is not None]
+        if h.ids and len(found) == len(h.ids):
+            now = dict.fromkeys(s.now_text or s.now or s.by_text or s.by for s in found)
+            on = max(s.on for s in found)
+            h = replace(h, current=False, superseded_by="; ".join(now), superseded_on=on)
         out.append(h)
     return out
 

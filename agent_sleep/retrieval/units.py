@@ -3,7 +3,9 @@
 - ``memory``: one MEMORY.md entry (``sources=`` names the daily notes it cites; ``date=`` if set);
   a list item written by hand without a type prefix ("- Prefers tea") is a W entry,
 - ``bank``: one ``## Section`` of a bank page (entries carry ``sources=`` too), long sections
-  split into chunks of whole entries,
+  split into chunks of whole entries; an entry of a ``## History`` section, or one marked
+  ``superseded_by=`` anywhere, is a unit of its own, found and labelled with its own
+  successor (a whole History was one hit of every replaced value of the page),
 - ``log``: one note of a daily log, dated by the log's file name,
 - ``window``: ``WINDOW_NOTES`` consecutive notes of one daily log (a new one every
   ``WINDOW_STRIDE`` notes), searched beside the notes by deep requests: a stretch of talk
@@ -40,11 +42,13 @@ LOG = "log"
 WINDOW = "window"
 # how notes become units; a change makes the next update read every file again (vectors are
 # reused by content hash). 2: a log note records the ids its sources= cites (a REM note's);
-# 3: a hand-written MEMORY.md list item without a type prefix is an entry
-SPLIT = 3
+# 3: a hand-written MEMORY.md list item without a type prefix is an entry; 4: a bank page's
+# superseded entries (its History) are units of their own
+SPLIT = 4
 WINDOW_NOTES = 0  # notes per window unit (0: no windows)
 WINDOW_STRIDE = 3  # a window starts every this many notes
 CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
+HISTORY = "History"  # a bank page's section of superseded entries: one unit per entry
 CONTEXT_WORDS = 40  # how much of the previous note is indexed with a log note
 _COMMENT = re.compile(r" ?<!--.*?-->", re.S)
 _BULLET = re.compile(r"\ufeff?[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
@@ -156,7 +160,7 @@ def bank_units(text: str, path: str) -> list[Unit]:
         sections.setdefault(block.section, []).append(block)
     out = []
     for section, blocks in sections.items():
-        for chunk in _chunks(blocks):
+        for chunk in _groups(section, blocks):
             lines: list[str] = []
             ids: list[str] = []
             refs: list[str] = []
@@ -188,6 +192,29 @@ def bank_units(text: str, path: str) -> list[Unit]:
                 )
             )
     return out
+
+
+def _alone(section: str | None, block: notes.Block) -> bool:
+    """Whether a bank entry is a unit of its own: one with an id in the History section, or
+    one marked superseded wherever it sits (each is labelled with its own successor)."""
+    n = block.note
+    if n is None or not n.id:
+        return False
+    return section == HISTORY or bool(n.meta.get("superseded_by"))
+
+
+def _groups(section: str | None, blocks: list[notes.Block]) -> Iterator[list[notes.Block]]:
+    """A section's blocks as units, in file order: each ``_alone`` entry by itself, the runs
+    between them in chunks of whole entries (``_chunks``)."""
+    run: list[notes.Block] = []
+    for b in blocks:
+        if _alone(section, b):
+            yield from _chunks(run)
+            run = []
+            yield [b]
+        else:
+            run.append(b)
+    yield from _chunks(run)
 
 
 def _chunks(blocks: list[notes.Block]) -> Iterator[list[notes.Block]]:
