@@ -78,6 +78,11 @@ def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
     return False, "", ""
 
 
+def _value_kinds(values: Iterable[str]) -> set[str]:
+    """"n" for a value with a digit, "w" for one without."""
+    return {"n" if any(map(str.isdigit, v)) else "w" for v in values}
+
+
 def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
     def kind(v: str) -> str:
         return "n" if any(ch.isdigit() for ch in v) else "w"
@@ -528,8 +533,34 @@ def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         return False
     if not _anchored(new_text, old_text, names):
         return False
+    if not _said_beyond_owner(new_text, old_text, names):
+        return False
     fresh, _gone = _values_apart(new_text, old_text)
     return bool(fresh) or bool(_content(new_text) - _content(old_text))
+
+
+def _said_beyond_owner(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether two notes say something alike of whom they are about: a content word other than
+    its name ("moved the API to port 8080" shares "port" with "the API runs on port 5000"), or
+    values of one kind. "Tom changed his email address to tom@new.example" shares only Tom with
+    "Tom is allergic to peanuts", and "Bob moved to Berlin" a name with "Bob's phone number is
+    555-1234": such notes say different things of whom they are about, however alike their
+    sentences read once masked."""
+    shared = _content(new_text) & _content(old_text)
+    if not shared:
+        return False
+    # only what both write capitalised (a name; a sentence's first word) is taken for whom
+    # they speak of: a shared common noun ("Seat preference: aisle" and "Seat preference is
+    # window now") is often the attribute itself
+    if shared - (_capitalised(new_text) & _capitalised(old_text)):
+        return True
+    # or both give a value, of one kind: "Staging is reachable at staging.orbitlabs.io" and
+    # "Staging URL is now stg.orbitlabs.cloud" share only Staging, but name a host each
+    new_values, old_values = _strong_words(new_text), _strong_words(old_text)
+    if not _value_kinds(new_values) & _value_kinds(old_values):
+        return False
+    fine_new, fine_old = _fine_kinds(new_values), _fine_kinds(old_values)
+    return not (fine_new and fine_old) or bool(fine_new & fine_old)
 
 
 @functools.lru_cache(maxsize=1 << 12)
