@@ -126,7 +126,9 @@ def test_traversal_and_absolute_slugs_stay_in_the_bank(
 
     for rel in _pages(ws):
         assert re.fullmatch(r"bank/(entities|concepts)/" + SLUG_RE, rel), rel
-    assert r.dropped.get("bad_slug", 0) >= 3  # "..", "/", "\x00nul", "ｅｔｃ" have no [a-z0-9]
+    # ".." and "/" have no [a-z0-9]; "\x00nul" and fullwidth "ｅｔｃ" become "nul" and "etc",
+    # pages inside the bank like any other
+    assert r.dropped.get("bad_slug", 0) >= 2
     assert set(note_ids(ws)) == set(ids)
     assert_all_parse(ws)
 

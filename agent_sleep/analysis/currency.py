@@ -79,7 +79,7 @@ def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
 
 
 def _value_kinds(values: Iterable[str]) -> set[str]:
-    """"n" for a value with a digit, "w" for one without."""
+    """The kinds of ``values``: "n" for one with a digit, "w" for one without."""
     return {"n" if any(map(str.isdigit, v)) else "w" for v in values}
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent_sleep.analysis import lexical, temporal
+from agent_sleep.core.redact import PLACEHOLDER_RE
 
 INFORMATIVE = 3.0  # a sentence scoring this much carries information
 STRONG = 9.0  # a clear fact: content plus a name, number or date, usually first person
@@ -80,7 +81,9 @@ _CAPTION_RE = re.compile(
     r"\s*\[(?:shares (?:a |an )?(?:photo|image|picture)s?|photo):\s*(.*?)\]\s*$", re.I
 )
 _PHOTO_OF_RE = re.compile(r"^(?:a |an )?(?:photo|picture|image|close up|closeup)s? of\s+", re.I)
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+# a word of any alphabet: "José Ñúñez" is one name, not "Jos"; combining accents (text written
+# decomposed) stay in the word
+_WORD_RE = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f'’-])*")
 # "I" and "my" state facts about the writer; "we all…" is more often a platitude, so plural
 # pronouns earn nothing by themselves.
 _FIRST_PERSON_RE = re.compile(r"\bI\b|\b(?:my|me|mine)\b", re.I)
@@ -162,7 +165,7 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
     ("New York"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver")."""
     known_set = frozenset(known or ())
     _, body = lexical.split_speaker(text)
-    body, _caption = split_caption(body)
+    body, _caption = split_caption(_unredacted(body))
     out: list[str] = []
     for sentence in lexical.sentences(body):
         vocative = _vocatives(sentence)
@@ -183,6 +186,13 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         if run and " ".join(run) not in out:
             out.append(" ".join(run))
     return out
+
+
+def _unredacted(text: str) -> str:
+    """``text`` with each redaction placeholder blanked out: "[REDACTED:…]" is never a name."""
+    return (
+        PLACEHOLDER_RE.sub(lambda m: "#" * len(m.group(0)), text) if "[REDACTED:" in text else text
+    )
 
 
 def _name_word(word: str) -> str:
@@ -211,7 +221,7 @@ def known_names(texts: Iterable[str]) -> frozenset[str]:
     lower: set[str] = set()
     for text in texts:
         _, body = lexical.split_speaker(text)
-        body, _caption = split_caption(body)
+        body, _caption = split_caption(_unredacted(body))
         lower.update(w for w in _WORD_RE.findall(body) if w[:1].islower())
         for sentence in lexical.sentences(body):
             for m in _WORD_RE.finditer(sentence):

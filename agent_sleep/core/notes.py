@@ -123,9 +123,14 @@ def stable_id(*parts: str) -> str:
     return "".join(ID_ALPHABET[b % len(ID_ALPHABET)] for b in digest[:ID_LENGTH])
 
 
-def slugify(name: str) -> str:
-    """A file-name slug: ``[a-z0-9-]+``, at most 64 characters (empty if nothing is left)."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+def slugify(name: str, limit: int = 64) -> str:
+    """A file-name slug: ``[a-z0-9-]+``, at most ``limit`` characters (empty if nothing is
+    left). Accented letters lose their accents (José Ñúñez -> jose-nunez) and compatibility
+    forms become the letters they stand for (the ligature in "ﬁnance" -> "finance", fullwidth
+    "ｅｔｃ" -> "etc"): every bank page name (sleep's and the memory tool's) comes from here."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")[:limit].strip("-")
 
 
 def day_header(day: dt.date) -> str:

@@ -25,6 +25,10 @@ _KEYWORDS = (
     r"|refresh[_-]?token|bearer[_-]?token|private[_-]?key|token"
 )
 
+# an environment variable may glue a keyword to its prefix: PGPASSWORD=…, VAULTTOKEN=… (upper
+# case only: camelCase code, "nextToken = tokens[i]", is not a credential)
+_GLUED = r"(?-i:[A-Z0-9]+(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN))"
+
 _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
     (
         "private-key",
@@ -72,13 +76,15 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
     ),
     (
         "url-password",
-        re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)([^\s@/]+)(@)"),
+        # the user may be empty: redis://:pw@host
+        re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:)([^\s@/]+)(@)"),
         lambda m: m.group(1) + _ph("url-password") + m.group(3),
     ),
     (
         "password",
         re.compile(
-            rf"(?i)\b((?:[a-z0-9]+[_\-])*(?:{_KEYWORDS}))(\"?\s*(?:=|:=|=>)\s*)([\"']?)(?!\[REDACTED)([^\s\"',;]+)(\3)"
+            rf"(?i)\b((?:[a-z0-9]+[_\-])*(?:{_GLUED}|{_KEYWORDS}))"
+            r"(\"?\s*(?:=|:=|=>)\s*)([\"']?)(?!\[REDACTED)([^\s\"',;]+)(\3)"
         ),
         lambda m: m.group(1) + m.group(2) + m.group(3) + _ph("password") + m.group(5),
     ),
@@ -95,38 +101,60 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
 
 
 # A credential said in a sentence: "the staging DB password is Tr0ub4dor&3", "the wifi
-# passphrase was changed to correct-horse-42", "my PIN is 4821". The word after "is" is a
-# secret only when it looks like one (a digit, a symbol or mixed case inside, six characters
-# or more; a PIN: four to eight digits), so "the password is expired" or "the token is in
-# the vault" pass untouched.
+# passphrase was changed to correct-horse-42", "my PIN is 4821", "the password for the NAS:
+# Sup3rS3cret!". The word after "is" (or the colon) is a secret only when it looks like one (a
+# digit, a symbol or mixed case inside, six characters or more; a PIN: four to eight digits),
+# so "the password is expired" or "the token is in the vault" pass untouched; a template
+# (``$VAR``, ``{name}``) never is. A bare "secret", "token" or "pwd" is a common word ("the
+# secret is well-kept", "Next token: the", code's "token: Optional[str]"), so its value needs
+# a digit or a symbol (not a hyphen, an apostrophe, a dot or an underscore), holds no bracket
+# and is no path or colour.
 _SAID = re.compile(
     r"(?i)\b((?:password|passwd|passphrase|passcode|secret(?:[ _-]access)?[ _-]key|api[ _-]?key"
-    r"|access[ _-]token|auth[ _-]token|(?<!\w )token|pin(?: code)?)"
+    r"|access[ _-]token|auth[ _-]token|pin(?: code)?|(?P<bare>secret|token|pwd))"
     r"(?: for [\w .'’-]{1,40}?)?"
-    r"\s+(?:is now|is|was (?:changed|set|reset) to|was|=|will be|has been (?:changed|set|reset) to"
-    r"|(?:changed|set|reset) to)"
+    r"(?:\s+(?:is now|is|was (?:changed|set|reset) to|was|=|will be"
+    r"|has been (?:changed|set|reset) to|(?:changed|set|reset) to)|\s*:)"
     r"\s+)([\"'“‘]?)(\S+?)([\"'”’]?)(?=[.,;:)]*(?:\s|$))"
 )
 
 
+def _looks_secret(value: str, strict: bool) -> bool:
+    if value.startswith("[REDACTED"):
+        return False
+    value = value.rstrip(".,;:!?)\"'’”")  # "…no padding token is defined.")" ends a sentence
+    if len(value) < 6 or value.startswith(("$", "{", "<", "%", "`")):  # a template, code
+        return False
+    if strict:  # a path, an identifier or a type ("token: Optional[str]") is no credential
+        return (
+            not value.startswith(("/", "~", ".", "#"))
+            and not any(ch in "()[]{}<>`" for ch in value)
+            and any(ch.isdigit() or not (ch.isalnum() or ch in "-'’._") for ch in value)
+        )
+    inner = value[1:]
+    return (
+        any(ch.isdigit() for ch in value)
+        or any(not ch.isalnum() for ch in value)
+        or (any(ch.isupper() for ch in inner) and any(ch.islower() for ch in value))
+    )
+
+
 def _said(m: re.Match[str]) -> str:
-    value = m.group(3)
-    pin = m.group(1).lower().startswith("pin")
-    if pin:
+    value = m.group(4)  # group 2 is the bare keyword
+    if m.group(1).lower().startswith("pin"):
         secret = value.isdigit() and 4 <= len(value) <= 8
     else:
-        inner = value[1:]
-        secret = len(value) >= 6 and (
-            any(ch.isdigit() for ch in value)
-            or any(not ch.isalnum() for ch in value)
-            or (any(ch.isupper() for ch in inner) and any(ch.islower() for ch in value))
-        )
-    if not secret or value.startswith("[REDACTED"):
+        secret = _looks_secret(value, strict=m.group("bare") is not None)
+    if not secret:
         return m.group(0)
-    return m.group(1) + m.group(2) + _ph("password") + m.group(4)
+    return m.group(1) + m.group(3) + _ph("password") + m.group(5)
 
 
 _RULES.append(("password", _SAID, _said))
+
+
+# what :func:`redact` leaves in place of a credential
+PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
 
 
 def redact(text: str) -> str:

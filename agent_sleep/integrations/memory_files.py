@@ -26,7 +26,6 @@ import json
 import os
 import re
 import shutil
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,9 +60,9 @@ class Target:
 
 
 def slugify(name: str) -> str:
-    """A page name as a slug; accented letters lose their accents (Café -> cafe)."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return _ascii_slug("".join(c for c in decomposed if not unicodedata.combining(c)))
+    """A page name as a slug; accented letters lose their accents (Café -> cafe), as sleep
+    names its pages (:func:`agent_sleep.core.notes.slugify`), up to 80 characters."""
+    return notes.slugify(name, limit=80)
 
 
 def _ascii_slug(name: str) -> str:

@@ -91,18 +91,22 @@ def _group(
     if label:
         return "entity", label.rstrip(": ")
     # a real entity: written capitalised mid-sentence somewhere, or recurring; never a
-    # sentence-initial common word ("Spent the afternoon…") or a piece of a dotted name
+    # sentence-initial common word ("Spent the afternoon…") or a piece of a dotted name, and
+    # only a name a page can be named after (not one of letters no slug keeps: "Дмитрий")
     names = [
         n
         for n in distill.names(text, known)
-        if (n in proper or counts[n] >= 2) and not re.search(rf"\b{re.escape(n)}\.\w", text)
+        if (n in proper or counts[n] >= 2)
+        and not re.search(rf"\b{re.escape(n)}\.\w", text)
+        and slugify(n)
     ]
     if names:
         return "entity", max(names, key=lambda n: (counts[n], -names.index(n)))
     words = [
         t
         for t in tfidf.top_terms(row, 8)
-        if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER
+        # "redacted" is what is left of a credential's placeholder, no topic
+        if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER and t != "redacted"
     ]
     shared = [t for t in words if tfidf.df.get(t, 0) >= RECURRING]  # a topic recurs (3+)
     return "concept", (shared or ["notes"])[0]

@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from agent_sleep.analysis import distill, lexical
+from agent_sleep.core import notes
 
 # where the offline consolidator reports the steps of a long NREM (see :func:`reporting`)
 _progress: ContextVar[Callable[[str], None] | None] = ContextVar("offline_progress", default=None)
@@ -45,7 +46,8 @@ def say(message: str) -> None:
 
 
 def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+    """A bank page's name, as apply and the memory tool write it (José -> jose)."""
+    return notes.slugify(name)
 
 
 def excerpt(text: str, n: int = 80) -> str:
