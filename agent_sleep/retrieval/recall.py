@@ -364,7 +364,7 @@ def pack(
                 break
             taken.add(r)
             unit = index.units[r]
-            shape = _shape(unit.text)
+            shape = _shape(_said(unit.text, unit.kind))
             twin = shapes.twin(shape)
             if twin is not None:
                 merged = tuple(dict.fromkeys(out[twin].sources + index.sources[r]))
@@ -387,6 +387,16 @@ def pack(
             shapes.add(shape)
             used += count_tokens(unit.text)
     return out
+
+
+def _said(text: str, kind: str) -> str:
+    """What a unit says, for the near-duplicate check: a bank unit of one entry without its
+    "Page — Section" line (an archived entry is the note it came from, said again)."""
+    if kind == "bank":
+        _head, _, body = text.partition("\n")
+        if body and "\n" not in body:
+            return body
+    return text
 
 
 @functools.lru_cache(maxsize=16384)
