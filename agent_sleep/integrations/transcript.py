@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,10 @@ from typing import Any
 TOOL_CHARS = 300  # of a tool call's input or a tool result kept in the dump
 CHUNK = 1 << 20
 _NOISE = ("<command-", "<local-command-", "<system-reminder>", "Caveat: ")
+# a user turn that is no one's words: a "!" shell command and its output, a background task's
+# notice. Shown as tool output (one short line the flush does not keep), with its tags gone
+_SHELL = ("<bash-input>", "<bash-stdout>", "<bash-stderr>", "<task-notification>")
+_TAG_RE = re.compile(r"</?[a-z][a-z-]*>")
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,10 @@ def render(record: Any) -> list[str]:
         btype = block.get("type")
         if btype == "text":
             text = str(block.get("text", "")).strip()
-            if text and not text.startswith(_NOISE):
+            if text.startswith(_SHELL):
+                shown = _short(_TAG_RE.sub(" ", text), TOOL_CHARS)
+                out.append(f"Tool: shell {shown}" if shown else "Tool: shell")
+            elif text and not text.startswith(_NOISE):
                 out.append(f"{speaker}: {_lines_kept(text)}")
         elif btype == "tool_use":
             args = json.dumps(block.get("input", {}), ensure_ascii=False, default=str)
