@@ -219,3 +219,13 @@ def test_a_shared_workspace_that_does_not_exist_is_named(
     assert [h.hit.text for h in hits] == ["W: Deploys go out on Tuesdays."]
     assert "Tuesdays" in context(own)
     assert not missing.exists()
+
+
+def test_without_k_the_best_of_both_sides_not_as_many_as_one_side_had(tmp_path: Path) -> None:
+    """One private hit used to cap the merged answer at one, hiding the team's notes."""
+    own, team = tmp_path / "own", tmp_path / "team"
+    micro_rest("The VPN password rotates monthly", "W", workspace=own, when=DAY)
+    micro_rest("Staging resets on Sunday", "W", workspace=team, when=DAY)
+    micro_rest("Staging database lives in eu-west-1", "W", workspace=team, when=DAY)
+    found = search(own, "vpn staging", shared=team, fusion=BM25)
+    assert len(found) == 3 and sum(s.shared for s in found) == 2

@@ -96,7 +96,9 @@ def search(
     ]
     both = sorted(mine + theirs, key=lambda s: (-s.hit.score, s.shared))
     if k is None and budget_tokens is None:
-        k = len(mine) or len(theirs)
+        from agent_sleep.retrieval.recall import DEFAULT_K
+
+        k = DEFAULT_K  # what each side was asked for: the best of both, not of one side
     out: list[SharedHit] = []
     used = 0
     for s in both:
