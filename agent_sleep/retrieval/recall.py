@@ -328,11 +328,18 @@ def _keywords(query: str) -> tuple[set[str], set[str]]:
 def _exact(text: str, content: set[str], identifiers: set[str]) -> bool:
     if not content and not identifiers:
         return False
-    have = set(words(text))
-    lowered = text.lower()
-    if identifiers and any(i in lowered for i in identifiers):
-        return True
-    return bool(content) and content <= have
+    if identifiers:  # the query names an identifier: the text holds one of them, whole
+        lowered = text.lower()
+        return any(_whole(i).search(lowered) for i in identifiers if i in lowered)
+    return bool(content) and content <= set(words(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _whole(identifier: str) -> re.Pattern[str]:
+    """``identifier`` as a whole token: "8044" is not in "80443", "pay-10" not in "pay-101",
+    "v1.2" not in "v1.2.3" (a full stop that ends a sentence may follow); an underscore parts
+    tokens ("opt15" is in "kafka_opt15")."""
+    return re.compile(rf"(?<![^\W_.\-]){re.escape(identifier)}(?![^\W_]|[.\-][^\W_])")
 
 
 def pack(
