@@ -88,7 +88,7 @@ BAD: list[tuple[str, ...]] = [
     ("should_flush('100', 200)", "tokens", "str"),
     ("should_flush(True, 200)", "tokens", "bool"),
     ("should_flush(100, 200.5)", "context_window", "float"),
-    ("should_flush(100, 200, reserve=None)", "reserve", "None"),
+    ("should_flush(100, 200, reserve='5')", "reserve", "str"),
     # rollback
     ("rollback(ws, 5)", "run_id", "int"),
     ("rollback(ws, force='yes')", "force", "str"),

@@ -47,11 +47,29 @@ def _log(ws: Path) -> str:
         (175_999, 200_000, False),
         (176_000, 200_000, False),
         (176_001, 200_000, True),
-        (10, 100, True),
+        # a small window: the default reserve and soft threshold are at most a quarter and a
+        # sixteenth of it (25 and 6 of 100; 2,048 and 512 of 8,192), never the whole window
+        (69, 100, False),
+        (70, 100, True),
+        (5_632, 8_192, False),
+        (5_633, 8_192, True),
     ],
 )
 def test_should_flush_threshold(tokens: int, window: int, expected: bool) -> None:
     assert should_flush(tokens, window) is expected
+
+
+def test_a_reserve_that_leaves_nothing_of_the_window_is_refused() -> None:
+    with pytest.raises(BadInput, match="leave nothing of a 8192-token context window"):
+        should_flush(100, 8_192, reserve=20_000)
+    r = run_cli("should-flush", "--tokens", "10", "--context-window", "8192", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout) == {
+        "flush": False, "tokens": 10, "threshold": 5_632
+    }  # fmt: skip
+    r = run_cli(
+        "should-flush", "--tokens", "10", "--context-window", "8192", "--reserve", "9000", "-q"
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "leave nothing" in r.stderr
 
 
 def test_should_flush_configurable() -> None:

@@ -162,28 +162,36 @@ Examples:
 )
 @click.option("--tokens", type=int, required=True, help="Tokens used by the session so far.")
 @click.option("--context-window", type=int, required=True, help="The model's context window.")
-@click.option("--reserve", type=int, default=20000, show_default=True, help="Reserve tokens.")
 @click.option(
-    "--soft-threshold", type=int, default=4000, show_default=True, help="Soft threshold tokens."
+    "--reserve",
+    type=int,
+    default=None,
+    help="Reserve tokens [default: 20000, at most a quarter of the window].",
+)
+@click.option(
+    "--soft-threshold",
+    type=int,
+    default=None,
+    help="Soft threshold tokens [default: 4000, at most a sixteenth of the window].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; exit 0 to flush, 1 not yet.")
 @common_options
 def should_flush_cmd(
     tokens: int,
     context_window: int,
-    reserve: int,
-    soft_threshold: int,
+    reserve: int | None,
+    soft_threshold: int | None,
     quiet: bool,
     workspace: str | None,
     as_json: bool,
 ) -> None:
     """Say whether to flush now: tokens > context window - reserve - soft threshold."""
-    from agent_sleep.consolidation.flush import should_flush
+    from agent_sleep.consolidation.flush import flush_threshold, should_flush
 
     answer = should_flush(tokens, context_window, reserve, soft_threshold)
     if quiet:
         sys.exit(0 if answer else 1)
-    threshold = context_window - reserve - soft_threshold
+    threshold = flush_threshold(context_window, reserve, soft_threshold)
     emit(
         as_json,
         {"flush": answer, "tokens": tokens, "threshold": threshold},

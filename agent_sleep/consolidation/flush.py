@@ -32,19 +32,38 @@ DEFAULT_RESERVE = 20000
 DEFAULT_SOFT_THRESHOLD = 4000
 
 
+def flush_threshold(
+    context_window: int, reserve: int | None = None, soft_threshold: int | None = None
+) -> int:
+    """``context_window - reserve - soft_threshold``: the session size past which to flush.
+    Left out, the reserve is ``DEFAULT_RESERVE`` and the soft threshold
+    ``DEFAULT_SOFT_THRESHOLD``, each at most a share of the window (a quarter, a sixteenth), so
+    a small local model's 8,192 tokens flush past 5,632 rather than at every turn. Values given
+    that leave no room (the threshold at 0 or below) are refused."""
+    args.count(context_window=context_window)
+    args.count_or_none(reserve=reserve, soft_threshold=soft_threshold)
+    if reserve is None:
+        reserve = min(DEFAULT_RESERVE, context_window // 4)
+    if soft_threshold is None:
+        soft_threshold = min(DEFAULT_SOFT_THRESHOLD, context_window // 16)
+    threshold = context_window - reserve - soft_threshold
+    if threshold <= 0:
+        raise BadInput(
+            f"reserve {reserve} and soft threshold {soft_threshold} leave nothing of a "
+            f"{context_window}-token context window"
+        )
+    return threshold
+
+
 def should_flush(
     tokens: int,
     context_window: int,
-    reserve: int = DEFAULT_RESERVE,
-    soft_threshold: int = DEFAULT_SOFT_THRESHOLD,
+    reserve: int | None = None,
+    soft_threshold: int | None = None,
 ) -> bool:
-    """True when the session (``tokens``) is past ``context_window - reserve - soft_threshold``."""
-    args.count(
-        tokens=tokens, context_window=context_window, reserve=reserve, soft_threshold=soft_threshold
-    )
-    if min(tokens, context_window, reserve, soft_threshold) < 0:
-        raise BadInput("token counts must not be negative")
-    return tokens > context_window - reserve - soft_threshold
+    """True when the session (``tokens``) is past :func:`flush_threshold`."""
+    args.count(tokens=tokens)
+    return tokens > flush_threshold(context_window, reserve, soft_threshold)
 
 
 @dataclass(frozen=True)
