@@ -287,3 +287,29 @@ def test_a_push_that_loses_the_race_is_merged_and_pushed_again(tmp_path: Path) -
     for ws in (one, two):
         assert {a, b} <= set(note_counts(ws))
     assert tree(one) == tree(two)
+
+
+def test_history_names_the_page_a_superseded_entry_moved_to(tmp_path: Path) -> None:
+    """Sleep moves a replaced entry from MEMORY.md to a bank page's History in one commit: the
+    commit's path is where the entry is after it, not the first file of its diff."""
+    ws = tmp_path / "ws"
+    assert cli("init", "--git", "-w", str(ws)).returncode == 0
+    identity(ws, "t")
+    for text, day in (("User lives in Berlin", "01"), ("User moved to Lisbon", "02")):
+        r = cli(
+            "rest", "-w", str(ws), "--note", text, "--type", "W", "--when", f"2026-03-{day}T10:00"
+        )
+        assert r.returncode == 0, r.stderr
+        assert cli("sleep", "-w", str(ws), "--when", f"2026-03-{day}T22:00").returncode == 0
+    memory = fmt.notes_in((ws / "MEMORY.md").read_text())
+    assert not [n for n in memory if "Berlin" in n.text], "the Berlin entry left MEMORY.md"
+    archived = [
+        (p, n)
+        for p in (ws / "bank").rglob("*.md")
+        for n in fmt.notes_in(p.read_text())
+        if "Berlin" in n.text and n.meta.get("superseded_by")
+    ]
+    ((page, entry),) = archived
+    changes = json.loads(cli("history", entry.id, "-w", str(ws), "--json").stdout)
+    assert changes[0]["path"] == page.relative_to(ws).as_posix(), changes[0]
+    assert changes[-1]["path"] == "MEMORY.md"  # where it was first written

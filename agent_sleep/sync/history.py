@@ -97,11 +97,17 @@ def _entry_history(repo: Repo, entry_id: str, limit: int) -> list[Change]:
     notes = _note_texts(repo.ws)
     for sha, date, subject, body in _log(repo, args):
         change = Change(sha, date, subject)
+        current, gone_from = "", ""  # the file a line belongs to; where the entry left
         for line in body.splitlines():
             if line.startswith("+++ b/"):
-                change.path = change.path or line[6:]
+                current = line[6:]
             elif line[:1] in "+-" and line[:3] not in ("+++", "---") and _cites(line, needle):
                 (change.added if line[0] == "+" else change.removed).append(line[1:])
+                if line[0] == "+":  # the file the entry is in after the commit
+                    change.path = change.path or current
+                else:
+                    gone_from = gone_from or current
+        change.path = change.path or gone_from
         for line in change.added:
             for n in fmt.notes_in(line + "\n"):
                 change.sources += [s for s in n.meta.get("sources", "").split(",") if s]
