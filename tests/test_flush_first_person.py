@@ -170,3 +170,38 @@ def test_cli_flush_of_the_first_person_dump(ws: Path) -> None:
     texts = _texts(ws)
     assert "User: I live in Berlin." in texts
     assert any(t.startswith("User: I moved to Lisbon last week (week of ") for t in texts)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User: My son runs a bakery in Lyon.",
+        "User: My brother drives a Tesla.",
+        "User: Our team deploys every Thursday at 3pm.",
+        "User: My manager approves all releases.",
+        "User: My daughter Mia plays tennis every Sunday.",
+        "User: I got married in June.",
+        "User: I got promoted last week.",
+    ],
+)
+def test_a_verb_of_the_present_simple_after_my_or_a_change_of_standing_is_kept(
+    ws: Path, line: str
+) -> None:
+    """"My X" used to need "is" or "has" to be read as a fact, and "got" was a conversation
+    verb: these were dropped with nothing counted as rejected."""
+    assert len(_flush(line, ws)) == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User: My head hurts.",
+        "User: My tests pass.",
+        "User: My bad, thanks.",
+        "User: I got it.",
+        "User: I got bored.",
+        "User: I got coffee.",
+    ],
+)
+def test_moods_and_the_moment_after_my_or_got_are_not_kept(ws: Path, line: str) -> None:
+    assert _flush(line, ws) == []

@@ -238,7 +238,11 @@ def _clause(words: list[str], at: int, dated: bool) -> str | None:
                 return None
             j += 1
         if j >= len(words) or j == i or words[j] not in _COPULA | _HAVE:
-            return None
+            # no "is"/"has": a verb of the present simple after the noun ("My son runs a
+            # bakery", "Our team deploys every Thursday"), the word after a singular noun
+            j = _third_person_verb(words, i)
+            if j is None:
+                return None
         if set(words[i:j]) & _CHAT_NOUNS:
             return None
         i = j
@@ -275,11 +279,54 @@ def _clause(words: list[str], at: int, dated: bool) -> str | None:
             if goal[:1] and goal[0] not in _CONVERSATION and _content(goal)
             else "transient"
         )
+    if verb == "got" and pred[:1] and pred[0] in _GOT_STATES:
+        return "durable"  # a change of state: "I got married in June", "I got promoted"
     if verb in _MODALS or verb in _CONVERSATION:
         return None
     if _is_past(verb):
         return _past(verb, pred)
     return "durable" if _content(pred) else "transient"
+
+
+# "got" + one of these is a change of one's standing ("I got married"), not of one's mood
+# ("I got bored") or the moment ("I got it")
+_GOT_STATES = frozenset(
+    [
+        "married",
+        "engaged",
+        "divorced",
+        "promoted",
+        "hired",
+        "fired",
+        "accepted",
+        "admitted",
+        "elected",
+        "certified",
+        "diagnosed",
+        "licensed",
+        "laid",
+        "transferred",
+    ]
+)
+
+
+def _third_person_verb(words: list[str], start: int) -> int | None:
+    """Where a present-simple verb ("runs", "deploys", "approves") follows the noun that opens
+    at ``start`` (one to three words, a name among them: "my daughter Mia turns 7"): the first
+    word ending in "s" after a word that does not, with words after it."""
+    for j in range(start + 1, min(start + 4, len(words) - 1)):
+        w, before = words[j], words[j - 1]
+        if w in _BOUNDARY or before in _BOUNDARY:
+            return None
+        if (
+            len(w) > 3
+            and w.endswith("s")
+            and not w.endswith(("ss", "us", "is"))
+            and not before.endswith("s")
+            and w not in _ADVERBS
+        ):
+            return j
+    return None
 
 
 def _plan(pred: list[str], dated: bool) -> str:
