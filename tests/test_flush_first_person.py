@@ -187,8 +187,8 @@ def test_cli_flush_of_the_first_person_dump(ws: Path) -> None:
 def test_a_verb_of_the_present_simple_after_my_or_a_change_of_standing_is_kept(
     ws: Path, line: str
 ) -> None:
-    """"My X" used to need "is" or "has" to be read as a fact, and "got" was a conversation
-    verb: these were dropped with nothing counted as rejected."""
+    """A "My X" sentence used to need "is" or "has" to be read as a fact, and "got" was a
+    conversation verb: these were dropped with nothing counted as rejected."""
     assert len(_flush(line, ws)) == 1
 
 

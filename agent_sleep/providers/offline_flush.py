@@ -240,9 +240,10 @@ def _clause(words: list[str], at: int, dated: bool) -> str | None:
         if j >= len(words) or j == i or words[j] not in _COPULA | _HAVE:
             # no "is"/"has": a verb of the present simple after the noun ("My son runs a
             # bakery", "Our team deploys every Thursday"), the word after a singular noun
-            j = _third_person_verb(words, i)
-            if j is None:
+            verb_at = _third_person_verb(words, i)
+            if verb_at is None:
                 return None
+            j = verb_at
         if set(words[i:j]) & _CHAT_NOUNS:
             return None
         i = j
@@ -290,24 +291,10 @@ def _clause(words: list[str], at: int, dated: bool) -> str | None:
 
 # "got" + one of these is a change of one's standing ("I got married"), not of one's mood
 # ("I got bored") or the moment ("I got it")
-_GOT_STATES = frozenset(
-    [
-        "married",
-        "engaged",
-        "divorced",
-        "promoted",
-        "hired",
-        "fired",
-        "accepted",
-        "admitted",
-        "elected",
-        "certified",
-        "diagnosed",
-        "licensed",
-        "laid",
-        "transferred",
-    ]
-)
+_GOT_STATES = frozenset({
+    "married", "engaged", "divorced", "promoted", "hired", "fired", "accepted", "admitted",
+    "elected", "certified", "diagnosed", "licensed", "laid", "transferred",
+})  # fmt: skip
 
 
 def _third_person_verb(words: list[str], start: int) -> int | None:
