@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 MAX_GET_CHARS = 100_000
 MAX_SEARCH_K = 50
+MAX_BUDGET_TOKENS = 25_000  # a search's or context's budget: about MAX_GET_CHARS of text
 MAX_DIFF_CHARS = 20_000
 MAX_QUERY_CHARS = 4_000  # a search query: at most a note's length (notes are at most 4 KB)
 EXIT_GRACE = 5.0  # seconds a write under way gets to land when the client has gone
@@ -250,7 +251,8 @@ DESCRIPTIONS = {
     "memory_search": (
         "Search long-term memory (MEMORY.md, bank pages, daily logs) with keyword "
         "and meaning matching. Use before answering anything that may depend on earlier "
-        "sessions. `query` (alias q); `k` (alias limit) results, or a `budget_tokens` budget. "
+        f"sessions. `query` (alias q); `k` (alias limit) results (at most {MAX_SEARCH_K}), or a "
+        f"`budget_tokens` budget (at most {MAX_BUDGET_TOKENS}). "
         "Each hit has text, path, date, sources, score and, where it applies, whether it is "
         "current; read more around a hit with memory_get."
     ),
@@ -264,7 +266,8 @@ DESCRIPTIONS = {
     "memory_context": (
         "The memory block for the start of a task: MEMORY.md (trimmed to "
         "max_memory_chars), today's and yesterday's notes, the planned next-session actions, "
-        "and with `query` (alias q) the most relevant memories within `budget_tokens`."
+        "and with `query` (alias q) the most relevant memories within `budget_tokens` (at "
+        f"most {MAX_BUDGET_TOKENS}; max_memory_chars at most {MAX_GET_CHARS})."
     ),
     "memory_flush": (
         "Before the context is compacted or a long task ends, send the "
@@ -338,7 +341,7 @@ class MemoryTools:
     ) -> dict[str, Any]:
         wanted = _query(_pick("query", query, q))
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
-        budget = _positive("budget_tokens", budget_tokens)
+        budget = _positive("budget_tokens", budget_tokens, MAX_BUDGET_TOKENS)
         if not self.ws.root.is_dir():
             return {"query": shorten(wanted), "hits": []}
         from agent_sleep.retrieval.recall import recall
@@ -381,9 +384,9 @@ class MemoryTools:
             wanted = _query(wanted)  # an empty query is "no query", as in get_context
         text = get_context(
             self.ws,
-            max_memory_chars=max_memory_chars,
+            max_memory_chars=min(max_memory_chars, MAX_GET_CHARS),
             query=wanted,
-            budget_tokens=_positive("budget_tokens", budget_tokens),
+            budget_tokens=_positive("budget_tokens", budget_tokens, MAX_BUDGET_TOKENS),
         )
         return {"context": text or "(memory is empty)"}
 
