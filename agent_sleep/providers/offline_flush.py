@@ -49,7 +49,22 @@ _DURABLE_RE = re.compile(
 )
 
 
-_ROLE_RE = re.compile(r"^\s*(?:user|human|assistant|ai|claude)\s*:\s*", re.I)
+# a turn's label, plain or as Markdown writes it: "User:", "**User:**", "**Human**:", "> _AI_:"
+_ROLES = r"(user|human|assistant|ai|claude)"
+_EMPHASIS = r"(?:[*_]{1,2})?"
+_ROLE_RE = re.compile(rf"^\s*(?:>\s*)?{_EMPHASIS}{_ROLES}{_EMPHASIS}\s*:{_EMPHASIS}\s*", re.I)
+# a bold label inside a line starts another turn ("**User:** … **Assistant:** …")
+_INLINE_ROLE_RE = re.compile(rf"(?<=\S)\s+(?=\*\*(?:{_ROLES[1:-1]})(?::\*\*|\*\*:))", re.I)
+_SPEAKERS = {"user": "User", "human": "User", "assistant": "Assistant", "ai": "Assistant"}
+_SPEAKERS["claude"] = "Assistant"
+# the assistant saying it will keep what the user said: the user's own sentence is the fact
+_ECHO_RE = re.compile(
+    r"^(?:(?:noted|got it|understood|sure|okay|ok|great|will do)\b[\s,.!—-]*)?"
+    r"(?:I'll|I will|I'm going to|I am going to|I've|I have|let me)\s+"
+    r"(?:remember|note|noted|make a note|keep (?:that|this|it) in mind|save|saved|store|stored"
+    r"|write (?:that|this|it) down)\b",
+    re.I,
+)
 
 
 _SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
@@ -242,6 +257,8 @@ def _clause(words: list[str], at: int, dated: bool) -> str | None:
             # bakery", "Our team deploys every Thursday"), the word after a singular noun
             verb_at = _third_person_verb(words, i)
             if verb_at is None:
+                verb_at = _plural_verb(words, i)
+            if verb_at is None:
                 return None
             j = verb_at
         if set(words[i:j]) & _CHAT_NOUNS:
@@ -316,6 +333,32 @@ def _third_person_verb(words: list[str], start: int) -> int | None:
     return None
 
 
+# words that follow a plural noun without being its verb ("my parents in Porto", "our kids and…")
+_NOT_VERBS = frozenset(
+    """in on at of for from to with by about into over under near and or but nor the a an this
+    that these those my our your his her their its there here who which whose""".split()  # noqa: SIM905
+)
+_PLURALS = frozenset({"children", "people", "men", "women", "folks", "feet", "teeth", "staff"})
+
+
+def _plural_verb(words: list[str], start: int) -> int | None:
+    """Where a verb of the present simple follows a plural noun that opens at ``start`` (one to
+    three words: "my parents live in Porto", "our build servers run Debian", "my two kids go to
+    school"): the word after the first plural, if it is not an "-s", "-ed" or "-ing" form or a
+    preposition or determiner, with words after it."""
+    for j in range(start + 1, min(start + 4, len(words) - 1)):
+        w, before = words[j], words[j - 1]
+        if w in _BOUNDARY or before in _BOUNDARY:
+            return None
+        plural = before in _PLURALS or (
+            len(before) > 3 and before.endswith("s") and not before.endswith(("ss", "us", "is"))
+        )
+        if plural:
+            verb = w.isalpha() and not w.endswith(("s", "ed", "ing")) and w not in _NOT_VERBS
+            return j if verb and w not in _ADVERBS else None
+    return None
+
+
 def _plan(pred: list[str], dated: bool) -> str:
     """A plan ("I'll…", "I'm going to…"): kept with a date, not as the next step of the moment."""
     return "durable" if _content(pred) and dated else "transient"
@@ -381,7 +424,8 @@ def _candidates(dump: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     in_fence = False
     turn = ""
-    for line in dump.splitlines():
+    lines = [part for line in dump.splitlines() for part in _INLINE_ROLE_RE.split(line)]
+    for line in lines:
         if line.strip().startswith("```"):
             in_fence = not in_fence
             continue
@@ -391,12 +435,15 @@ def _candidates(dump: str) -> list[tuple[str, str]]:
         if in_fence or not line.strip():
             continue
         role = _ROLE_RE.match(line)
-        speaker = role.group(0).strip().rstrip(":").strip().capitalize() if role else ""
+        speaker = _SPEAKERS[role.group(1).lower()] if role else ""
         if speaker:
             turn = speaker.lower()
-        body = _ROLE_RE.sub("", line).strip().lstrip("-*• ").strip()
+        body = line[role.end() :] if role else line
+        body = body.strip().lstrip("-*• ").strip()
         for sentence in lexical.sentences(body):
             sentence = distill.strip_filler(sentence)
+            if turn == "assistant" and _ECHO_RE.search(sentence):
+                continue
             if not durable(sentence, turn):
                 continue
             if speaker and _FIRST_PERSON_RE.search(sentence):
