@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -339,12 +340,12 @@ class Builder:
             return None
         return chosen
 
-    def _page_text(self, path: Path, slug: str, kind: str) -> str:
+    def _page_text(self, path: Path, slug: str, kind: str, texts: Iterable[str] = ()) -> str:
         if path not in self.pages:
             current = self.read(path)
             self.plan.originals[path] = current
             if current is None:
-                title = slug.replace("-", " ").title()
+                title = _written_title(slug, texts) or slug.replace("-", " ").title()
                 kind = "entity" if path.parent == self.ws.entities_dir else "concept"
                 current = page_header(title, kind, self.today)
             self.pages[path] = current
@@ -356,7 +357,7 @@ class Builder:
         path = self._page_path(slug, kind)
         if path is None:
             return False
-        text = self._page_text(path, slug, kind)
+        text = self._page_text(path, slug, kind, (n.text for n in entries))
         if path not in self.present:
             self.present[path] = {one_line(n.text) for n in fmt.notes_in(text)}
         present = self.present[path]
@@ -496,3 +497,21 @@ class Builder:
                 suffix += fmt.append_block(current + suffix, self.actions, fmt.NEXT_SESSION_HEADING)
             self.plan.appends[log_path] = suffix
         return self.plan
+
+
+_WORD = re.compile(r"[^\W_][\w'’.-]*")
+
+
+def _written_title(slug: str, texts: Iterable[str]) -> str | None:
+    """A new page's title as its entries write the name, where the slug lost letters of it:
+    "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only). None when the name is plain
+    ASCII (the slug's words capitalised are the title) or no entry writes it."""
+    parts = slug.count("-") + 1
+    for text in texts:
+        words = _WORD.findall(text)
+        for i in range(len(words) - parts + 1):
+            phrase = " ".join(w.strip(".'’-") for w in words[i : i + parts])
+            if phrase.isascii() or fmt.slugify(phrase) != slug:
+                continue
+            return phrase.title() if phrase.islower() else phrase
+    return None
