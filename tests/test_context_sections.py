@@ -7,10 +7,13 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from agent_sleep import get_context, micro_rest, sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.retrieval.context import log_section
+from agent_sleep.retrieval import context
+from agent_sleep.retrieval.context import log_section, log_tail
 from agent_sleep.retrieval.recall import count_tokens
 
 DAY = dt.date(2026, 3, 5)
@@ -169,3 +172,43 @@ def test_memory_entries_and_next_session_actions_shown_above_are_not_repeated(ws
     assert "Billing invoices go out on the first" in _relevant(text)
     small = get_context(ws, today=DAY, query="billing service", max_memory_chars=10)
     assert "The billing service uses MySQL" in _relevant(small)  # trimmed away above: shown here
+
+
+def _big_log(path: Path, dreams: int) -> None:
+    """A day's log: 300 notes of the day, then ``dreams`` under ``## Dreams``."""
+    retain = [_note(f"{10 + i // 60}:{i % 60:02d}", "W", f"Day note {i:03d} " + "x" * 60, f"m{i}")
+              for i in range(300)]  # fmt: skip
+    dream = [_note("23:00", "S", f"Dream {i:03d} " + "y" * 60, f"d{i}") for i in range(dreams)]
+    path.write_text(_log(("Retain", retain), ("Dreams", dream)))
+
+
+@pytest.mark.parametrize("dreams", [40, 120, 2])
+@pytest.mark.parametrize("max_bytes", [1000, 3000, 9000])
+def test_a_log_cut_at_its_tail_keeps_the_section_of_the_notes_it_shows(
+    tmp_path: Path, dreams: int, max_bytes: int
+) -> None:
+    path = tmp_path / "2026-03-05.md"
+    _big_log(path, dreams)
+    text, cut = log_tail(path, max_bytes)
+    assert cut
+    body = log_section(text, None, "memory/2026-03-05.md", cut)
+    lines = body.splitlines()
+    dreams_at = [i for i, x in enumerate(lines) if "Dream " in x]
+    days_at = [i for i, x in enumerate(lines) if "Day note" in x]
+    assert dreams_at  # the tail always holds the last dream
+    assert "### Dreams" in lines
+    assert lines.index("### Dreams") < min(dreams_at)  # every dream under its heading
+    assert not days_at or max(days_at) < lines.index("### Dreams")
+
+
+def test_the_heading_above_a_cut_is_found_across_read_chunks(tmp_path: Path) -> None:
+    path = tmp_path / "2026-03-05.md"
+    _big_log(path, 200)
+    data = path.read_bytes()
+    heading = data.index(b"\n## Dreams") + 1
+    with open(path, "rb") as f:
+        for chunk in (3, 4, 5, 7, 64, 1 << 16):
+            for end in (heading + 1, heading + 5, heading + 200, len(data) - 10):
+                assert context._section_above(f, end, chunk) == b"## Dreams\n", (chunk, end)
+        assert context._section_above(f, heading - 1, 64) == b"## Retain\n"
+        assert context._section_above(f, 10, 64) == b""

@@ -21,7 +21,7 @@ import datetime as dt
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from agent_sleep.core import args, notes
 from agent_sleep.core.log import shorten
@@ -198,11 +198,40 @@ def log_tail(path: os.PathLike[str], max_bytes: int = TAIL_BYTES) -> tuple[str, 
             size = f.seek(0, os.SEEK_END)
             f.seek(max(0, size - max_bytes))
             data = f.read()
+            if size > max_bytes:
+                # start at a note, or at a section heading above it, so that the notes shown
+                # keep the section they were written under (a "## Dreams" above the cut would
+                # otherwise show its notes as the day's own)
+                start = data.find(b"\n- ") + 1
+                padded = b"\n" + data
+                head = padded.rfind(b"\n## ", 0, start + 1)
+                if head >= 0:
+                    data = padded[head + 1 :]
+                else:
+                    data = _section_above(f, size - max_bytes) + data[start:]
     except (FileNotFoundError, IsADirectoryError):
         return "", False
-    if size > max_bytes:
-        data = data[data.find(b"\n- ") + 1 :]  # start at a note
     return lf(data.decode("utf-8", "surrogateescape")), size > max_bytes
+
+
+def _section_above(f: BinaryIO, end: int, chunk: int = 1 << 16, limit: int = 1 << 24) -> bytes:
+    """The last ``## `` heading line that starts before byte ``end`` of an open log, with its
+    newline; b"" if there is none within ``limit`` bytes. Read backwards a chunk at a time."""
+    f.seek(end)
+    pos, carry = end, f.read(3)  # a heading line the cut fell in starts before ``end``
+    while pos > 0 and end - pos < limit:
+        step = min(chunk, pos)
+        pos -= step
+        f.seek(pos)
+        window = f.read(step) + carry  # carry: a heading's start split across two chunks
+        at = window.rfind(b"\n## ")  # -1 also stands for a heading at the file's start
+        if at < 0 and not (pos == 0 and window.startswith(b"## ")):
+            carry = window[:3]
+            continue
+        f.seek(pos + at + 1)
+        line = f.readline(512)
+        return line if line.endswith(b"\n") else line + b"\n"
+    return b""
 
 
 def lf(text: str) -> str:
