@@ -46,3 +46,36 @@ def test_the_next_sleeps_apply_what_the_cap_held_back(tmp_path: Path) -> None:
     assert all(t in current for t in NEW), current
     assert not any(t in current for t in OLD[:3]), current
     assert "Releases go out every Tuesday." in current  # nothing replaced it
+
+
+def test_a_chain_of_changes_held_back_lands_whole_and_in_order(tmp_path: Path) -> None:
+    """pytest 7.4 -> 8.1 (held back by the cap) -> 8.2 in the next week: 8.2 replaced a note
+    the cap had deferred, was dropped as naming nothing known, and was marked consolidated,
+    so MEMORY.md ended on 8.1 and nothing pending was left to fix it."""
+    ws = tmp_path / "ws"
+    facts = [
+        "Alice lives in Berlin.",
+        "The billing service is owned by Maria.",
+        "We pin pytest to version 7.4.",
+        "We use Jenkins for CI.",
+        "Redis default port is 6379.",
+    ]
+    for i, text in enumerate(facts):
+        micro_rest(text, "W", workspace=ws, when=DAY1.replace(minute=i))
+    sleep_cycle(ws, "both", "offline", now=DAY1.replace(hour=22))
+    week2 = ["Alice moved to Munich.", "The billing service is now owned by Dev."]
+    for i, text in enumerate([*week2, "We bumped pytest to 8.1."]):
+        micro_rest(text, "W", workspace=ws, when=DAY2.replace(minute=i))
+    sleep_cycle(ws, "both", "offline", now=DAY2.replace(hour=22))
+    day3 = DAY2 + dt.timedelta(days=7)
+    for i, text in enumerate(
+        ["We bumped pytest to 8.2.", "The billing service is now owned by Priya."]
+    ):
+        micro_rest(text, "W", workspace=ws, when=day3.replace(minute=i))
+    for minute in range(6):
+        sleep_cycle(ws, "both", "offline", now=day3.replace(hour=22, minute=minute))
+    current = _current(ws)
+    assert "We bumped pytest to 8.2." in current, current
+    assert not {"We bumped pytest to 8.1.", "We pin pytest to version 7.4."} & set(current)
+    assert "The billing service is now owned by Priya." in current
+    assert sleep_cycle(ws, "both", "offline", now=day3.replace(hour=23)).pending_left == 0

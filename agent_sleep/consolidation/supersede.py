@@ -12,7 +12,8 @@ offline consolidator or a model) goes through these gates:
   marked ``contested=<note ids>`` and stays current until the next evidence decides; an entry
   already contested is decided by the new evidence;
 - MEMORY.md supersedes count against the run's one removal cap with removals, updates and
-  budget evictions (at least one supersede per run); past it the note stays pending.
+  budget evictions (at least one supersede per run); past it the note stays pending, and so
+  does a note of the same run that replaces it (a chain of changes lands whole, in order).
 
 Two current MEMORY.md entries that replace the same entry (a fork: two machines each recorded a
 change of one fact, and sync merged both) are reconciled at the start of the next run
@@ -105,7 +106,15 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     if not fresh_notes:
         b.plan.dropped["supersede_without_note"] += 1
         return
-    target = find_target(b, str(item.get("replaces", "")).strip())
+    ref = str(item.get("replaces", "")).strip()
+    target = find_target(b, ref)
+    if target is None and ref in b.plan.deferred:
+        # it replaces a note of this run whose own change the removal cap held back (pytest
+        # 7.4 -> 8.1 -> 8.2 with 8.1 deferred): it waits with it, and the next run files both
+        # in order, instead of being dropped and marked consolidated with nothing written
+        b.plan.dropped["removal_cap"] += 1
+        b.plan.deferred.update(fresh_notes)
+        return
     if target is None:
         b.plan.dropped["unknown_id"] += 1
         return
