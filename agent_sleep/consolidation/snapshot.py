@@ -65,6 +65,17 @@ def cited_ids(ws: Workspace, pages: list[Path] | None = None) -> set[str]:
     return out
 
 
+def in_time_order(day_notes: list[DayNote]) -> list[DayNote]:
+    """A day's notes by the time each was taken, not by where it sits in the log (``rest
+    --when`` appends a note told later in the day before one told earlier); a note without a
+    time stays after the one before it, and notes of one time keep their order."""
+    times: list[str] = []
+    for n in day_notes:
+        times.append(n.time or (times[-1] if times else ""))
+    order = sorted(range(len(day_notes)), key=lambda i: times[i])
+    return [day_notes[i] for i in order]
+
+
 def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -> Snapshot:
     """The notes of the logs from ``since`` to ``until`` (both included; no end by default:
     a run as of an earlier day, or a log dated after the run's day, leaves the later notes
@@ -77,6 +88,7 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
         if day < since.isoformat() or (until is not None and day > until.isoformat()):
             continue
         no_id = too_long = 0
+        day_notes: list[DayNote] = []
         for block in fmt.iter_blocks(ws.read_text(path)):
             n = block.note
             if n is None:
@@ -89,7 +101,8 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
             elif len(n.text) > MAX_NOTE_CHARS:
                 too_long += 1
             else:  # under ## Retain, or hand-edited under another heading or none
-                window.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+                day_notes.append(DayNote(n.id, day, n.time or "", n.type, n.confidence, n.text))
+        window += in_time_order(day_notes)
         without_id += no_id
         if no_id:
             warn_once(
