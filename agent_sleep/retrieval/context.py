@@ -364,7 +364,7 @@ def relevant_section(
     hits = _unshown_hits(ws, query, budget_tokens, shown, today)
     title = f"## Relevant memories (query: {shorten(' '.join(query.split()))})"
     if not hits:
-        nearest = recall(ws, query, k=10, today=today)
+        nearest = _as_of(recall(ws, query, k=10, today=today), today)
         if budget_tokens and any((h.path, h.text) not in shown for h in nearest):
             return f"{title}\n\n(the nearest memories do not fit in budget_tokens={budget_tokens})"
         if nearest:
@@ -373,16 +373,27 @@ def relevant_section(
                 "nothing found beyond the logs above)"
             )
         return f"{title}\n\n(nothing found beyond the logs above)"
-    lines = []
-    for h in hits:
-        when = " ".join(x for x in (h.date, h.time) if x)
-        where = f"[{when}] " if when else ""
-        text = h.text.replace("\n", "\n  ")
-        origin = "" if h.path.startswith("memory/") else f" ({h.path})"
-        if not h.current:  # currency: never shown as if it were still true
-            where += f"[superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}] "
-        lines.append(f"- {where}{text}{origin}")
-    return title + "\n\n" + "\n".join(lines)
+    return title + "\n\n" + "\n".join(_line(h) for h in hits)
+
+
+def _line(h: Hit) -> str:
+    """A hit as the section shows it: its day and time, a superseded one labelled with what
+    replaced it (currency: never shown as if it were still true), and its file unless a log."""
+    when = " ".join(x for x in (h.date, h.time) if x)
+    where = f"[{when}] " if when else ""
+    text = h.text.replace("\n", "\n  ")
+    origin = "" if h.path.startswith("memory/") else f" ({h.path})"
+    if not h.current:
+        where += f"[superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}] "
+    return f"- {where}{text}{origin}"
+
+
+def _as_of(hits: list[Hit], today: dt.date | None) -> list[Hit]:
+    """The hits not dated after ``today``: the context as of a day leaves out what came later."""
+    if today is None:
+        return hits
+    day = today.isoformat()
+    return [h for h in hits if not h.date or h.date <= day]
 
 
 UNSHOWN_ROUNDS = 4  # recalls at most, each asking for room for the hits shown above
@@ -396,7 +407,7 @@ def _unshown_hits(
     left out before the budget is spent: recall is asked for as much more as they took (their
     tokens, or their number), again while more of them come up, and what is left is packed
     greedily by rank."""
-    from agent_sleep.retrieval.recall import DEFAULT_K, recall
+    from agent_sleep.retrieval.recall import DEFAULT_K, count_tokens, recall
 
     extra = 0  # tokens (with a budget) or hits (without) asked for beyond what is wanted
     found: list[Hit] = []
@@ -405,6 +416,7 @@ def _unshown_hits(
             found = recall(ws, query, budget_tokens=budget_tokens + extra, today=today)
         else:
             found = recall(ws, query, k=DEFAULT_K + extra, today=today)
+        found = _as_of(found, today)
         seen = [h for h in found if (h.path, h.text) in shown]
         need = sum(h.tokens for h in seen) if budget_tokens is not None else len(seen)
         if need <= extra:
@@ -415,11 +427,11 @@ def _unshown_hits(
     for h in found:
         if (h.path, h.text) in shown:
             continue
-        if budget_tokens is None:
-            if len(out) >= DEFAULT_K:
-                break
-        elif used + h.tokens > budget_tokens:
+        if budget_tokens is None and len(out) >= DEFAULT_K:
+            break
+        cost = count_tokens(_line(h))  # as shown: its day, label and file count too
+        if budget_tokens is not None and used + cost > budget_tokens:
             continue
         out.append(h)
-        used += h.tokens
+        used += cost
     return out
