@@ -184,3 +184,27 @@ def test_a_budget_too_small_for_any_match_says_so(ws: Path) -> None:
     assert "British English" in get_context(
         workspace=ws, today=TODAY, query="British English", budget_tokens=200
     )
+
+
+def test_the_lists_of_the_days_before_stay_with_the_newest(ws: Path) -> None:
+    """Each sleep plans from its own notes: an action planned two days ago that no later list
+    repeats used to vanish after one more sleep."""
+    for days in (2, 1):
+        micro_rest("x", "B", workspace=ws, when=NOW - dt.timedelta(days=days))
+    _next_session(ws, TODAY - dt.timedelta(days=2), "Rotate the Stripe secret before Friday")
+    _next_session(ws, TODAY - dt.timedelta(days=1), "Migrate the cron jobs")
+    text = get_context(workspace=ws, today=TODAY)
+    section = text.split("## Next session", 1)[1]
+    assert section.startswith(f" (planned {YESTERDAY.date()})\n\n- S: Migrate the cron jobs\n")
+    planned = TODAY - dt.timedelta(days=2)
+    assert f"### Planned {planned}\n- S: Rotate the Stripe secret before Friday" in section
+    assert text.count("Rotate the Stripe secret") == 1
+
+
+def test_the_next_session_as_of_a_day_is_planned_by_then(ws: Path) -> None:
+    micro_rest("x", "B", workspace=ws, when=NOW - dt.timedelta(days=3))
+    micro_rest("y", "B", workspace=ws, when=NOW)
+    _next_session(ws, TODAY - dt.timedelta(days=3), "Plan of three days ago")
+    _next_session(ws, TODAY, "Plan of today")
+    text = get_context(workspace=ws, today=TODAY - dt.timedelta(days=1))
+    assert "Plan of three days ago" in text and "Plan of today" not in text

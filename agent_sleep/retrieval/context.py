@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from agent_sleep.core import args, notes
 from agent_sleep.core.log import shorten
+from agent_sleep.core.memory import one_line
 from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
 
 if TYPE_CHECKING:
@@ -73,11 +74,11 @@ def get_context(
         if body:
             parts.append(f"## {title} ({day.isoformat()})\n\n{body}")
             shown.append((name, entries))
-    actions = _next_session(ws)
+    actions = _next_session(ws, today)
     if actions:
-        path, body, entries = actions
-        parts.append(f"## Next session (planned {path.stem})\n\n{body}")
-        shown.append((path.relative_to(ws.root).as_posix(), entries))
+        planned, body, of_logs = actions
+        parts.append(f"## Next session (planned {planned})\n\n{body}")
+        shown += of_logs
     if query and query.strip():
         parts.append(relevant_section(ws, query, budget_tokens, _keys(shown), today))
     if not parts:
@@ -318,15 +319,32 @@ def _heading(section: str | None) -> str:
     return f"### {section}\n" if section is not None else ""
 
 
-def next_session(ws: Workspace) -> tuple[str, str] | None:
-    """(date, actions) of the newest daily log with a ``## Next session`` section."""
-    found = _next_session(ws)
-    return None if found is None else (found[0].stem, found[1])
+def next_session(ws: Workspace, today: dt.date | None = None) -> tuple[str, str] | None:
+    """(date, actions) of the newest daily log with a ``## Next session`` section, with the
+    actions of the lists planned in the days before (see :func:`_next_session`)."""
+    found = _next_session(ws, today)
+    return None if found is None else (found[0], found[1])
 
 
-def _next_session(ws: Workspace) -> tuple[Path, str, list[notes.Note]] | None:
-    """``next_session``: the log's path, its actions, and their notes."""
+NEXT_SESSION_DAYS = 3  # lists planned this many days before today stay shown with the newest
+NEXT_SESSION_LISTS = 4  # at most this many lists are merged
+
+
+def _next_session(
+    ws: Workspace, today: dt.date | None = None
+) -> tuple[str, str, list[tuple[str, list[notes.Note]]]] | None:
+    """The newest ``## Next session`` list up to ``today`` (the day it was planned, the
+    actions, and the notes shown of each log), followed by the actions of the lists planned in
+    the ``NEXT_SESSION_DAYS`` before today that it does not repeat: each sleep plans from its
+    own notes, so the morning session's actions would be gone after the evening's sleep."""
+    today = today or dt.date.today()
+    lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []
+    recent = (today - dt.timedelta(days=NEXT_SESSION_DAYS)).isoformat()
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
+        if path.stem > today.isoformat():
+            continue  # the context as of a day: nothing planned after it
+        if lists and (path.stem < recent or len(lists) >= NEXT_SESSION_LISTS):
+            break
         text, _ = log_tail(path)  # sleep appends the actions at the end of the log
         if notes.NEXT_SESSION_HEADING not in text:
             continue
@@ -336,9 +354,21 @@ def _next_session(ws: Workspace) -> tuple[Path, str, list[notes.Note]] | None:
             if b.section == notes.NEXT_SESSION and b.note is not None
         ]
         if found:
-            body = "".join(notes.strip_meta(raw) for raw, _n in found).strip("\n")
-            return path, body, [n for _raw, n in found]
-    return None
+            lists.append((path, found))
+    if not lists:
+        return None
+    seen: set[str] = set()
+    parts: list[str] = []
+    shown: list[tuple[str, list[notes.Note]]] = []
+    for k, (path, found) in enumerate(lists):
+        fresh = [(raw, n) for raw, n in found if one_line(n.text) not in seen]
+        seen.update(one_line(n.text) for _raw, n in found)
+        if not fresh:
+            continue
+        body = "".join(notes.strip_meta(raw) for raw, _n in fresh).strip("\n")
+        parts.append(body if k == 0 else f"### Planned {path.stem}\n{body}")
+        shown.append((path.relative_to(ws.root).as_posix(), [n for _raw, n in fresh]))
+    return lists[0][0].stem, "\n".join(parts), shown
 
 
 Shown = tuple[str, str]  # (path, text) of a note a section shows, as a recall hit has them
