@@ -69,6 +69,8 @@ def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
     if new.negated != old.negated:
         return True, "not" if old.negated else "", "not" if new.negated else ""
     weak_new, weak_old = new.words - old.words, old.words - new.words
+    if weak_old and not weak_new and not new.old and not new.negated:
+        return False, "", ""  # it leaves out a detail and says nothing else: "now … again"
     if weak_new or weak_old:
         return True, " ".join(sorted(weak_old)), " ".join(sorted(weak_new))
     if new.values != old.values and tuple(reversed(new.values)) != new.values:

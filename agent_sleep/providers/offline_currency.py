@@ -159,6 +159,8 @@ def supersedes(
             entry = pool[i]
             assert entry is not None
             ref, old_text, old_date = entry
+            if _date and old_date and _date < old_date:
+                continue  # a note told before the entry (a backdated import) never replaces it
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too

@@ -5,9 +5,11 @@ questions, contested entries and stated intentions. See providers/offline.py."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
+from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, distill, lexical
 from agent_sleep.providers.offline_common import (
     POSSESSIVE_RE,
@@ -110,6 +112,7 @@ def _confidence_updates(
     that disagree (a note that disagrees on a value, or supersedes the entry, never supports)."""
     k = len(notes)
     out = []
+    moments = {n["id"]: (str(n.get("date") or ""), str(n.get("time") or "")) for n in notes}
     for m, entry in enumerate(memory):
         if entry.get("type") != "O":
             continue
@@ -118,11 +121,16 @@ def _confidence_updates(
         neg = lexical.negated(entry["text"])
         disagree = {i for i in range(k) if sim[i, k + m] >= 0.35 and (
             lexical.negated(notes[i]["text"]) != neg
+            or _swapped(notes[i]["text"], entry["text"])
             or currency.relation(notes[i]["text"], entry["text"], known).kind
             == currency.SUPERSEDE)}  # fmt: skip
         support = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.45
                    and i not in disagree]  # fmt: skip
-        against = [i for i in range(k) if notes[i]["id"] not in seen and i in disagree]
+        # a note told before the entry's own does not dispute it: the later word stands
+        said = [moments[s] for s in entry.get("sources", []) if s in moments]
+        since = max(said, default=(str(entry.get("date") or ""), ""))
+        against = [i for i in range(k) if notes[i]["id"] not in seen and i in disagree
+                   and moments[notes[i]["id"]] >= since]  # fmt: skip
         new = round(min(0.95, max(0.05, old + 0.05 * len(support) - 0.15 * len(against))), 2)
         if new != old:
             out.append(
@@ -135,6 +143,25 @@ def _confidence_updates(
                 }
             )
     return out
+
+
+_WORD = re.compile(r"[\w'’-]+(?:\.\w+)*")  # "v1.2" is a word; a sentence's full stop is not
+# words that say how an opinion is held, not what it is: "now prefers dark mode again"
+_MANNER = frozenset(
+    "again still also too now really actually definitely instead anymore".split()  # noqa: SIM905
+)
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether two texts say the same thing but for words swapped for others after a shared
+    start: "prefers dark mode in the editor" / "prefers light mode in the editor", "prefers
+    tea" / "prefers coffee", "2 spaces" / "4 spaces" (an opinion's opposite, which the TF-IDF
+    likeness reads as support). Only one difference counts: a word added as well ("now …
+    again") is a restatement with details, and another start is another owner."""
+    x, y = ([w for w in _WORD.findall(t.lower()) if w not in cw.STOP | _MANNER] for t in (a, b))
+    ops = difflib.SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
+    diffs = [k for k, (op, *_span) in enumerate(ops) if op != "equal"]
+    return len(diffs) == 1 and diffs[0] > 0 and ops[diffs[0]][0] == "replace"
 
 
 def _mentions(
