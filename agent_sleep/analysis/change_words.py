@@ -53,7 +53,7 @@ CHANGE_RE = re.compile(
     r"shortened|postponed|delayed|pushed back|slipped|dropped|rose|fell|grew|jumped|climbed|"
     r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
     r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
-    r"reassigned|changed (?:his|her|their|its|my) mind)\b",
+    r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind)\b",
     re.I,
 )
 _TWINS: dict[re.Pattern[str], re.Pattern[str] | None] = {}
@@ -95,6 +95,13 @@ OLD_VALUE_RE = re.compile(
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
     r"|\((?:was|previously|formerly|before|old)\s*:?\s+([^)]+)\)",  # "10:15 (was 9:30)"
+    re.I,
+)
+# a correction's ", not A" closing a clause names the value it corrects: "the staging database
+# is on port 5433, not 5432."; "Bob likes tea, not coffee" (what follows is not negated)
+NOT_TAIL_RE = re.compile(
+    r",\s*(?:and |but )?not\s+((?:the |a |an )?[\w.:$%/'@-]+?(?: [\w.:$%/'@-]+?)?)"
+    r"[.;!)]?\s*$",
     re.I,
 )
 # the old value named as what was replaced, wherever the clause's subject is: "swapped A for B",
@@ -203,7 +210,9 @@ VERB_BASE = frozenset(
     "stepped speak speaks drink eat hate reports-to reported-to reporting-to include cover "
     "require cost need".split()
 )
-ADVERBS = frozenset("now no not never still also just recently finally already".split())
+ADVERBS = frozenset(
+    "now no not never still also just recently finally already actually really indeed".split()
+)
 
 
 BASE_VERBS = frozenset(

@@ -105,6 +105,10 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     ("... and works at Siemens") takes the previous clause's subject."""
     label, body = lexical.split_speaker(_unlabelled(text))  # "Standup: 10:15": no speaker
     speaker = label.rstrip(": ").lower()
+    remark = lexical.DISCOURSE_RE.match(body)  # "Correction: …" says what follows is a change
+    corrects = bool(remark and remark.group(1))
+    if remark:
+        body = body[remark.end() :]
     # each substitution only where its pattern's literal text can occur (the same result)
     if "(" in body:
         body = cw.RESOLVED_RE.sub("", body)
@@ -129,7 +133,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
         for clause in cw.CLAUSE_RE.split(sentence):
             if not clause.strip():
                 continue
-            claim, previous = _claim(clause, speaker, names, previous, bool(lead))
+            claim, previous = _claim(clause, speaker, names, previous, bool(lead) or corrects)
             if claim is not None:
                 out.append(claim)
     return tuple(out)
@@ -335,6 +339,9 @@ def _claim(
     if cw.may_hold(clause, "report"):
         clause = cw.REPORTS_TO_RE.sub(r"\1-to", clause)
     clause = _without_aside(clause, names)
+    tail = cw.NOT_TAIL_RE.search(clause)  # "…, not 5432.": the value it corrects, no negation
+    if tail:  # (currency._old_named reads that value against the older note's own)
+        clause = clause[: tail.start()]
     toks = tokens(clause)
     while len(toks) > 1 and toks[0].lower() in cw.ADVERBS and toks[1].lower() in cw.PRONOUNS:
         toks = toks[1:]  # "now I am ready": the adverb is change language, "I" the subject

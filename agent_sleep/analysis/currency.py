@@ -397,7 +397,8 @@ def relation(
     ``supersede`` wins; ``same`` needs every claim of the new text restated. With ``similar``,
     where the rules find no update the embedding has a last word (:func:`_said_alike`); the
     learned model (analysis/update_model.py) reads what is left."""
-    named = _old_named(new_text, old_text) if _marked_old(new_text) else None
+    marked = _marked_old(new_text) or _corrected(new_text)
+    named = _old_named(new_text, old_text) if marked else None
     if named is not None:
         return named
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
@@ -477,6 +478,20 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _corrected(text: str) -> frozenset[str]:
+    """The values a note's closing ", not A" corrects ("the staging database is on port 5433,
+    not 5432"), per sentence; none for a chat turn or an intention."""
+    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
+        return frozenset()
+    out: set[str] = set()
+    for sentence in lexical.sentences(text):
+        m = cw.NOT_TAIL_RE.search(sentence)
+        if m:
+            out |= _pieces(t for t in tokens(m.group(1)) if t[:1].isupper() or _digit(t))
+    return frozenset(out)
+
+
 def _old_named(new_text: str, old_text: str) -> Verdict | None:
     """A note that names a value of an older one as what it replaced ("Upload cap raised from
     25 MB to 100 MB" for "Max upload size for attachments is 25 MB"; "Swapped Harbor for GitHub
@@ -487,12 +502,16 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     word besides it, the new note must bring a value of its own and state a fact (no
     intention), and the old one must state something that can go stale (not an event: every
     clause in the past tense). Notes only: chat turns never get here."""
-    marked = _marked_old(new_text)
-    if not marked or _chat(old_text):
+    marked, corrected = _marked_old(new_text), _corrected(new_text)
+    if not (marked or corrected) or _chat(old_text):
         return None
     values = _pieces(_strong_words(old_text))
     # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
+    if not gone and corrected and _anchored(new_text, old_text, frozenset()):
+        # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
+        # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
+        gone = {p for p in corrected if p in values and (len(p) >= 3 or _digit(p))}
     if not gone:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS

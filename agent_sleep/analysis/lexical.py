@@ -30,6 +30,13 @@ _SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:Dr|Mr|Ms|Mrs|St|Prof|vs|No|approx|Inc|Ltd|Co)|\be\.g|\bi\.e)\.$"
 )
+# a note's own label of what kind of remark it is, never a speaker ("Correction: the port is
+# 5433", "FYI: ..."); group 1 holds those that mark what follows as a change of an earlier word
+DISCOURSE_RE = re.compile(
+    r"^(?:(correction|corrected|update|updated|clarification|erratum|edit|fix)"
+    r"|note|nb|fyi|reminder|heads[- ]up|psa|important|tip|warning|caveat|btw)\s*:\s+",
+    re.I,
+)
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
 _NEGATION_RE = re.compile(
     r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|won't|isn't|aren't|wasn't|stopped|quit"
@@ -56,7 +63,9 @@ def sentences(text: str) -> list[str]:
 def split_speaker(text: str) -> tuple[str, str]:
     """``("Caroline: ", "I went …")`` for a chat turn, ``("", text)`` otherwise."""
     m = _SPEAKER_RE.match(text)
-    return (m.group(0), text[m.end() :]) if m else ("", text)
+    if m is None or DISCOURSE_RE.match(text):
+        return ("", text)
+    return (m.group(0), text[m.end() :])
 
 
 def numbers(text: str) -> int:
