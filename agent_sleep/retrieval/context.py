@@ -56,12 +56,14 @@ def get_context(
     args.positive_or_none(budget_tokens=budget_tokens)
     args.day_or_none(today=today)
     ws = Workspace.at(workspace)
+    live = today is None  # the context as of another day says nothing of the last sleep
     today = today or dt.date.today()
     parts = []
     shown: list[tuple[str, list[notes.Note]]] = []  # (path, notes) the sections show
     memory, entries = _memory_view(ws.read_text(ws.memory_md), max_memory_chars)
     if memory:
-        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
+        held = _held_back(ws) if live else ""
+        parts.append("## Long-term memory (MEMORY.md)\n\n" + memory + held)
         shown.append((ws.memory_md.relative_to(ws.root).as_posix(), entries))
     days = [(today, "Today's log")]
     if load_yesterday:
@@ -84,6 +86,24 @@ def get_context(
     if not parts:
         return ""
     return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+
+def _held_back(ws: Workspace) -> str:
+    """A line saying that MEMORY.md may still hold values the last sleep could not replace:
+    its removal cap (a quarter of the entries a run) held changes back, and their notes wait
+    for the next run. Empty otherwise, or when a rollback came after it."""
+    from agent_sleep.consolidation import journal
+
+    last = journal.last_event(ws, ("sleep", "rollback"))
+    waiting = last.get("deferred") if last and last.get("event") == "sleep" else 0
+    if not isinstance(waiting, int) or isinstance(waiting, bool) or waiting <= 0:
+        return ""
+    notes_ = "1 note" if waiting == 1 else f"{waiting} notes"
+    return (
+        f"\n\n(The last sleep held back the changes of {notes_} under its removal cap, a "
+        "quarter of MEMORY.md a run: an entry above may be out of date until the next "
+        "`agent-sleep sleep`, or `agent-sleep sleep --prune-memory`.)"
+    )
 
 
 def memory_section(text: str, max_chars: int) -> str:
