@@ -34,7 +34,9 @@ import threading
 import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+
+from pydantic import Field  # the SDK's own dependency, imported with it
 
 from agent_sleep import __version__
 from agent_sleep.core.errors import AgentSleepError, BadInput, WorkspaceError
@@ -287,6 +289,11 @@ DESCRIPTIONS = {
 }
 
 
+# the values a client should send, in the tools' schemas (the tools also read lower case)
+NoteType = Annotated[str, Field(json_schema_extra={"enum": ["W", "B", "O", "S"]})]
+Phase = Annotated[str, Field(json_schema_extra={"enum": ["nrem", "rem", "both"]})]
+
+
 class MemoryTools:
     """The seven tools over one workspace (each method is one tool; see ``DESCRIPTIONS``)."""
 
@@ -301,7 +308,7 @@ class MemoryTools:
     def memory_write(
         self,
         note: str | None = None,
-        type: str = "B",
+        type: NoteType = "B",
         confidence: float | None = None,
         source: str | None = None,
         text: str | None = None,
@@ -403,7 +410,7 @@ class MemoryTools:
         return asdict(result)
 
     @_tool_errors
-    def memory_sleep(self, phase: str = "both", dry_run: bool = False) -> dict[str, Any]:
+    def memory_sleep(self, phase: Phase = "both", dry_run: bool = False) -> dict[str, Any]:
         from agent_sleep.consolidation.sleep import sleep_cycle
         from agent_sleep.integrations.sleep_lock import exclusive_sleep
 
