@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 from agent_sleep import get_context, micro_rest, rollback, sleep_cycle
-from agent_sleep.consolidation import journal
-from agent_sleep.core.workspace import Workspace
+from agent_sleep.core import storage
+from agent_sleep.core.workspace import JOURNAL, Workspace
 
 OLD = [
     "Carol works at Siemens.",
@@ -75,9 +75,10 @@ def test_the_last_event_is_read_from_the_end_past_other_lines(tmp_path: Path) ->
     lines = [{"event": "sleep", "deferred": 1, "n": 0}, {"event": "sleep", "deferred": 2, "n": 1}]
     lines += [{"event": "hook", "pad": "x" * 500, "n": i} for i in range(400)]  # > 3 blocks
     text = "\n".join(json.dumps(e) for e in lines) + "\n{damaged\n[1, 2]\n"
-    (ws.state_dir / journal.JOURNAL).write_text(text)
-    found = journal.last_event(ws, ("sleep", "rollback"))
+    path = ws.state_dir / JOURNAL
+    path.write_text(text)
+    found = storage.last_event(path, ("sleep", "rollback"))
     assert found is not None and found["n"] == 1
-    assert journal.last_event(ws, ("rollback",)) is None
-    assert journal.last_event(ws, ("sleep",), limit=1 << 16) is None  # not read that far back
-    assert journal.last_event(Workspace.at(tmp_path / "none"), ("sleep",)) is None
+    assert storage.last_event(path, ("rollback",)) is None
+    assert storage.last_event(path, ("sleep",), limit=1 << 16) is None  # not read that far back
+    assert storage.last_event(tmp_path / "none" / JOURNAL, ("sleep",)) is None

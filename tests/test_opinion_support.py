@@ -76,6 +76,11 @@ def test_a_restatement_with_change_words_is_the_same_value() -> None:
         ("The user prefers tea.", "The user prefers coffee.", True),
         ("Alice prefers tea.", "Bob prefers tea.", False),  # another owner
         ("The user prefers dark mode.", "The user prefers light mode in the editor.", False),
+        (  # a longer detail, not an opposite
+            "Alice prefers the billing migration plan reviewed, part 2",
+            "Alice prefers the billing migration plan reviewed early",
+            False,
+        ),
     ],
 )
 def test_a_word_swapped_inside_a_shared_frame(a: str, b: str, swapped: bool) -> None:

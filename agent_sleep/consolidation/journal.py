@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import os
 import secrets
 import shutil
 from collections.abc import Callable
@@ -28,9 +27,8 @@ from agent_sleep.consolidation.plan import Plan
 from agent_sleep.core import args
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
 from agent_sleep.core.redact import redact
-from agent_sleep.core.workspace import ENCODING, ERRORS, Workspace
+from agent_sleep.core.workspace import ENCODING, ERRORS, JOURNAL, Workspace
 
-JOURNAL = "journal.jsonl"
 RUNS = "runs"
 WATERMARK = "consolidated.json"
 PHASES = ("nrem", "rem")
@@ -87,35 +85,6 @@ def entries(ws: Workspace) -> list[dict[str, Any]]:
         if isinstance(entry, dict):  # a damaged line that parses as a list or a number: skipped
             out.append(entry)
     return out
-
-
-def last_event(
-    ws: Workspace, events: tuple[str, ...], limit: int = 4 << 20
-) -> dict[str, Any] | None:
-    """The newest journal entry whose ``event`` is one of ``events``, read backwards from the
-    end in blocks (at most ``limit`` bytes: a session start must not parse a year of hook
-    lines); None when there is none, or no journal."""
-    path = ws.state_dir / JOURNAL
-    try:
-        with path.open("rb") as f:
-            end = f.seek(0, os.SEEK_END)
-            carry, pos = b"", end
-            while pos > 0 and end - pos < limit:
-                size = min(1 << 16, pos)
-                pos -= size
-                f.seek(pos)
-                lines = (f.read(size) + carry).split(b"\n")
-                carry = lines.pop(0) if pos > 0 else b""  # its start is in the block before
-                for line in reversed(lines):
-                    try:
-                        entry = json.loads(line)
-                    except ValueError:
-                        continue
-                    if isinstance(entry, dict) and entry.get("event") in events:
-                        return entry
-    except OSError:
-        return None
-    return None
 
 
 def _rel(ws: Workspace, path: Path) -> str:

@@ -13,11 +13,13 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import tempfile
 from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import Any
 
 from agent_sleep.core.errors import StorageError
 
@@ -133,3 +135,29 @@ def fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def last_event(path: Path, events: tuple[str, ...], limit: int = 4 << 20) -> dict[str, Any] | None:
+    """The newest entry of a JSON-lines journal whose ``event`` is one of ``events``, read
+    backwards from the end in blocks (at most ``limit`` bytes: a session start must not parse
+    a year of hook lines); None when there is none, or no journal."""
+    try:
+        with path.open("rb") as f:
+            end = f.seek(0, os.SEEK_END)
+            carry, pos = b"", end
+            while pos > 0 and end - pos < limit:
+                size = min(1 << 16, pos)
+                pos -= size
+                f.seek(pos)
+                lines = (f.read(size) + carry).split(b"\n")
+                carry = lines.pop(0) if pos > 0 else b""  # its start is in the block before
+                for line in reversed(lines):
+                    try:
+                        entry = json.loads(line)
+                    except ValueError:
+                        continue
+                    if isinstance(entry, dict) and entry.get("event") in events:
+                        return entry
+    except OSError:
+        return None
+    return None

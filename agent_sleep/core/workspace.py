@@ -23,6 +23,7 @@ from agent_sleep.core.storage import atomic_write, file_lock, fsync_dir, remove_
 DEFAULT_WORKSPACE = "~/.agent_workspace"
 WORKSPACE_ENV = "AGENT_SLEEP_WORKSPACE"
 STATE_DIRNAME = ".agent-sleep"
+JOURNAL = "journal.jsonl"  # under the state folder: one JSON line per run, hook or edit
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # undecodable bytes survive a read-modify-write unchanged
 

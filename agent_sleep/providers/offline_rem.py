@@ -156,12 +156,16 @@ def _swapped(a: str, b: str) -> bool:
     """Whether two texts say the same thing but for words swapped for others after a shared
     start: "prefers dark mode in the editor" / "prefers light mode in the editor", "prefers
     tea" / "prefers coffee", "2 spaces" / "4 spaces" (an opinion's opposite, which the TF-IDF
-    likeness reads as support). Only one difference counts: a word added as well ("now …
-    again") is a restatement with details, and another start is another owner."""
+    likeness reads as support). Only one word for one word counts: a word added as well ("now
+    … again") or a longer detail ("reviewed early" / "reviewed, part 2") is a restatement with
+    details, and another start is another owner."""
     x, y = ([w for w in _WORD.findall(t.lower()) if w not in cw.STOP | _MANNER] for t in (a, b))
     ops = difflib.SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
     diffs = [k for k, (op, *_span) in enumerate(ops) if op != "equal"]
-    return len(diffs) == 1 and diffs[0] > 0 and ops[diffs[0]][0] == "replace"
+    if len(diffs) != 1 or diffs[0] == 0:
+        return False
+    op, i1, i2, j1, j2 = ops[diffs[0]]
+    return op == "replace" and i2 - i1 == 1 and j2 - j1 == 1  # one word for one word
 
 
 def _mentions(

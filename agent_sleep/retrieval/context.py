@@ -23,10 +23,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from agent_sleep.core import args, notes
+from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
 from agent_sleep.core.memory import one_line
-from agent_sleep.core.workspace import MEMORY_HEADER, Workspace
+from agent_sleep.core.workspace import JOURNAL, MEMORY_HEADER, Workspace
 
 if TYPE_CHECKING:
     from agent_sleep.retrieval.recall import Hit
@@ -92,9 +92,7 @@ def _held_back(ws: Workspace) -> str:
     """A line saying that MEMORY.md may still hold values the last sleep could not replace:
     its removal cap (a quarter of the entries a run) held changes back, and their notes wait
     for the next run. Empty otherwise, or when a rollback came after it."""
-    from agent_sleep.consolidation import journal
-
-    last = journal.last_event(ws, ("sleep", "rollback"))
+    last = storage.last_event(ws.state_dir / JOURNAL, ("sleep", "rollback"))
     waiting = last.get("deferred") if last and last.get("event") == "sleep" else 0
     if not isinstance(waiting, int) or isinstance(waiting, bool) or waiting <= 0:
         return ""
