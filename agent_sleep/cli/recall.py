@@ -226,15 +226,19 @@ Examples:
 @click.option("--bm25-only", is_flag=True, help="Skip embeddings (no model load).")
 @common_options
 def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: bool) -> None:
-    """Bring the search index (.agent-sleep/index/) up to date with the Markdown files."""
+    """Bring the search index (.agent-sleep/index/) up to date with the Markdown files.
+
+    After an upgrade it also reads again what each note claims where an older release stored
+    it (searches would otherwise read it at query time), keeping every vector."""
     numpy_on_one_thread()
     from agent_sleep.retrieval.index import update
 
     ws = existing_workspace(workspace)
-    r = update(ws, vectors=not bm25_only, full=full)
+    r = update(ws, vectors=not bm25_only, full=full, claims=True)
     data = {
         "units": r.units,
         "embedded": r.embedded,
+        "claims_read": r.claims_read,
         "files_read": r.files_read,
         "model": r.model,
         "seconds": round(r.seconds, 3),
@@ -244,4 +248,6 @@ def reindex_cmd(full: bool, bm25_only: bool, workspace: str | None, as_json: boo
         f"{r.units} units indexed ({r.files_read} files read, {r.embedded} embedded, "
         f"model {r.model or 'none: BM25 only'}) in {r.seconds:.2f} s"
     )
+    if r.claims_read:  # stored by another release: a search would read them at query time
+        text += f"; claims read again for {r.claims_read} units"
     emit(as_json, data, text)

@@ -90,6 +90,7 @@ class Report:
     model: str | None
     seconds: float
     path: Path
+    claims_read: int = 0  # units whose claims another release stored, read again (``claims``)
 
 
 def index_dir(ws: Workspace) -> Path:
@@ -464,11 +465,14 @@ def update(
     full: bool = False,
     on_progress: Progress | None = None,
     defer: int | None = None,
+    claims: bool = False,
 ) -> Report:
     """Bring the index up to date (``full``: re-read every file and re-embed everything).
     ``on_progress(done, total)`` hears of long embedding jobs (default: ``core.log.progress``).
     ``defer``: with more units than that to embed, embed none of them now (their rows rank by
-    BM25 alone and the manifest lists their files as pending, for a later update)."""
+    BM25 alone and the manifest lists their files as pending, for a later update).
+    ``claims``: also read again the claims of units whose stored ones another release of the
+    claim reader wrote (a search would read those at query time), reusing their vectors."""
     start = time.monotonic()
     folder = index_dir(ws)
     ws.confine(folder)
@@ -479,21 +483,41 @@ def update(
         current = scan(ws)
         old = None if full else _read(ws, vectors=False)
         model = embedder(ws) if vectors else None
-        if old is not None and _fresh(old, current, model is not None):
+        reread = claims and model is not None and old is not None and _stale_claims(old)
+        if old is not None and _fresh(old, current, model is not None) and not reread:
             prune(folder, old.parts)  # a writer killed after its manifest swap left them
             return Report(len(old.units), 0, 0, old.model, time.monotonic() - start, folder)
         name = model.name if model is not None else None
         from agent_sleep.retrieval.index_vectors import Job
 
-        job = Job(model, on_progress, defer)
-        done = _update_tail(ws, current, old, job) if old is not None else None
+        job = Job(model, on_progress, defer, claims=reread)
+        done = _update_tail(ws, current, old, job) if old is not None and not reread else None
         if done is None:
             olds = [old]
             del old  # _rewrite drops it once its records are copied
             done = _rewrite(ws, folder, current, olds, job, reuse_legacy=not full)
         units, embedded, read = done
     _loaded.pop(ws.root, None)
-    return Report(units, embedded, read, name, time.monotonic() - start, folder)
+    return Report(units, embedded, read, name, time.monotonic() - start, folder, job.claims_read)
+
+
+def _stale_claims(old: Loaded) -> bool:
+    """Whether a unit of ``old`` holds claims another release of the claim reader stored, or
+    none where it has some to read (a unit embedded before claims were stored)."""
+    from agent_sleep.analysis import claims as cl
+
+    reader = cl.reader()
+    if not reader:
+        return False
+    return any(_claims_to_read(r, reader) for r in old.records)
+
+
+def _claims_to_read(record: Record, reader: str) -> bool:
+    from agent_sleep.retrieval.currency import stored_claims
+
+    if record.claims is not None:
+        return not (isinstance(record.claims, list) and record.claims[:1] == [reader])
+    return stored_claims(record.text) is not None
 
 
 def _reusable(old: Loaded, model: str | None) -> bool:
@@ -531,6 +555,8 @@ def _rewrite(
     waited = old is not None and old.pending > 0  # its rows of zeros are embedded now
     with no_cycle_collection():
         got = _collect(ws, items, old, name)
+    if job.claims:
+        _read_stale_claims(got.records, job)
     old_hashes, old_vectors = _old_vectors(old, name)
     if old is None and reuse_legacy:
         old_hashes, old_vectors = legacy_vectors(folder, name)
@@ -553,6 +579,22 @@ def _rewrite(
     with no_cycle_collection():
         write(ws, folder, got.files, (), parts, name, pending)
     return len(got.hashes), embedded, got.read
+
+
+def _read_stale_claims(records: Sequence[Record], job: Job) -> None:
+    """Read again the claims of ``records`` that another release's reader stored (or none was
+    stored for), counted in ``job.claims_read``."""
+    from agent_sleep.analysis import claims as cl
+    from agent_sleep.retrieval.currency import stored_claims
+
+    reader = cl.reader()
+    for record in records:
+        if isinstance(record.claims, list) and record.claims[:1] == [reader]:
+            continue
+        found = stored_claims(record.text)  # None for a chat turn, which is never read
+        if found is not None or record.claims is not None:
+            record.claims = found
+            job.claims_read += 1
 
 
 def _update_tail(

@@ -43,7 +43,7 @@ class Collected:
     read: int  # files read (the others were reused)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Job:
     """How an update embeds: the model (None: BM25 only), who hears of progress, and the
     backlog past which embedding is left for later (``update``'s ``defer``)."""
@@ -51,6 +51,8 @@ class Job:
     model: Embedder | None
     on_progress: Progress | None = None
     defer: int | None = None
+    claims: bool = False  # read again the claims another release stored (``update``'s)
+    claims_read: int = 0
 
 
 def _rows(vecs: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
