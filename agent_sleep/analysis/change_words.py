@@ -53,7 +53,10 @@ CHANGE_RE = re.compile(
     r"shortened|postponed|delayed|pushed back|slipped|dropped|rose|fell|grew|jumped|climbed|"
     r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
     r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
-    r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind)\b",
+    r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind|"
+    # a change back to an earlier value: "is back to 100", "reverted to 100", "in Berlin again"
+    r"reverted|restored|rolled back|(?:is|are|was|were|went|goes|moved|switched|changed) back|"
+    r"again)\b",
     re.I,
 )
 _TWINS: dict[re.Pattern[str], re.Pattern[str] | None] = {}

@@ -249,7 +249,7 @@ def _nouns(c: Claim) -> set[str]:
 def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> Verdict:
     """The verdict without change language: a supersede needs the same head and a frame that
     differs only in values of the same kind, or a negation of the same statement."""
-    if new.past or old.past:
+    if new.past or (old.past and not old.change):  # "moved to Munich" left a state behind
         return Verdict(OTHER, "an episode, not a state")
     if (
         new.head == old.head
