@@ -139,18 +139,76 @@ def _looks_secret(value: str, strict: bool) -> bool:
     )
 
 
+# what "the password is …" says of a password rather than what it is, when that is one word
+# closing the sentence: "The password is expired." (a word of these endings, or one of these)
+_STATE_END = re.compile(r"(?:ed|ing|ly|able|ible|ive|ous|ful|less|ent|ant|al|ary|ory)$")
+_STATE = frozenset(
+    """secret secure insecure strong wrong unknown needed temporary default hidden inside
+    somewhere nowhere there here below above elsewhere attached unchanged same different empty
+    blank weak long short simple complex hashed known rotated correct incorrect valid invalid
+    missing optional mandatory visible public private enough right""".split()  # noqa: SIM905
+)
+
+
+def _word_secret(m: re.Match[str], value: str) -> bool:
+    """A password said as a lower-case word that closes its sentence ("The admin password is
+    letmein."): six letters or more, not a word that says what state the password is in."""
+    word = value.rstrip(".,;:!?)\"'’”")
+    if not re.fullmatch(r"[a-z]{6,}", word) or word in _STATE or _STATE_END.search(word):
+        return False
+    rest = m.string[m.end() :]
+    return re.match(r"[.,;:!?)\"'’”]*(?:\s*$|[.!?;]?\s*\n|\s+[A-Z])", rest) is not None
+
+
 def _said(m: re.Match[str]) -> str:
     value = m.group(4)  # group 2 is the bare keyword
     if m.group(1).lower().startswith("pin"):
         secret = value.isdigit() and 4 <= len(value) <= 8
     else:
-        secret = _looks_secret(value, strict=m.group("bare") is not None)
+        bare = m.group("bare") is not None
+        secret = _looks_secret(value, strict=bare) or (not bare and _word_secret(m, value))
     if not secret:
         return m.group(0)
     return m.group(1) + m.group(3) + _ph("password") + m.group(5)
 
 
 _RULES.append(("password", _SAID, _said))
+
+# Where a command line carries a password: "curl -u admin:S3cr3tPw", "mysql -u root -pS3cr3t"
+# (the mysql family glues it to -p; elsewhere -p is a port), an environment variable named
+# for it in upper case ("DB_PASS=…", "REDIS_PW=…"), and a lower-case "pass=" whose value looks
+# like a secret ("user=app pass=S3cr3t!x"; not "first_pass=compute()").
+_RULES += [
+    (
+        "password",
+        re.compile(r"((?<!\S)(?:-u|--user)[ =]['\"]?[^\s:'\"@/]+:)(?![$%{<])([^\s'\"@]+)"),
+        lambda m: m.group(1) + _ph("password"),
+    ),
+    (
+        "password",
+        re.compile(r"((?<!\S)--(?:password|passwd|requirepass|pass)\s+)(?![$%{<-])(\S+)"),
+        lambda m: m.group(1) + _ph("password"),
+    ),
+    (
+        "password",
+        re.compile(r"(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)([^\s-]\S*)"),
+        lambda m: m.group(1) + _ph("password"),
+    ),
+    (
+        "password",
+        re.compile(r"(\b[A-Z][A-Z0-9_]*_(?:PASS|PW|PWD)\s*=\s*)([\"']?)(?!\[REDACTED)([^\s\"']+)"),
+        lambda m: m.group(1) + m.group(2) + _ph("password"),
+    ),
+    (
+        "password",
+        re.compile(r"(?i)((?<![\w-])pass\s*=\s*)([\"']?)(?!\[REDACTED)([^\s\"',;]+)"),
+        lambda m: (
+            m.group(0)
+            if not _looks_secret(m.group(3), strict=True)
+            else m.group(1) + m.group(2) + _ph("password")
+        ),
+    ),
+]
 
 
 # what :func:`redact` leaves in place of a credential
