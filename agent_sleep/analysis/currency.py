@@ -93,6 +93,58 @@ def _same_kind(a: Sequence[str], b: Sequence[str]) -> bool:
     return set(map(kind, a)) == set(map(kind, b))
 
 
+# what a claim read as "be" says with its verb: "has a gym" (possession) or "uses Neovim" (a
+# tool) is not what "is in Lisbon" or "works at Shopify" is of the same owner
+_BE_KIND = {"has": "has", "have": "has", "had": "has", "uses": "use", "use": "use",
+            "used": "use", "using": "use"}  # fmt: skip
+_HELD_CLASSES = frozenset(["location", "employer", "role", "owner"])
+
+
+def _be_kind(c: Claim) -> str:
+    """``has`` or ``use`` for a claim read as "be" whose verb is one of those, else ""."""
+    if c.head != "be":
+        return ""
+    for tok in tokens(c.text.lower()):
+        if tok in _BE_KIND:
+            return _BE_KIND[tok]
+        if tok in ("is", "are", "was", "were", "am", "be", "been"):
+            return ""
+    return ""
+
+
+def _kinds_apart(new: Claim, old: Claim) -> bool:
+    """Whether the two claims say different relations of their owner: "has a gym" / "is in
+    Lisbon", "uses Neovim" / "works at Shopify", two attribute classes ("works at Stripe" /
+    "lives in Oslo"), or a verb of its own against an attribute class ("drives a Tesla" /
+    "lives in Paris")."""
+    kn, ko = _be_kind(new), _be_kind(old)
+    # "has a new manager" is of the manager "Dev's manager is Karen" names
+    of_one = bool(new.new_of & (old.attrs | old.owner)) or bool(_nouns(new) & _nouns(old))
+    if new.head == old.head == "be" and kn != ko and "has" in (kn, ko) and not of_one:
+        return True
+    classes = set(cw.CLASSES)
+    # the classes their verbs say ("lives in" is a home; "flight home" names none)
+    cn, co = {new.head} & classes, {old.head} & classes
+    # two classes and nothing said of one thing: "works at Stripe" / "lives in Oslo" (not
+    # "relocated to the Berlin office" / "works from the Lisbon office")
+    common = (_bag(new) & _bag(old)) - new.owner - old.owner - classes
+    if cn and co and not cn & co and not common:
+        return True
+    if kn == "use" and co & _HELD_CLASSES:
+        return True
+    # a verb of its own for a class, values of no common fine kind: "drives a Tesla" / "lives
+    # in Paris" (not "is serving from eu-central-1" / "lives in us-east-1")
+    specific = new.head not in cw.GENERIC_HEADS and new.head not in cw.CLASS_OF and not cn
+    fine = _fine_kinds(new.values) & _fine_kinds(old.values) or (
+        _digit_value(new.values) and _digit_value(old.values)
+    )
+    return specific and bool(co) and not fine
+
+
+def _digit_value(values: Sequence[str]) -> bool:
+    return any(any(ch.isdigit() for ch in v) for v in values)
+
+
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
     """``supersede``, ``same`` or ``other`` for a new claim against an old one.
 
@@ -103,6 +155,9 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "an intention, not a fact")
     if new.speaker and old.speaker and new.speaker != old.speaker:
         return Verdict(OTHER, "another speaker")  # each speaks of their own life
+    # "the billing service" / "the search service": two things of one kind, unless the new one
+    # names the old one's value as what it replaced
+    # (the thing itself, its owner: "oat milk" / "almond milk" are values of one thing)
     names_new, names_old = _names(new), _names(old)
     # "the lab wifi" / "the wifi of the lab"; "payments client timeout" / "the request timeout
     # for the payments client" (one subject holds the other's, two words or more; not when the
@@ -123,6 +178,8 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "another qualifier")
     if _other_nouns(new, old) and not new.new_of & old.attrs:  # "a new number": the phone's
         return Verdict(OTHER, "another attribute")
+    if _kinds_apart(new, old) and not new.old & (set(old.values) | old.words):
+        return Verdict(OTHER, "another relation")
     labels = {w for w in new.words if _LABEL.search(w)}, {w for w in old.words if _LABEL.search(w)}
     # "team 1" / "team 2" are two things; "switched the gateway to port 9443" for "listens on
     # port 8080" changes the number of one
@@ -185,7 +242,9 @@ def _changed(
     """The verdict when the new claim uses change language: a supersede when it speaks of the
     same attribute (the same head, a generic change of comparable values, or, given
     ``similar``, frames that mean the same)."""
-    renamed = new.head == "name"  # "renamed the default branch to trunk": what it is called
+    # "renamed the default branch to trunk": what it is called, when the old claim speaks of
+    # the thing renamed ("Bob renamed the repo" says nothing of Bob's car)
+    renamed = new.head == "name" and not new.owner - _bag(old) - {new.speaker or "user"}
     generic = new.head in cw.GENERIC_HEADS or old.head in cw.GENERIC_HEADS or renamed
     # chat turns (a speaker label) are episodic: only the same verb or attribute counts
     chat = bool(new.speaker or old.speaker)
@@ -349,6 +408,8 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     both name the same attribute class and the new one brings a value the old one lacks."""
     if _personal(new) or _personal(old):  # "Yusuf's email" belongs to Yusuf: no crossing
         return Verdict(OTHER, "another owner")
+    if not new.old & (set(old.values) | old.words) and _things_apart(new, old):
+        return Verdict(OTHER, "another thing of one kind")  # the billing / the search service
     # the same predicate of two owners is a handover only for a relation with one holder
     # ("Dev now leads the billing team"): two people may both prefer tea or live in Paris
     held = "owner" in new.attrs & old.attrs
@@ -435,6 +496,11 @@ def _modified_apart(new_text: str, old_text: str, shared: frozenset[str]) -> boo
     """Whether a word the two notes share follows a content word in each, the two different
     and each missing from the other note: two things of one kind ("car insurance" / "health
     insurance", "staging Kubernetes" / "runs Kubernetes" on the production cluster)."""
+    return bool(_apart_words(new_text, old_text, shared))
+
+
+def _apart_words(new_text: str, old_text: str, shared: frozenset[str]) -> set[str]:
+    """The shared words of :func:`_modified_apart`."""
 
     def before(text: str) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
@@ -445,10 +511,40 @@ def _modified_apart(new_text: str, old_text: str, shared: frozenset[str]) -> boo
 
     content_new, content_old = _content(new_text), _content(old_text)
     at_new, at_old = before(new_text), before(old_text)
+    out = set()
     for w in shared:
         mods_new = at_new.get(w, set()) & content_new - content_old
         mods_old = at_old.get(w, set()) & content_old - content_new
         if mods_new and mods_old:
+            out.add(w)
+    return out
+
+
+def _things_apart(new: Claim, old: Claim) -> bool:
+    """Whether the new claim's subject is another thing of the old one's kind: a word of its
+    owner follows a different modifier in each ("the billing service" / "the search
+    service"). Not a verb ("migrate queries" / "the legacy Query API"), a newness word ("a
+    new number" / "phone number") or a modifier inside the other ("lint" / "ESLint")."""
+
+    def modifiers(text: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        toks = [lemma(t) for t in tokens(text)]
+        for a, b in zip(toks, toks[1:], strict=False):
+            out.setdefault(b, set()).add(a)
+        return out
+
+    def modifier(m: str) -> bool:  # not a verb ("bump sqlalchemy", "uses SQLAlchemy")
+        return not (
+            m in cw.NEWNESS or cw.change_word(m) or m in cw.GENERIC or m in cw.COPULA
+            or m in cw.CLASS_OF or m in cw.VERB_BASE
+        )  # fmt: skip
+
+    content_new, content_old = _content(new.text), _content(old.text)
+    at_new, at_old = modifiers(new.text), modifiers(old.text)
+    for w in (new.owner | new.qualifiers) & content_new & content_old:
+        mods_new = {m for m in at_new.get(w, set()) & content_new - content_old if modifier(m)}
+        mods_old = {m for m in at_old.get(w, set()) & content_old - content_new if modifier(m)}
+        if any(not (a in b or b in a) for a in mods_new for b in mods_old):
             return True
     return False
 
@@ -556,8 +652,42 @@ def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         return False
     if not _said_beyond_owner(new_text, old_text, names):
         return False
+    if _told_apart(new_text, old_text, names):
+        return False
     fresh, _gone = _values_apart(new_text, old_text)
     return bool(fresh) or bool(_content(new_text) - _content(old_text))
+
+
+def _told_apart(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether the clause rules tell the two notes' claims apart wherever they share an owner:
+    another relation (:func:`_kinds_apart`: "Tom now works at Stripe" / "Tom lives in Oslo")
+    or another attribute noun ("Alice now lives in Rome" / "Alice's mother lives in Berlin").
+    The embedding's likeness of masked sentences must not undo what the rules read: with the
+    names masked, such sentences read alike."""
+    pairs = [
+        (n, o)
+        for n in claims(new_text, names)
+        for o in claims(old_text, names)
+        if n.owner & o.owner
+    ]
+    return bool(pairs) and all(_kinds_apart(n, o) or _relative_apart(n, o) for n, o in pairs)
+
+
+# people a claim may be about through its owner: "Alice's mother lives in Berlin" is the
+# mother's home, not Alice's
+_RELATIVES = frozenset(
+    """mother father mom mum dad parent sister brother sibling wife husband partner spouse son
+    daughter child kid cousin aunt uncle grandmother grandfather grandma grandpa niece nephew
+    friend roommate neighbour neighbor girlfriend boyfriend fiance fiancee""".split()  # noqa: SIM905
+)
+
+
+def _relative_apart(new: Claim, old: Claim) -> bool:
+    """Whether one claim says a relation (a home, an employer …) of its owner's relative and
+    the other does not: "Alice's mother lives in Berlin" / "Alice now lives in Rome"."""
+    classes = set(cw.CLASSES)
+    kin_new, kin_old = new.attrs & _RELATIVES, old.attrs & _RELATIVES
+    return kin_new != kin_old and bool((new.attrs | old.attrs) & classes)
 
 
 def _said_beyond_owner(new_text: str, old_text: str, names: frozenset[str]) -> bool:

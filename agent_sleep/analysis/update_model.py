@@ -39,7 +39,9 @@ _GROUPS = {
     "another attribute": 2,
     "another attribute or value kind": 2,
     "another labelled thing": 2,
+    "another relation": 2,  # read after the model was fitted: the groups of their kind
     "another qualifier": 3,
+    "another thing of one kind": 3,
     "an episode, not a state": 4,
     "an ongoing activity": 4,
     "an intention, not a fact": 5,

@@ -1,0 +1,78 @@
+"""A new fact of one attribute of a person or thing never archives another attribute of it:
+"Bob now drives a Tesla" filed "Bob lives in Paris" in the archive (the embedding's likeness of
+the two sentences, names masked, overrode the rules' "another attribute"), as did "Tom now works
+at Stripe" for "Tom lives in Oslo", "Kofi now uses Neovim" for "Kofi works at Shopify", "Our
+office now has a gym" for "Our office is in Lisbon", "Alice now lives in Rome" for "Alice's
+mother lives in Berlin" and "Sara took over the billing service from Tom" for "Tom owns the
+search service" (an exploratory test)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import currency, update_model
+from agent_sleep.core import notes
+from agent_sleep.retrieval.embed import load_embedder
+
+KEPT = [
+    ("Bob now drives a Tesla", "Bob lives in Paris"),
+    ("Kofi now uses Neovim", "Kofi works at Shopify"),
+    ("Tom now works at Stripe", "Tom lives in Oslo"),
+    ("Alice now lives in Rome", "Alice's mother lives in Berlin"),
+    ("Sara took over the billing service from Tom", "Tom owns the search service"),
+    ("Our office now has a gym", "Our office is in Lisbon"),
+    ("Bob renamed the repo to atlas-core", "Bob lives in Paris"),
+]
+REPLACED = [
+    ("Tom now works at Stripe", "Tom works at Google"),
+    ("Bob moved to Berlin", "Bob lives in Paris"),
+    ("Kofi now uses Neovim", "Kofi uses vim"),
+    ("Alice now lives in Rome", "Alice lives in Berlin"),
+    ("Sara took over the billing service from Tom", "Tom owns the billing service"),
+    ("Our office moved to Porto", "Our office is in Lisbon"),
+]
+
+
+@pytest.fixture(scope="module")
+def similar():  # the bundled model, as sleep asks it
+    import numpy as np
+
+    model = load_embedder()
+
+    def cosine(a: str, b: str) -> float:
+        v = model.embed_documents([a, b])
+        v = v / np.linalg.norm(v, axis=1, keepdims=True)
+        return float(v[0] @ v[1])
+
+    return cosine
+
+
+@pytest.mark.parametrize(("new", "old"), KEPT)
+def test_another_attribute_is_not_replaced(new: str, old: str, similar) -> None:
+    # as sleep reads a pair: the rules, the embedding's likeness, then the learned last word
+    assert update_model.relation(new, old, frozenset(), similar).kind != currency.SUPERSEDE
+
+
+@pytest.mark.parametrize(("new", "old"), REPLACED)
+def test_the_same_attribute_still_is(new: str, old: str, similar) -> None:
+    assert update_model.relation(new, old, frozenset(), similar).kind == currency.SUPERSEDE
+
+
+def test_sleep_keeps_every_old_fact_current(tmp_path: Path) -> None:
+    olds = [old for _new, old in KEPT if "Paris" not in old or "Tesla" in _new]
+    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 2, 10)
+    for i, text in enumerate(olds):
+        micro_rest(text, "W", workspace=tmp_path, when=day1 + dt.timedelta(minutes=i))
+    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
+    for i, (new, _old) in enumerate(KEPT):
+        micro_rest(new, "W", workspace=tmp_path, when=day2 + dt.timedelta(minutes=i))
+    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
+    entries = notes.notes_in((tmp_path / "MEMORY.md").read_text())
+    for page in sorted((tmp_path / "bank").rglob("*.md")):
+        entries += notes.notes_in(page.read_text())
+    replaced = [n.text for n in entries if n.meta.get("superseded_by")]
+    assert replaced == []
