@@ -272,3 +272,31 @@ def test_notes_written_in_the_same_minute_keep_their_order() -> None:
     merged = merge_text(LOG, base, ours, theirs)
     theirs_order = [i for i in ids(merged) if i != "bb00000000"]
     assert theirs_order == ["zz00000000", "aa00000000", "mm00000000"]
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "edited", "old", "new", "added"),
+    [
+        (
+            "MEMORY.md",
+            "# MEMORY\n\n- Office wifi rotates monthly\n- VPN: use the EU gateway\n",
+            "- VPN: use the US gateway (EU gateway retired)\n",
+            "- VPN: use the EU gateway\n",
+            "- VPN: use the US gateway (EU gateway retired)\n",
+            "- Parking is on level -2\n",
+        ),
+        ("TODO.md", "# Todo\n\n- buy milk\n", "- buy oat milk\n", "- buy milk\n",
+         "- buy oat milk\n", "- call Bob\n"),
+    ],
+)  # fmt: skip
+def test_a_hand_line_one_side_rewrote_does_not_come_back_from_the_other(
+    path: str, base: str, edited: str, old: str, new: str, added: str
+) -> None:
+    """One side corrects a hand-written line (no id), the other adds a line after it: the
+    union kept the old line beside the corrected one, in both merge directions (an
+    exploratory test)."""
+    ours = base.replace(old, edited)
+    theirs = base + added
+    for merged in (merge_text(path, base, ours, theirs), merge_text(path, base, theirs, ours)):
+        assert old not in merged.splitlines(keepends=True)
+        assert merged.count(new) == 1 and merged.count(added) == 1

@@ -163,11 +163,14 @@ def _resolve(
         return o
     deleted = Counter(rb)
     deleted.subtract(ro)
+    gone = Counter(rb)  # and the lines theirs deleted (or rewrote) that ours left as they were
+    gone.subtract(rt)
     sm = SequenceMatcher(None, [_key(x) for x in o], [_key(x) for x in t], autojunk=False)
     out: list[fmt.Block] = []
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         part = list(o[i1:i2])
         if tag != "equal":
+            part = [x for x in part if not _deleted_line(x, gone)]
             extra = []
             for x in t[j1:j2]:
                 if (x.note is None or not x.note.id) and deleted[x.raw] > 0:
@@ -177,6 +180,15 @@ def _resolve(
             part = _interleave(part, extra, out[-1].section if out else lead)
         out += part
     return out
+
+
+def _deleted_line(x: fmt.Block, deleted: Counter[str]) -> bool:
+    """Whether ``x`` is a hand-written line (no note id) the other side deleted: counted off
+    ``deleted``. A note's fate is the note rules' call; a blank line is layout."""
+    if (x.note is not None and x.note.id) or not x.raw.strip() or deleted[x.raw] <= 0:
+        return False
+    deleted[x.raw] -= 1
+    return True
 
 
 def _interleave(ours: list[fmt.Block], extra: list[fmt.Block], lead: str | None) -> list[fmt.Block]:
