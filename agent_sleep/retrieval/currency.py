@@ -305,12 +305,20 @@ def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
     out = []
     for h in hits:
         found = [s for i in h.ids if (s := sup.get(i)) is not None]
-        if h.ids and len(found) == len(h.ids):
+        if not (h.ids and len(found) == len(h.ids)) and h.text.startswith(_CHANGED):
+            # sleep's "Changed on DATE: A → B" whose B was replaced since: history, not now
+            cited = [i for i in h.sources if i not in h.ids]
+            found = [s for i in cited if (s := sup.get(i)) is not None]
+            found = found if cited and len(found) == len(cited) else []
+        if found:
             now = dict.fromkeys(s.now_text or s.now or s.by_text or s.by for s in found)
             on = max(s.on for s in found)
             h = replace(h, current=False, superseded_by="; ".join(now), superseded_on=on)
         out.append(h)
     return out
+
+
+_CHANGED = ("S: Changed on ", "Changed on ")  # REM's change records (providers/offline_rem.py)
 
 
 def chain(ws: Workspace, entry_id: str, limit: int = 20) -> list[dict[str, str]]:
