@@ -496,27 +496,22 @@ def _modified_apart(new_text: str, old_text: str, shared: frozenset[str]) -> boo
     """Whether a word the two notes share follows a content word in each, the two different
     and each missing from the other note: two things of one kind ("car insurance" / "health
     insurance", "staging Kubernetes" / "runs Kubernetes" on the production cluster)."""
-    return bool(_apart_words(new_text, old_text, shared))
-
-
-def _apart_words(new_text: str, old_text: str, shared: frozenset[str]) -> set[str]:
-    """The shared words of :func:`_modified_apart`."""
-
-    def before(text: str) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        toks = [lemma(t) for t in tokens(text)]
-        for a, b in zip(toks, toks[1:], strict=False):
-            out.setdefault(b, set()).add(a)
-        return out
-
     content_new, content_old = _content(new_text), _content(old_text)
-    at_new, at_old = before(new_text), before(old_text)
-    out = set()
+    at_new, at_old = _preceding(new_text), _preceding(old_text)
     for w in shared:
         mods_new = at_new.get(w, set()) & content_new - content_old
         mods_old = at_old.get(w, set()) & content_old - content_new
         if mods_new and mods_old:
-            out.add(w)
+            return True
+    return False
+
+
+def _preceding(text: str) -> dict[str, set[str]]:
+    """Each word of ``text`` (lemmatised) -> the words right before it."""
+    out: dict[str, set[str]] = {}
+    toks = [lemma(t) for t in tokens(text)]
+    for a, b in zip(toks, toks[1:], strict=False):
+        out.setdefault(b, set()).add(a)
     return out
 
 
@@ -526,13 +521,6 @@ def _things_apart(new: Claim, old: Claim) -> bool:
     service"). Not a verb ("migrate queries" / "the legacy Query API"), a newness word ("a
     new number" / "phone number") or a modifier inside the other ("lint" / "ESLint")."""
 
-    def modifiers(text: str) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        toks = [lemma(t) for t in tokens(text)]
-        for a, b in zip(toks, toks[1:], strict=False):
-            out.setdefault(b, set()).add(a)
-        return out
-
     def modifier(m: str) -> bool:  # not a verb ("bump sqlalchemy", "uses SQLAlchemy")
         return not (
             m in cw.NEWNESS or cw.change_word(m) or m in cw.GENERIC or m in cw.COPULA
@@ -540,7 +528,7 @@ def _things_apart(new: Claim, old: Claim) -> bool:
         )  # fmt: skip
 
     content_new, content_old = _content(new.text), _content(old.text)
-    at_new, at_old = modifiers(new.text), modifiers(old.text)
+    at_new, at_old = _preceding(new.text), _preceding(old.text)
     for w in (new.owner | new.qualifiers) & content_new & content_old:
         mods_new = {m for m in at_new.get(w, set()) & content_new - content_old if modifier(m)}
         mods_old = {m for m in at_old.get(w, set()) & content_old - content_new if modifier(m)}
