@@ -30,3 +30,19 @@ def test_lower_case_type_is_still_read(tmp_path: Path) -> None:
     asyncio.run(server.call_tool("memory_write", {"note": "User prefers green tea", "type": "o"}))
     log = next((tmp_path / "memory").glob("*.md")).read_text()
     assert "O(c=" in log and "User prefers green tea" in log
+
+
+def test_an_unknown_argument_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The SDK dropped arguments a tool does not take: a misspelt "querry" searched for
+    nothing, and "bogus" passed unnoticed."""
+    import pytest
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = build_server(Workspace.at(tmp_path))
+    with pytest.raises(ToolError, match=r"unknown argument 'querry' \(this tool takes query, k"):
+        asyncio.run(server.call_tool("memory_search", {"querry": "tea"}))
+    with pytest.raises(ToolError, match="takes no arguments"):
+        asyncio.run(server.call_tool("memory_status", {"x": 1}))
+    assert not (tmp_path / "memory").exists()  # nothing written by a refused call
+    asyncio.run(server.call_tool("memory_write", {"text": "User likes tea"}))  # an alias is known
+    assert (tmp_path / "memory").is_dir()

@@ -497,8 +497,14 @@ def _given(value: Any) -> str:
 def argument_problem(tool: str, arguments: dict[str, Any]) -> str | None:
     """What is wrong with ``arguments`` of ``tool`` that the SDK would let through: a bool
     parameter accepts true or false only (pydantic would read "yes", "false" or 1 as a bool),
-    a number parameter no bool (pydantic reads true as 1). None when nothing is."""
+    a number parameter no bool (pydantic reads true as 1), and no argument the tool does not
+    take (the SDK drops it: a misspelt "querry" searched for nothing). None when nothing is."""
     hints = typing.get_type_hints(getattr(MemoryTools, tool, None) or (lambda: None))
+    known = [n for n in hints if n != "return"]
+    unknown = [n for n in arguments if n not in known]
+    if unknown:
+        takes = ", ".join(known) or "no arguments"
+        return f"unknown argument {unknown[0]!r} (this tool takes {takes})"
     for name, value in arguments.items():
         wanted = _wanted(hints.get(name))
         if value is None or not wanted:
