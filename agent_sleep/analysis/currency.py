@@ -136,13 +136,9 @@ def _kinds_apart(new: Claim, old: Claim) -> bool:
     # in Paris" (not "is serving from eu-central-1" / "lives in us-east-1")
     specific = new.head not in cw.GENERIC_HEADS and new.head not in cw.CLASS_OF and not cn
     fine = _fine_kinds(new.values) & _fine_kinds(old.values) or (
-        _digit_value(new.values) and _digit_value(old.values)
+        any(map(_digit, new.values)) and any(map(_digit, old.values))
     )
     return specific and bool(co) and not fine
-
-
-def _digit_value(values: Sequence[str]) -> bool:
-    return any(any(ch.isdigit() for ch in v) for v in values)
 
 
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:

@@ -34,6 +34,7 @@ NEXT_SESSION = "Next session"  # REM's actions for the next session start
 RETAIN_HEADING = f"## {RETAIN}"
 DREAMS_HEADING = f"## {DREAMS}"
 NEXT_SESSION_HEADING = f"## {NEXT_SESSION}"
+CHANGED_ON = "Changed on "  # how REM's record of a change opens: "Changed on DATE: A → B"
 CONTINUATION = "  "
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 10

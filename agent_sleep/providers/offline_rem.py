@@ -11,6 +11,7 @@ from typing import Any
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, distill, lexical
+from agent_sleep.core import notes as fmt
 from agent_sleep.providers.offline_common import (
     POSSESSIVE_RE,
     QUESTION_RE,
@@ -97,7 +98,7 @@ def _changes(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The "Changed on DATE: A → B" moments of the run's first supersedes."""
     return [
         {
-            "text": f"Changed on {change.get('until', '')}: {excerpt(change['old'], 120)} → "
+            "text": f"{fmt.CHANGED_ON}{change.get('until', '')}: {excerpt(change['old'], 120)} → "
             f"{excerpt(change['new'], 120)}",
             "sources": change["sources"],
         }

@@ -194,12 +194,20 @@ def stored_claims(text: str) -> list[Any] | None:
     stores them (``analysis.claims.dump``); None for a chat turn, which it never reads.
     The index reads them when it embeds a unit, so a search does not."""
     from agent_sleep.analysis import claims as cl
+
+    if not reads_claims(text):
+        return None
+    said = _statement(text)
+    return cl.dump(cl.claims(said), said)
+
+
+def reads_claims(text: str) -> bool:
+    """Whether the index stores claims for a unit's ``text`` (:func:`stored_claims`), without
+    reading them: not for a chat turn, nor where the claim reader has no source to stamp them."""
+    from agent_sleep.analysis import claims as cl
     from agent_sleep.analysis import currency as ac
 
-    said = _statement(text)
-    if ac._chat(said) or not cl.reader():
-        return None
-    return cl.dump(cl.claims(said), said)
+    return bool(cl.reader()) and not ac._chat(_statement(text))
 
 
 NEWER_DEPTH = 12  # the best units among which a newer restatement moves up
@@ -305,7 +313,7 @@ def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
     out = []
     for h in hits:
         found = [s for i in h.ids if (s := sup.get(i)) is not None]
-        if not (h.ids and len(found) == len(h.ids)) and h.text.startswith(_CHANGED):
+        if not (h.ids and len(found) == len(h.ids)) and _changed_record(h.text):
             # sleep's "Changed on DATE: A → B" whose B was replaced since: history, not now
             cited = [i for i in h.sources if i not in h.ids]
             found = [s for i in cited if (s := sup.get(i)) is not None]
@@ -318,7 +326,9 @@ def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
     return out
 
 
-_CHANGED = ("S: Changed on ", "Changed on ")  # REM's change records (providers/offline_rem.py)
+def _changed_record(text: str) -> bool:
+    """Whether a unit's text is REM's record of a change (with its note type or without)."""
+    return fmt.PREFIX_RE.sub("", text, count=1).startswith(fmt.CHANGED_ON)
 
 
 def chain(ws: Workspace, entry_id: str, limit: int = 20) -> list[dict[str, str]]:

@@ -507,17 +507,15 @@ def _stale_claims(old: Loaded) -> bool:
     from agent_sleep.analysis import claims as cl
 
     reader = cl.reader()
-    if not reader:
-        return False
-    return any(_claims_to_read(r, reader) for r in old.records)
+    return bool(reader) and any(_claims_to_read(r, reader) for r in old.records)
 
 
 def _claims_to_read(record: Record, reader: str) -> bool:
-    from agent_sleep.retrieval.currency import stored_claims
+    from agent_sleep.retrieval.currency import reads_claims
 
     if record.claims is not None:
         return not (isinstance(record.claims, list) and record.claims[:1] == [reader])
-    return stored_claims(record.text) is not None
+    return reads_claims(record.text)
 
 
 def _reusable(old: Loaded, model: str | None) -> bool:
@@ -589,11 +587,8 @@ def _read_stale_claims(records: Sequence[Record], job: Job) -> None:
 
     reader = cl.reader()
     for record in records:
-        if isinstance(record.claims, list) and record.claims[:1] == [reader]:
-            continue
-        found = stored_claims(record.text)  # None for a chat turn, which is never read
-        if found is not None or record.claims is not None:
-            record.claims = found
+        if _claims_to_read(record, reader):
+            record.claims = stored_claims(record.text)  # None for a chat turn, never read
             job.claims_read += 1
 
 
