@@ -34,7 +34,9 @@ written by hand apart from the detector and from the generator, in wording of it
 ``written_a`` (30 updates, 10 controls) to ``written_e``, ``written_g``, ``written_i`` and
 ``written_j`` (60, 20 each) were read to find rules, and fit the learned last word
 (bench/fit_currency.py); ``written_f`` and ``written_h`` (60, 20) were never read nor fitted
-on (references/consolidation.md gives how each was used).
+on; ``written_k`` (30 updates of family ``list``: one item of a list fact removed or swapped,
+10 controls) was written after the list rule (analysis/lists.py) and is not fitted on
+(references/consolidation.md gives how each was used).
 
 It runs against any checkout on ``PYTHONPATH`` (the public API only; ``now=`` is passed when
 ``sleep_cycle`` takes it), so the commit before this work can be measured with the same

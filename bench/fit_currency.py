@@ -15,7 +15,7 @@ its controls and crossed pairs the model would wrongly call updates, at a few th
 the same on the held-out sets (never used to fit or choose anything), and the weights fitted on
 every set but the held-out ones, to paste into update_model.WEIGHTS::
 
-    python bench/fit_currency.py [--hold-out f,h]
+    python bench/fit_currency.py [--hold-out f,h,k]
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def table(rows: list[dict], b_of, sets: list[str]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hold-out", default="f,h", help="written sets never fitted on")
+    ap.add_argument("--hold-out", default="f,h,k", help="written sets never fitted on")
     args = ap.parse_args()
     similar = similarity()
     if similar is None:

@@ -30,6 +30,10 @@ def test_cases_are_well_formed(path: Path) -> None:
         assert len(alts) in (1, 2) and all(len(a) >= 2 for a in alts), c
         assert alts[0] in first.lower() and alts[-1] in second.lower(), c
         assert _has(first, c["old"]), c
+        if c.get("family") == "list":
+            # one item of a list removed (the new value: an item that stays) or swapped
+            assert c["kind"] == "update" and _has(first + " " + second, c["new"]), c
+            continue
         assert _has(second, c["new"]), c
         if c["kind"] == "update":  # the new value is news: the old note never says it
             assert not _has(first, c["new"]), c
@@ -42,4 +46,4 @@ def test_the_bench_loads_every_set() -> None:
         plan = bench_currency.load_cases(path, seed=7)
         assert len(plan) == len(json.loads(path.read_text(encoding="utf-8")))
         for d0, d1, s in plan:
-            assert 0 <= d0 < d1 < bench_currency.DAYS and s.family in ("written", "control")
+            assert 0 <= d0 < d1 < bench_currency.DAYS and s.family in ("written", "list", "control")

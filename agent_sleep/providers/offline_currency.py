@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import currency, update_model
+from agent_sleep.analysis import currency, lists, update_model
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ def supersedes(
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
-        hit, best = None, (-1, -1.0, -1)
+        hit, best, hit_text = None, (-1, -1.0, -1), text
         # the strongest evidence wins (the old value named, then the same verb, then a
         # generic one); among equals the entry most like the new one (currency.likeness:
         # "raised the retry limit" replaces the retry limit, not the connection limit, and a
@@ -161,6 +161,16 @@ def supersedes(
             ref, old_text, old_date = entry
             if _date and old_date and _date < old_date:
                 continue  # a note told before the entry (a backdated import) never replaces it
+            # one item of a list removed or swapped ("We no longer use Memcached" for "We use
+            # Redis and Memcached"): the entry rewritten without it replaces the entry
+            edit = lists.edited(text, old_text)
+            if edit is not None:
+                rank = (STRENGTH["the old value named"], 1.0, currency.shared_names(text, old_text))
+                if rank > best:
+                    hit, best, hit_text = ref, rank, edit.text
+                continue
+            if lists.partial(text, old_text):
+                continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too
@@ -175,19 +185,19 @@ def supersedes(
                 currency.shared_names(text, old_text),
             )
             if rank > best:
-                hit, best = ref, rank
+                hit, best, hit_text = ref, rank, text
         if hit is not None:
             out[k] = {
                 "action": "supersede",
                 "type": kind,
                 "confidence": conf,
-                "text": text,
+                "text": hit_text,
                 "replaces": hit,
                 "sources": sources,
             }
             for i in at.pop(hit, []):
                 pool[i] = None
-        add((sources[0], text, _date))
+        add((sources[0], hit_text, _date))
     return out
 
 

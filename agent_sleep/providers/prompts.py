@@ -43,7 +43,10 @@ the same subject and attribute (who or what it is about, and what is said of it)
     "replaced by", "was raised to"; or implicitly: the same statement with another value).
     `replaces` = the id of the outdated entry (MEMORY.md or bank), `text` = the current fact,
     `sources` MUST include the new note's id. The old entry moves to History; never keep both.
-    A contradicting opinion never raises the old confidence.
+    A contradicting opinion never raises the old confidence. When the note removes or swaps
+    ONE item of a list entry ("We use Redis and Memcached" / "We no longer use Memcached"),
+    `text` = the entry rewritten with that item gone or swapped ("We use Redis"): the other
+    items stay current.
   - "remove": `replaces` = an entry that is redundant or wrong.
   - "add": a new fact (no entry on the same subject and attribute).
 Facts that merely look alike are both kept ("Ana is allergic to peanuts" / "Ana also avoids

@@ -1,0 +1,283 @@
+"""One item of a list fact removed or swapped: the entry rewritten, not replaced.
+
+"We use Redis and Memcached for caching" and later "We no longer use Memcached": the newer note
+changes one item of the older entry's list, not the whole entry. Replacing the entry with the
+note would drop Redis from MEMORY.md (and "Ben left the team" would drop Ana and Carla from "Our
+team members are Ana, Ben and Carla"). :func:`edited` reads such a pair and gives the older text
+with the item taken out of its list ("We use Redis for caching"), or swapped for the new one
+("We replaced Memcached with Valkey": "We use Redis and Valkey for caching").
+
+The rule is narrow on purpose: the note must say the item went (a removal or swap phrase in the
+same clause as the item), the item must stand in a list of the older text ("A and B", "A, B and
+C", "A, B, and C"), at least one item must stay, and every other content word of that clause
+must be in the older text (so "Ben left the company" does not edit the team's list, and "We
+dropped Memcached from the mobile app" does not edit what the website uses). Pure functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from agent_sleep.analysis import change_words as cw
+from agent_sleep.analysis.claims import lemma, tokens
+
+# the item went: "no longer use X", "dropped X", "X was removed", "Ben left the team"
+REMOVED_RE = re.compile(
+    r"\b(?:no longer(?: \w+)?|(?:do|does|did)(?: not|n['’]t) \w+ (?:\S+ ){0,3}any ?more|"
+    r"not \w+ (?:\S+ ){0,3}any ?more|stopped (?:using|paying for|running|offering|supporting)|"
+    r"dropped|removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
+    r"deleted|phased out|sunset|sunsetted|cancell?ed|is gone|are gone|was cut|were cut|"
+    r"moved off|off the team|no more|turned off|switched off|shut down|disabled|deactivated|"
+    r"discontinued|unsubscribed|churned|sold|gave away|given away|passed away|died|let go|"
+    r"laid off|dropped out|pulled out|opted out|stepped down|stepped away|ended|"
+    r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",
+    re.I,
+)
+# an item swapped for another: "replaced Memcached with Valkey", "switched from A to B",
+# "Memcached was replaced by Valkey", "swapped A for B"
+SWAP_RES = (
+    re.compile(r"\breplaced (?P<old>.+?) (?:with|by) (?P<new>.+)$", re.I),
+    re.compile(r"^(?P<old>.+?) (?:was|were|has been|have been|got) replaced (?:with|by) "
+               r"(?P<new>.+)$", re.I),
+    re.compile(r"\b(?:switched|moved|migrated|changed|went) from (?P<old>.+?) to (?P<new>.+)$",
+               re.I),
+    re.compile(r"\bswapped (?:out )?(?P<old>.+?) for (?P<new>.+)$", re.I),
+)  # fmt: skip
+# words a removal clause may hold that say nothing of what it is about
+_IDLE = frozenset(
+    [
+        "now",
+        "anymore",
+        "any",
+        "more",
+        "longer",
+        "no",
+        "not",
+        "never",
+        "we",
+        "i",
+        "our",
+        "us",
+        "they",
+        "team's",
+        "today",
+        "yesterday",
+        "recently",
+        "finally",
+        "officially",
+        "week",
+        "month",
+        "year",
+        "last",
+        "this",
+        "ago",
+        "since",
+    ]  # noqa: SIM905
+)
+_CLAUSE_RE = re.compile(r"\s*(?:;|:|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+)\s*")
+_SEP = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or|&)\s+)"
+_MAX_ITEM_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The older text with one item of a list taken out (``new`` empty) or swapped."""
+
+    text: str
+    item: str
+    new: str = ""
+
+
+def _lemmas(text: str) -> set[str]:
+    return {lemma(t) for t in tokens(text) if t.lower() not in cw.STOP}
+
+
+def _clauses(text: str) -> list[str]:
+    return [c.strip(" .") for c in _CLAUSE_RE.split(text) if c.strip(" .")]
+
+
+def _spans(text: str, item: str) -> list[tuple[int, int]]:
+    """Where ``item`` stands in ``text`` as whole words (case aside)."""
+    rx = re.compile(r"(?<![\w.-])" + re.escape(item) + r"(?![\w-])", re.I)
+    return [m.span() for m in rx.finditer(text)]
+
+
+def _in_list(text: str, start: int, end: int, loose: bool = False) -> tuple[str, int, int] | None:
+    """The text with the item at ``start:end`` taken out of its list, and the span of what was
+    taken (the item and one separator), or None when the item is in no list. ``loose``: any
+    item next to a separator counts (the text returned is then the text itself)."""
+    before = re.search(_SEP + r"$", text[:start])
+    after = re.match(_SEP, text[end:])
+    if before is None and after is None:
+        return None
+    if loose:
+        return text, start, end
+    shape = _shape(text[start:end])
+    if before is not None and _list_word(text[: before.start()], last=True, shape=shape):
+        cut_from, cut_to = before.start(), end  # "A and B" -> "A", "A, B and C" -> "A, B and" …
+        out = text[:cut_from] + text[cut_to:]
+        if re.search(r"\b(?:and|or|&)\s*$", before.group(0)):
+            # "A, B and C" without C: the last comma before becomes the conjunction
+            head = out[:cut_from]
+            comma = head.rfind(",")
+            if _after_comma(head):
+                conj = re.search(r"(and|or|&)", before.group(0))
+                assert conj is not None
+                out = head[:comma] + f" {conj.group(1)}" + head[comma + 1 :] + out[cut_from:]
+        elif not _after_comma(out[:cut_from]):
+            # "A, B, and C" without B: two items left, no comma before the conjunction
+            out = out[:cut_from] + _TWO_LEFT_RE.sub(r" \1 ", out[cut_from:], count=1)
+        return out, cut_from, cut_to
+    if after is not None and _list_word(text[end + after.end() :], last=False, shape=shape):
+        cut_from, cut_to = start, end + after.end()
+        rest = text[cut_to:]
+        item = re.match(r"[^,;:]*", rest)
+        assert item is not None
+        if len(item.group(0).split()) <= 2:  # "A, B, and C" without A
+            rest = item.group(0) + _TWO_LEFT_RE.sub(r" \1 ", rest[item.end() :], count=1)
+        return text[:cut_from] + rest, cut_from, cut_to
+    return None
+
+
+_TWO_LEFT_RE = re.compile(r"^,\s*(and|or|&)\s+")
+
+
+def _after_comma(head: str) -> bool:
+    """Whether ``head`` ends with an item that follows a list comma ("A, B"), not the list's
+    first item: two items of one shape (not "two cats, Mochi")."""
+    comma = head.rfind(",")
+    before, item = head[:comma].split(), head[comma + 1 :].split()
+    if comma < 0 or not before or not item:
+        return False
+    shape = _shape(item[0])
+    return _shape(before[-1]) == shape and _list_word(
+        head[comma + 1 :], last=True, shape=shape, whole=True
+    )
+
+
+def _shape(word: str) -> bool:
+    """A name's shape (a capital anywhere or a leading digit: "Redis", "iOS", "S3", "3M") or a
+    plain word's ("tea", "e2e")."""
+    return bool(re.search(r"[A-Z]", word) or word[:1].isdigit())
+
+
+def _list_word(side: str, last: bool, shape: bool, whole: bool = False) -> bool:
+    """Whether ``side`` (the text before the item, when ``last``, else after it) ends (or
+    starts) with another item of the list: a word of the item's shape ("Redis and Memcached",
+    "tea and coffee"), or before it one of another shape that no preposition leads ("the
+    frontend, data and QA teams"; not "Redis for caching, and Postgres"). With ``whole``,
+    ``side`` must be one such item of at most two words (the one between the last comma and
+    the conjunction)."""
+    words = side.split()
+    if not words:
+        return False
+    if whole and (len(words) > 2 or any(w.lower() in cw.PRONOUNS for w in words)):
+        return False
+    word = (words[-1] if last else words[0]).strip(",")
+    if not re.fullmatch(r"[\w$€£@#+.'’-]+", word):
+        return False
+    if _shape(word) == shape:
+        return True
+    led = len(words) >= 2 and words[-2].lower() in cw.BOUNDARY
+    return last and not led and word.lower() not in cw.STOP
+
+
+def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]:
+    """The runs of words of ``clause`` (longest first) that stand as list items in the old
+    text (``loose``: next to a list separator)."""
+    toks = clause.split()
+    found: list[str] = []
+    for n in range(_MAX_ITEM_WORDS, 0, -1):
+        for i in range(len(toks) - n + 1):
+            item = " ".join(toks[i : i + n]).strip(",.;:!?\"'()")
+            if not item or item.lower() in cw.STOP or item.lower() in _IDLE:
+                continue
+            if any(item.lower() in f.lower().split() or item.lower() in f.lower() for f in found):
+                continue
+            if any(_in_list(old_text, s, e, loose) for s, e in _spans(old_text, item)):
+                found.append(item)
+    return found
+
+
+def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
+    """Whether every other content word of the clause (the items, the cue and idle words
+    aside) is in the old text: the clause speaks of that list."""
+    rest = _lemmas(clause) - _lemmas(" ".join(items)) - _lemmas(cue)
+    rest = {w for w in rest if w not in _IDLE and not w.isdigit()}
+    return rest <= _lemmas(old_text)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def edited(new_text: str, old_text: str) -> Edit | None:
+    """The older text with the item the newer note removes or swaps edited out of its list, or
+    None when the newer note does not edit one item of a list of the older one."""
+    for clause in _clauses(new_text):
+        edit = _swap(clause, old_text) or _removal(clause, old_text)
+        if edit is not None:
+            return edit
+    return None
+
+
+def _removal(clause: str, old_text: str) -> Edit | None:
+    cue = REMOVED_RE.search(clause)
+    if cue is None:
+        return None
+    items = _removed_items(clause, old_text)
+    if len(items) != 1 or not _about_old(clause, items, cue.group(0), old_text):
+        return None
+    return _take_out(old_text, items[0])
+
+
+def _take_out(old_text: str, item: str, new: str = "") -> Edit | None:
+    for s, e in _spans(old_text, item):
+        cut = _in_list(old_text, s, e)
+        if cut is None:
+            continue
+        text = old_text[:s] + new + old_text[e:] if new else cut[0]
+        return Edit(_tidy(text), item, new)
+    return None
+
+
+def _swap(clause: str, old_text: str) -> Edit | None:
+    for rx in SWAP_RES:
+        m = rx.search(clause)
+        if m is None:
+            continue
+        old_item = m.group("old").strip(" ,.")
+        new_item = re.split(r"\s+(?:for|in|on|at|across|since|as of|from now)\b|,", m.group("new"))
+        new_item_text = new_item[0].strip(" ,.")
+        if not old_item or not new_item_text or len(new_item_text.split()) > _MAX_ITEM_WORDS:
+            return None
+        old_item = re.sub(r"^(?:the|our|my|a|an)\s+", "", old_item, flags=re.I)
+        if len(old_item.split()) > _MAX_ITEM_WORDS or _spans(old_text, new_item_text):
+            return None
+        if not any(_in_list(old_text, s, e) for s, e in _spans(old_text, old_item)):
+            return None
+        rest = clause[: m.start()] + " " + clause[m.end() :]
+        if not _about_old(rest, [], "", old_text):
+            return None
+        return _take_out(old_text, old_item, new_item_text)
+    return None
+
+
+def _tidy(text: str) -> str:
+    return re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+
+
+def partial(new_text: str, old_text: str) -> bool:
+    """Whether the newer note says one item of a list of the older text went, and names no
+    value the older one lacks: the entry is not replaced whole (that would drop the other
+    items), even where :func:`edited` cannot rewrite it ("Ben left the company" for "Our team
+    members are Ana, Ben and Carla"; "The CI no longer runs e2e tests" for "The CI runs lint,
+    unit tests and e2e tests")."""
+    if not REMOVED_RE.search(new_text) or any(rx.search(new_text) for rx in SWAP_RES):
+        return False
+    low = old_text.lower()
+    if any(t.lower() not in low for t in tokens(new_text) if _shape(t)):
+        return False
+    for clause in _clauses(new_text):
+        if REMOVED_RE.search(clause) and _removed_items(clause, old_text, loose=True):
+            return True
+    return False
