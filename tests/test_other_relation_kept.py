@@ -26,6 +26,12 @@ KEPT = [
     ("Sara took over the billing service from Tom", "Tom owns the search service"),
     ("Our office now has a gym", "Our office is in Lisbon"),
     ("Bob renamed the repo to atlas-core", "Bob lives in Paris"),
+    # a name of another kind (analysis/gazetteer): a place is not an employer, a language not
+    # a place
+    ("Dana moved to Berlin", "Dana works at Google"),
+    ("Alice now speaks German", "Alice is from Canada"),
+    ("Raj moved to Lisbon", "Raj's manager is Karen"),
+    ("Mia moved to Rome", "Mia is from Canada"),  # where one is from stays so
 ]
 REPLACED = [
     ("Tom now works at Stripe", "Tom works at Google"),
@@ -34,6 +40,11 @@ REPLACED = [
     ("Alice now lives in Rome", "Alice lives in Berlin"),
     ("Sara took over the billing service from Tom", "Tom owns the billing service"),
     ("Our office moved to Porto", "Our office is in Lisbon"),
+    ("Bob moved to Berlin", "Bob is based in London"),
+    ("Carol moved to Berlin", "Carol lives in Smalltown"),  # a place the gazetteer lacks
+    ("The team now meets in Berlin", "The team meets in Room 4"),
+    ("Sam now studies Japanese", "Sam studies Spanish"),
+    ("Dana moved to Stripe", "Dana works at Google"),
 ]
 
 

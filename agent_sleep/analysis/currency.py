@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import lexical
+from agent_sleep.analysis import gazetteer, lexical
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
@@ -138,7 +138,31 @@ def _kinds_apart(new: Claim, old: Claim) -> bool:
     fine = _fine_kinds(new.values) & _fine_kinds(old.values) or (
         any(map(_digit, new.values)) and any(map(_digit, old.values))
     )
-    return specific and bool(co) and not fine
+    return (specific and bool(co) and not fine) or _names_apart(new, old)
+
+
+def _names_apart(new: Claim, old: Claim) -> bool:
+    """Whether the new value is a name of another kind than the old one's (analysis/gazetteer):
+    "speaks German" (a language) / "is from Canada" (a place), or a place against a relation
+    that holds none ("moved to Berlin" / "works at Google": where one works is a company)."""
+    known = {gazetteer.kind(v) for v in old.values} - {None}
+    # where one is from stays so: "moved to Rome" / "lives in Rome" is not of "is from Canada"
+    if known == {gazetteer.PLACE} and _FROM_RE.search(old.text) and not _FROM_RE.search(new.text):
+        return True
+    fresh = {gazetteer.kind(v) for v in new.values if v not in new.old} - {None}
+    if len(fresh) != 1:
+        return False
+    if known:
+        return not fresh & known
+    held = ({old.head} | old.attrs) & set(cw.CLASSES)
+    return fresh == {gazetteer.PLACE} and bool(held) and not held - _PLACELESS
+
+
+_FROM_RE = re.compile(
+    r"\b(?:is|are|am|was|were|comes?|came|hails?)\s+(?:originally\s+)?from\b", re.I
+)
+# the relations whose value is never a place (where one meets, lives or what one likes may be)
+_PLACELESS = frozenset(["employer", "role", "manager", "owner", "name", "size", "version"])
 
 
 def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None = None) -> Verdict:
