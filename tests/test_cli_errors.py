@@ -185,3 +185,15 @@ def test_json_output_reports_progress_only_to_a_terminal(monkeypatch) -> None:
     assert progress_lines(True) is not None and progress_lines(False) is not None
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     assert progress_lines(True) is None and progress_lines(False) is not None
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_an_empty_search_is_refused_as_the_mcp_tool_refuses_it(tmp_path: Path, query: str) -> None:
+    ws = _ws(tmp_path)
+    run_cli("rest", "-w", str(ws), "--note", "Redis listens on port 6379", "--type", "W")
+    r = run_cli("search", query, "-w", str(ws))
+    assert r.returncode == 2 and r.stdout == ""
+    assert "QUERY" in _one_error_line(r)
+    r = run_cli("search", query, "-w", str(ws), "--json")
+    assert r.returncode == 2
+    assert "give some words" in _json_error(r)["error"]  # type: ignore[operator]

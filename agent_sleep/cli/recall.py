@@ -155,6 +155,8 @@ def search_cmd(
 
     A superseded entry (or a note only it cited) is labelled with the date and what replaced
     it; --history prints each hit's chain of versions."""
+    if not query.strip():  # as the MCP tool: an empty query finds nothing, so say so
+        raise click.BadParameter("give some words to search for", param_hint="QUERY")
     existing_workspace(workspace)
     if agent is not None:  # a name no note can carry would only ever find nothing
         from agent_sleep.core.rest import writing_agent
