@@ -34,3 +34,9 @@ def test_a_change_record_of_a_replaced_value_is_labelled(tmp_path: Path) -> None
             assert h.current
     current = [h.text for h in hits if h.current and "standup" in h.text]
     assert all("10:15" in t.split("→")[-1] for t in current), current
+    # and it ranks below what holds now: it is newer than the entry for 10:15 (written at the
+    # end of the sleep), but no restatement of it
+    standup = [h for h in hits if "standup" in h.text]
+    assert standup[0].current and standup[0].text.rstrip().endswith("10:15"), [
+        (h.current, h.text) for h in standup
+    ]

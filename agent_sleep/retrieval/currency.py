@@ -146,21 +146,7 @@ def reorder(
     end of its chain; the entry that replaced it when the end is not indexed)."""
     if not sup or not ranked:
         return ranked
-
-    def old(row: int) -> Superseded | None:
-        unit = index.units[row]
-        found = [sup.get(i) for i in unit.ids]
-        if unit.ids and all(found):
-            return found[0]
-        # what cites a superseded entry or note quotes it as it stood: a note sleep wrote
-        # about it ("A ↔ B"), or an entry that holds a copy of it, merged with other facts
-        for i in unit.cites:
-            s = sup.get(i)
-            if s is not None and s.by not in unit.ids:
-                return s
-        return None
-
-    flagged = {row: s for _score, row in ranked if (s := old(row)) is not None}
+    flagged = {row: s for _score, row in ranked if (s := _outdated(index.units[row], sup))}
     if not flagged:
         return ranked
     # the entry current now (the end of its chain), else the one that replaced it
@@ -181,6 +167,20 @@ def reorder(
         scores[new_row] = top
         scores[row] = min(scores[row], top - 1e-6) * 0.999
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
+
+
+def _outdated(unit: Any, sup: Mapping[str, Superseded]) -> Superseded | None:
+    """What replaced ``unit`` (an index unit) when it is superseded, or quotes what is: a note
+    sleep wrote about a superseded entry or note ("A ↔ B", "Changed on DATE: A → B"), or an
+    entry that holds a copy of it, merged with other facts."""
+    found = [sup.get(i) for i in unit.ids]
+    if unit.ids and all(found):
+        return found[0]
+    for i in unit.cites:
+        s = sup.get(i)
+        if s is not None and s.by not in unit.ids:
+            return s
+    return None
 
 
 def _statement(text: str) -> str:
@@ -235,7 +235,9 @@ def newer_first(
         return ranked
     units = [index.units[row] for row in top]
     when = [(u.date or "", u.time or "") for u in units]
-    old = [any(sup.get(i) for i in u.ids) for u in units]
+    # superseded units, and what quotes them ("Changed on DATE: 9:30 → 10:00" after 10:15
+    # replaced 10:00: newer than the entry for 10:15, but no restatement of it)
+    old = [any(sup.get(i) for i in u.ids) or _outdated(u, sup) is not None for u in units]
     # the pairs the text check is asked of: most requests have none, and then neither the
     # claim reader is imported (a cold search) nor any unit's claims loaded
     if not any(
