@@ -25,6 +25,7 @@ from typing import Any
 
 from agent_sleep.consolidation.plan import Plan
 from agent_sleep.core import args
+from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, JOURNAL, Workspace
@@ -348,8 +349,23 @@ def _restore_action(
     after = _image(run_dir, info.get("after"))
     if merge is None or after is None or current is None:  # a run of an earlier release
         return path, before
-    merged = merge(rel, after, current, before or "")
-    return path, merged if merged.strip() or before is not None else None
+    if before is not None:
+        return path, merge(rel, after, current, before)
+    # a page the run created: undo its entries, keep what later runs or hands added there with
+    # the page around it (front matter, title, headings); with nothing of theirs left, the
+    # page goes, as it was before the run
+    skeleton = "".join(b.raw for b in fmt.parse(after).blocks if b.note is None)
+    merged = merge(rel, after, current, skeleton)
+    return path, merged if _holds_content(merged) else None
+
+
+def _holds_content(page: str) -> bool:
+    """Whether a page holds anything but its front matter, headings and blank lines."""
+    body = page
+    if body.startswith("---\n"):
+        end = body.find("\n---", 4)
+        body = body[end + 4 :] if end >= 0 else ""
+    return any(line.strip() and not line.lstrip().startswith("#") for line in body.splitlines())
 
 
 def _image(run_dir: Path, rel: Any) -> str | None:
