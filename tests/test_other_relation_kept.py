@@ -32,6 +32,8 @@ KEPT = [
     ("Alice now speaks German", "Alice is from Canada"),
     ("Raj moved to Lisbon", "Raj's manager is Karen"),
     ("Mia moved to Rome", "Mia is from Canada"),  # where one is from stays so
+    # the old value neither replaced nor said gone
+    ("The billing service moved to a new team", "The billing service is written in Go"),
 ]
 REPLACED = [
     ("Tom now works at Stripe", "Tom works at Google"),

@@ -645,9 +645,13 @@ def _said_alike(
     change words are masked. Notes only: chat turns never get here."""
     if similar is None or not _alike_asked(new_text, old_text, names):
         return None
+    fresh, gone = _values_apart(new_text, old_text)
+    # the old value neither replaced nor said gone: "The billing service moved to a new team"
+    # says nothing of "… is written in Go"
+    if gone and not fresh and not cw.found(cw.NEGATION_RE, new_text):
+        return None
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
-    fresh, gone = _values_apart(new_text, old_text)
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
