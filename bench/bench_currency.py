@@ -21,6 +21,9 @@ Printed:
 - stale entries left in MEMORY.md (a current entry holding the old value without the new one;
   target 0);
 - controls with both facts kept current (MEMORY.md or current bank entries; target 100%);
+- for updates of family ``list`` (one item of a list removed or swapped): the other items of
+  the list, still current in MEMORY.md or the bank (a note that replaces the list whole
+  passes the update and drops them; target all);
 - with ``--locomo PATH``: on the LoCoMo dev conversations after day-by-day consolidation, the
   conflicting-entry ratio of MEMORY.md (pairs of current entries that the currency detector
   reads as the same subject and attribute with different values, per 100 entries) and the
@@ -747,6 +750,26 @@ def _reindex(ws: Path) -> None:
     update(Workspace.at(ws))
 
 
+_ITEM = r"[\w$€£@#+'’.-]+(?: [A-Z][\w'’.-]*)?"
+_LIST_RE = re.compile(rf"((?:{_ITEM}, )*{_ITEM}),? (?:and|or|&) ({_ITEM})")
+
+
+def _list_rest(s: Scenario) -> list[str]:
+    """The items of the first note's list an update of family ``list`` leaves in place (the
+    bench's own reading: "A, B and C" without the old value)."""
+    m = _LIST_RE.search(s.first)
+    if m is None:
+        return []
+    items = [i.strip() for i in [*m.group(1).split(", "), m.group(2)] if i.strip()]
+    # a word before the list's first item ("do piano"): only the item itself, its last word
+    items[0] = (
+        items[0].split()[-1]
+        if len(items) > 1 and " " in items[0] and not items[0][0].isupper()
+        else items[0]
+    )
+    return [i for i in items if not _has(i, s.old) and not _has(s.old, i)]
+
+
 def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = None) -> dict:
     _reindex(ws)
     memory, bank = current_entries(ws)
@@ -754,9 +777,14 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
     ok_family: Counter[str] = Counter()
     stale = only_new = ranked = 0
     controls = kept = 0
+    rest_items = rest_kept = 0
     failures = []
     for _d0, _d1, s in plan:
         about = [t for t in memory if _about(t, s.subject)]
+        if s.family == "list":
+            for item in _list_rest(s):
+                rest_items += 1
+                rest_kept += any(_has(t, item) for t in memory + bank)
         if s.family == "control":
             controls += 1
             cur = [t for t in memory + bank if _about(t, s.subject)]
@@ -790,6 +818,8 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
         "stale": stale,
         "controls": controls,
         "kept": kept,
+        "list_items": rest_items,
+        "list_items_kept": rest_kept,
         "by_family": by_family,
         "ok_family": ok_family,
         "failures": failures,
@@ -904,6 +934,11 @@ def main() -> None:
         + (f" (within {args.budget_tokens} tokens)" if args.budget_tokens else " (k = 10)")
     )
     print(f"stale entries left in MEMORY.md: {r['stale']}   (target 0)")
+    if r["list_items"]:
+        print(
+            f"list items the updates leave in place, still current: {r['list_items_kept']}/"
+            f"{r['list_items']}   (target all)"
+        )
     print(
         f"controls with both facts kept: {r['kept']}/{r['controls']} "
         f"({_pct(r['kept'], r['controls']).strip()}; target 100%)"

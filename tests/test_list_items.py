@@ -36,6 +36,48 @@ EDITED = [
      "We deploy to AWS, Google Cloud and Hetzner"),
     ("Supported browsers: Chrome, Firefox and Safari", "Dropped Safari support",
      "Supported browsers: Chrome and Firefox"),
+    # the swap's new item is in the list already: the old one went
+    ("We deploy to AWS and Azure", "We switched from Azure to AWS", "We deploy to AWS"),
+    ("We use Redis and Memcached for caching", "Memcached has been replaced by Redis entirely",
+     "We use Redis for caching"),
+    ("We support Chrome, Firefox and Safari", "We replaced Safari support with Edge support",
+     "We support Chrome, Firefox and Edge"),
+    ("We use Redis and Memcached for caching", "Varnish replaced Memcached",
+     "We use Redis and Varnish for caching"),
+    ("We use Redis and Memcached for caching", "We dropped Memcached in favor of Valkey",
+     "We use Redis and Valkey for caching"),
+    ("We use Redis and Memcached for caching", "Memcached was swapped out for Valkey",
+     "We use Redis and Valkey for caching"),
+    ("We use Redis and Memcached for caching", "Memcached is out, Valkey is in",
+     "We use Redis and Valkey for caching"),
+    ("We use Redis and Memcached for caching", "Memcached -> Valkey",
+     "We use Redis and Valkey for caching"),
+    ("Kids do piano, swim and chess", "The kids do football instead of chess",
+     "Kids do piano, swim and football"),
+    # several items gone, in one clause or in several
+    ("We write services in Rust, Go and Python", "We dropped Rust and Go",
+     "We write services in Python"),
+    ("The team is Ana, Ben and Carla", "Ben left the team, and Carla left too", "The team is Ana"),
+    # one item gone and another come: a swap
+    ("Team: Ana, Ben and Carla", "Ben left; Dave joined", "Team: Ana, Dave and Carla"),
+    ("The team is Ana, Ben and Carla", "Ben left the team and Dave joined",
+     "The team is Ana, Dave and Carla"),
+    # who came is said of something else: only the item gone
+    ("The team is Ana, Ben and Carla", "Ben left the team and Dave joined Google",
+     "The team is Ana and Carla"),
+    ("Kids do piano, swim and chess", "The kids dropped chess and took up football",
+     "Kids do piano, swim and football"),
+    ("We use Redis and Memcached for caching", "We dropped Memcached and added Varnish",
+     "We use Redis and Varnish for caching"),
+    # a time said (as sleep resolves it), a container named, grammar kept
+    ("We use Redis and Memcached for caching",
+     "We dropped Memcached last week (week of 2026-11-16)", "We use Redis for caching"),
+    ("We use Redis and Memcached for caching", "We removed Memcached from the stack",
+     "We use Redis for caching"),
+    ("Ana and Ben are the admins", "Ben is no longer an admin", "Ana is the admins"),
+    ("Both Ana and Ben have prod access", "Ben lost prod access", "Ana has prod access"),
+    ("The user speaks English, French & German", "The user no longer speaks German",
+     "The user speaks English & French"),
 ]  # fmt: skip
 
 NOT_EDITED = [
@@ -49,8 +91,8 @@ NOT_EDITED = [
     ("We use Redis and Memcached for caching", "We also use Kafka now"),
     # the only item: a plain replacement, which the currency rules read
     ("We use Memcached for caching", "We no longer use Memcached"),
-    # the swap's new item is in the list already
-    ("We deploy to AWS and Azure", "We switched from Azure to AWS"),
+    # every item gone: a new value of the whole entry
+    ("We use Redis and Memcached for caching", "We dropped Redis and Memcached"),
 ]
 
 
@@ -76,6 +118,31 @@ def test_other_notes_edit_nothing(old: str, new: str) -> None:
 )
 def test_a_list_is_never_replaced_whole_for_one_item(old: str, new: str) -> None:
     assert lists.partial(new, old)
+
+
+ABOUT_ONE_ITEM = [
+    ("Team: Ana, Ben and Carla", "Ben is the team lead now"),
+    ("Kids do piano, swim and chess", "The kids had a piano recital on Saturday"),
+    ("On-call rotation: Ana, Ben and Carla", "Ben moved to Porto"),
+    ("Maya does soccer and piano", "Maya's soccer practice is now only on Thursdays"),
+]
+NOT_ABOUT_ONE_ITEM = [
+    ("We use Redis and Memcached for caching", "We now use only Redis for caching"),
+    ("Our team members are Ana, Ben and Carla", "Only Ana remains on the team"),
+    ("Tests run on Python 3.11 and 3.12", "Tests now run on Python 3.12 and 3.13"),
+    ("We use Redis and Memcached for caching", "Caching is now handled by Valkey"),
+    ("Bob lives in Paris and works at Google", "Bob moved to Berlin"),  # no list
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ABOUT_ONE_ITEM)
+def test_a_note_about_one_item_is_not_about_the_list(old: str, new: str) -> None:
+    assert lists.about_one_item(new, old)
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_ABOUT_ONE_ITEM)
+def test_a_note_of_the_whole_list_or_of_no_list(old: str, new: str) -> None:
+    assert not lists.about_one_item(new, old)
 
 
 @pytest.mark.parametrize(
@@ -134,3 +201,23 @@ def test_sleep_keeps_a_list_the_note_cannot_edit(tmp_path: Path) -> None:
     current, history = _entries(tmp_path)
     assert old in current
     assert history == []
+
+
+def test_sleep_keeps_a_list_beside_a_note_about_one_of_its_items(tmp_path: Path) -> None:
+    # each used to replace its list whole: the learned last word read the first two as updates,
+    # the change language of the third was Ben's own move
+    pairs = [
+        ("Team: Ana, Ben and Carla", "Ben is the team lead now"),
+        ("Kids do piano, swim and chess", "The kids had a piano recital on Saturday"),
+        ("On-call rotation: Ana, Ben and Carla", "Ben moved to Porto"),
+    ]
+    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 9, 10)
+    for i, (old, _new) in enumerate(pairs):
+        micro_rest(old, "W", workspace=tmp_path, when=day1 + dt.timedelta(minutes=i))
+    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
+    for i, (_old, new) in enumerate(pairs):
+        micro_rest(new, "W", workspace=tmp_path, when=day2 + dt.timedelta(minutes=i))
+    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
+    current, history = _entries(tmp_path)
+    assert history == []
+    assert {old for old, _new in pairs} <= set(current)

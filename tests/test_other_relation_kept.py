@@ -32,6 +32,8 @@ KEPT = [
     ("Alice now speaks German", "Alice is from Canada"),
     ("Raj moved to Lisbon", "Raj's manager is Karen"),
     ("Mia moved to Rome", "Mia is from Canada"),  # where one is from stays so
+    ("The user moved to Portland", "The user's favorite city is Paris"),  # a liked place
+    ("Production moved to eu-central-1", "Production deploys are on Tuesdays"),  # a day's no host
     # the old value neither replaced nor said gone
     ("The billing service moved to a new team", "The billing service is written in Go"),
 ]

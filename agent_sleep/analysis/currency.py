@@ -145,17 +145,39 @@ def _names_apart(new: Claim, old: Claim) -> bool:
     """Whether the new value is a name of another kind than the old one's (analysis/gazetteer):
     "speaks German" (a language) / "is from Canada" (a place), or a place against a relation
     that holds none ("moved to Berlin" / "works at Google": where one works is a company)."""
-    known = {gazetteer.kind(v) for v in old.values} - {None}
+    known = _kinds_of(old.values, old.text)
+    held = ({old.head} | old.attrs) & set(cw.CLASSES)
+    fresh = _kinds_of([v for v in new.values if v not in new.old], new.text)
+    # a move to a place changes where one is: "moved to Portland" is not of "favorite city
+    # is Paris" (a preference), though both values are places
+    if fresh == {gazetteer.PLACE} and new.head == "mov" and held - {"location"}:
+        return "location" not in held or "preference" in held
     # where one is from stays so: "moved to Rome" / "lives in Rome" is not of "is from Canada"
     if known == {gazetteer.PLACE} and _FROM_RE.search(old.text) and not _FROM_RE.search(new.text):
         return True
-    fresh = {gazetteer.kind(v) for v in new.values if v not in new.old} - {None}
     if len(fresh) != 1:
         return False
     if known:
         return not fresh & known
-    held = ({old.head} | old.attrs) & set(cw.CLASSES)
     return fresh == {gazetteer.PLACE} and bool(held) and not held - _PLACELESS
+
+
+def _kinds_of(values: Iterable[str], text: str) -> set[str]:
+    """The gazetteer's kinds of ``values`` said on their own in ``text`` (not a word of a longer
+    name: "Little Lagos" is a restaurant)."""
+    out = set()
+    for v in values:
+        k = gazetteer.kind(v)
+        if k is None:
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", text, re.I)
+        if m is not None:
+            before = text[: m.start()].split()[-1:]
+            after = text[m.end() :].split()[:1]
+            if any(w[:1].isupper() and w.lower() not in cw.STOP for w in [*before, *after]):
+                continue
+        out.add(k)
+    return out
 
 
 _FROM_RE = re.compile(
@@ -356,12 +378,23 @@ def _comparable(new: Claim, old: Claim) -> bool:
         # value of the new one
         said = _bag(old) - frozenset(old.values)
         fresh = [v for v in new.values if v not in new.old and v not in said] or list(new.values)
+        # a time of the week or day for a value of no such kind, or the other way round:
+        # "Production moved to eu-central-1" is not of "deploys are on Tuesdays" (a host or a
+        # version may name what a plain name does: "Statuspage.io" / "Instatus")
+        # (a value the other note says too, "Saturday hours" for "on Saturdays", is no change)
+        said_new, said_old = new.text.lower(), old.text.lower()
+        fine_new = _fine_kinds(v for v in fresh if v.rstrip("s") not in said_old)
+        fine_old = _fine_kinds(v for v in old.values if v.rstrip("s") not in said_new)
+        fine_new, fine_old = fine_new & _WHEN_KINDS, fine_old & _WHEN_KINDS
+        if (fine_new or fine_old) and not fine_new & fine_old:
+            return False
         return kinds(fresh) == kinds(old.values)
     if new.values or old.values:
         return bool(new.words & old.words)
     return old.head in ("role", "employer") or bool(new.words & old.words)
 
 
+_WHEN_KINDS = frozenset(["weekday", "time", "month"])
 _FINE = (
     ("weekday", re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")),
     ("time", re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?|\d{1,2}(?:am|pm)")),
@@ -649,6 +682,11 @@ def _said_alike(
     # the old value neither replaced nor said gone: "The billing service moved to a new team"
     # says nothing of "… is written in Go"
     if gone and not fresh and not cw.found(cw.NEGATION_RE, new_text):
+        return None
+    # nor one whose change names another value as the one it replaced: "Sara took over the
+    # billing service from Tom" is of its owner, not of "… is written in Go"
+    said = old_text.lower()
+    if any(v not in said for c in claims(new_text, names) for v in c.old):
         return None
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None

@@ -26,15 +26,27 @@ from agent_sleep.analysis.claims import lemma, tokens
 # the item went: "no longer use X", "dropped X", "X was removed", "Ben left the team"
 REMOVED_RE = re.compile(
     r"\b(?:no longer(?: \w+)?|(?:do|does|did)(?: not|n['’]t) \w+ (?:\S+ ){0,3}any ?more|"
-    r"not \w+ (?:\S+ ){0,3}any ?more|stopped (?:using|paying for|running|offering|supporting)|"
+    r"not \w+ (?:\S+ ){0,3}any ?more|stopped \w+ing(?: for)?|stopped|"
     r"dropped|removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
     r"deleted|phased out|sunset|sunsetted|cancell?ed|is gone|are gone|was cut|were cut|"
-    r"moved off|off the team|no more|turned off|switched off|shut down|disabled|deactivated|"
-    r"discontinued|unsubscribed|churned|sold|gave away|given away|passed away|died|let go|"
-    r"laid off|dropped out|pulled out|opted out|stepped down|stepped away|ended|"
+    r"moved off|migrated off|migrated away from|off the team|no more|turned off|switched off|"
+    r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|sold|gave away|"
+    r"given away|gave up|given up|passed away|died|let go|laid off|dropped out|pulled out|"
+    r"opted out|stepped down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",
     re.I,
 )
+# an item came: "Dave joined", "took up football", "added Varnish" (with an item gone in the
+# same note, a swap: "Ben left the team and Dave joined")
+ADDED_RE = re.compile(
+    r"\b(?:joined|join|joins|took up|takes up|picked up|added|adds|started|starts|signed up for|"
+    r"came on board|came aboard|onboarded|brought in|switched to|moved to|now uses?|"
+    r"replaced (?:him|her|them|it)|took (?:his|her|their|its) (?:place|spot|seat))\b",
+    re.I,
+)
+# the new note names the whole list: "we now use only Redis", "Ana alone remains"
+_ONLY_BEFORE = r"\b(?:only|just|solely)\s+(?:\w+\s+)?"
+_ONLY_AFTER = r"\s+(?:only|alone|remains?|is left|are left)\b"
 # an item swapped for another: "replaced Memcached with Valkey", "switched from A to B",
 # "Memcached was replaced by Valkey", "swapped A for B"
 SWAP_RES = (
@@ -43,40 +55,34 @@ SWAP_RES = (
                r"(?P<new>.+)$", re.I),
     re.compile(r"\b(?:switched|moved|migrated|changed|went) from (?P<old>.+?) to (?P<new>.+)$",
                re.I),
-    re.compile(r"\bswapped (?:out )?(?P<old>.+?) for (?P<new>.+)$", re.I),
+    re.compile(r"\b(?:swapped|traded|exchanged|dropped|ditched|switched|replaced) (?:out )?"
+               r"(?P<old>.+?) (?:for|in favou?r of) (?P<new>.+)$", re.I),
+    re.compile(r"^(?P<old>.+?) (?:was|were|got) (?:swapped|traded|switched) (?:out )?for "
+               r"(?P<new>.+)$", re.I),
+    re.compile(r"^(?P<old>\S+(?: \S+)?) is out,? (?:and )?(?P<new>\S+(?: \S+)?) is in\b", re.I),
+    re.compile(r"^(?P<old>\S+(?: \S+)?)\s*(?:->|→|=>)\s*(?P<new>.+)$", re.I),
+    re.compile(r"\b(?P<new>\S+) instead of (?P<old>\S+(?: \S+)?)\s*$", re.I),
+    re.compile(r"^(?P<new>\S+(?: \S+)?) (?:replaced|replaces|has replaced) (?P<old>.+)$", re.I),
+    re.compile(r"\b(?:instead of) (?P<old>.+?),? (?:\w+ )*?(?:now )?(?:do|does|use|uses) "
+               r"(?P<new>.+)$", re.I),
 )  # fmt: skip
-# words a removal clause may hold that say nothing of what it is about
-_IDLE = frozenset(
-    [
-        "now",
-        "anymore",
-        "any",
-        "more",
-        "longer",
-        "no",
-        "not",
-        "never",
-        "we",
-        "i",
-        "our",
-        "us",
-        "they",
-        "team's",
-        "today",
-        "yesterday",
-        "recently",
-        "finally",
-        "officially",
-        "week",
-        "month",
-        "year",
-        "last",
-        "this",
-        "ago",
-        "since",
-    ]  # noqa: SIM905
+# words after a swapped-in item that are no part of it ("replaced by Redis entirely")
+_TRAILING_RE = re.compile(
+    r"\s+(?:entirely|completely|fully|everywhere|now|too|instead|as well|for good|"
+    r"last \w+|this \w+|yesterday|today)\b.*$",
+    re.I,
 )
-_CLAUSE_RE = re.compile(r"\s*(?:;|:|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+)\s*")
+# words a removal clause may hold that say nothing of what it is about
+_IDLE_WORDS = """now anymore any more longer no not never we i our us they team's today
+yesterday recently finally officially week month year last this ago since stack setup list
+lineup roster mix too also either"""
+_IDLE = frozenset(_IDLE_WORDS.split())
+_CLAUSE_RE = re.compile(
+    r"\s*(?:;|:|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
+    # "dropped chess and took up football": a second verb after "and"
+    r"\s+and\s+(?=(?:\S+\s+){0,2}?(?:took|takes|picked|added|joined|started|signed|left|quit|"
+    r"dropped)\b))\s*"
+)
 _SEP = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or|&)\s+)"
 _MAX_ITEM_WORDS = 3
 
@@ -118,7 +124,7 @@ def _in_list(text: str, start: int, end: int, loose: bool = False) -> tuple[str,
     if before is not None and _list_word(text[: before.start()], last=True, shape=shape):
         cut_from, cut_to = before.start(), end  # "A and B" -> "A", "A, B and C" -> "A, B and" …
         out = text[:cut_from] + text[cut_to:]
-        if re.search(r"\b(?:and|or|&)\s*$", before.group(0)):
+        if re.search(r"(?:\band|\bor|&)\s*$", before.group(0)):
             # "A, B and C" without C: the last comma before becomes the conjunction
             head = out[:cut_from]
             comma = head.rfind(",")
@@ -206,23 +212,139 @@ def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
 
 @functools.lru_cache(maxsize=1 << 12)
 def edited(new_text: str, old_text: str) -> Edit | None:
-    """The older text with the item the newer note removes or swaps edited out of its list, or
-    None when the newer note does not edit one item of a list of the older one."""
-    for clause in _clauses(new_text):
-        edit = _swap(clause, old_text) or _removal(clause, old_text)
+    """The older text with the items the newer note removes or swaps edited in its list, or
+    None when the newer note does not edit items of a list of the older one (or would leave
+    none of them)."""
+    clauses = _clauses(cw.RESOLVED_RE.sub("", new_text))
+    for clause in clauses:
+        edit = _swap(clause, old_text)
         if edit is not None:
             return edit
-    return None
+    gone: list[str] = []
+    came: list[str] = []
+    for clause in clauses:
+        cue = REMOVED_RE.search(clause)
+        items = _removed_items(clause, old_text) if cue is not None else []
+        if cue is not None and items:
+            if not _about_old(clause, items, cue.group(0), old_text):
+                return None  # an item of the list, but said of something else
+            gone += [i for i in items if i not in gone]
+            continue
+        came += _added(clause, old_text)
+    if not gone:
+        return None
+    left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
+    if not left:
+        return None  # every item went: a new value of the whole entry, no edit of its list
+    text = old_text
+    for k, item in enumerate(gone):
+        edit = _take_out(text, item, came[0] if k == 0 and came else "")
+        if edit is None:
+            return None
+        text = edit.text
+    return Edit(_agree(old_text, text), ", ".join(gone), came[0] if came else "")
 
 
-def _removal(clause: str, old_text: str) -> Edit | None:
-    cue = REMOVED_RE.search(clause)
+def _added(clause: str, old_text: str) -> list[str]:
+    """The item a clause says came ("Dave joined", "took up football"), when the clause says
+    nothing else the older text does not (the item of the list's shape, not in it yet)."""
+    cue = ADDED_RE.search(clause)
     if cue is None:
-        return None
-    items = _removed_items(clause, old_text)
-    if len(items) != 1 or not _about_old(clause, items, cue.group(0), old_text):
-        return None
-    return _take_out(old_text, items[0])
+        return []
+    item = _item_run(clause[cue.end() :], old_text) or _item_run(
+        clause[: cue.start()], old_text, last=True
+    )
+    if not item or not _about_old(clause, [item], cue.group(0), old_text):
+        return []
+    return [item]
+
+
+def _item_run(side: str, old_text: str, last: bool = False) -> str:
+    """The first (or, with ``last``, the last) run of up to three words of one name's shape
+    in ``side`` that the older text does not hold (a plain word when no name is)."""
+    runs: list[list[str]] = [[]]
+    for raw in side.split():
+        w = raw.strip(",.;:!?\"'()")
+        fresh = bool(w) and w.lower() not in cw.STOP and w.lower() not in _IDLE
+        fresh = fresh and not _spans(old_text, w)
+        if not fresh:
+            runs.append([])
+        elif runs[-1] and _shape(w) and _shape(runs[-1][-1]) and len(runs[-1]) < _MAX_ITEM_WORDS:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    named = [r for r in runs if r and _shape(r[0])]
+    plain = [r for r in runs if r and not _shape(r[0])]
+    pick = named or plain[:1]
+    if not pick:
+        return ""
+    return " ".join(pick[-1] if last else pick[0])
+
+
+def _list_items(text: str) -> list[str]:
+    """The words of ``text`` that stand in a list ("Ana, Ben and Carla": the three names)."""
+    out = []
+    for m in re.finditer(r"[\w$€£@#+'’-]+(?:\.\w+)*", text):
+        word = m.group(0)
+        if word.lower() not in cw.STOP and _in_list(text, m.start(), m.end()):
+            out.append(word)
+    return out
+
+
+_WORD = r"[\w$€£@#+'’-]+(?:\.\w+)*"
+_ITEM = rf"(?:[A-Z0-9][\w$€£@#+'’-]*(?:\.\w+)*(?: [A-Z]{_WORD})?|{_WORD})"
+_LIST_RE = re.compile(rf"(?:{_ITEM}, )*{_ITEM},? (?:and|or|&) {_ITEM}")
+
+
+def _joined_items(text: str) -> list[str]:
+    """The items of the lists of ``text`` joined by a conjunction, all of one shape ("Ana,
+    Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
+    out: list[str] = []
+    for m in _LIST_RE.finditer(text):
+        items = [i.strip() for i in re.split(r",? (?:and|or|&) |, ", m.group(0)) if i.strip()]
+        items = [re.sub(r"^(?:both|either) ", "", i, flags=re.I) for i in items]
+        # "6 euros, red or white": a number's unit is no item of the list after it
+        if re.search(r"\d\s*$", text[: m.start()]) and "," in m.group(0):
+            items = items[1:]
+        if len(items) < 2:
+            continue
+        if any(i.lower() in cw.STOP or i.lower() in cw.PRONOUNS for i in items):
+            continue
+        if len({_shape(i) for i in items}) == 1:
+            out += items
+    return out
+
+
+def about_one_item(new_text: str, old_text: str) -> bool:
+    """Whether the newer note speaks of some items of a list of the older text, not of the
+    list ("Ben is the team lead now", "The kids had a piano recital" for "Kids do piano, swim
+    and chess"): it names some of the items but not all, lists nothing itself and does not
+    say it is the whole of it ("only Redis"). Such a note never replaces the entry whole."""
+    listed = _joined_items(old_text)
+    if len(listed) < 2 or _joined_items(new_text):
+        return False
+    named = [i for i in listed if _spans(new_text, i)]
+    if any(
+        re.search(
+            _ONLY_BEFORE + re.escape(i) + r"\b|\b" + re.escape(i) + _ONLY_AFTER, new_text, re.I
+        )
+        for i in named
+    ):
+        return False
+    return 0 < len(named) < len(listed)
+
+
+def _agree(old_text: str, text: str) -> str:
+    """One item left where a list was the subject: "Ana and Ben are the admins" -> "Ana is
+    the admins"; "Both Ana and Ben have prod access" -> "Ana has prod access"."""
+    if not re.match(r"(?:both\s+)?\S+(?:\s\S+)?(?:,\s*\S+)*,?\s+(?:and|&)\s+", old_text, re.I):
+        return text
+    m = re.match(r"(?:both\s+)?(\S+(?:\s\S+)?)\s+(are|have|were|do|live|work)\b", text, re.I)
+    if m is None or re.search(r"\s(?:and|&)\s|,", m.group(1)):
+        return text
+    verb = {"are": "is", "have": "has", "were": "was", "do": "does", "live": "lives",
+            "work": "works"}[m.group(2).lower()]  # fmt: skip
+    return f"{m.group(1)} {verb}{text[m.end() :]}"
 
 
 def _take_out(old_text: str, item: str, new: str = "") -> Edit | None:
@@ -242,17 +364,24 @@ def _swap(clause: str, old_text: str) -> Edit | None:
             continue
         old_item = m.group("old").strip(" ,.")
         new_item = re.split(r"\s+(?:for|in|on|at|across|since|as of|from now)\b|,", m.group("new"))
-        new_item_text = new_item[0].strip(" ,.")
-        if not old_item or not new_item_text or len(new_item_text.split()) > _MAX_ITEM_WORDS:
-            return None
+        new_item_text = _TRAILING_RE.sub("", new_item[0]).strip(" ,.")
         old_item = re.sub(r"^(?:the|our|my|a|an)\s+", "", old_item, flags=re.I)
-        if len(old_item.split()) > _MAX_ITEM_WORDS or _spans(old_text, new_item_text):
-            return None
+        # "replaced Safari support with Edge support": the items are Safari and Edge
+        while len(old_item.split()) > 1 and old_item.split()[-1] == new_item_text.split()[-1]:
+            old_item, new_item_text = old_item.rsplit(" ", 1)[0], new_item_text.rsplit(" ", 1)[0]
+        if not old_item or not new_item_text or len(new_item_text.split()) > _MAX_ITEM_WORDS:
+            continue
+        if len(old_item.split()) > _MAX_ITEM_WORDS:
+            continue
         if not any(_in_list(old_text, s, e) for s, e in _spans(old_text, old_item)):
-            return None
+            continue
         rest = clause[: m.start()] + " " + clause[m.end() :]
         if not _about_old(rest, [], "", old_text):
             return None
+        if _spans(old_text, new_item_text):  # replaced by an item already listed: it went
+            if not any(_spans(new_item_text, i) for i in _list_items(old_text)):
+                return None
+            return _take_out(old_text, old_item)
         return _take_out(old_text, old_item, new_item_text)
     return None
 

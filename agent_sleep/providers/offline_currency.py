@@ -169,7 +169,7 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, edit.text
                 continue
-            if lists.partial(text, old_text):
+            if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
                 continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
