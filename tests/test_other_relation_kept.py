@@ -34,6 +34,8 @@ KEPT = [
     ("Mia moved to Rome", "Mia is from Canada"),  # where one is from stays so
     ("The user moved to Portland", "The user's favorite city is Paris"),  # a liked place
     ("Production moved to eu-central-1", "Production deploys are on Tuesdays"),  # a day's no host
+    ("Noor is moving to Rome next month (2026-12)", "Noor lives in Paris"),  # a plan
+    ("Lee joined the Stripe call", "Lee works at Acme"),  # a call joined, no employer
     # the old value neither replaced nor said gone
     ("The billing service moved to a new team", "The billing service is written in Go"),
 ]
@@ -49,6 +51,9 @@ REPLACED = [
     ("The team now meets in Berlin", "The team meets in Room 4"),
     ("Sam now studies Japanese", "Sam studies Spanish"),
     ("Dana moved to Stripe", "Dana works at Google"),
+    # taking up an employer or a home, told in the past tense
+    ("Tom joined Stripe", "Tom works at Acme"),
+    ("Ben got a job at Globex", "Ben works at Acme"),
 ]
 
 

@@ -255,7 +255,32 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "an ongoing activity")  # "I am now mentoring …"
     if new.change or new.old:
         return _changed(new, old, frame, heads, similar, (was, now))
+    if new.past and _entered(new, old):  # "Tom joined Stripe": a new employer, told as a past
+        return _changed(replace(new, change=True), old, frame, heads, similar, (was, now))
     return _implicit(new, old, frame, (was, now))
+
+
+# taking up a new home or employer, told in the past tense
+_ENTERED_RE = re.compile(
+    # "joined Stripe (as …)", not "joined the Stripe call"
+    r"\bjoined (?:the )?[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*(?=\s*$|[,.;]|\s+(?:as|in|on|at|from|"
+    r"last|this|after|before|today|yesterday|and|for)\b)|"
+    r"\b(?:was hired|got hired|got a job|got an offer|started (?:at|with|working)|relocated|"
+    r"settled)\b"
+)
+
+
+def _entered(new: Claim, old: Claim) -> bool:
+    """Whether the new claim tells of taking up a home or an employer (a past event that
+    leaves a state: "joined Stripe", "got a job at Globex", "relocated to Lisbon") of the kind
+    the old claim holds now ("works at Acme", "lives in Porto")."""
+    classes = {old.head} | old.attrs
+    return (
+        not old.past
+        and bool(classes & {"employer", "location"})
+        and bool(_ENTERED_RE.search(new.text))
+        and not classes & {"employer", "location"} - ({new.head} | new.attrs)
+    )
 
 
 def _other_nouns(new: Claim, old: Claim) -> bool:

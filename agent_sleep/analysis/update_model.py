@@ -23,6 +23,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import re
 from collections.abc import Callable
 
 from agent_sleep.analysis import change_words as cw
@@ -47,6 +48,16 @@ _GROUPS = {
     "an intention, not a fact": 5,
     "an added fact": 5,
 }
+
+# a plan told as an ongoing activity or an intention, with a time still to come
+_PLANNED = frozenset({"an ongoing activity", "an intention, not a fact"})
+_FUTURE_RE = re.compile(
+    r"\b(?:next (?:week|month|year|quarter|spring|summer|fall|autumn|winter|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|later this \w+|"
+    r"in (?:a|an|one|two|three|four|few|\d+) (?:days?|weeks?|months?|years?)|"
+    r"(?:is|are|am) going to|plans? to|planning to|will)\b",
+    re.I,
+)
 
 FEATURES = (
     "bias",
@@ -102,6 +113,8 @@ def last_word(
     ``similar``, the rules' verdict."""
     if verdict.kind != c.OTHER or similar is None or not asked(new_text, old_text):
         return verdict
+    if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
+        return verdict  # "Tom is moving to Rome next month": until then, Paris holds
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     fresh, gone = c._values_apart(new_text, old_text)
