@@ -61,14 +61,20 @@ def _run(ws: Path, text: str, day: str) -> str:
     return run_id
 
 
-def test_a_forced_rollback_of_the_run_that_made_a_page_keeps_the_page_later_runs_wrote(
-    tmp_path: Path,
-) -> None:
+def _three_facts(tmp_path: Path) -> Path:
+    """A workspace whose MEMORY.md holds three facts and which has no bank page yet."""
     ws = tmp_path / "ws"
     assert cli("init", "-w", str(ws)).returncode == 0
     for text in ("Bob lives in Berlin", "The CI runs on Jenkins", "Our office is in Lisbon"):
         _rest(ws, text)
     _sleep(ws)
+    return ws
+
+
+def test_a_forced_rollback_of_the_run_that_made_a_page_keeps_the_page_later_runs_wrote(
+    tmp_path: Path,
+) -> None:
+    ws = _three_facts(tmp_path)
     middle = _run(ws, "Bob moved to Munich", "2026-12-02")  # makes the archive page
     _run(ws, "The CI now runs on GitHub Actions", "2026-12-03")  # files Jenkins there too
     archive = ws / "bank" / "concepts" / "memory-archive.md"
@@ -89,11 +95,7 @@ def test_a_forced_rollback_of_the_run_that_made_a_page_keeps_the_page_later_runs
 def test_a_forced_rollback_removes_a_page_the_run_made_when_nothing_else_is_on_it(
     tmp_path: Path,
 ) -> None:
-    ws = tmp_path / "ws"
-    assert cli("init", "-w", str(ws)).returncode == 0
-    for text in ("Bob lives in Berlin", "The CI runs on Jenkins", "Our office is in Lisbon"):
-        _rest(ws, text)
-    _sleep(ws)
+    ws = _three_facts(tmp_path)
     middle = _run(ws, "Bob moved to Munich", "2026-12-02")
     _run(ws, "Deploys happen on Fridays", "2026-12-03")  # changes MEMORY.md, not the page
     r = cli("rollback", middle, "--force", "-w", str(ws))
