@@ -195,18 +195,43 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
             item = " ".join(toks[i : i + n]).strip(",.;:!?\"'()")
             if not item or item.lower() in cw.STOP or item.lower() in _IDLE:
                 continue
+            if n > 1 and {item.split()[0].lower(), item.split()[-1].lower()} & cw.STOP:
+                continue  # "builds in" is no item: "builds" is
             if any(item.lower() in f.lower().split() or item.lower() in f.lower() for f in found):
                 continue
             if any(_in_list(old_text, s, e, loose) for s, e in _spans(old_text, item)):
                 found.append(item)
+            elif n == 1 and (base := _base_in(item, old_text, loose)):
+                found.append(base)  # "stopped swimming" for "swim"
     return found
+
+
+def _base_in(word: str, old_text: str, loose: bool) -> str:
+    """The list item of the old text that ``word`` inflects ("swimming", "swims": "swim"), or
+    "" (plain words only: a name is said as it is)."""
+    if _shape(word) or len(word) < 5:
+        return ""
+    low = word.lower()
+    for end in ("ing", "es", "s"):
+        if not low.endswith(end):
+            continue
+        stem = low[: -len(end)]
+        for base in dict.fromkeys([stem, stem[:-1] if stem[-1:] == stem[-2:-1] else stem]):
+            if len(base) >= 3 and any(
+                _in_list(old_text, s, e, loose) for s, e in _spans(old_text, base)
+            ):
+                return base
+    return ""
 
 
 def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     """Whether every other content word of the clause (the items, the cue and idle words
     aside) is in the old text: the clause speaks of that list."""
     rest = _lemmas(clause) - _lemmas(" ".join(items)) - _lemmas(cue)
+    # an item said inflected ("quit swimming" for "swim") is the item
+    said = [i.lower() for i in items]
     rest = {w for w in rest if w not in _IDLE and not w.isdigit()}
+    rest = {w for w in rest if not any(w.startswith(i) and len(i) >= 3 for i in said)}
     return rest <= _lemmas(old_text)
 
 
