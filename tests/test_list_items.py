@@ -163,6 +163,19 @@ def test_not_a_partial_removal(old: str, new: str) -> None:
     assert not lists.partial(new, old)
 
 
+def _sleep_twice(root: Path, olds: list[str], news: list[str]) -> tuple[list[str], list[str]]:
+    """Sleep on ``olds`` (one day), then on ``news`` eight days later (no removal cap): the
+    current MEMORY.md texts and the texts filed in History."""
+    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 9, 10)
+    for i, text in enumerate(olds):
+        micro_rest(text, "W", workspace=root, when=day1 + dt.timedelta(minutes=i))
+    sleep_cycle(root, "both", "offline", now=day1.replace(hour=22))
+    for i, text in enumerate(news):
+        micro_rest(text, "W", workspace=root, when=day2 + dt.timedelta(minutes=i))
+    sleep_cycle(root, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
+    return _entries(root)
+
+
 def _entries(root: Path) -> tuple[list[str], list[str]]:
     """Current MEMORY.md texts, and the texts filed in History anywhere."""
     memory = notes.notes_in((root / "MEMORY.md").read_text())
@@ -174,20 +187,14 @@ def _entries(root: Path) -> tuple[list[str], list[str]]:
 
 
 def test_sleep_edits_the_list_and_files_the_old_entry(tmp_path: Path) -> None:
-    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 9, 10)
     olds = [
         "We use Redis and Memcached for caching",
         "Our team members are Ana, Ben and Carla",
         "The staging database runs Postgres 15",
         "Deploys go out on Tuesdays",
     ]
-    for i, text in enumerate(olds):
-        micro_rest(text, "W", workspace=tmp_path, when=day1 + dt.timedelta(minutes=i))
-    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
-    for i, text in enumerate(["We no longer use Memcached", "Ben left the team"]):
-        micro_rest(text, "W", workspace=tmp_path, when=day2 + dt.timedelta(minutes=i))
-    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
-    current, history = _entries(tmp_path)
+    news = ["We no longer use Memcached", "Ben left the team"]
+    current, history = _sleep_twice(tmp_path, olds, news)
     assert "We use Redis for caching" in current
     assert "Our team members are Ana and Carla" in current
     assert not [t for t in current if "Memcached" in t or "Ben" in t]
@@ -197,13 +204,8 @@ def test_sleep_edits_the_list_and_files_the_old_entry(tmp_path: Path) -> None:
 
 
 def test_sleep_keeps_a_list_the_note_cannot_edit(tmp_path: Path) -> None:
-    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 9, 10)
     old = "Our team members are Ana, Ben and Carla"
-    micro_rest(old, "W", workspace=tmp_path, when=day1)
-    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
-    micro_rest("Ben left the company", "W", workspace=tmp_path, when=day2)
-    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
-    current, history = _entries(tmp_path)
+    current, history = _sleep_twice(tmp_path, [old], ["Ben left the company"])
     assert old in current
     assert history == []
 
@@ -216,13 +218,6 @@ def test_sleep_keeps_a_list_beside_a_note_about_one_of_its_items(tmp_path: Path)
         ("Kids do piano, swim and chess", "The kids had a piano recital on Saturday"),
         ("On-call rotation: Ana, Ben and Carla", "Ben moved to Porto"),
     ]
-    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 9, 10)
-    for i, (old, _new) in enumerate(pairs):
-        micro_rest(old, "W", workspace=tmp_path, when=day1 + dt.timedelta(minutes=i))
-    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
-    for i, (_old, new) in enumerate(pairs):
-        micro_rest(new, "W", workspace=tmp_path, when=day2 + dt.timedelta(minutes=i))
-    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
-    current, history = _entries(tmp_path)
+    current, history = _sleep_twice(tmp_path, [o for o, _n in pairs], [n for _o, n in pairs])
     assert history == []
     assert {old for old, _new in pairs} <= set(current)

@@ -27,6 +27,7 @@ from agent_sleep.consolidation.plan import Plan
 from agent_sleep.core import args
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
+from agent_sleep.core.memory import front_matter_end
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, JOURNAL, Workspace
 
@@ -361,10 +362,8 @@ def _restore_action(
 
 def _holds_content(page: str) -> bool:
     """Whether a page holds anything but its front matter, headings and blank lines."""
-    body = page
-    if body.startswith("---\n"):
-        end = body.find("\n---", 4)
-        body = body[end + 4 :] if end >= 0 else ""
+    end = front_matter_end(page)
+    body = page[end + 4 :] if end >= 0 else "" if page.startswith("---\n") else page
     return any(line.strip() and not line.lstrip().startswith("#") for line in body.splitlines())
 
 

@@ -114,10 +114,14 @@ def page_header(title: str, kind: str, today: dt.date) -> str:
     return f"---\ntitle: {title}\nkind: {kind}\nupdated: {today.isoformat()}\n---\n\n# {title}\n"
 
 
+def front_matter_end(text: str) -> int:
+    """Where a page's front matter ends (the newline before its closing ``---``), or -1 when
+    it has none."""
+    return text.find("\n---", 4) if text.startswith("---\n") else -1
+
+
 def touch_updated(text: str, today: dt.date) -> str:
-    if not text.startswith("---\n"):
-        return text
-    end = text.find("\n---", 4)
+    end = front_matter_end(text)
     if end < 0:
         return text
     head = text[:end]

@@ -32,6 +32,7 @@ from agent_sleep.core.workspace import Workspace
 if TYPE_CHECKING:
     from agent_sleep.retrieval.index import Loaded
     from agent_sleep.retrieval.recall import Hit
+    from agent_sleep.retrieval.units import Unit
 
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
@@ -169,7 +170,7 @@ def reorder(
     return sorted(((round(v, 6), r) for r, v in scores.items()), key=lambda t: (-t[0], t[1]))
 
 
-def _outdated(unit: Any, sup: Mapping[str, Superseded]) -> Superseded | None:
+def _outdated(unit: Unit, sup: Mapping[str, Superseded]) -> Superseded | None:
     """What replaced ``unit`` (an index unit) when it is superseded, or quotes what is: a note
     sleep wrote about a superseded entry or note ("A ↔ B", "Changed on DATE: A → B"), or an
     entry that holds a copy of it, merged with other facts."""
