@@ -38,6 +38,10 @@ KEPT = [
     ("Lee joined the Stripe call", "Lee works at Acme"),  # a call joined, no employer
     # the old value neither replaced nor said gone
     ("The billing service moved to a new team", "The billing service is written in Go"),
+    # a language learned is one more spoken
+    ("Maria started learning French", "Maria speaks German and Spanish"),
+    # "left Dropbox" says only what went: a new laptop holds no newer value of it
+    ("Priya upgraded to a MacBook Pro M4", "Priya left Dropbox and now works at Stripe"),
 ]
 REPLACED = [
     ("Tom now works at Stripe", "Tom works at Google"),
@@ -54,6 +58,8 @@ REPLACED = [
     # taking up an employer or a home, told in the past tense
     ("Tom joined Stripe", "Tom works at Acme"),
     ("Ben got a job at Globex", "Ben works at Acme"),
+    ("Maria now speaks French at home", "Maria speaks German at home"),
+    ("Priya no longer works at Dropbox, she moved to Stripe", "Priya works at Dropbox"),
 ]
 
 

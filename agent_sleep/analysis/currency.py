@@ -331,6 +331,7 @@ def _changed(
     role = new.head == "role" and old.head == "be" and bool(old.words) and not old.values
     loose = (
         generic and not chat and (named or role) and frame >= CHANGE_FRAME
+        and not _departed(new, old)
         and (renamed or _comparable(new, old)) and _said_of_same(new, old)
     )  # fmt: skip
     # the same verb of change ("switched", "moved", "replaced") says that something changed,
@@ -345,6 +346,12 @@ def _changed(
     if related and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "change language" if heads else "a generic change", *values)
     return Verdict(OTHER, "another attribute")
+
+
+def _departed(new: Claim, old: Claim) -> bool:
+    """Whether the old claim says only what went ("Priya left Dropbox"): a change of another
+    verb ("upgraded to a MacBook") holds no newer value of it."""
+    return bool(old.values) and set(old.values) <= old.old and new.head != old.head
 
 
 def _said_of_same(new: Claim, old: Claim) -> bool:
@@ -745,7 +752,9 @@ def _told_apart(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         for o in claims(old_text, names)
         if n.owner & o.owner
     ]
-    return bool(pairs) and all(_kinds_apart(n, o) or _relative_apart(n, o) for n, o in pairs)
+    return bool(pairs) and all(
+        _kinds_apart(n, o) or _relative_apart(n, o) or _departed(n, o) for n, o in pairs
+    )
 
 
 # people a claim may be about through its owner: "Alice's mother lives in Berlin" is the

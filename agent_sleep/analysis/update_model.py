@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency as c
-from agent_sleep.analysis import lexical
+from agent_sleep.analysis import gazetteer, lexical
 from agent_sleep.analysis.claims import claims, lemma, tokens
 
 # The rules' reason for "other", in groups (a one-hot each): the model learns how far to trust
@@ -115,10 +115,18 @@ def last_word(
         return verdict
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
+    fresh, gone = c._values_apart(new_text, old_text)
+    if _languages(fresh) and _languages(gone):
+        return verdict  # "started learning French": one speaks German and Spanish still
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
-    fresh, gone = c._values_apart(new_text, old_text)
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _languages(values: set[str] | frozenset[str]) -> bool:
+    """Whether every one of ``values`` (at least one) is a language: a person holds several,
+    so a new one replaces none unless the rules read a change of it."""
+    return bool(values) and all(gazetteer.kind(v) == gazetteer.LANGUAGE for v in values)
 
 
 def asked(new_text: str, old_text: str) -> bool:
