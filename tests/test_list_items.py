@@ -83,6 +83,11 @@ EDITED = [
     ("Both Ana and Ben have prod access", "Ben lost prod access", "Ana has prod access"),
     ("The user speaks English, French & German", "The user no longer speaks German",
      "The user speaks English & French"),
+    # told as a label whose value says the item went
+    ("We use Redis and Memcached for caching", "Memcached: removed", "We use Redis for caching"),
+    ("Our team members are Ana, Ben and Carla", "Ben: left the team",
+     "Our team members are Ana and Carla"),
+    ("We use Redis and Memcached for caching", "Memcached: gone", "We use Redis for caching"),
 ]  # fmt: skip
 
 NOT_EDITED = [
@@ -98,6 +103,9 @@ NOT_EDITED = [
     ("We use Memcached for caching", "We no longer use Memcached"),
     # every item gone: a new value of the whole entry
     ("We use Redis and Memcached for caching", "We dropped Redis and Memcached"),
+    # a label whose value says nothing went
+    ("We use Redis and Memcached for caching", "Memcached: still used by the API"),
+    ("We use Redis and Memcached for caching", "Memcached: 1.6.21"),
 ]
 
 
@@ -201,6 +209,14 @@ def test_sleep_edits_the_list_and_files_the_old_entry(tmp_path: Path) -> None:
     assert sorted(history) == sorted(olds[:2])
     # the untouched entries stand
     assert set(olds[2:]) <= set(current)
+
+
+def test_sleep_edits_the_list_for_a_label_that_says_an_item_went(tmp_path: Path) -> None:
+    old = "We use Redis and Memcached for caching"
+    current, history = _sleep_twice(tmp_path, [old], ["Memcached: removed"])
+    assert "We use Redis for caching" in current
+    assert not [t for t in current if "Memcached" in t]
+    assert history == [old]
 
 
 def test_sleep_keeps_a_list_the_note_cannot_edit(tmp_path: Path) -> None:

@@ -249,7 +249,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     none of them)."""
     if not _may_list(old_text):
         return None
-    clauses = _clauses(cw.RESOLVED_RE.sub("", new_text))
+    clauses = _clauses(_unlabel(cw.RESOLVED_RE.sub("", new_text)))
     for clause in clauses:
         edit = _swap(clause, old_text)
         if edit is not None:
@@ -277,6 +277,22 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             return None
         text = edit.text
     return Edit(_agree(old_text, text))
+
+
+# a label whose value says the item went: "Memcached: removed", "Ben: left the team"
+_LABEL_GONE_RE = re.compile(r"^\s*(?P<item>[^:;,.\n]{1,40}?)\s*:\s+(?P<rest>.+)$", re.S)
+
+
+def _unlabel(text: str) -> str:
+    """A note told as a label whose value says its item went ("Memcached: removed", "Ben:
+    gone") read as a clause ("Memcached removed"); any other text as it is."""
+    m = _LABEL_GONE_RE.match(text)
+    if m is None:
+        return text
+    rest = re.sub(r"^gone\b", "is gone", m.group("rest"), flags=re.I)
+    if REMOVED_RE.match(rest) is None:
+        return text
+    return f"{m.group('item')} {rest}"
 
 
 def _added(clause: str, old_text: str) -> list[str]:
