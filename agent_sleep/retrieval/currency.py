@@ -11,7 +11,8 @@ entry as it stood; a bank entry that merged the old note with others holds a cop
 Hits are labelled: ``current``, ``superseded_by`` (the text of what is current now: the last
 entry reached following ``superseded_by`` from the replacing one, so a value replaced twice
 names the latest, not the one in between) and ``superseded_on`` (the date this one stopped
-being current). Hand-edited metadata naming a missing entry is ignored with one warning (a
+being current). A replacement moved out of MEMORY.md to the archive page is found by the id it
+had (``was=``). Hand-edited metadata naming a missing entry is ignored with one warning (a
 chain stops at the last entry found); a supersede cycle (A by B, B by A) leaves both current,
 with one warning, and a longer one stops at the last entry before it repeats.
 """
@@ -98,11 +99,16 @@ def _superseded(ws: Workspace, paths: list[Path]) -> dict[str, Superseded]:
         for n in fmt.notes_in(ws.read_text(path)):
             if n.id:
                 entries.setdefault(n.id, n)
+    # an entry moved out of MEMORY.md to the archive page takes a new id and keeps its old
+    # one as ``was``: what it replaced still names the old id
+    moved = {n.meta["was"]: n.id for n in entries.values() if n.meta.get("was")}
     out: dict[str, Superseded] = {}
     for n in entries.values():
         by = n.meta.get("superseded_by")
         if not by:
             continue
+        if by not in entries and moved.get(by) in entries:
+            by = moved[by]
         if by not in entries:
             _warn_once(f"entry {n.id} names a missing replacement {by}: ignored (fix its metadata)")
             continue
