@@ -1,7 +1,8 @@
 """Passwords on command lines, in upper-case environment variables named for them, after a
 lower-case ``pass=``, and said as one word closing a sentence, reached the daily log in clear:
 "export DB_PASS=…", "curl -u admin:…", "mysql -u root -p…", "user=app pass=…", "The admin
-password is letmein"."""
+password is letmein"; then "password sunflower42", "pw: …" and Slack webhook URLs (an
+exploratory test)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ HIDDEN = [
     ("The admin password is letmein", "The admin password is [REDACTED:password]"),
     ("The admin password is letmein. Ask Bob.",
      "The admin password is [REDACTED:password]. Ask Bob."),
+    # named with no verb, or as "pw"; a webhook URL's path is its credential
+    ("wifi: network WashPark5G, password sunflower42",
+     "wifi: network WashPark5G, password [REDACTED:password]"),
+    ("wifi pw: sunflower42", "wifi pw: [REDACTED:password]"),
+    ("Alerts go to https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/abcdefghijklmnopqrstuvwx",
+     "Alerts go to https://hooks.slack.com/services/[REDACTED:webhook-url]"),
+    ("Post to https://discord.com/api/webhooks/123456789/abcDEF-ghi_jkl now",
+     "Post to https://discord.com/api/webhooks/[REDACTED:webhook-url] now"),
 ]  # fmt: skip
 
 KEPT = [
@@ -41,6 +50,11 @@ KEPT = [
     "the password is required for every login",
     "The password is secret.",
     "The password manager is 1Password.",
+    "Use the password manager 1Password",
+    "password reset link expired",
+    "reset the password 3 times",
+    "pw is in the vault",
+    "See https://api.slack.com/messaging/webhooks for setup",
 ]
 
 
@@ -58,5 +72,5 @@ def test_it_never_reaches_the_log(tmp_path: Path) -> None:
     for text, _shown in HIDDEN:
         micro_rest(text, "W", workspace=tmp_path)
     log = next((tmp_path / "memory").glob("*.md")).read_text()
-    for secret in ("Xk9vQ2mLp7", "S3cr3t!x", "S3cr3tPw", "letmein"):
+    for secret in ("Xk9vQ2mLp7", "S3cr3t!x", "S3cr3tPw", "letmein", "sunflower42", "B0A1B2C3D"):
         assert secret not in log

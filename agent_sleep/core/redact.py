@@ -111,7 +111,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Sub]] = [
 # and is no path or colour.
 _SAID = re.compile(
     r"(?i)\b((?:password|passwd|passphrase|passcode|secret(?:[ _-]access)?[ _-]key|api[ _-]?key"
-    r"|access[ _-]token|auth[ _-]token|pin(?: code)?|(?P<bare>secret|token|pwd))"
+    r"|access[ _-]token|auth[ _-]token|pin(?: code)?|(?P<bare>secret|token|pwd|pw))"
     r"(?: for [\w .'’-]{1,40}?)?"
     r"(?:\s+(?:is now|is|was (?:changed|set|reset) to|was|=|will be"
     r"|has been (?:changed|set|reset) to|(?:changed|set|reset) to)|\s*:)"
@@ -207,6 +207,34 @@ _RULES += [
             if not _looks_secret(m.group(3), strict=True)
             else m.group(1) + m.group(2) + _ph("password")
         ),
+    ),
+]
+
+
+# A password named with no verb ("wifi: network WashPark5G, password sunflower42"): the next
+# word is one only when it looks like one strictly (a digit or a symbol inside), so "password
+# manager", "password reset" or "password is expired" pass. And webhook URLs, whose path is
+# the credential (anyone holding one can post): Slack's and Discord's.
+_RULES += [
+    (
+        "password",
+        re.compile(
+            r"(?i)\b((?:password|passwd|passphrase|passcode)\s+)([\"'“‘]?)(?!\[REDACTED)"
+            r"(\S+?)([\"'”’]?)(?=[.,;:)]*(?:\s|$))"
+        ),
+        lambda m: (
+            m.group(1) + m.group(2) + _ph("password") + m.group(4)
+            if _looks_secret(m.group(3), strict=True)
+            else m.group(0)
+        ),
+    ),
+    (
+        "webhook-url",
+        re.compile(
+            r"(?i)\b(https?://(?:hooks\.slack\.com/(?:services|workflows|triggers)"
+            r"|(?:\w+\.)?discord(?:app)?\.com/api/webhooks)/)[A-Za-z0-9_/\-]{8,}"
+        ),
+        lambda m: m.group(1) + _ph("webhook-url"),
     ),
 ]
 
