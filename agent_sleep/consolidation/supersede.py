@@ -8,6 +8,8 @@ offline consolidator or a model) goes through these gates:
   value); otherwise it is dropped (``supersede_without_note``);
 - ``replaces`` must name a MEMORY.md entry, a bank entry shown to the model, or a note of this
   run that this run filed; otherwise it is dropped and counted (``unknown_id``);
+- the newest note it cites must not be older than the entry it replaces (a back-dated note):
+  otherwise it is added as an entry of its own beside the old one (``older_than_entry``);
 - an opinion weaker than the entry it replaces (lower confidence) does not win: the old entry is
   marked ``contested=<note ids>`` and stays current until the next evidence decides; an entry
   already contested is decided by the new evidence;
@@ -121,6 +123,13 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     old = target.note
     if old.id in b.superseded_now:
         b.plan.dropped["duplicate"] += 1
+        return
+    # a note told before the entry (an imported history, ``rest --when`` into an earlier day)
+    # never replaces it: the later word stands, and the note is filed beside it as an entry of
+    # its own (no History line may end before its entry starts)
+    if str(old.meta.get("date", "")) > b._date(fresh_notes):
+        b.plan.dropped["older_than_entry"] += 1
+        b._memory_add({**item, "action": "add"}, ids, text)
         return
     kind = str(item.get("type") or old.type)
     cited = [s for s in ids if s != old.id]
