@@ -112,7 +112,8 @@ def log_note(
         if text in b.inputs.dream_texts:
             b.plan.dropped["duplicate"] += 1
         return
-    note_id = stable_id("dream", text, ",".join(ids))
+    # a dream and an action may say the same: each keeps an id of its own in the log
+    note_id = stable_id("dream" if decision == "dreams" else decision, text, ",".join(ids))
     note = Note(
         type="S",
         text=text,
