@@ -93,3 +93,47 @@ def test_corrections_replace_the_old_entries_after_a_sleep(tmp_path: Path) -> No
     }
     assert any("5433" in t for t in current) and any("Mondays" in t for t in current)
     assert not (tmp_path / "bank" / "entities" / "correction.md").exists()
+
+
+# an entry of several facts: the value the note names as replaced is put right in it, and the
+# entry's other facts stay (an exploratory test: the whole entry went to History, port 8443
+# with it)
+IN_PLACE = [
+    ("payments-gateway runs locally on port 8443 and its Postgres on 5434.",
+     "Correction: payments-gateway's local Postgres is on 5435, not 5434.",
+     "payments-gateway runs locally on port 8443 and its Postgres on 5435."),
+    ("Maria lives in Berlin and works at Siemens.", "Maria moved from Berlin to Munich.",
+     "Maria lives in Munich and works at Siemens."),
+    ("Standup is at 9:30 and retro on Fridays", "Standup moved from 9:30 to 10:15",
+     "Standup is at 10:15 and retro on Fridays"),
+]  # fmt: skip
+WHOLE = [
+    # one fact: the note replaces it whole, in its own words
+    ("Standup is at 9:30", "Standup moved from 9:30 to 10:15"),
+    # no value named as replaced, or two new values
+    ("Maria lives in Berlin and works at Siemens.", "Maria now lives in Munich."),
+    ("We use Node 18 and pnpm 8", "Bumped Node from 18 to 20 and pnpm to 9"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "want"), IN_PLACE)
+def test_the_named_value_is_put_right_in_an_entry_of_several_facts(
+    old: str, new: str, want: str
+) -> None:
+    assert currency.in_place(new, old) == want
+
+
+@pytest.mark.parametrize(("old", "new"), WHOLE)
+def test_no_value_put_in_place(old: str, new: str) -> None:
+    assert currency.in_place(new, old) is None
+
+
+def test_a_correction_keeps_the_other_facts_of_its_entry_after_a_sleep(tmp_path: Path) -> None:
+    old, new, want = IN_PLACE[0]
+    micro_rest(old, "W", workspace=tmp_path, when=_at(1, 9))
+    sleep_cycle(tmp_path, "both", "offline", now=_at(1, 22))
+    micro_rest(new, "W", workspace=tmp_path, when=_at(3, 9))
+    sleep_cycle(tmp_path, "both", "offline", now=_at(3, 22), prune_memory=True)
+    memory = notes.notes_in((tmp_path / "MEMORY.md").read_text())
+    current = [n.text for n in memory if not n.meta.get("superseded_by")]
+    assert current == [want]

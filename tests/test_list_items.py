@@ -62,9 +62,16 @@ EDITED = [
     ("Team: Ana, Ben and Carla", "Ben left; Dave joined", "Team: Ana, Dave and Carla"),
     ("The team is Ana, Ben and Carla", "Ben left the team and Dave joined",
      "The team is Ana, Dave and Carla"),
-    # who came is said of something else: only the item gone
+    # who came is said of something else: only the item gone, and what else the note says
+    # stays with it
     ("The team is Ana, Ben and Carla", "Ben left the team and Dave joined Google",
-     "The team is Ana and Carla"),
+     "The team is Ana and Carla. Dave joined Google."),
+    ("The lint stack in pre-commit is black, isort and flake8.",
+     "Dropped black and isort from pre-commit; ruff now does formatting and import sorting.",
+     "The lint stack in pre-commit is flake8. Ruff now does formatting and import sorting."),
+    # a place is no item of a team
+    ("Our team members are Ana, Ben and Carla", "Ben left the team; he moved to Lisbon",
+     "Our team members are Ana and Carla. He moved to Lisbon."),
     ("Kids do piano, swim and chess", "The kids dropped chess and took up football",
      "Kids do piano, swim and football"),
     ("We use Redis and Memcached for caching", "We dropped Memcached and added Varnish",

@@ -42,7 +42,13 @@ KEPT = [
     ("Maria started learning French", "Maria speaks German and Spanish"),
     # "left Dropbox" says only what went: a new laptop holds no newer value of it
     ("Priya upgraded to a MacBook Pro M4", "Priya left Dropbox and now works at Stripe"),
-]
+    # the date sleep writes after "today" is when it happened, no value it gives (a six-week
+    # exploratory test)
+    ("Maya had a sore throat today (2026-11-21) and took ibuprofen.",
+     "Maya is allergic to penicillin."),
+    # a change that names the value it replaced ("it was Pacific") is of that value only
+    ("Ravi's time zone is now Mountain Time (it was Pacific).", "Ravi now lives in Denver."),
+]  # fmt: skip
 REPLACED = [
     ("Tom now works at Stripe", "Tom works at Google"),
     ("Bob moved to Berlin", "Bob lives in Paris"),

@@ -36,6 +36,9 @@ MAY8 = dt.date(2023, 5, 8)  # a Monday
         ("a month ago", "a month ago (2023-04)"),
         ("last year", "last year (2022)"),
         ("last night", "last night (2023-05-07)"),
+        # after a possessive, not inside it
+        ("after this afternoon's upgrade", "after this afternoon's (2023-05-08) upgrade"),
+        ("yesterday’s standup ran long", "yesterday’s (2023-05-07) standup ran long"),
         ("on Friday", "on Friday"),
         ("no time here", "no time here"),
     ],

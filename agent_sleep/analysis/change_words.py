@@ -97,7 +97,9 @@ OLD_VALUE_RE = re.compile(
     r"previously|used to(?: \w+)?|left|quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
-    r"|\((?:was|previously|formerly|before|old)\s*:?\s+([^)]+)\)",  # "10:15 (was 9:30)"
+    # "10:15 (was 9:30)", "Mountain Time (it was Pacific)"
+    r"|\((?:(?:it|that|this|they) )?(?:was|were|previously|formerly|before|old)\s*:?\s+"
+    r"([^)]+)\)",
     re.I,
 )
 # a correction's ", not A" closing a clause names the value it corrects: "the staging database

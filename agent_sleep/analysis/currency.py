@@ -348,6 +348,50 @@ def _changed(
     return Verdict(OTHER, "another attribute")
 
 
+def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) -> str | None:
+    """The older text with the one value the newer note names as replaced put right, when the
+    older text says more than that fact ("payments-gateway runs locally on port 8443 and its
+    Postgres on 5434", then "Correction: … Postgres is on 5435, not 5434": "… port 8443 and its
+    Postgres on 5435"), or None: the newer note must name one old value ("from A to B", "(was
+    A)", ", not A"), said once in the older text, and give one new value the older text lacks;
+    the older text must hold another fact (two claims, or a list separator)."""
+    if len(claims(old_text, names)) < 2 and not _MORE_RE.search(old_text):
+        return None
+    named = {p for phrase in _marked_old(new_text) for p in phrase} | _corrected(new_text)
+    if len(named) != 1:
+        return None
+    (gone,) = named
+    at = list(re.finditer(rf"(?<![\w.-]){re.escape(gone)}(?![\w-]|\.\w)", old_text, re.I))
+    if len(at) != 1:
+        return None
+    said = _pieces(tokens(old_text)) | {re.sub(r"['’]s$", "", w) for w in _pieces(tokens(old_text))}
+    fresh = {
+        v
+        for v in _pieces(_strong_words(new_text))
+        if v != gone and v not in said and re.sub(r"['’]s$", "", v) not in said
+    }
+    if len(fresh) != 1:
+        return None
+    (value,) = fresh
+    m = re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", new_text, re.I)
+    if m is None:
+        return None
+    return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
+
+
+# another fact beside one: "… on 9:30 and retro on Fridays", "…, not …"
+_MORE_RE = re.compile(r"\band\b|[,;]\s")
+
+
+def _nouns_apart(new: Claim, old: Claim) -> bool:
+    """Whether each claim names an attribute noun the other never says ("Maya's standup at
+    Globex moved to 9:30" / "Maya's time zone is now Mountain Time"): two attributes."""
+    nouns_new, nouns_old = _nouns(new), _nouns(old)
+    said_new = not nouns_new & (_bag(old) | set(old.seq))  # each names one of its own
+    said_old = not nouns_old & (_bag(new) | set(new.seq))
+    return bool(nouns_new and nouns_old) and said_new and said_old
+
+
 def _departed(new: Claim, old: Claim) -> bool:
     """Whether the old claim says only what went ("Priya left Dropbox"): a change of another
     verb ("upgraded to a MacBook") holds no newer value of it."""
@@ -753,7 +797,8 @@ def _told_apart(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         if n.owner & o.owner
     ]
     return bool(pairs) and all(
-        _kinds_apart(n, o) or _relative_apart(n, o) or _departed(n, o) for n, o in pairs
+        _kinds_apart(n, o) or _relative_apart(n, o) or _departed(n, o) or _nouns_apart(n, o)
+        for n, o in pairs
     )
 
 
@@ -887,10 +932,21 @@ def _content(text: str) -> frozenset[str]:
 _JOINED_RE = re.compile(r"[A-Za-z][-_.@/][A-Za-z0-9]")
 
 
+# the date sleep writes after a time that is past or present ("had a sore throat today
+# (2026-11-21)"): when something happened, not a value of what it says (a time to come,
+# "moves to next Friday (2026-03-13)", is one)
+_WHEN_SAID_RE = re.compile(
+    r"\b((?:today|tonight|yesterday|last night|this (?:morning|afternoon|evening))(?:'s|’s)?)"
+    r"\s*\(\d{4}-\d{2}-\d{2}\)",
+    re.I,
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _strong_words(text: str) -> frozenset[str]:
-    """Numbers, identifiers and capitalised words after a sentence's first."""
-    toks = tokens(text)
+    """Numbers, identifiers and capitalised words after a sentence's first (not the date sleep
+    writes after "today" or "yesterday")."""
+    toks = tokens(_WHEN_SAID_RE.sub(r"\1", text))
     return frozenset(
         t.lower()
         for k, t in enumerate(toks)

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from agent_sleep.analysis import change_words as cw
+from agent_sleep.analysis import gazetteer
 from agent_sleep.analysis.claims import lemma, tokens
 
 # the item went: "no longer use X", "dropped X", "X was removed", "Ben left the team"
@@ -256,6 +257,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             return edit
     gone: list[str] = []
     came: list[str] = []
+    rest: list[str] = []  # clauses that say something the older text does not
     for clause in clauses:
         cue = REMOVED_RE.search(clause)
         items = _removed_items(clause, old_text) if cue is not None else []
@@ -264,7 +266,10 @@ def edited(new_text: str, old_text: str) -> Edit | None:
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]
             continue
-        came += _added(clause, old_text)
+        added = _added(clause, old_text)
+        came += added
+        if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
+            rest.append(clause.strip().rstrip("."))
     if not gone:
         return None
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
@@ -276,7 +281,13 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         if edit is None:
             return None
         text = edit.text
-    return Edit(_agree(old_text, text))
+    text = _agree(old_text, text)
+    # what else the note says stays with it ("Dropped black and isort from pre-commit; ruff
+    # now does formatting": ruff is not lost with the note)
+    for clause in rest:
+        text = text.rstrip()
+        text = f"{text}{'' if text.endswith('.') else '.'} {clause[:1].upper()}{clause[1:]}."
+    return Edit(text)
 
 
 # a label whose value says the item went: "Memcached: removed", "Ben: left the team"
@@ -305,6 +316,10 @@ def _added(clause: str, old_text: str) -> list[str]:
         clause[: cue.start()], old_text, last=True
     )
     if not item or not _about_old(clause, [item], cue.group(0), old_text):
+        return []
+    # a name of a kind the list's items are not ("he moved to Lisbon" for a team of people)
+    kind = gazetteer.kind(item)
+    if kind is not None and any(gazetteer.kind(i) != kind for i in _list_items(old_text)):
         return []
     return [item]
 

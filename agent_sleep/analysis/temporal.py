@@ -144,10 +144,13 @@ def resolve(text: str, day: dt.date) -> str:
         for m in pattern.finditer(text):
             if any(s < m.end() and m.start() < e for s, e, _ in spans):
                 continue
-            if _RESOLVED_AFTER.match(text[m.end() :]):
+            # after a possessive: "this afternoon's (2026-11-08) upgrade", not "afternoon
+            # (2026-11-08)'s"
+            end = m.end() + (2 if text[m.end() : m.end() + 2] in ("'s", "’s") else 0)
+            if _RESOLVED_AFTER.match(text[end:]):
                 continue
             value = fn(m, day)  # type: ignore[operator]
-            spans.append((m.start(), m.end(), f" ({value})"))
+            spans.append((m.start(), end, f" ({value})"))
     for _start, end, add in sorted(spans, reverse=True):
         text = text[:end] + add + text[end:]
     return text

@@ -71,6 +71,35 @@ def condense(text: str, tier: str = "condense", known: frozenset[str] | None = N
     return distill.condense(text, budget, known)
 
 
+# what an assistant must have at every session start, however short the note: health and
+# diet (an allergy, a condition, a medication), a name, pronouns
+_VITAL_RE = re.compile(
+    r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
+    r"vegetarian|vegan|halal|kosher|gluten|pregnan\w*|medication|insulin|wheelchair|deaf|blind|"
+    r"pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
+    r"(?:goes|go) by)\b",
+    re.I,
+)
+
+
+def _vital(text: str, kind: str, conf: float) -> bool:
+    """A fact the next session must not miss (:data:`_VITAL_RE`), or an opinion held strongly
+    (0.9 or more): MEMORY.md takes these first when a day brings more than it takes."""
+    return kind in ("W", "O", "B") and (
+        bool(_VITAL_RE.search(text)) or (kind == "O" and conf >= 0.9)
+    )
+
+
+def _whole(note: dict[str, Any]) -> bool:
+    """Whether a note goes to memory as written: a fact or an opinion, or a short note the agent
+    wrote itself (no speaker label), whose every clause it meant ("Fixed the flaky test; it was
+    a timezone issue"); chat turns and long notes are condensed."""
+    if note["type"] in ("W", "O"):
+        return True
+    text = note["text"]
+    return not lexical.split_speaker(text)[0] and len(text.split()) <= KEEP_WORDS
+
+
 def _anchors(text: str) -> set[str]:
     return {e.text.lower() for e in temporal.extract(text)}
 
@@ -98,6 +127,7 @@ def _group(
         for n in distill.names(text, known)
         if (n in proper or counts[n] >= 2)
         and not re.search(rf"\b{re.escape(n)}\.\w", text)
+        and not _code_or_unit(n, text)
         and slugify(n)
     ]
     if names:
@@ -110,6 +140,21 @@ def _group(
     ]
     shared = [t for t in words if tfidf.df.get(t, 0) >= RECURRING]  # a topic recurs (3+)
     return "concept", (shared or ["notes"])[0]
+
+
+# capitalised words that are no one's name: units and a pull request
+_UNITS = frozenset(
+    "gbps mbps kbps tbps gb mb kb tb gib mib kib tib ghz mhz khz pr prs".split()  # noqa: SIM905
+)
+
+
+def _code_or_unit(name: str, text: str) -> bool:
+    """Whether ``name`` stands in ``text`` as a piece of code ("Arc<AppState>", "`Vec`",
+    "Foo::bar", "Config(") or is a unit ("1 Gbps"), not a name a page is about."""
+    if name.lower() in _UNITS:
+        return True
+    n = re.escape(name)
+    return bool(re.search(rf"(?:[<`]|::){n}\b|\b{n}(?:<|`|::|\()", text))
 
 
 def _open_question(text: str, known: frozenset[str]) -> str:
@@ -165,8 +210,7 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
     info = {n["id"]: distill.information(n["text"], known) for n in notes}
     kept = [n for n in notes if not prunable(n, info[n["id"]])]
     texts = [
-        n["text"] if n["type"] in ("W", "O") else condense(n["text"], n.get("tier", ""), known)
-        for n in kept
+        n["text"] if _whole(n) else condense(n["text"], n.get("tier", ""), known) for n in kept
     ]
     corpus = texts + [m["text"] for m in memory]
     tfidf = lexical.TfIdf([POSSESSIVE_RE.sub("", t) for t in corpus])  # a possessive is no word
@@ -286,7 +330,8 @@ def _file(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> list
     bank (entity or concept page, a section per date). Returns the bank updates."""
     ranked = sorted(
         (f for f in filed if f.fast),
-        key=lambda f: (b.kept[f.rep]["type"] not in ("W", "O"), -b.info[b.kept[f.rep]["id"]],
+        key=lambda f: (not _vital(f.text, b.kept[f.rep]["type"], f.conf),
+                       b.kept[f.rep]["type"] not in ("W", "O"), -b.info[b.kept[f.rep]["id"]],
                        f.rep),
     )  # fmt: skip
     per_day: Counter[str] = Counter()

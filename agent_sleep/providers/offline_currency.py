@@ -185,7 +185,12 @@ def supersedes(
                 currency.shared_names(text, old_text),
             )
             if rank > best:
-                hit, best, hit_text = ref, rank, text
+                # the one value the note names as replaced, put right where the entry holds
+                # more than that fact ("port 8443 and its Postgres on 5434": the port stays)
+                placed = None
+                if verdict.why == "the old value named":
+                    placed = currency.in_place(text, old_text, known)
+                hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
                 "action": "supersede",
