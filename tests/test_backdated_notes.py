@@ -79,7 +79,8 @@ def test_a_model_cannot_replace_a_newer_entry_with_a_backdated_note(
     current = [n.text for n in entries if not n.meta.get("superseded_by")]
     assert "The staging database runs Postgres 15." in current
     assert "The staging database runs Postgres 16." in current
-    assert r.dropped.get("older_than_entry") == 1
+    assert r.decisions.get("older_than_entry") == 1
+    assert r.pending_left == 0  # the note was consolidated: filed beside, not refused
     for n in entries:
         if n.meta.get("until") and n.meta.get("date"):
             assert n.meta["until"] >= n.meta["date"], n

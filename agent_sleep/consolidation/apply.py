@@ -14,6 +14,14 @@ update/merge, and eviction by the budget all count (``removal_cap`` past it). ME
 under its budget by moving the lowest-value entries to a bank page, never by truncation; once
 the cap is spent, the budget moves this run's own new entries there instead of older ones (and
 when none are left, MEMORY.md stays over its budget until a later run).
+
+An update that changes an entry's text (or type) goes through the gates of a supersede
+(``supersede.py``: a note of this run cited, the old entry to its subject's History); a merge
+keeps the entry's text and type and only adds sources (or a confidence). A note some NREM item
+cites, every such item refused (any drop but ``ALREADY_THERE``), is consolidated by nothing
+the run writes: :meth:`Builder.unapplied` leaves it pending, as the removal cap's ``deferred``.
+A bank page REM seeds from a note NREM has not consolidated is marked ``by=rem``: it cites the
+note without consuming it.
 """
 
 from __future__ import annotations
@@ -28,11 +36,13 @@ from typing import Any
 
 from agent_sleep.consolidation import apply_rem, supersede
 from agent_sleep.consolidation.plan import (
+    ALREADY_THERE,
     ITEMS_PER_NOTE,
     MAX_CONTENT_CHARS,
     MAX_ITEMS,
     MAX_TEXT_CHARS,
     REMOVAL_CAP,
+    SEEDED_BY,
     Inputs,
     Plan,
     bounded,
@@ -94,6 +104,9 @@ class Builder:
         self.superseded_now: set[str] = set()
         self.dreams: list[str] = []
         self.actions: list[str] = []
+        # note id -> an NREM item citing it was applied (True) or every one was refused (False)
+        self.landed: dict[str, bool] = {}
+        self.awaiting: frozenset[str] = inputs.awaiting_nrem  # REM: notes NREM has not taken
 
     # -- grounding -----------------------------------------------------------------------
 
@@ -170,27 +183,79 @@ class Builder:
     def nrem(self, out: dict[str, Any]) -> None:
         out = bounded(out)
         limit = self.item_limit()
-        updates = self.capped(
-            out.get("memory_md_updates", []), limit, lambda i: i.get("action") == "add"
-        )
+        listed = out.get("memory_md_updates", [])
+        updates = self.capped(listed, limit, lambda i: i.get("action") == "add")
+        self._refused(listed, updates)
         for item in updates:
             if item.get("action") != "supersede":
-                self._memory_update(item)
-        for item in self.capped(out.get("bank_updates", []), limit):
-            self._bank_update(
-                item.get("slug", ""),
-                item.get("kind", ""),
-                item.get("section", ""),
-                item.get("content", ""),
-                item.get("sources"),
+                self._tracked(item, self._memory_update)
+        listed = out.get("bank_updates", [])
+        bank = self.capped(listed, limit)
+        self._refused(listed, bank)
+        for item in bank:
+            self._tracked(
+                item,
+                lambda i: self._bank_update(
+                    i.get("slug", ""),
+                    i.get("kind", ""),
+                    i.get("section", ""),
+                    i.get("content", ""),
+                    i.get("sources"),
+                ),
             )
         for item in updates:  # after the adds and the bank: a supersede may name their notes
             if item.get("action") == "supersede":
-                self._memory_update(item)
+                self._tracked(item, self._memory_update)
         self.plan.decisions["pruned"] += max(0, int(out.get("pruned_count", 0) or 0))
 
     def rem(self, out: dict[str, Any]) -> None:
+        # a page REM seeds from a note NREM has not consolidated (it held the note's change
+        # back, refused every item citing it, or did not run) does not consolidate it
+        self.awaiting = self.inputs.awaiting_nrem | self.plan.deferred | self.unapplied()
         apply_rem.rem(self, out)
+
+    # -- which notes an NREM answer consolidates ----------------------------------------------
+
+    def _notes_of(self, item: object) -> list[str]:
+        """The notes of this run an item cites (whatever else it cites)."""
+        sources = item.get("sources") if isinstance(item, dict) else None
+        if not isinstance(sources, list):
+            return []
+        return [s.strip() for s in sources if isinstance(s, str)
+                and s.strip() in self.inputs.note_dates]  # fmt: skip
+
+    def _refusals(self, supersede_item: bool) -> int:
+        """Items refused so far: every drop but those whose content is there already. A
+        second supersede of one entry (``duplicate``) is refused: its value was not written."""
+        return sum(
+            n
+            for reason, n in self.plan.dropped.items()
+            if reason not in ALREADY_THERE or (supersede_item and reason == "duplicate")
+        )
+
+    def _tracked(self, item: dict[str, Any], apply: Callable[[dict[str, Any]], None]) -> None:
+        """``apply(item)``, noting for each note it cites whether it was applied or refused."""
+        cites = self._notes_of(item)
+        strict = isinstance(item, dict) and item.get("action") == "supersede"
+        before = self._refusals(strict) if cites else 0
+        apply(item)
+        if cites:
+            applied = self._refusals(strict) == before
+            for n in cites:
+                self.landed[n] = self.landed.get(n, False) or applied
+
+    def _refused(self, listed: list[Any], kept: list[Any]) -> None:
+        """The notes of the items an item cap dropped (``listed`` but not ``kept``)."""
+        taken = {id(i) for i in kept}
+        for item in listed[:MAX_ITEMS]:
+            if id(item) not in taken:
+                for n in self._notes_of(item):
+                    self.landed.setdefault(n, False)
+
+    def unapplied(self) -> set[str]:
+        """Notes some NREM item cited and every such item was refused: nothing this run writes
+        consolidates them, so they stay pending (the removal cap's ``deferred`` aside)."""
+        return {n for n, ok in self.landed.items() if not ok} - self.plan.deferred
 
     def _memory_update(self, item: dict[str, Any]) -> None:
         action = item.get("action")
@@ -206,6 +271,9 @@ class Builder:
                 self.plan.dropped["empty"] += 1
             return
         if action == "supersede":
+            if self._restates(item, text):  # a "new" entry with the old id would delete it
+                self.plan.dropped["unchanged"] += 1
+                return
             supersede.supersede(self, item, ids, text)
         elif action == "keep":
             self.plan.decisions["kept"] += 1
@@ -213,6 +281,19 @@ class Builder:
             self._memory_add(item, ids, text)
         else:
             self._memory_change(str(action), item, ids, text)
+
+    def _restates(self, item: dict[str, Any], text: str) -> bool:
+        """A supersede whose entry already says ``text`` (same type, same confidence): it
+        changes nothing (a note of an earlier run read again proposes it once more)."""
+        target = supersede.find_target(self, str(item.get("replaces", "")).strip())
+        if target is None or one_line(target.note.text) != text:
+            return False
+        old = target.note
+        kind = str(item.get("type") or old.type)
+        if (kind if kind in fmt.NOTE_TYPES else "S") != old.type:
+            return False
+        conf = finite(item.get("confidence"))
+        return old.type != "O" or conf is None or round(conf, 2) == old.confidence
 
     def _memory_add(self, item: dict[str, Any], ids: list[str], text: str) -> None:
         """A new entry, or more sources for the entry that already says ``text``."""
@@ -241,36 +322,39 @@ class Builder:
         old = self.memory.blocks[i].note
         assert old is not None
         cited = [s for s in ids if s != old.id]
-        if action in ("update", "merge"):
-            self._memory_revise(i, old, item, text, cited)
+        if action == "merge":  # the entry keeps its text and type: the note is more evidence
+            self._memory_revise(i, old, {**item, "type": old.type}, one_line(old.text), cited)
+        elif action == "update":
+            self._memory_revise(i, old, item, text, cited, ids)
         elif action == "remove":
             self._memory_remove(i, old, cited)
 
     def _memory_revise(
-        self, i: int, old: Note, item: dict[str, Any], text: str, cited: list[str]
+        self,
+        i: int,
+        old: Note,
+        item: dict[str, Any],
+        text: str,
+        cited: list[str],
+        ids: list[str] | None = None,
     ) -> None:
-        """Entry ``i`` rewritten in place (update, merge), unless nothing would change. A new
-        text (or type) for an entry MEMORY.md held counts against the removal cap; more
-        sources or another confidence for the same text do not."""
+        """Entry ``i`` given more sources or another confidence (update, merge), unless nothing
+        would change. An update that changes its text (or type) is a supersede
+        (:meth:`_memory_rewrite`)."""
         merged = merge_ids(sources_of(old), cited)
         same_text = one_line(old.text) == text
         conf = item.get("confidence")
-        if (
-            same_text
-            and merged == sources_of(old)
-            and (old.type != "O" or conf is None or round(float(conf), 2) == old.confidence)
+        kind = str(item.get("type") or old.type)
+        if not same_text or (kind if kind in fmt.NOTE_TYPES else "S") != old.type:
+            self._memory_rewrite(old, item, text, ids if ids is not None else cited)
+            return
+        if merged == sources_of(old) and (
+            old.type != "O" or conf is None or round(float(conf), 2) == old.confidence
         ):
             self.plan.dropped["unchanged"] += 1
             return
-        new = self._entry(item.get("type", old.type), text, conf, merged)
-        rewrite = not same_text or new.type != old.type
-        if rewrite and self.held(old.id):
-            if not self.within_cap(at_least_one=True):  # as a supersede: the note stays pending
-                self.plan.dropped["removal_cap"] += 1
-                self.plan.deferred.update(s for s in cited if s in self.inputs.note_dates)
-                return
-            self.removed += 1
-        elif self.held(old.id):
+        new = self._entry(old.type, text, conf, merged)
+        if self.held(old.id):
             self.held_ids.add(new.id)  # the same entry with more evidence: still held
         if old.meta.get("contested") and cited:  # the next evidence agrees: decided
             self.plan.decisions["contest_decided"] += 1
@@ -286,6 +370,22 @@ class Builder:
             }
         )
         self.plan.decisions["memory_update"] += 1
+
+    def _memory_rewrite(self, old: Note, item: dict[str, Any], text: str, ids: list[str]) -> None:
+        """An update that changes an entry's text (or type) through the gates of a supersede:
+        it must cite a note of this run (``supersede_without_note``), the old entry moves to
+        the History of its subject, a weaker opinion contests, and the removal cap holds it
+        back with its notes pending. Counted as an update (``why``: "update")."""
+        before, records = self.plan.decisions["memory_supersede"], len(self.plan.superseded)
+        supersede.supersede(self, {**item, "replaces": old.id}, ids, text)
+        if self.plan.decisions["memory_supersede"] > before:
+            self.plan.decisions["memory_supersede"] -= 1
+            if not self.plan.decisions["memory_supersede"]:
+                del self.plan.decisions["memory_supersede"]
+            self.plan.decisions["memory_update"] += 1
+            for record in self.plan.superseded[records:]:
+                if record.get("why") == "superseded":
+                    record["why"] = "update"
 
     def _memory_remove(self, i: int, old: Note, cited: list[str]) -> None:
         """Entry ``i`` moved to the archive page, within the removal cap."""
@@ -419,7 +519,9 @@ class Builder:
         stated = [self.inputs.note_confidences[i] for i in note_ids
                   if i in self.inputs.note_confidences]  # fmt: skip
         conf = sum(stated) / len(stated) if stated else DEFAULT_CONFIDENCE
-        note = self._entry(kind_of_note, text, conf, ids)
+        seeded = decision == "bank_suggestions" and any(i in self.awaiting for i in note_ids)
+        meta = dict([SEEDED_BY]) if seeded else {}
+        note = self._entry(kind_of_note, text, conf, ids, **meta)
         if self._page_entries(
             slug,
             kind if kind in ("entity", "concept") else "concept",
@@ -481,6 +583,7 @@ class Builder:
         return n
 
     def finish(self, log_path: Path | None) -> Plan:
+        self.plan.unapplied = self.unapplied()
         self._enforce_budget()
         self._write_pages()
         text = self.memory.render()

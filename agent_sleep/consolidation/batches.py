@@ -19,11 +19,13 @@ The answers are merged (lists concatenated, counts added) into one answer, which
 turns into one plan, one apply and one journal line. Nothing is written before every batch has
 answered; each batch's validated answer is kept under ``.agent-sleep/batches/`` (keyed by the
 exact request), so a run killed between batches leaves every file whole and the next run
-reuses the answers it already has and completes.
+reuses the answers it already has and completes. A run that commits drops the answers it used
+(:func:`forget`): a note it left pending is asked about again, not answered by the same reply.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -312,6 +314,7 @@ def merge(schema: dict[str, Any], answers: list[dict[str, Any]]) -> dict[str, An
 class Batched(Answer):
     batches: int = 1
     reused: int = 0  # batches answered by a previous, interrupted run
+    keys: tuple[str, ...] = ()  # the kept answers: :func:`forget` them once the run commits
 
 
 def _cache_key(prov: Provider, system: str, part: dict[str, Any], sent: dict[str, Any]) -> str:
@@ -356,6 +359,17 @@ def _keep(ws: Workspace | None, key: str, data: dict[str, Any]) -> None:
             pass
 
 
+def forget(ws: Workspace | None, keys: list[str] | tuple[str, ...]) -> None:
+    """Drop the kept answers ``keys`` (a run that committed): a note left pending must be asked
+    again, not answered by the reply that left it so."""
+    if ws is None:
+        return
+    folder = ws.state_dir / CACHE_DIR
+    for key in keys:
+        with contextlib.suppress(OSError):
+            (folder / f"{key}.json").unlink(missing_ok=True)
+
+
 def ask_all(
     provider: Provider,
     system: str,
@@ -376,6 +390,7 @@ def ask_all(
     parts = split(payload, system, win, schema)
     say = progress or (lambda _m: None)
     answers: list[dict[str, Any]] = []
+    keys: list[str] = []
     usage, repairs, reused = Usage(), 0, 0
     for k, part in enumerate(parts, 1):
         sent = (
@@ -384,6 +399,8 @@ def ask_all(
             else schema
         )
         key = _cache_key(provider, system, part, sent)
+        if len(parts) > 1:
+            keys.append(key)
         hit = _cached(workspace, key, schema) if len(parts) > 1 else None
         if hit is not None:
             answers.append(hit)
@@ -398,4 +415,4 @@ def ask_all(
         answers.append(one.data)
         if len(parts) > 1:
             _keep(workspace, key, one.data)
-    return Batched(merge(schema, answers), usage, repairs, len(parts), reused)
+    return Batched(merge(schema, answers), usage, repairs, len(parts), reused, tuple(keys))

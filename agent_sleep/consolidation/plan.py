@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_sleep.core.notes import Note, sources_of
+
 # at most this share of the entries MEMORY.md held when the run began may leave it or have
 # their text rewritten per run (remove, supersede, update/merge, budget eviction): one cap
 REMOVAL_CAP = 0.25
@@ -26,6 +28,12 @@ ITEMS_PER_NOTE = 4  # items taken from a list that files notes, per note the run
 MAX_DREAMS = 20  # lines a run writes under ## Dreams (connections and aha moments together)
 MAX_NEXT_ACTIONS = 10  # lines a run writes under ## Next session
 RAW_LIMIT = 4 * MAX_CONTENT_CHARS  # a longer model string is cut here before any processing
+# drops that write nothing because what the item says is there already: its notes count as
+# consolidated (every other drop refuses the item, and a note no applied item cites waits)
+ALREADY_THERE = frozenset({"duplicate", "unchanged", "already_consolidated"})
+# an entry REM seeded from notes NREM has not consolidated: its ``sources`` ground it but do not
+# consolidate them (only NREM does), so they stay pending (``by=rem`` in its metadata)
+SEEDED_BY = ("by", "rem")
 
 
 def finite(value: Any) -> float | None:
@@ -53,6 +61,13 @@ def bounded(value: Any) -> Any:
     return value
 
 
+def consolidating_sources(note: Note) -> list[str]:
+    """The note ids ``note`` consolidates: its ``sources``, unless REM seeded it from notes NREM
+    had not consolidated (``by=rem``)."""
+    key, value = SEEDED_BY
+    return [] if note.meta.get(key) == value else sources_of(note)
+
+
 def merge_ids(*groups: Iterable[str]) -> list[str]:
     """The ids of ``groups`` in order of first appearance, without blanks or repeats."""
     return list(dict.fromkeys(i for g in groups for i in g if i))
@@ -67,6 +82,9 @@ class Plan:
     dropped: Counter[str] = field(default_factory=Counter)
     superseded: list[dict[str, Any]] = field(default_factory=list)
     deferred: set[str] = field(default_factory=set)  # notes left pending (over the cap)
+    # notes left pending because every item citing them was refused (unknown id, ungrounded,
+    # oversized, bad slug …): nothing the run writes consolidates them, the next run reads them
+    unapplied: set[str] = field(default_factory=set)
 
     def changed(self) -> list[Path]:
         out = [p for p, t in self.texts.items() if self.originals.get(p) != t]
@@ -84,3 +102,6 @@ class Inputs:
     dream_texts: frozenset[str]  # normalized texts already under Dreams / Next session
     bank_entries: dict[str, str] = field(default_factory=dict)  # bank entry id shown -> page
     note_confidences: dict[str, float] = field(default_factory=dict)  # the O notes' own
+    # notes of a REM-only run (``--phase rem``) that NREM has not consolidated yet: a bank page
+    # REM seeds from them does not consolidate them (``SEEDED_BY``)
+    awaiting_nrem: frozenset[str] = frozenset()

@@ -7,6 +7,11 @@ One run:
      REM on the result); notes appended meanwhile stay pending for the next run;
   3. under the lock again, build the plan against the files as they are now and write it:
      before-images, atomic writes, watermark, one journal line.
+
+Only NREM consolidates a note: the watermark takes the notes of its batch but those the removal
+cap held back (``deferred``: pending until a run takes the rest of their changes, though an
+applied change cites them) and those every item of which was dropped (``unapplied``); a page REM
+seeds from a note NREM has not taken does not consume it (``status.waiting``).
 """
 
 from __future__ import annotations
@@ -23,14 +28,9 @@ from typing import Any
 from agent_sleep.analysis import salience, temporal
 from agent_sleep.consolidation import batches, journal, related, supersede
 from agent_sleep.consolidation.apply import Builder
-from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan
-from agent_sleep.consolidation.snapshot import (
-    DayNote,
-    Snapshot,
-    cited_ids,
-    parse_since,
-    read_snapshot,
-)
+from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan, consolidating_sources
+from agent_sleep.consolidation.snapshot import DayNote, Snapshot, parse_since, read_snapshot
+from agent_sleep.consolidation.status import consolidating_ids, held_back, nrem_cited, waiting
 from agent_sleep.core import args
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import BadInput
@@ -57,8 +57,9 @@ class SleepResult:
     tokens: dict[str, int]
     seconds: float
     files_changed: list[str]
-    pending_left: int  # notes still pending after the run, ``deferred`` ones included
+    pending_left: int  # notes still pending after the run, ``deferred``, ``unapplied`` included
     deferred: int = 0  # notes whose change the removal cap held back: the next run takes them
+    unapplied: int = 0  # notes every item citing them was dropped: the next run reads them again
     dry_run: bool = False
     diff: str = ""
     open_questions: list[str] = field(default_factory=list)
@@ -138,6 +139,8 @@ class _Run:
     nrem_out: dict[str, Any] = field(default_factory=dict)
     rem_out: dict[str, Any] = field(default_factory=dict)
     forks: dict[str, fmt.Note] = field(default_factory=dict)  # supersede.forks: settled first
+    held: set[str] = field(default_factory=set)  # notes earlier runs' removal caps held back
+    cached: list[str] = field(default_factory=list)  # batch answers kept until the run commits
 
     def read(self, path: Path) -> str | None:
         return self.ws.read_text(path) if path.exists() else None
@@ -161,17 +164,23 @@ class _Run:
             )
         self.usage, self.repairs = self.usage + answer.usage, self.repairs + answer.repairs
         self.batches += answer.batches
+        self.cached += answer.keys
         return answer.data
 
 
-def _select(snap: Snapshot, phase: str, limit: int, again: set[str]) -> tuple[list, list, list]:
-    """(pending, NREM batch, REM batch). Pending: not yet consolidated, or filed on a bank page
-    deleted since (``again``), and cited by no MEMORY.md or bank entry."""
-    pending = [
-        n
-        for n in snap.window
-        if (n.id not in snap.marks["nrem"] or n.id in again) and n.id not in snap.cited
-    ]
+def _select(
+    snap: Snapshot,
+    phase: str,
+    limit: int,
+    again: set[str],
+    cited: frozenset[str],
+    held: set[str],
+) -> tuple[list, list, list]:
+    """(pending, NREM batch, REM batch). Pending (``status.waiting``): not yet consolidated, or
+    filed on a bank page deleted since (``again``), and cited by no MEMORY.md or bank entry
+    (``cited``: REM-seeded pages aside), or held back by a removal cap (``held``)."""
+    marks = snap.marks["nrem"]
+    pending = [n for n in snap.window if waiting(n.id, marks, cited, held, again)]
     nrem_batch = pending[:limit] if phase in ("nrem", "both") else []
     if phase == "both":
         rem_batch = nrem_batch
@@ -269,9 +278,12 @@ def sleep_cycle(
     with ws.lock():
         snap = read_snapshot(ws, parse_since(since, now.date()), until=now.date())
         lines = journal.entries(ws)
-    pending, nrem_batch, rem_batch = _select(
-        snap, phase, prov.max_notes, related.deleted_pages(lines, ws.root)
-    )
+        again = related.deleted_pages(lines, ws.root)
+        cited = nrem_cited(ws, snap, again)
+    held = held_back(lines)
+    pending, nrem_batch, rem_batch = _select(snap, phase, prov.max_notes, again, cited, held)
+    # a REM-only run reads notes NREM has not consolidated: they stay pending for NREM
+    awaiting = {n.id for n in pending} & {n.id for n in rem_batch} if phase == "rem" else set()
     scores = salience.score([(n.id, n.type, n.text) for n in snap.window])
     batch_ids = {n.id: n for n in [*nrem_batch, *rem_batch]}
     shown = related.related([n.text for n in nrem_batch], snap.bank)
@@ -285,10 +297,12 @@ def sleep_cycle(
                 i: n.confidence for i, n in batch_ids.items() if n.confidence is not None
             },
             memory_ids=frozenset(e.id for e in snap.memory),
-            cited=snap.cited,
+            cited=cited,
             dream_texts=snap.dream_texts,
             bank_entries={e.note.id: e.page for e in shown},
+            awaiting_nrem=frozenset(awaiting),
         ),
+        held=held,
     )  # fmt: skip
     if phase in ("nrem", "both"):
         run.forks = supersede.forks(ws, snap.memory)
@@ -297,6 +311,12 @@ def sleep_cycle(
         _nrem(run, snap, nrem_batch, scores, weak)
     if rem_batch:
         _rem(run, snap, rem_batch, scores, {e.id for e in snap.memory})
+    if awaiting:
+        one = len(awaiting) == 1
+        run.say(
+            f"{_count(len(awaiting), 'note')} REM read {'is' if one else 'are'} still pending: "
+            "only NREM consolidates a note (sleep --phase nrem or both)"
+        )
     return _write(run, phase, pending, nrem_batch, rem_batch, weak, dry_run, started)
 
 
@@ -314,16 +334,25 @@ def _write(
     ws = run.ws
     run_id, files, diff = None, [], ""
     with ws.lock():
-        builder = run.builder(replace(run.inputs, cited=frozenset(cited_ids(ws))))
+        builder = run.builder(replace(run.inputs, cited=frozenset(consolidating_ids(ws))))
         if run.rem_out:
             builder.rem(run.rem_out)
         plan = builder.finish(ws.day_log(run.today))
+        unapplied = {n.id for n in nrem_batch} & plan.unapplied
+        if unapplied:
+            one = len(unapplied) == 1
+            run.say(
+                f"{_count(len(unapplied), 'note')} {'stays' if one else 'stay'} pending: every "
+                f"change the model proposed for {'it' if one else 'them'} was dropped (see "
+                f"dropped); the next sleep reads {'it' if one else 'them'} again"
+            )
         if dry_run:
             diff = _diff(ws, plan)
         elif nrem_batch or rem_batch or plan.decisions.get("memory_reconciled"):
             run_id = journal.new_run_id()
+            left = plan.deferred | plan.unapplied  # their notes wait for the next run
             marked = {
-                "nrem": sorted(n.id for n in nrem_batch if n.id not in plan.deferred),
+                "nrem": sorted(n.id for n in nrem_batch if n.id not in left),
                 "rem": sorted(n.id for n in rem_batch),
             }
             files = journal.commit(ws, run_id, plan, marked)
@@ -349,14 +378,19 @@ def _write(
             },
             seconds=round(time.monotonic() - started, 3),
             files_changed=files,
-            pending_left=_pending_left(ws, plan, pending, nrem_batch, builder.inputs.cited),
+            pending_left=_pending_left(
+                ws, plan, pending, nrem_batch, builder.inputs.cited, run.held
+            ),
             deferred=len(deferred),
+            unapplied=len(unapplied),
             dry_run=dry_run,
             diff=diff,
             open_questions=[q["text"] for q in _brief(run.nrem_out.get("open_questions", []))],
         )
         if run_id is not None:
-            journal.append(ws, _journal_line(run, result, plan, nrem_batch, rem_batch, weak))
+            line = _journal_line(run, result, plan, nrem_batch, rem_batch, weak)
+            journal.append(ws, {**line, "deferred_notes": sorted(deferred)})
+            batches.forget(ws, run.cached)  # kept for an interrupted run; this one is done
     return result
 
 
@@ -366,16 +400,23 @@ def _pending_left(
     pending: list[DayNote],
     nrem_batch: list[DayNote],
     cited: frozenset[str],
+    held: set[str],
 ) -> int:
     """The notes still pending once the plan stands (what ``status`` then counts): those NREM
-    did not take (past the provider's batch, or held back by the removal cap), unless a page
-    the plan writes cites them now."""
-    taken = {n.id for n in nrem_batch} - plan.deferred
+    did not take (past the provider's batch, held back by the removal cap, or every item
+    citing them refused), unless a page the plan writes cites them now; a note the removal
+    cap held back (``held`` by earlier runs, or this one) stays pending though cited."""
+    taken = {n.id for n in nrem_batch} - plan.deferred - plan.unapplied
     now_cited = set(cited)
     for path, text in plan.texts.items():
         if path == ws.memory_md or path.is_relative_to(ws.bank_dir):
-            now_cited.update(s for note in fmt.notes_in(text) for s in sources_of(note))
-    return sum(1 for n in pending if n.id not in taken and n.id not in now_cited)
+            now_cited.update(s for note in fmt.notes_in(text) for s in consolidating_sources(note))
+    waits = held | plan.deferred
+    return sum(1 for n in pending if n.id not in taken and (n.id not in now_cited or n.id in waits))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _journal_line(

@@ -4,14 +4,83 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Collection, Iterable
+from pathlib import Path
 from typing import Any
 
 from agent_sleep.consolidation import journal
-from agent_sleep.consolidation.snapshot import parse_since, read_snapshot
+from agent_sleep.consolidation.plan import SEEDED_BY, consolidating_sources
+from agent_sleep.consolidation.snapshot import Snapshot, parse_since, read_snapshot
+from agent_sleep.core import notes as fmt
 from agent_sleep.core.memory import MemoryDoc, memory_budget
+from agent_sleep.core.notes import sources_of
 from agent_sleep.core.workspace import Workspace
 
 RECENT = 5
+
+
+# -- what is pending -----------------------------------------------------------------------------
+#
+# A note is pending when NREM has not consolidated it: not in the watermark (or filed on a bank
+# page deleted since) and cited by no MEMORY.md or bank entry, a page REM seeded from notes
+# NREM had not taken aside (``by=rem``). A note whose changes a run's removal cap held back
+# stays pending even when an applied change of it cites it, until a run takes the rest
+# (``deferred_notes`` of the journal's sleep lines, runs rolled back aside).
+
+
+def consolidating_ids(ws: Workspace, pages: list[Path] | None = None) -> set[str]:
+    """Note ids the entries of MEMORY.md and the bank pages (``pages``, listed here when not
+    given) consolidate: their ``sources``, but for pages REM seeded (``by=rem``)."""
+    out: set[str] = set()
+    for path in [ws.memory_md, *(ws.bank_pages() if pages is None else pages)]:
+        for note in fmt.notes_in(ws.read_text(path)):
+            out.update(consolidating_sources(note))
+    return out
+
+
+def nrem_cited(ws: Workspace, snap: Snapshot, again: Collection[str] = ()) -> frozenset[str]:
+    """``snap.cited`` without the notes only REM-seeded entries cite. Read under the lock the
+    snapshot was read under; the files are read again only when a note not in the watermark
+    is cited by a current REM-seeded entry (rare: most runs read nothing more)."""
+    key, value = SEEDED_BY
+    seeded = {s for e in snap.bank if e.note.meta.get(key) == value for s in sources_of(e.note)}
+    if not seeded:
+        return snap.cited
+    marks = snap.marks["nrem"]
+    doubt = {
+        n.id
+        for n in snap.window
+        if n.id in seeded and n.id in snap.cited and (n.id not in marks or n.id in again)
+    }
+    if not doubt:
+        return snap.cited
+    return snap.cited - (doubt - consolidating_ids(ws))
+
+
+def held_back(lines: Iterable[dict[str, Any]]) -> set[str]:
+    """Notes whose changes a run's removal cap held back (its ``deferred_notes``), runs
+    rolled back aside: pending until a run takes them (the watermark then has them)."""
+    lines = list(lines)
+    rolled = {e.get("run_id") for e in lines if e.get("event") == "rollback"}
+    out: set[str] = set()
+    for e in lines:
+        held = e.get("deferred_notes")
+        if e.get("event") == "sleep" and e.get("run_id") not in rolled and isinstance(held, list):
+            out.update(i for i in held if isinstance(i, str))
+    return out
+
+
+def waiting(
+    note_id: str,
+    marks: Collection[str],
+    cited: Collection[str],
+    held: Collection[str],
+    again: Collection[str] = (),
+) -> bool:
+    """``note_id`` is pending (see above): ``cited`` as :func:`nrem_cited` gives it."""
+    if note_id in marks and note_id not in again:
+        return False
+    return note_id not in cited or (note_id in held and note_id not in marks)
 
 
 def status(
@@ -30,7 +99,9 @@ def status(
         memory_text = ws.read_text(ws.memory_md)
         runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]
         unfinished = journal.unfinished_runs(ws)  # killed mid-write: `rollback` undoes them
-    pending = [n for n in snap.window if n.id not in snap.marks["nrem"] and n.id not in snap.cited]
+        cited = nrem_cited(ws, snap)
+    held = held_back(runs)
+    pending = [n for n in snap.window if waiting(n.id, snap.marks["nrem"], cited, held)]
     in_window = [n for n in pending if n.date >= window_start.isoformat()]
     rolled = {e.get("run_id") for e in runs if e.get("event") == "rollback"}
     recent = [

@@ -9,7 +9,8 @@ offline consolidator or a model) goes through these gates:
 - ``replaces`` must name a MEMORY.md entry, a bank entry shown to the model, or a note of this
   run that this run filed; otherwise it is dropped and counted (``unknown_id``);
 - the newest note it cites must not be older than the entry it replaces (a back-dated note):
-  otherwise it is added as an entry of its own beside the old one (``older_than_entry``);
+  otherwise it is added as an entry of its own beside the old one (the decision
+  ``older_than_entry``);
 - an opinion weaker than the entry it replaces (lower confidence) does not win: the old entry is
   marked ``contested=<note ids>`` and stays current until the next evidence decides; an entry
   already contested is decided by the new evidence;
@@ -128,7 +129,7 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     # never replaces it: the later word stands, and the note is filed beside it as an entry of
     # its own (no History line may end before its entry starts)
     if str(old.meta.get("date", "")) > b._date(fresh_notes):
-        b.plan.dropped["older_than_entry"] += 1
+        b.plan.decisions["older_than_entry"] += 1
         b._memory_add({**item, "action": "add"}, ids, text)
         return
     kind = str(item.get("type") or old.type)
