@@ -48,6 +48,9 @@ KEPT = [
      "Maya is allergic to penicillin."),
     # a change that names the value it replaced ("it was Pacific") is of that value only
     ("Ravi's time zone is now Mountain Time (it was Pacific).", "Ravi now lives in Denver."),
+    # each names an attribute the other never says: a standup, a time zone
+    ("Maya's standup at Globex moved to 9:30 Mountain from next week.",
+     "Maya's time zone is now Mountain Time."),
 ]  # fmt: skip
 REPLACED = [
     ("Tom now works at Stripe", "Tom works at Google"),
@@ -108,3 +111,17 @@ def test_sleep_keeps_every_old_fact_current(tmp_path: Path) -> None:
         entries += notes.notes_in(page.read_text())
     replaced = [n.text for n in entries if n.meta.get("superseded_by")]
     assert replaced == []
+
+
+def test_a_fact_read_only_as_alike_never_replaces_an_opinion(tmp_path: Path) -> None:
+    # "Maya's standup at Globex moved to 9:30" replaced the opinion "Maya feels relieved and
+    # excited about Globex" through the embedding's likeness (a six-week exploratory test)
+    opinion = "Maya feels relieved and excited about Globex."
+    day1, day2 = dt.datetime(2026, 3, 1, 9), dt.datetime(2026, 3, 3, 10)
+    micro_rest(opinion, "O", workspace=tmp_path, when=day1, confidence=0.7)
+    sleep_cycle(tmp_path, "both", "offline", now=day1.replace(hour=22))
+    micro_rest("Maya's standup at Globex moved to 9:30 Mountain from next week.", "W",
+               workspace=tmp_path, when=day2)  # fmt: skip
+    sleep_cycle(tmp_path, "both", "offline", now=day2.replace(hour=22), prune_memory=True)
+    memory = notes.notes_in((tmp_path / "MEMORY.md").read_text())
+    assert opinion in [n.text for n in memory if not n.meta.get("superseded_by")]

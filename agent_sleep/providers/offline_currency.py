@@ -104,6 +104,9 @@ STRENGTH = {
 }
 
 
+# the readings of likeness, not of the clause rules: the embedding's and the learned model's
+WEAK = frozenset({"said alike", "likely update"})
+
 # verdicts without change language: two such values on one day both stand (the learned model
 # is not asked of two notes of one day at all)
 IMPLICIT = frozenset({"a new value", "negation"})
@@ -126,6 +129,8 @@ def supersedes(
     targets: list[tuple[str, str, str]] = [
         (str(m["id"]), str(m["text"]), str(m.get("date") or "")) for m in [*memory, *related]
     ]
+    # each entry's type: a fact read only as like an opinion never replaces it (below)
+    types = {str(m["id"]): str(m.get("type") or "") for m in [*memory, *related]}
     out: dict[int, dict[str, Any]] = {}
     if isinstance(similar, Lazy):  # the texts the run will compare, embedded together
         similar.prefetch([*_compared(items, targets), *_alike_texts(items, targets, known)])
@@ -179,6 +184,8 @@ def supersedes(
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
                 continue
+            if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
+                continue  # "the standup moved to 9:30" is no newer feeling about Globex
             rank = (
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),
@@ -203,6 +210,7 @@ def supersedes(
             for i in at.pop(hit, []):
                 pool[i] = None
         add((sources[0], hit_text, _date))
+        types[sources[0]] = kind
     return out
 
 
