@@ -22,6 +22,7 @@ from agent_sleep.cli.common import (
 from agent_sleep.core.errors import BadInput
 
 if TYPE_CHECKING:
+    from agent_sleep.consolidation.flush import FlushResult
     from agent_sleep.providers.base import Provider
 
 ARGV_LIMIT = 128 * 1024  # one argv string on Linux (MAX_ARG_STRLEN)
@@ -143,14 +144,23 @@ def flush_cmd(
     if r.already_flushed:
         message = f"This dump was already flushed ({r.dump_hash}); nothing written."
     else:
-        message = f"{len(r.written)} notes written to {r.path}" + (
-            f" ({sum(r.rejected.values())} rejected by the write gate)" if r.rejected else ""
-        )
+        message = f"{plural(len(r.written), 'note')} written to {r.path}" + _flush_dropped(r)
     if r.written:
         from agent_sleep.cli.sync import commit_after
 
-        commit_after(workspace, f"flush: {len(r.written)} notes from dump {r.dump_hash}")
+        commit_after(workspace, f"flush: {plural(len(r.written), 'note')} from dump {r.dump_hash}")
     emit(as_json, asdict(r), message)
+
+
+def _flush_dropped(r: FlushResult) -> str:
+    """What a flush did not write, in parentheses: the write gate's rejections and the notes
+    past the cap for the dump ("" when none)."""
+    capped = r.rejected.get("item_cap", 0)
+    gated = sum(r.rejected.values()) - capped
+    parts = [f"{gated} rejected by the write gate"] if gated else []
+    if capped:
+        parts.append(f"{capped} past the cap of {plural(r.max_notes, 'note')} for this dump")
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 @click.command(
@@ -297,7 +307,7 @@ def sleep_cmd(
     decisions = ", ".join(f"{k} {v}" for k, v in r.decisions.items()) or "no changes"
     dropped = ", ".join(f"{k} {v}" for k, v in r.dropped.items())
     click.echo(
-        f"Run {r.run_id}: {r.notes_in} notes; {decisions}"
+        f"Run {r.run_id}: {plural(r.notes_in, 'note')}; {decisions}"
         + (f"; dropped {dropped}" if dropped else "")
     )
     for path in r.files_changed:
@@ -312,7 +322,9 @@ def _held_back(changes: int, notes: int) -> str:
     what = f"Removal cap (25% of MEMORY.md per run): {plural(changes, 'change')} held back"
     if notes:
         what += (
-            f"; {'its' if notes == 1 else 'their'} {plural(notes, 'note')} wait for the next sleep"
+            "; its note waits for the next sleep"
+            if notes == 1
+            else f"; their {notes} notes wait for the next sleep"
         )
     return what + " (--prune-memory lifts the cap)."
 

@@ -1,9 +1,11 @@
 """Pre-compaction flush: extract durable notes from a context dump into today's daily log.
 
 Write-gated (reusable, not derivable from code or config, not ephemeral), grounded (a note's
-words must come from the dump), redacted, and once per dump: the dump's hash is remembered in
-``.agent-sleep/flush.json`` and stamped on every note it produced (``source=flush:<hash>``), so
-flushing the same dump again writes nothing even after the state folder is deleted.
+words must come from the dump), redacted, capped (no more notes than the request's bounded
+schema allows: :func:`note_cap`; the rest are dropped and counted as ``item_cap``), and once
+per dump: the dump's hash is remembered in ``.agent-sleep/flush.json`` and stamped on every
+note it produced (``source=flush:<hash>``), so flushing the same dump again writes nothing even
+after the state folder is deleted.
 Never touches MEMORY.md; sleep consolidates the notes later.
 """
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 
 from agent_sleep.analysis import gate, lexical, temporal
 from agent_sleep.consolidation import batches
+from agent_sleep.consolidation.bounded import bounded
 from agent_sleep.core import args, notes
 from agent_sleep.core.errors import BadInput
 from agent_sleep.core.redact import redact
@@ -24,6 +27,7 @@ from agent_sleep.core.rest import append_notes, build_note
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import prompts
 from agent_sleep.providers.base import Provider, get_provider
+from agent_sleep.providers.prompts import FLUSH_SCHEMA, FLUSH_SYSTEM
 
 STATE_FILE = "flush.json"
 MAX_DUMP_CHARS = 2_000_000
@@ -75,6 +79,7 @@ class FlushResult:
     rejected: dict[str, int] = field(default_factory=dict)
     provider: str = ""
     path: str = ""
+    max_notes: int = 0  # the cap on the model's notes for this dump (note_cap); 0: not asked
 
 
 def dump_hash(text: str) -> str:
@@ -93,6 +98,29 @@ def _flushed(ws: Workspace) -> dict[str, str]:
 def _grounded(text: str, dump_tokens: set[str]) -> bool:
     toks = lexical.tokens(text)
     return bool(toks) and sum(t in dump_tokens for t in toks) >= GROUNDED_SHARE * len(toks)
+
+
+def note_cap(provider: Provider, payload: dict[str, object]) -> int:
+    """The most notes a flush of ``payload`` keeps: one a sentence of the dump, each line at
+    least one (:func:`_units`; a bulleted list is one sentence to
+    :func:`agent_sleep.analysis.lexical.sentences`). For a provider with a context window it is
+    counted for each batch ``ask_all`` sends, never below the notes' ``maxItems`` of that
+    batch's bounded request schema (:mod:`agent_sleep.consolidation.bounded`), and summed;
+    the same whether or not the provider is sent the bounds (anthropic is not)."""
+    win = batches.window_of(provider)
+    if win is None:
+        return _units(str(payload.get("text", "")))
+    total = 0
+    for part in batches.split(payload, FLUSH_SYSTEM, win, FLUSH_SCHEMA):
+        sent = bounded(FLUSH_SCHEMA, "flush", part, win.answer_tokens)
+        stated = int(sent["properties"]["notes"]["maxItems"])
+        total += max(stated, _units(str(part.get("text", ""))))
+    return total
+
+
+def _units(text: str) -> int:
+    """Sentences of ``text`` counted line by line (at least one)."""
+    return max(1, sum(len(lexical.sentences(line)) for line in text.splitlines()))
 
 
 def flush(
@@ -128,15 +156,15 @@ def flush(
     if seen:
         return FlushResult(h, [], already_flushed=True, provider=prov.name, path=str(log))
     clean = temporal.resolve(redact(text), today)
+    request = prompts.payload("flush", today=today.isoformat(), text=clean)
     answer = batches.ask_all(  # a dump bigger than the provider's window goes in parts
-        prov,
-        prompts.FLUSH_SYSTEM,
-        prompts.payload("flush", today=today.isoformat(), text=clean),
-        prompts.FLUSH_SCHEMA,
-        workspace=ws,
+        prov, FLUSH_SYSTEM, request, FLUSH_SCHEMA, workspace=ws
     )
+    # the reply is validated against the unbounded schema: a model (or a server ignoring the
+    # bounds) may send thousands of notes; at most ``cap`` are written, the rest counted
+    cap = note_cap(prov, request)
     present = {" ".join(n.text.split()) for n in notes.notes_in(ws.read_text(log))}
-    built, duplicates, rejected = _vet(answer.data.get("notes", []), clean, present, h, now)
+    built, duplicates, rejected = _vet(answer.data.get("notes", []), clean, present, h, now, cap)
     if built:
         append_notes(ws, today, built)
     with ws.lock():
@@ -150,19 +178,29 @@ def flush(
         rejected=rejected,
         provider=prov.name,
         path=str(log),
+        max_notes=cap,
     )
 
 
 def _vet(
-    items: list[dict[str, object]], clean: str, present: set[str], h: str, now: dt.datetime
+    items: list[dict[str, object]],
+    clean: str,
+    present: set[str],
+    h: str,
+    now: dt.datetime,
+    cap: int,
 ) -> tuple[list[notes.Note], int, dict[str, int]]:
-    """The proposed notes worth writing: through the gate, grounded in the dump, not already in
-    the log. Returns them, the duplicates count, and rejections by reason."""
+    """The proposed notes worth writing, the first ``cap`` of them: through the gate, grounded
+    in the dump, not already in the log. Returns them, the duplicates count, and rejections by
+    reason (``item_cap``: the items left unread once ``cap`` notes were kept)."""
     dump_tokens = set(lexical.tokens(clean))
     rejected: dict[str, int] = {}
     built: list[notes.Note] = []
     duplicates = 0
-    for item in items:
+    for i, item in enumerate(items):
+        if len(built) >= cap:
+            rejected["item_cap"] = len(items) - i
+            break
         body = " ".join(notes.normalize_text(redact(str(item.get("text", "")))).split())
         reason = gate.reject_reason(body)
         if reason is None and not _grounded(body, dump_tokens):

@@ -198,7 +198,7 @@ def _settled(snap: Snapshot) -> set[str]:
 
 
 def _nrem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, weak: list) -> None:
-    run.say(f"NREM: {len(batch)} notes with {run.prov.name} ({run.prov.model})")
+    run.say(f"NREM: {_count(len(batch), 'note')} with {run.prov.name} ({run.prov.model})")
     shown = [e for e in snap.bank if e.note.id in run.inputs.bank_entries]
     user = prompts.payload(
         "nrem",
@@ -220,7 +220,7 @@ def _rem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, known: se
     planned = MemoryDoc(preview.texts.get(ws.memory_md, preview.originals[ws.memory_md] or ""))
     entries = planned.entries()
     run.inputs = replace(run.inputs, memory_ids=frozenset(known | {e.id for e in entries}))
-    run.say(f"REM: {len(batch)} notes with {run.prov.name} ({run.prov.model})")
+    run.say(f"REM: {_count(len(batch), 'note')} with {run.prov.name} ({run.prov.model})")
     user = prompts.payload(
         "rem",
         today=run.today.isoformat(),

@@ -14,9 +14,12 @@ a JSON object and the token usage out.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from agent_sleep.core import schema as jsonschema
 from agent_sleep.core.errors import AgentSleepError, BadInput
@@ -25,6 +28,8 @@ PROVIDER_ENV = "AGENT_SLEEP_PROVIDER"
 MODEL_ENV = "AGENT_SLEEP_MODEL"
 TIMEOUT_ENV = "AGENT_SLEEP_TIMEOUT"
 RETRIES_ENV = "AGENT_SLEEP_MAX_RETRIES"
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,68 @@ def retries_setting(value: int | None, default: int) -> int:
         )
         raise BadInput(f"{given} is not a valid retry count: give an integer >= 0")
     return int(count)
+
+
+class CallTimedOut(Exception):  # noqa: N818 (internal: a provider turns it into its own error)
+    """A call was still running at its deadline (:func:`within`)."""
+
+
+def within(seconds: float, call: Callable[[], T], abandon: Callable[[], None]) -> T:
+    """``call()``, given ``seconds`` in all: :class:`CallTimedOut` when it has not returned
+    by then, however the server sends its bytes.
+
+    The SDKs' own timeout applies to each read of the socket, so a server that trickles a byte
+    now and then keeps a call alive for ever. The call runs in a daemon thread; at the deadline
+    ``abandon()`` is called (it closes the client, so the abandoned request stops at its next
+    read and a local server sees the connection go) and the call's result, if it ever comes,
+    is dropped."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as e:  # handed to the caller's thread below
+            box["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="agent-sleep-model-call", daemon=True).start()
+    if not done.wait(seconds):
+        with contextlib.suppress(Exception):  # closing a half-used client may fail
+            abandon()
+        raise CallTimedOut(f"no answer within {seconds:g}s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def retryable(status: int | None) -> bool:
+    """Whether a failed call is worth another try: no answer at all (a refused or dropped
+    connection, ``status`` None), 429, or a 5xx (Anthropic's 529 included). Never a timeout:
+    the caller does not get here for one."""
+    return status is None or status == 429 or status >= 500
+
+
+def after_retries(count: int) -> str:
+    """``count`` retries as an error message says them: ``" after 2 retries"``,
+    ``" after 1 retry"``, ``""`` for none."""
+    if count <= 0:
+        return ""
+    return f" after {count} {'retry' if count == 1 else 'retries'}"
+
+
+def describe(error: BaseException, size: int = 300) -> str:
+    """An SDK error on one line, with its cause when the SDK's own words say little: "Connection
+    error." is a refused connection ("[Errno 111] Connection refused") or a dropped one ("Server
+    disconnected without sending a response.")."""
+    text = " ".join(str(error).split())
+    cause = error.__cause__
+    if cause is not None:
+        why = " ".join(str(cause).split())
+        if why and why not in text:
+            text = f"{text} {why}" if text else why
+    return text[:size]
 
 
 def snippet(text: str, size: int = 60) -> str:

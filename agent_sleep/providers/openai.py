@@ -13,20 +13,24 @@ What small local models need, on top of what :mod:`agent_sleep.providers.anthrop
   ``reasoning_content`` / ``reasoning`` field is used; ``$AGENT_SLEEP_EXTRA_BODY`` (a JSON
   object merged into every request) turns thinking off where a server wants that
   (references/providers.md lists the switches).
-- Our own retries (the SDK's are off): 429 and 5xx answers and refused connections are retried
-  with exponential backoff honouring ``Retry-After``; a timeout is never retried, because a
-  single-slot local server keeps generating for an abandoned request.
-- ``max_tokens`` is always sent; ``finish_reason="length"`` is an invalid reply.
+- Our own retries (the SDK's are off): 429 and 5xx answers and refused or dropped connections
+  are retried with exponential backoff honouring ``Retry-After``; a timeout is never retried,
+  because a single-slot local server keeps generating for an abandoned request. The timeout
+  is a deadline for the whole call (:func:`agent_sleep.providers.base.within`), not for each
+  read: a server trickling bytes cannot hold a call past it.
+- ``max_tokens`` is always sent; ``finish_reason="length"`` is an invalid reply, and so is
+  ``content_filter`` (or a ``message.refusal``): the model refused. The reply is read by
+  :func:`agent_sleep.providers.replies.answer_object`, as the anthropic provider's is.
 - The context window: ``--context-tokens``, else what ``/v1/models`` reports (llama.cpp's
   ``meta.n_ctx``, vLLM's ``max_model_len``, ``context_length``), else 8,192.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
-import random
 import time
 from typing import Any
 
@@ -35,20 +39,25 @@ from agent_sleep.providers import prompts
 from agent_sleep.providers.base import (
     MODEL_ENV,
     TIMEOUT_ENV,
+    CallTimedOut,
     InvalidOutput,
     Usage,
+    after_retries,
+    describe,
     retries_setting,
+    retryable,
     snippet,
     timeout_setting,
     token_count,
+    within,
 )
 from agent_sleep.providers.replies import (
+    MAX_REPLY_CHARS,
     PROSE_CHARS,
+    answer_object,
+    backoff,
     estimate_tokens,
-    find_object,
-    retry_after,
     schema_instruction,
-    strip_reasoning,
     unbounded,
 )
 
@@ -62,8 +71,6 @@ DEFAULT_TIMEOUT = 300.0  # a local model on a CPU is slow; a timeout is not retr
 DEFAULT_RETRIES = 3
 MAX_OUTPUT_TOKENS = 4096
 MIN_OUTPUT_TOKENS = 256
-MAX_RETRY_WAIT = 60.0
-MAX_REPLY_CHARS = 16_000_000  # the whole reply; longer is refused before parsing
 MODES = ("json_schema", "json_schema_unbounded", "json_object", "plain")
 _CONTEXT_KEYS = ("n_ctx", "max_model_len", "context_length", "max_context_length", "context_window")
 
@@ -141,16 +148,29 @@ class OpenAIProvider:
         if self._models is None:
             import openai
 
+            where = self.base_url or "the server"
             try:
-                raw = self._get_client().models.with_raw_response.list()
+                listing = self._get_client().models.with_raw_response.list
+                raw = within(self.timeout, listing, self._abandon)
                 self._models = _models_of(raw.text)
+            except (openai.APIConnectionError, CallTimedOut) as e:  # a timeout is one too
+                raise AgentSleepError(
+                    f"could not reach {where} to list its models ({_short(e)}); check "
+                    "--base-url / OPENAI_BASE_URL and that the server runs, or use "
+                    "--provider offline"
+                ) from e
             except (openai.APIError, ValueError) as e:
                 raise AgentSleepError(
-                    f"could not list the models of {self.base_url or 'the server'} "
-                    f"({_short(e)}); pass --model (or set AGENT_SLEEP_MODEL) and check "
-                    "--base-url"
+                    f"could not list the models of {where} ({_short(e)}); pass --model (or set "
+                    "AGENT_SLEEP_MODEL) and check --base-url"
                 ) from e
         return self._models
+
+    def _abandon(self) -> None:
+        """Drop the client of a call past its deadline, closing its connections."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
 
     @property
     def model(self) -> str:
@@ -174,12 +194,14 @@ class OpenAIProvider:
     def context_tokens(self) -> int:
         """``--context-tokens``, else the window the server reports for the model, else 8,192."""
         if self._context is None:
-            self._context = DEFAULT_CONTEXT
             try:
                 models = self._list_models()
             except AgentSleepError as e:
+                if self._model is None:  # the model is unknown too: say it once, as an error
+                    raise
                 log.info("context window unknown, using %d: %s", DEFAULT_CONTEXT, e)
                 models = []
+            self._context = DEFAULT_CONTEXT
             for m in models:
                 if self._model is not None and m["id"] != self._model:
                     continue
@@ -226,19 +248,21 @@ class OpenAIProvider:
         """One completion, with the format fallback and our retries (see the module docstring)."""
         import openai
 
-        client = self._get_client()
         attempt = 0
         while True:
+            body = self._request(system, user, schema)
+            call = functools.partial(self._get_client().chat.completions.create, **body)
             try:
-                return client.chat.completions.create(**self._request(system, user, schema))
+                return within(self.timeout, call, self._abandon)
             except json.JSONDecodeError as e:  # a 200 whose body claims to be JSON and is not
                 raise InvalidOutput(
                     f"the reply is not a chat completion (not JSON: {snippet(e.doc)})",
                     Usage(calls=1),
                 ) from e
-            except openai.APITimeoutError as e:
+            except (CallTimedOut, openai.APITimeoutError) as e:
                 raise AgentSleepError(
-                    f"the model call timed out after {self.timeout:g}s; nothing was written "
+                    f"the model call timed out after {self.timeout:g}s (a timeout is not "
+                    "retried); nothing was written "
                     f"(raise ${TIMEOUT_ENV}, give a smaller --context-tokens, or use "
                     "--provider offline)"
                 ) from e
@@ -258,17 +282,13 @@ class OpenAIProvider:
                 ) from e
             except (openai.APIStatusError, openai.APIConnectionError) as e:
                 status = getattr(e, "status_code", None)
-                if (status is not None and status != 429 and status < 500) or (
-                    attempt >= self.max_retries
-                ):
-                    raise _final_error(e, self.base_url, self.max_retries) from e
+                if not retryable(status) or attempt >= self.max_retries:
+                    raise _final_error(e, self.base_url, attempt) from e
                 response = getattr(e, "response", None)
-                wait = retry_after(response.headers if response is not None else None)
-                if wait is None:
-                    wait = 0.5 * 2 ** min(attempt, 10) * (1 + random.random() / 4)
+                wait = backoff(attempt, response.headers if response is not None else None)
                 attempt += 1
-                log.info("server answered %s; retry %d in %.1fs", status, attempt, wait)
-                time.sleep(min(wait, MAX_RETRY_WAIT))
+                log.info("%s; retry %d in %.1fs", _failure(e, self.base_url), attempt, wait)
+                time.sleep(wait)
 
     def complete(
         self,
@@ -286,28 +306,33 @@ class OpenAIProvider:
             1,
         )
         # the SDK hands over a 200's body unchecked: any attribute may be missing or of any type
+        if isinstance(reply, str):  # a body that is not JSON (an HTML page)
+            got = f"text {snippet(reply)}"
+            raise InvalidOutput(f"the reply is not a chat completion ({got})", usage)
         choices = getattr(reply, "choices", None)
         if not isinstance(choices, list) or not choices:
-            raise InvalidOutput("the reply has no choices", usage)
+            raise InvalidOutput("the reply is not a chat completion (no choices)", usage)
         choice = choices[0]
-        if getattr(choice, "finish_reason", None) == "length":
-            raise InvalidOutput("the reply was cut off at the output token limit", usage)
         message = getattr(choice, "message", None)
-        text = getattr(message, "content", None)
-        content = strip_reasoning(text) if isinstance(text, str) else ""
-        if not content:  # the answer may sit in the reasoning field
-            extra = getattr(message, "model_extra", None)
-            extra = extra if isinstance(extra, dict) else {}
-            content = next(
-                (str(extra[k]) for k in ("reasoning_content", "reasoning") if extra.get(k)), ""
-            )
-        if not content.strip():
-            raise InvalidOutput("the reply is empty", usage)
-        if len(content) > MAX_REPLY_CHARS:
-            raise InvalidOutput(f"the reply is over {MAX_REPLY_CHARS} characters", usage)
-        data = find_object(content)
-        if data is None:
-            raise InvalidOutput("the reply is not a JSON object", usage)
+        extra = getattr(message, "model_extra", None)
+        extra = extra if isinstance(extra, dict) else {}
+        reasoning = next(
+            (str(extra[k]) for k in ("reasoning_content", "reasoning") if extra.get(k)), ""
+        )
+        calls = getattr(message, "tool_calls", None)
+        tools = [
+            str(getattr(getattr(c, "function", None), "name", None) or "?")
+            for c in (calls if isinstance(calls, list) else [])
+        ]
+        data = answer_object(
+            getattr(message, "content", None),
+            usage,
+            stop=getattr(choice, "finish_reason", None),
+            refusal=getattr(message, "refusal", None),
+            tools=tools,
+            fallback=reasoning,  # the answer may sit in the reasoning field
+            limit=MAX_REPLY_CHARS,
+        )
         return data, usage
 
 
@@ -340,18 +365,27 @@ def _reported_context(model: dict[str, Any]) -> int | None:
 
 
 def _short(error: Exception) -> str:
-    return " ".join(str(error).split())[:300]
+    return describe(error)
+
+
+def _failure(error: Exception, base_url: str | None) -> str:
+    """What went wrong with a call, for the retry line: "the server answered 503", or "could
+    not reach http://… (Connection error.)" (a refused or dropped connection)."""
+    status = getattr(error, "status_code", None)
+    if status is None:
+        return f"could not reach {base_url or 'the server'} ({_short(error)})"
+    return f"the server answered {status}"
 
 
 def _final_error(error: Exception, base_url: str | None, retries: int) -> AgentSleepError:
     status = getattr(error, "status_code", None)
     if status is None:
         return AgentSleepError(
-            f"could not reach {base_url or 'the server'} after {retries} retries "
+            f"could not reach {base_url or 'the server'}{after_retries(retries)} "
             f"({_short(error)}); check --base-url / OPENAI_BASE_URL and that the server runs, "
             "or use --provider offline"
         )
     return AgentSleepError(
-        f"the server answered {status} after {retries} retries; nothing was written "
+        f"the server answered {status}{after_retries(retries)}; nothing was written "
         "(try again later, or use --provider offline)"
     )

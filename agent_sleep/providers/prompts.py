@@ -3,13 +3,16 @@
 The prompts follow the specification's wording, with two additions every abstracting prompt
 carries: temporal anchors are a protected category (one sentence that keeps dates, times,
 durations and ages verbatim), and every item cites the ids of the notes it came from. The user
-content is a JSON payload (see :func:`payload`), which the offline provider reads as well.
+content is a JSON payload (see :func:`payload`), which the offline provider reads as well;
+:func:`render` lays it out for a model, every string redacted.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from agent_sleep.core.redact import redact
 
 TEMPORAL_PROTECTION = (
     "You MUST preserve verbatim: all specific dates, times, durations, ages, and temporal "
@@ -180,7 +183,26 @@ def payload(task: str, **fields: Any) -> dict[str, Any]:
     return {"task": task, **fields}
 
 
+def redacted(value: Any) -> Any:
+    """``value`` (a payload: dicts, lists, strings, numbers) with every string passed through
+    :func:`agent_sleep.core.redact.redact`; keys are the payload's own and stay."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: redacted(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redacted(v) for v in value]
+    return value
+
+
 def render(data: dict[str, Any], repair: str | None = None) -> str:
-    """The user content a model reads: the payload as JSON, and on a retry what was wrong."""
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    return text if repair is None else text + "\n\n" + REPAIR.format(problems=repair)
+    """The user content a model reads: the payload as JSON, and on a retry what was wrong.
+
+    Every string is redacted here, the last step before a request leaves for any provider
+    (a hosted API or a local server): notes are redacted when written, but MEMORY.md and bank
+    pages may hold credentials typed in by hand, and this is the one place every payload
+    (NREM's ``memory`` and ``related``, REM's, a flush dump) passes through."""
+    text = json.dumps(redacted(data), ensure_ascii=False, indent=1)
+    if repair is None:
+        return text
+    return text + "\n\n" + REPAIR.format(problems=redact(repair))

@@ -1,20 +1,35 @@
 """Reading what a model sends back, and telling it what to send: token estimates, the schema
 as a compact shape for the prompt, reasoning preambles, a JSON object inside prose or a code
-fence, ``Retry-After``. Pure functions, no SDK."""
+fence, refusals and cut-off replies (:func:`answer_object`, the one reading both providers
+share), ``Retry-After`` and the wait before a retry. Pure functions, no SDK."""
 
 from __future__ import annotations
 
 import email.utils
 import json
+import random
 import re
 import time
+from collections.abc import Sequence
 from typing import Any
+
+from agent_sleep.providers.base import InvalidOutput, Usage, snippet
 
 SCAN_LIMIT = 200_000  # a reply longer than this is not searched for an embedded object
 BOUNDS = ("maxLength", "maxItems", "minItems")
 PROSE_CHARS, JSON_CHARS = 3.3, 2.2  # characters a token, on the low side (estimate_tokens)
 _THINK_RE = re.compile(r"^\s*<(think|thinking|reasoning)>.*?</\1>\s*", re.S | re.I)
 _OPEN_THINK_RE = re.compile(r"^\s*<(think|thinking|reasoning)>", re.I)
+MAX_REPLY_CHARS = 16_000_000  # openai: the whole reply; longer is refused before parsing
+MAX_RETRY_WAIT = 60.0  # seconds, whatever Retry-After asks
+# why a reply stopped, as the Messages API (stop_reason) and Chat Completions (finish_reason)
+# say it: cut off before its end, or refused (the text may still be schema-valid JSON)
+CUT_OFF = {
+    "max_tokens": "at the output token limit",
+    "length": "at the output token limit",
+    "model_context_window_exceeded": "at the end of the context window",
+}
+REFUSED = frozenset({"refusal", "content_filter"})
 _FENCE_RE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.S)
 
 
@@ -96,6 +111,70 @@ def find_object(text: str) -> dict[str, Any] | None:
             found = data
         at = text.find("{", end)
     return found
+
+
+def answer_object(
+    text: object,
+    usage: Usage,
+    *,
+    stop: object = None,
+    refusal: object = None,
+    tools: Sequence[str] = (),
+    fallback: str = "",
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """The JSON object a model's reply holds, read the same way for every provider; else
+    :class:`InvalidOutput` saying why (the repair prompt and the final error quote it).
+
+    ``text`` is the reply's text, ``stop`` its stop or finish reason, ``refusal`` a refusal
+    the API reports apart (Chat Completions' ``message.refusal``), ``tools`` the names of the
+    tools the model called instead, ``fallback`` text to read when ``text`` holds nothing (a
+    reasoning field), ``limit`` the most characters read (longer is invalid; the openai
+    provider's :data:`MAX_REPLY_CHARS`). A refusal (``refusal``, ``content_filter``) and a
+    cut-off reply are invalid even when their text is valid JSON. The text may carry a
+    ``<think>`` preamble, a code fence or prose around the object (:func:`find_object`)."""
+    text = text if isinstance(text, str) else ""
+    why = stop if isinstance(stop, str) else ""
+    said = refusal if isinstance(refusal, str) and refusal.strip() else ""
+    if why in REFUSED or said:
+        words = f"stop reason {why!r}" if why in REFUSED else "a refusal"
+        prose = len(text) <= SCAN_LIMIT and find_object(text) is None  # not a JSON answer
+        quoted = said or (text if prose else "")
+        if quoted.strip():
+            words += f", saying {snippet(quoted)}"
+        raise InvalidOutput(f"the model refused to answer: {words}", usage)
+    if why in CUT_OFF:
+        raise InvalidOutput(f"the reply was cut off {CUT_OFF[why]}", usage)
+    content = strip_reasoning(text)
+    if not content and fallback.strip():
+        content = fallback
+    called = ", ".join(repr(t) for t in tools[:3]) + (", …" if len(tools) > 3 else "")
+    if not content.strip():
+        if tools:
+            raise InvalidOutput(
+                f"the model called a tool ({called}) instead of answering with a JSON object "
+                "in text",
+                usage,
+            )
+        raise InvalidOutput("the reply is empty", usage)
+    if limit is not None and len(content) > limit:
+        raise InvalidOutput(f"the reply is over {limit} characters", usage)
+    data = find_object(content)
+    if data is None:
+        also = f", and called a tool ({called})" if tools else ""
+        raise InvalidOutput(
+            f"the reply is not a JSON object (it reads {snippet(content)}{also})", usage
+        )
+    return data
+
+
+def backoff(attempt: int, headers: Any) -> float:
+    """Seconds to wait before retry ``attempt + 1``: what the server asks (``Retry-After``),
+    else exponential with jitter; at most :data:`MAX_RETRY_WAIT`."""
+    wait = retry_after(headers)
+    if wait is None:
+        wait = 0.5 * 2 ** min(attempt, 10) * (1 + random.random() / 4)
+    return min(wait, MAX_RETRY_WAIT)
 
 
 def retry_after(headers: Any) -> float | None:
