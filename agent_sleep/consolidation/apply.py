@@ -34,6 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from agent_sleep.analysis import salience
 from agent_sleep.consolidation import apply_rem, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
@@ -533,8 +534,14 @@ class Builder:
     # -- budget and result ------------------------------------------------------------------
 
     def _value(self, note: Note, rank: float) -> float:
+        """What keeping an entry in MEMORY.md is worth: its confidence, its sources and its age
+        (rank), plus what it is: a fact or a preference outlasts an event or a summary ("Friday
+        team pizza" goes before "the family dog is Biscuit"), and what a session must not miss
+        (an allergy, a name: :func:`salience.vital`) goes last."""
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
-        return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank
+        kind = 0.15 if note.type in ("W", "O") else 0.0
+        must = 1.0 if salience.vital(note.text) else 0.0
+        return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank + kind + must
 
     def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
         """The entry of ``pool`` (default: all) with the lowest value among ``entries``."""

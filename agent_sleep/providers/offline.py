@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from agent_sleep.analysis import currency, distill, lexical, temporal
+from agent_sleep.analysis import currency, distill, lexical, salience, temporal
 from agent_sleep.providers import offline_common, offline_currency
 from agent_sleep.providers.base import Usage
 from agent_sleep.providers.offline_common import (
@@ -71,23 +71,10 @@ def condense(text: str, tier: str = "condense", known: frozenset[str] | None = N
     return distill.condense(text, budget, known)
 
 
-# what an assistant must have at every session start, however short the note: health and
-# diet (an allergy, a condition, a medication), a name, pronouns
-_VITAL_RE = re.compile(
-    r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
-    r"vegetarian|vegan|halal|kosher|gluten|pregnan\w*|medication|insulin|wheelchair|deaf|blind|"
-    r"pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
-    r"(?:goes|go) by)\b",
-    re.I,
-)
-
-
 def _vital(text: str, kind: str, conf: float) -> bool:
-    """A fact the next session must not miss (:data:`_VITAL_RE`), or an opinion held strongly
-    (0.9 or more): MEMORY.md takes these first when a day brings more than it takes."""
-    return kind in ("W", "O", "B") and (
-        bool(_VITAL_RE.search(text)) or (kind == "O" and conf >= 0.9)
-    )
+    """A fact the next session must not miss (:func:`salience.vital`), or an opinion held
+    strongly (0.9 or more): MEMORY.md takes these first when a day brings more than it takes."""
+    return kind in ("W", "O", "B") and (salience.vital(text) or (kind == "O" and conf >= 0.9))
 
 
 def _whole(note: dict[str, Any]) -> bool:

@@ -1,0 +1,52 @@
+"""When MEMORY.md is over its budget, events and summaries move out before facts and
+preferences, and what a session must not miss (an allergy, a name) moves out last: the dog,
+the sister's birthday and the TypeScript preference were moved out while "Friday team pizza"
+stayed (a six-week exploratory test: the order was by confidence, sources and age alone)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.core import notes
+from agent_sleep.core.memory import SECTIONS, MemoryDoc
+
+FACTS = [
+    ("W", "Maya is allergic to penicillin."),
+    ("W", "The family dog is Biscuit, a beagle mix."),
+    ("O", "Maya prefers TypeScript over JavaScript for new services."),
+    ("W", "Maya's sister Ada has her birthday on March 3."),
+]
+EVENTS = [
+    ("B", "Friday team pizza; Maya had the margherita."),
+    ("B", "Maya skipped her run because of the rain."),
+    ("B", "Watched the new Dune film with Sam on the couch."),
+]
+
+
+def test_events_move_out_before_facts_and_vital_facts_last(tmp_path: Path) -> None:
+    day = dt.datetime(2026, 11, 10, 9)
+    for k, (kind, text) in enumerate(FACTS):  # the facts are the oldest
+        micro_rest(text, kind, workspace=tmp_path, when=day + dt.timedelta(minutes=k),
+                   confidence=0.8 if kind == "O" else None)  # fmt: skip
+    sleep_cycle(tmp_path, "both", "offline", now=day.replace(hour=22))
+    # events written into MEMORY.md by hand, later ("Safe to edit by hand")
+    doc = MemoryDoc((tmp_path / "MEMORY.md").read_text())
+    for k, (kind, text) in enumerate(EVENTS):
+        when = f"2026-11-1{2 + k}"
+        nid = notes.stable_id("hand", text)
+        doc.add(notes.Note(type=kind, text=text, id=nid, meta={"id": nid, "date": when}),
+                SECTIONS[kind])  # fmt: skip
+    (tmp_path / "MEMORY.md").write_text(doc.render())
+    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    assert len(memory) == len(FACTS) + len(EVENTS)
+    budget = len(doc.render()) - 150  # about two entries too many
+    later = day + dt.timedelta(days=6)
+    micro_rest("Maya's editor is Neovim.", "W", workspace=tmp_path, when=later)
+    sleep_cycle(tmp_path, "both", "offline", now=later.replace(hour=22),
+                memory_budget_chars=budget, prune_memory=True)  # fmt: skip
+    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    gone = [t for _k, t in FACTS + EVENTS if t not in memory]
+    assert gone  # the situation: the budget moved entries out
+    assert all(t in [e for _k, e in EVENTS] for t in gone), gone
