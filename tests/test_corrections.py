@@ -106,6 +106,10 @@ IN_PLACE = [
      "Maria lives in Munich and works at Siemens."),
     ("Standup is at 9:30 and retro on Fridays", "Standup moved from 9:30 to 10:15",
      "Standup is at 10:15 and retro on Fridays"),
+    # ", not A" closing a clause the note goes on after; a value of another kind ("DB") aside
+    ("payments-gateway runs locally on port 8443 and its Postgres on 5434.",
+     "Correction: payments-gateway's local Postgres is on 5435, not 5434 - 5434 is the test DB.",
+     "payments-gateway runs locally on port 8443 and its Postgres on 5435."),
 ]  # fmt: skip
 WHOLE = [
     # one fact: the note replaces it whole, in its own words
@@ -113,7 +117,10 @@ WHOLE = [
     # no value named as replaced, or two new values
     ("Maria lives in Berlin and works at Siemens.", "Maria now lives in Munich."),
     ("We use Node 18 and pnpm 8", "Bumped Node from 18 to 20 and pnpm to 9"),
-]
+    # the policy changed too: the whole entry is the note's
+    ("Car insurance is with Aviva, policy AV-558120.",
+     "Car insurance renewed with Admiral instead of Aviva, policy ADM-77341."),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("old", "new", "want"), IN_PLACE)

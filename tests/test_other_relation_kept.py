@@ -48,6 +48,9 @@ KEPT = [
      "Maya is allergic to penicillin."),
     # a change that names the value it replaced ("it was Pacific") is of that value only
     ("Ravi's time zone is now Mountain Time (it was Pacific).", "Ravi now lives in Denver."),
+    # a condition: nothing changed yet
+    ("Maya and Sam talked about moving to Denver if the Globex job happens.",
+     "Maya's partner is Sam, an ER nurse at OHSU who works night shifts."),
     # each names an attribute the other never says: a standup, a time zone
     ("Maya's standup at Globex moved to 9:30 Mountain from next week.",
      "Maya's time zone is now Mountain Time."),

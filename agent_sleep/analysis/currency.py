@@ -357,7 +357,10 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     the older text must hold another fact (two claims, or a list separator)."""
     if len(claims(old_text, names)) < 2 and not _MORE_RE.search(old_text):
         return None
-    named = {p for phrase in _marked_old(new_text) for p in phrase} | _corrected(new_text)
+    # ", not A" closes a clause: "… on 5435, not 5434 - 5434 is the test DB"
+    parts = re.split(r"\s+[-–—]\s+|;\s+", new_text)
+    corrected = set().union(*(_corrected(p) for p in parts))
+    named = {p for phrase in _marked_old(new_text) for p in phrase} | corrected
     if len(named) != 1:
         return None
     (gone,) = named
@@ -365,9 +368,14 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     if len(at) != 1:
         return None
     said = _pieces(tokens(old_text)) | {re.sub(r"['’]s$", "", w) for w in _pieces(tokens(old_text))}
+    # the new values of the clauses that name the old one ("5434 is the test DB" says no new
+    # value of it)
+    told = " ".join(
+        p for p in parts if gone in _corrected(p) or any(gone in ph for ph in _marked_old(p))
+    )
     fresh = {
         v
-        for v in _pieces(_strong_words(new_text))
+        for v in _pieces(_strong_words(told))
         if v != gone and v not in said and re.sub(r"['’]s$", "", v) not in said
     }
     if len(fresh) != 1:

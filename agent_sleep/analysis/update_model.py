@@ -59,6 +59,9 @@ _FUTURE_RE = re.compile(
     re.I,
 )
 
+# a condition: what follows has not happened
+_IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
+
 FEATURES = (
     "bias",
     "cosine of the two notes, values masked",
@@ -115,6 +118,8 @@ def last_word(
         return verdict
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
+    if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
+        return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
