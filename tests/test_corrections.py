@@ -135,8 +135,10 @@ def test_no_value_put_in_place(old: str, new: str) -> None:
     assert currency.in_place(new, old) is None
 
 
-def test_a_correction_keeps_the_other_facts_of_its_entry_after_a_sleep(tmp_path: Path) -> None:
-    old, new, want = IN_PLACE[0]
+@pytest.mark.parametrize(("old", "new", "want"), [IN_PLACE[0], IN_PLACE[3]])
+def test_a_correction_keeps_the_other_facts_of_its_entry_after_a_sleep(
+    tmp_path: Path, old: str, new: str, want: str
+) -> None:
     micro_rest(old, "W", workspace=tmp_path, when=_at(1, 9))
     sleep_cycle(tmp_path, "both", "offline", now=_at(1, 22))
     micro_rest(new, "W", workspace=tmp_path, when=_at(3, 9))

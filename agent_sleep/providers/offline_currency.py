@@ -194,9 +194,7 @@ def supersedes(
             if rank > best:
                 # the one value the note names as replaced, put right where the entry holds
                 # more than that fact ("port 8443 and its Postgres on 5434": the port stays)
-                placed = None
-                if verdict.why == "the old value named":
-                    placed = currency.in_place(text, old_text, known)
+                placed = currency.in_place(text, old_text, known)
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
