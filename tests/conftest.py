@@ -29,6 +29,21 @@ def ws(tmp_path: Path) -> Path:
     return tmp_path / "ws"
 
 
+@pytest.fixture
+def openai_stand_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """The OpenAI-compatible stand-in on 127.0.0.1 (``tests.fake_openai_api``) as the server,
+    no key, no retries, no model or extra body from the environment."""
+    from tests.fake_openai_api import FakeOpenAIAPI
+
+    with FakeOpenAIAPI() as server:
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "0")
+        monkeypatch.delenv("AGENT_SLEEP_MODEL", raising=False)
+        monkeypatch.delenv("AGENT_SLEEP_EXTRA_BODY", raising=False)
+        yield server
+
+
 @pytest.fixture(scope="module")
 def similar() -> object:
     """The bundled model's similarity function, as the offline currency reader uses it."""

@@ -11,7 +11,6 @@ bounds (anthropic); the rest are counted as ``item_cap`` and reported.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,14 +51,8 @@ def _written(ws: Path) -> list[str]:
 
 
 @pytest.fixture
-def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
-    with FakeOpenAIAPI() as server:
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
-        monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "0")
-        monkeypatch.delenv("AGENT_SLEEP_MODEL", raising=False)
-        monkeypatch.delenv("AGENT_SLEEP_EXTRA_BODY", raising=False)
-        yield server
+def api(openai_stand_in: FakeOpenAIAPI) -> FakeOpenAIAPI:
+    return openai_stand_in
 
 
 def test_openai_flush_keeps_at_most_the_cap_the_request_states(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +66,8 @@ def _check(bodies: list[str], payloads: list[dict[str, Any]]) -> None:
 
 
 @pytest.fixture
-def openai_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
-    with FakeOpenAIAPI() as server:
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
-        monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "0")
-        monkeypatch.delenv("AGENT_SLEEP_MODEL", raising=False)
-        monkeypatch.delenv("AGENT_SLEEP_EXTRA_BODY", raising=False)
-        yield server
+def openai_api(openai_stand_in: FakeOpenAIAPI) -> FakeOpenAIAPI:
+    return openai_stand_in
 
 
 def test_openai_local_server_gets_memory_and_bank_redacted(

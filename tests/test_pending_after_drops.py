@@ -18,7 +18,7 @@ through the real ``openai`` SDK.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +38,8 @@ Answer = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @pytest.fixture
-def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
-    with FakeOpenAIAPI() as server:
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
-        monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "0")
-        monkeypatch.delenv("AGENT_SLEEP_MODEL", raising=False)
-        monkeypatch.delenv("AGENT_SLEEP_EXTRA_BODY", raising=False)
-        yield server
+def api(openai_stand_in: FakeOpenAIAPI) -> FakeOpenAIAPI:
+    return openai_stand_in
 
 
 def _answering(api: FakeOpenAIAPI, nrem: Answer | None = None, rem: Answer | None = None) -> None:

@@ -6,7 +6,6 @@ import datetime as dt
 import email.utils
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,9 @@ from tests.test_hostile_support import AT, NOW, TODAY
 
 
 @pytest.fixture
-def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIAPI]:
-    with FakeOpenAIAPI() as server:
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
-        monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "2")
-        monkeypatch.delenv("AGENT_SLEEP_MODEL", raising=False)
-        monkeypatch.delenv("AGENT_SLEEP_EXTRA_BODY", raising=False)
-        yield server
+def api(openai_stand_in: FakeOpenAIAPI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAIAPI:
+    monkeypatch.setenv("AGENT_SLEEP_MAX_RETRIES", "2")
+    return openai_stand_in
 
 
 def _note(ws: Path, text: str, days_ago: int = 0, kind: str = "B") -> str:
