@@ -68,9 +68,17 @@ from agent_sleep.core.notes import DEFAULT_CONFIDENCE, Note, sources_of, stable_
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
 
+# sections sleep keeps for what is no longer current: a model's current fact is never filed there
+_RESERVED_SECTIONS = frozenset({"history", ARCHIVE_SECTION.lstrip("# ").lower()})
+
 
 def _section_title(raw: str) -> str:
-    title = " ".join(redact(raw).replace("#", " ").split())[:80]
+    """A section title from a model's string: no comment (an id comment is metadata), no '#',
+    one line of at most 80 characters; a title sleep keeps for History reads "Notes"."""
+    plain = re.sub(r"<!--.*?(?:-->|$)", " ", redact(raw), flags=re.S)
+    title = " ".join(plain.replace("#", " ").split())[:80]
+    if title.lower() in _RESERVED_SECTIONS:
+        return "Notes"
     return title or "Notes"
 
 
@@ -500,7 +508,7 @@ class Builder:
         if ids is None:
             return
         slug = slug_of(str(raw_slug))
-        if not slug:
+        if not slug or slug == ARCHIVE_SLUG:  # the archive holds what left MEMORY.md only
             self.plan.dropped["bad_slug"] += 1
             return
         text = clean_text(str(content))
