@@ -6,7 +6,7 @@ and the superseded entries). The run writes the plan atomically under the worksp
 run prints it as a diff. Every item must cite ids that were in the input; text is redacted;
 slugs become ``[a-z0-9-]+``; paths are confined to the workspace; a list that files notes gives
 at most ``ITEMS_PER_NOTE`` items per note of the run (``item_cap``); a confidence must be a
-finite number (``bad_confidence``).
+number from 0 to 1 (``bad_confidence``; never clamped).
 
 One removal cap per run (unless pruning is asked for): of the entries MEMORY.md held when the
 run began, at most 25% may leave it or have their text rewritten — remove, supersede,
@@ -27,6 +27,7 @@ note without consuming it.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -271,8 +272,10 @@ class Builder:
         ids = self._grounded(item.get("sources"))
         if ids is None:
             return
-        if item.get("confidence") is not None and finite(item.get("confidence")) is None:
-            self.plan.dropped["bad_confidence"] += 1  # NaN, an infinity: never a 0.0 or a 1.0
+        conf = item.get("confidence")
+        if conf is not None and not 0.0 <= (finite(conf) or math.nan) <= 1.0:
+            # NaN, an infinity, 1.7, -0.3: a broken answer, never clamped to a 0.0 or a 1.0
+            self.plan.dropped["bad_confidence"] += 1
             return
         text = one_line(str(item.get("text", "")))
         if action != "remove" and (not text or self._too_big(text, MAX_TEXT_CHARS)):

@@ -3,9 +3,10 @@ log, and bank pages REM suggests.
 
 Functions of the :class:`~agent_sleep.consolidation.apply.Builder` (as ``supersede.py`` is):
 every item must cite ids the model was shown; an opinion's confidence changes only with new
-evidence, to a finite number (``bad_confidence``); a dream or action already in a log is not
-written twice; a run writes at most ``MAX_DREAMS`` dreams and ``MAX_NEXT_ACTIONS`` actions, and
-takes at most ``ITEMS_PER_NOTE`` bank suggestions per note (``item_cap`` past them).
+evidence, to a number from 0 to 1 (``bad_confidence``; never clamped); a dream or action already
+in a log is not written twice; a run writes at most ``MAX_DREAMS`` dreams and
+``MAX_NEXT_ACTIONS`` actions, and takes at most ``ITEMS_PER_NOTE`` bank suggestions per note
+(``item_cap`` past them).
 """
 
 from __future__ import annotations
@@ -69,10 +70,10 @@ def confidence(b: Builder, item: dict[str, Any]) -> None:
         b.plan.dropped["not_an_opinion"] += 1
         return
     value = finite(item.get("new_c", 0))
-    if value is None:  # not a number, NaN or an infinity: min/max would clamp NaN to 0.0
+    if value is None or not 0.0 <= value <= 1.0:  # NaN, an infinity, 42: never clamped
         b.plan.dropped["bad_confidence"] += 1
         return
-    new_c = round(min(1.0, max(0.0, value)), 2)
+    new_c = round(value, 2)
     evidence = [s for s in note.meta.get("evidence", "").split(",") if s]
     new_ids = [s for s in ids if s not in evidence and s != note.id]
     if not new_ids or new_c == note.confidence:
