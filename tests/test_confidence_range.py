@@ -35,7 +35,7 @@ def test_an_out_of_range_confidence_is_refused(ws: Path, conf: float) -> None:
     assert not memory.exists() or not notes.notes_in(memory.read_text())
 
 
-@pytest.mark.parametrize("conf", [0.3, 0.55, 1.0])
+@pytest.mark.parametrize("conf", [0.3, 0.55, 1.0, 0])
 def test_a_confidence_in_range_is_kept(ws: Path, conf: float) -> None:
     nid = micro_rest("User prefers tabs over spaces.", "O", workspace=ws, when=day(0),
                      confidence=0.7)  # fmt: skip

@@ -27,7 +27,6 @@ note without consuming it.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -273,7 +272,8 @@ class Builder:
         if ids is None:
             return
         conf = item.get("confidence")
-        if conf is not None and not 0.0 <= (finite(conf) or math.nan) <= 1.0:
+        value = finite(conf) if conf is not None else 0.5
+        if value is None or not 0.0 <= value <= 1.0:
             # NaN, an infinity, 1.7, -0.3: a broken answer, never clamped to a 0.0 or a 1.0
             self.plan.dropped["bad_confidence"] += 1
             return
