@@ -41,7 +41,7 @@ from agent_sleep.consolidation.bounded import ENTRY_KEYS, MAX_SOURCES, bounded, 
 from agent_sleep.core import schema as jsonschema
 from agent_sleep.core.errors import BadInput, StorageError
 from agent_sleep.core.workspace import Workspace
-from agent_sleep.providers.base import Answer, Provider, Usage, ask
+from agent_sleep.providers.base import Answer, Provider, UnusableReply, Usage, ask
 from agent_sleep.providers.replies import PROSE_CHARS, estimate_tokens, schema_instruction
 
 log = logging.getLogger(__name__)
@@ -410,7 +410,11 @@ def ask_all(
             size = len(part.get("notes") or []) or len(str(part.get("text", "")))
             unit = "notes" if part.get("notes") else "characters"
             say(f"  {task} batch {k}/{len(parts)}: {size} {unit}")
-        one = ask(provider, system, part, schema, request_schema=sent)
+        try:
+            one = ask(provider, system, part, schema, request_schema=sent)
+        except UnusableReply as e:
+            e.usage = usage + e.usage  # the batches before it were paid for too
+            raise
         usage, repairs = usage + one.usage, repairs + one.repairs
         answers.append(one.data)
         if len(parts) > 1:

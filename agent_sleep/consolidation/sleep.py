@@ -16,6 +16,7 @@ seeds from a note NREM has not taken does not consume it (``status.waiting``).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import os
@@ -39,10 +40,11 @@ from agent_sleep.core.notes import sources_of
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import offline_common, offline_currency, prompts
-from agent_sleep.providers.base import Provider, Usage, get_provider
+from agent_sleep.providers.base import Provider, UnusableReply, Usage, get_provider
 
 PHASES = ("nrem", "rem", "both")
 BRIEF_ITEMS = 50  # open questions / weakly-learned items kept per run
+MAX_ERROR_CHARS = 500  # a failed run's reason, as its journal line keeps it
 
 
 @dataclass(frozen=True)
@@ -159,9 +161,13 @@ class _Run:
         # batches that fit the provider's window; one merged answer, one plan (batches.py);
         # the offline consolidator reports the steps of a long request to the same callback
         with offline_common.reporting(self.say):
-            answer = batches.ask_all(
-                self.prov, system, user, schema, workspace=self.ws, progress=self.say
-            )
+            try:
+                answer = batches.ask_all(
+                    self.prov, system, user, schema, workspace=self.ws, progress=self.say
+                )
+            except UnusableReply as e:  # what the failed run spent, for its journal line
+                self.usage += e.usage
+                raise
         self.usage, self.repairs = self.usage + answer.usage, self.repairs + answer.repairs
         self.batches += answer.batches
         self.cached += answer.keys
@@ -270,6 +276,71 @@ def sleep_cycle(
     if dry_run:  # writes nothing, not even a new layout: a read-only workspace will do
         ws = ws.for_reading()
     ws.ensure()
+    attempt: dict[str, Any] = {}
+    try:
+        return _cycle(
+            ws, phase, provider, model, dry_run, prune_memory, since, budget, progress, now,
+            started, attempt,
+        )  # fmt: skip
+    except (Exception, KeyboardInterrupt) as exc:
+        if not dry_run:  # a dry run writes nothing, not even this
+            _journal_failure(ws, phase, provider, model, attempt, exc, started)
+        raise
+
+
+def _journal_failure(
+    ws: Workspace,
+    phase: str,
+    provider: Provider | str | None,
+    model: str | None,
+    attempt: dict[str, Any],
+    exc: BaseException,
+    started: float,
+) -> None:
+    """One journal line for a run that failed (a provider error, a timeout, Ctrl-C): what it
+    was asked, how far it got and why it stopped. Nothing was written (the plan is applied
+    all or nothing, under the journal's own before-images); its notes stay pending. Best
+    effort: a journal that cannot be written never hides the run's own error."""
+    run: _Run | None = attempt.get("run")
+    prov = run.prov if run else None if provider is None or isinstance(provider, str) else provider
+    name = prov.name if prov else provider if isinstance(provider, str) else None
+    usage = run.usage if run else Usage()
+    line = {
+        "event": "sleep-failed",
+        "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "phase": phase,
+        "provider": name,
+        "model": prov.model if prov else model,
+        "error": one_line(f"{type(exc).__name__}: {exc}")[:MAX_ERROR_CHARS],
+        "stage": attempt.get("stage", "reading"),
+        "notes_in": attempt.get("notes_in", 0),
+        "tokens": {
+            "input": usage.input_tokens,
+            "output": usage.output_tokens,
+            "calls": usage.calls,
+            "repairs": run.repairs if run else 0,
+            "batches": run.batches if run else 0,
+        },
+        "seconds": round(time.monotonic() - started, 3),
+    }
+    with contextlib.suppress(Exception):  # see the docstring
+        journal.append(ws, line)
+
+
+def _cycle(
+    ws: Workspace,
+    phase: str,
+    provider: Provider | str | None,
+    model: str | None,
+    dry_run: bool,
+    prune_memory: bool,
+    since: str | dt.date | None,
+    budget: int,
+    progress: Callable[[str], None] | None,
+    now: dt.datetime | None,
+    started: float,
+    attempt: dict[str, Any],
+) -> SleepResult:
     offline_currency.cache_in(ws.state_dir / "model")  # the offline consolidator's MiniLM
     prov = (
         get_provider(provider, model) if provider is None or isinstance(provider, str) else provider
@@ -304,13 +375,17 @@ def sleep_cycle(
         ),
         held=held,
     )  # fmt: skip
+    attempt.update(run=run, notes_in=len(batch_ids))
     if phase in ("nrem", "both"):
         run.forks = supersede.forks(ws, snap.memory)
     weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:
+        attempt["stage"] = "nrem"
         _nrem(run, snap, nrem_batch, scores, weak)
     if rem_batch:
+        attempt["stage"] = "rem"
         _rem(run, snap, rem_batch, scores, {e.id for e in snap.memory})
+    attempt["stage"] = "writing"
     if awaiting:
         one = len(awaiting) == 1
         run.say(

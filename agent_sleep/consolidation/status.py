@@ -97,7 +97,8 @@ def status(
     with ws.read_lock():
         snap = read_snapshot(ws, dt.date.min, until=today)
         memory_text = ws.read_text(ws.memory_md)
-        runs = [e for e in journal.entries(ws) if e.get("event") in ("sleep", "rollback")]
+        lines = journal.entries(ws)
+        runs = [e for e in lines if e.get("event") in ("sleep", "rollback")]
         unfinished = journal.unfinished_runs(ws)  # killed mid-write: `rollback` undoes them
         cited = nrem_cited(ws, snap)
     held = held_back(runs)
@@ -105,21 +106,13 @@ def status(
     in_window = [n for n in pending if n.date >= window_start.isoformat()]
     rolled = {e.get("run_id") for e in runs if e.get("event") == "rollback"}
     recent = [
-        {
-            "run_id": e.get("run_id"),
-            "time": e.get("time"),
-            "phase": e.get("phase"),
-            "provider": e.get("provider"),
-            "model": e.get("model"),
-            "notes_in": e.get("notes_in"),
-            "files_changed": len(e.get("files_changed") or []),
-            "seconds": e.get("seconds"),
-            "rolled_back": e.get("run_id") in rolled,
-        }
-        for e in runs
-        if e.get("event") == "sleep" and isinstance(e.get("files_changed", []), list)
+        _run_row(e, rolled)
+        for e in lines
+        if e.get("event") == "sleep-failed"
+        or (e.get("event") == "sleep" and isinstance(e.get("files_changed", []), list))
     ]
-    # both in UTC, ISO 8601 to the second: ordered as text
+    # all in UTC, ISO 8601 to the second: ordered as text (a stable sort: journal order within
+    # a second)
     recent = sorted(recent + unfinished, key=lambda r: str(r["time"] or ""))[-RECENT:]
     return {
         "workspace": str(ws.root),
@@ -135,6 +128,26 @@ def status(
         "daily_logs": len(ws.daily_logs()),
         "recent_runs": recent,
     }
+
+
+def _run_row(e: dict[str, Any], rolled: set[Any]) -> dict[str, Any]:
+    """A sleep run's journal line as ``status`` lists it; a failed run (``sleep-failed``)
+    wrote nothing, so it has no run id to roll back and says why it stopped."""
+    failed = e.get("event") == "sleep-failed"
+    row = {
+        "run_id": None if failed else e.get("run_id"),
+        "time": e.get("time"),
+        "phase": e.get("phase"),
+        "provider": e.get("provider"),
+        "model": e.get("model"),
+        "notes_in": e.get("notes_in"),
+        "files_changed": len(e.get("files_changed") or []),
+        "seconds": e.get("seconds"),
+        "rolled_back": not failed and e.get("run_id") in rolled,
+    }
+    if failed:
+        row["failed"] = str(e.get("error") or "unknown error")
+    return row
 
 
 def render(s: dict[str, Any]) -> str:
@@ -160,6 +173,12 @@ def render(s: dict[str, Any]) -> str:
             mark = " (rolled back)" if r["rolled_back"] else ""
             if r.get("unfinished"):
                 mark = " (unfinished: killed mid-write; `agent-sleep rollback` undoes it)"
+            if r.get("failed"):
+                lines.append(
+                    f"  {'failed':<20}  {r['phase'] or '?':<4}  {r['provider']}  {r['seconds']}s"
+                    f"  {r['failed']}"
+                )
+                continue
             lines.append(
                 f"  {r['run_id']}  {r['phase'] or '?':<4}  {r['provider']}  notes {r['notes_in']}  "
                 f"files {r['files_changed']}  {r['seconds']}s{mark}"

@@ -54,6 +54,15 @@ class InvalidOutput(AgentSleepError):
         self.usage = usage or Usage()
 
 
+class UnusableReply(AgentSleepError):
+    """The model's reply was unusable twice; ``usage`` is what the attempts spent (a failed
+    run's journal line reports it)."""
+
+    def __init__(self, message: str, usage: Usage) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
 class Provider(Protocol):
     name: str
     model: str
@@ -259,7 +268,8 @@ def ask(
         if not errs:
             return Answer(data, usage, attempt)
         problems = "; ".join(errs[:8])
-    raise AgentSleepError(
+    raise UnusableReply(
         f"the {provider.name} model's reply was unusable twice ({problems}); nothing was written. "
-        "Run again, or use --provider offline"
+        "Run again, or use --provider offline",
+        usage,
     )
