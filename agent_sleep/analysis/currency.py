@@ -941,10 +941,12 @@ _JOINED_RE = re.compile(r"[A-Za-z][-_.@/][A-Za-z0-9]")
 
 
 # the date sleep writes after a time that is past or present ("had a sore throat today
-# (2026-11-21)"): when something happened, not a value of what it says (a time to come,
-# "moves to next Friday (2026-03-13)", is one)
+# (2026-11-21)", "started on Monday (2026-11-09)"): when something happened, not a value of
+# what it says (a time to come, "moves to next Friday (2026-03-13)", is one; a bare weekday
+# keeps its name as a value either way, as before it was resolved)
 _WHEN_SAID_RE = re.compile(
-    r"\b((?:today|tonight|yesterday|last night|this (?:morning|afternoon|evening))(?:'s|’s)?)"
+    r"\b((?:today|tonight|yesterday|last night|this (?:morning|afternoon|evening)"
+    r"|(?<!next )(?<!this )(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)?)"
     r"\s*\(\d{4}-\d{2}-\d{2}\)",
     re.I,
 )

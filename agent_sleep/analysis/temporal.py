@@ -3,8 +3,14 @@
 Daily logs are dated, so "yesterday" written in the log of 2023-05-08 means 2023-05-07. Before any
 model (offline or remote) sees a note, :func:`resolve` keeps the writer's words and appends the
 date they mean: ``"yesterday"`` -> ``"yesterday (2023-05-07)"``. Resolution is deterministic and
-idempotent (an expression already followed by a parenthesised date is left alone). Bare weekday
-names ("on Friday") are ambiguous between past and future and are kept as written.
+idempotent (an expression already followed by a parenthesised date is left alone).
+
+A bare weekday ("on Friday") is resolved only when its sentence says which way it points
+(:func:`_bare_weekday`): "I won the tournament on Friday" in the log of Sunday 2022-07-10 is
+the Friday before (2022-07-08); "the boxes will arrive Thursday" in Monday's log the Thursday
+after. A weekday of a habit ("every Friday", "on Fridays", "the weekly sync is on Monday"), a
+move to a weekday ("practice moved to Saturday", which is a schedule, not a day), a weekday
+that names the log's own day, or a sentence that reads both ways is kept as written.
 
 :func:`extract` lists the temporal expressions of a text (dates, times, durations, ages,
 relative expressions) for the preservation metric of the consolidation benchmark.
@@ -107,6 +113,83 @@ def _year(m: re.Match[str], day: dt.date) -> str:
     return str(day.year + delta)
 
 
+# The tense of a sentence, read from its words: a past form, or a time to come. A "-ed" word
+# counts as past unless a form of "be" or "get" comes before it ("is scheduled for Friday").
+_PAST_RE = re.compile(
+    r"\b(?:was|were|did|had|went|came|met|got|saw|told|said|left|took|made|gave|found|bought|"
+    r"ran|began|flew|drove|won|lost|sent|spent|paid|heard|felt|kept|brought|thought|wrote|"
+    r"broke|fell|sold|built|caught|chose|ate|drank|sang|swam|slept|woke|wore|rode|became|"
+    r"forgot|taught|threw|stood|sat|led|hit|quit|ago|yesterday|last)\b",
+    re.I,
+)
+_ED_RE = re.compile(r"\b(?P<before>\w+(?:['’]\w+)?)?\s*\b(?P<word>[a-z]{3,}ed)\b", re.I)
+_NOT_PAST_BEFORE = frozenset(["am", "is", "are", "be", "been", "being", "get", "gets", "will"])
+_BE_ENDINGS = ("'s", "'re", "'m", "’s", "’re", "’m")
+_FUTURE_RE = re.compile(
+    r"(?:\b(?:will|shall|gonna|going to|plan(?:s|ning)? to|due|tomorrow|next|upcoming)\b"
+    r"|['’]ll\b|\b(?:am|is|are|['’]re|['’]m|['’]s) \w+ing\b"
+    r"|\b(?:scheduled|planned|booked|slated|set) for\b)",
+    re.I,
+)
+# a habit or a schedule, not a day: every / each Friday, Fridays, weekly, a move to a day
+_HABIT_RE = re.compile(
+    r"\b(?:every|each|weekly|usually|always|often|normally|(?:mon|tues|wednes|thurs|fri|satur|"
+    r"sun)days|weekdays|weekends)\b",
+    re.I,
+)
+_BARE_WEEKDAY_RE = re.compile(
+    rf"(?<![\w-])(?P<prep>(?:on|by|until|till|before|after|to|from|for|since) )?"
+    rf"(?P<wd>{'|'.join(w.title() for w in _WEEKDAYS)}|{'|'.join(_WEEKDAYS)})"
+    r"(?P<part> (?:morning|afternoon|evening|night))?(?![\w-])(?!['’](?!s\b))"
+)
+_SENTENCE_END_RE = re.compile(r"[.!?;]\s|\n")
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` holding ``text[start:end]``."""
+    begin = max((m.end() for m in _SENTENCE_END_RE.finditer(text, 0, start)), default=0)
+    stop = _SENTENCE_END_RE.search(text, end)
+    return text[begin : stop.start() + 1 if stop else len(text)]
+
+
+def _tense(sentence: str) -> int:
+    """-1 when ``sentence`` speaks of the past, 1 of a time to come, 0 when it does not say
+    or says both."""
+    past = bool(_PAST_RE.search(sentence)) or any(
+        not (b in _NOT_PAST_BEFORE or b.endswith(_BE_ENDINGS))
+        for b in ((m.group("before") or "").lower() for m in _ED_RE.finditer(sentence))
+    )
+    future = bool(_FUTURE_RE.search(sentence))
+    return 0 if past == future else -1 if past else 1
+
+
+def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
+    """The date a weekday with no "last" / "next" / "this" means, seen from ``day``: the one
+    before when its sentence speaks of the past, the one after when of a time to come; None
+    (kept as written) for a habit, a move to a day, the log's own weekday, or no clear tense."""
+    prep = (m.group("prep") or "").strip().lower()
+    if prep in ("to", "from"):  # "moved to Saturday": a new schedule, not a date
+        return None
+    if re.search(r"\b(?:last|next|this|every|each)\s+$", text[: m.start("wd")], re.I):
+        return None
+    after = text[m.end() : m.end() + 16]
+    if re.match(r",? *(?:\d|\(|(?:the )?\d|" + _MONTH_RE + ")", after):  # "Friday, March 13"
+        return None
+    sentence = _sentence(text, m.start(), m.end())
+    if _HABIT_RE.search(sentence):
+        return None
+    target = _WEEKDAYS.index(m.group("wd").lower())
+    if target == day.weekday():
+        return None  # "on Friday" in Friday's log: today, or a week away
+    deadline = prep in ("by", "until", "till") and not _PAST_RE.search(sentence)
+    way = 1 if deadline else _tense(sentence)
+    if way < 0:
+        return (day - dt.timedelta(days=(day.weekday() - target) % 7)).isoformat()
+    if way > 0:
+        return (day + dt.timedelta(days=(target - day.weekday()) % 7)).isoformat()
+    return None
+
+
 def _fixed(days: int) -> object:
     return lambda m, day: (day + dt.timedelta(days=days)).isoformat()
 
@@ -150,6 +233,15 @@ def resolve(text: str, day: dt.date) -> str:
             if _RESOLVED_AFTER.match(text[end:]):
                 continue
             value = fn(m, day)  # type: ignore[operator]
+            spans.append((m.start(), end, f" ({value})"))
+    for m in _BARE_WEEKDAY_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e, _ in spans):
+            continue
+        end = m.end() + (2 if text[m.end() : m.end() + 2] in ("'s", "’s") else 0)
+        if _RESOLVED_AFTER.match(text[end:]):
+            continue
+        value = _bare_weekday(text, m, day)
+        if value is not None:
             spans.append((m.start(), end, f" ({value})"))
     for _start, end, add in sorted(spans, reverse=True):
         text = text[:end] + add + text[end:]

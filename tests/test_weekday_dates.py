@@ -1,0 +1,68 @@
+"""A bare weekday ("on Friday") is resolved when its sentence says which way it points.
+
+Before, "Maya started at Globex on Monday." was kept with no date, so a month later MEMORY.md
+could not say which Monday; "tomorrow" and "last Friday" were resolved already. Now the
+sentence's tense decides: a past form means the weekday before the log's day, a time to come
+the one after. A habit, a move to a weekday (a schedule), the log's own weekday and a sentence
+that reads both ways keep the words as written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import temporal
+
+WED = dt.date(2026, 11, 11)  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the past: the weekday before
+        ("Maya started at Globex on Monday.", "Maya started at Globex on Monday (2026-11-09)."),
+        ("On Friday, I got great news.", "On Friday (2026-11-06), I got great news."),
+        ("I finished the report on Tuesday.", "I finished the report on Tuesday (2026-11-10)."),
+        ("We celebrated Friday's launch.", "We celebrated Friday's (2026-11-06) launch."),
+        ("Deployed on Sunday night.", "Deployed on Sunday night (2026-11-08)."),
+        # a time to come: the weekday after
+        ("The boxes will arrive Thursday.", "The boxes will arrive Thursday (2026-11-12)."),
+        ("We're meeting Priya on Friday.", "We're meeting Priya on Friday (2026-11-13)."),
+        ("Send the report by Friday.", "Send the report by Friday (2026-11-13)."),
+        ("The demo is scheduled for Monday.", "The demo is scheduled for Monday (2026-11-16)."),
+        # kept as written
+        ("Soccer practice is on Sundays at 10am.", None),  # a habit
+        ("The weekly sync is on Monday.", None),
+        ("Every Friday we deploy.", None),
+        ("Leo's practice moved to Saturday.", None),  # a new schedule, not a day
+        ("The standup is on Wednesday.", None),  # the log's own weekday
+        ("I'm excited about Friday's party.", None),  # no tense to read
+        ("Boxes arrive Thursday.", None),  # present simple: a habit or a plan
+        ("Maya got married on Saturday, and she is moving on Monday.", None),  # both ways
+        ("Friday, March 13 is the launch.", None),  # dated already
+        ("Launch moved to Friday (2026-11-13).", None),
+    ],
+)
+def test_a_bare_weekday_is_resolved_by_its_sentence(text: str, expected: str | None) -> None:
+    out = temporal.resolve(text, WED)
+    assert out == (expected or text)
+    assert temporal.resolve(out, WED) == out  # idempotent
+
+
+def test_a_sentence_is_read_on_its_own() -> None:
+    text = "I flew home on Sunday. The movers will come Friday."
+    assert temporal.resolve(text, WED) == (
+        "I flew home on Sunday (2026-11-08). The movers will come Friday (2026-11-13)."
+    )
+
+
+def test_sleep_keeps_the_date_of_a_weekday(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    when = dt.datetime.combine(WED, dt.time(10, 0))
+    micro_rest("Maya started at Globex on Monday.", "W", workspace=ws, when=when)
+    sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    assert "on Monday (2026-11-09)" in (ws / "MEMORY.md").read_text()
