@@ -108,6 +108,21 @@ def tree(root: Path, *, skip_state: bool = False) -> dict[str, bytes]:
     return out
 
 
+def but_failure_lines(snapshot: dict[str, bytes]) -> dict[str, bytes]:
+    """A :func:`tree` snapshot with the journal's ``sleep-failed`` lines taken out: a sleep
+    that fails writes that one line and nothing else (a journal holding nothing else is
+    taken out whole, as if never created)."""
+    out = dict(snapshot)
+    for key, data in snapshot.items():
+        if key.endswith("journal.jsonl"):
+            kept = [ln for ln in data.splitlines(keepends=True) if b'"sleep-failed"' not in ln]
+            if kept:
+                out[key] = b"".join(kept)
+            else:
+                del out[key]
+    return out
+
+
 def markdown_files(ws: Path) -> list[Path]:
     out = [ws / "MEMORY.md"] if (ws / "MEMORY.md").exists() else []
     for folder in ("memory", "bank/entities", "bank/concepts"):

@@ -25,7 +25,7 @@ from agent_sleep.providers.anthropic import AnthropicProvider
 from agent_sleep.providers.base import get_provider
 from agent_sleep.providers.openai import OpenAIProvider
 from tests.fake_openai_api import honest
-from tests.test_hostile_support import AT, NOW, cli, day, tree
+from tests.test_hostile_support import AT, NOW, but_failure_lines, cli, day, tree
 
 HTML = ("text/html; charset=utf-8", "<!doctype html><html><body><h1>Welcome</h1></body></html>")
 Answer = tuple[str, str]  # content type, body
@@ -140,7 +140,7 @@ def test_anthropic_cli_sleep_refuses_an_html_page(served: Path) -> None:
         assert "not a Messages API message (text '<!doctype html>" in err
         assert r.stdout == ""
         assert server.paths == ["/v1/messages"] * 2  # the call and its one repair retry
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 def test_anthropic_cli_flush_json_refuses_other_json(served: Path) -> None:
@@ -153,7 +153,7 @@ def test_anthropic_cli_flush_json_refuses_other_json(served: Path) -> None:
         assert "not a Messages API message (no content)" in err
         assert json.loads(r.stdout) == {"error": err.removeprefix("Error: "), "exit_code": 1}
         assert server.paths == ["/v1/messages"] * 2
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 @pytest.mark.parametrize(("ctype", "body"), NOT_A_MESSAGE)
@@ -167,7 +167,7 @@ def test_anthropic_reply_that_is_not_a_message_is_an_invalid_reply(
         with pytest.raises(AgentSleepError, match="anthropic model's reply was unusable twice"):
             sleep_cycle(served, "nrem", "anthropic", now=NOW)
         assert len(server.paths) == 2
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 def test_anthropic_usage_of_any_type_counts_zero(
@@ -213,7 +213,7 @@ def test_openai_model_discovery_refuses_a_body_that_is_not_a_model_list(
         assert type(e.value) is AgentSleepError  # as when the server cannot be reached
         assert "pass --model" in str(e.value) and "\n" not in str(e.value)
         assert server.paths == ["/v1/models"]
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 def test_openai_cli_without_model_and_a_bad_model_list(served: Path) -> None:
@@ -225,7 +225,7 @@ def test_openai_cli_without_model_and_a_bad_model_list(served: Path) -> None:
         assert err.startswith(f"Error: could not list the models of {url} (the answer is not JSON")
         assert json.loads(r.stdout)["exit_code"] == 1
         assert server.paths == ["/v1/models"]  # no completion asked for
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 def test_openai_with_model_a_bad_model_list_leaves_the_default_window(
@@ -285,7 +285,7 @@ def test_openai_reply_that_is_not_a_completion_is_an_invalid_reply(
         with pytest.raises(AgentSleepError, match="openai model's reply was unusable twice"):
             sleep_cycle(served, "nrem", prov, now=NOW)
         assert server.paths == ["/v1/chat/completions"] * 2
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before
 
 
 # -- out-of-range settings -----------------------------------------------------------------------
@@ -346,4 +346,4 @@ def test_cli_refuses_out_of_range_settings_for_both_providers(
             assert err.startswith(f"Error: ${name}={value!r} is not a valid "), err
             assert len(r.stderr.strip().splitlines()) == 1, r.stderr  # refused up front
         assert server.paths == []
-    assert tree(served) == before
+    assert but_failure_lines(tree(served)) == before

@@ -310,7 +310,7 @@ def _journal_failure(
         "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "phase": phase,
         "provider": name,
-        "model": prov.model if prov else model,
+        "model": _known_model(prov) if prov else model,
         "error": one_line(f"{type(exc).__name__}: {exc}")[:MAX_ERROR_CHARS],
         "stage": attempt.get("stage", "reading"),
         "notes_in": attempt.get("notes_in", 0),
@@ -325,6 +325,17 @@ def _journal_failure(
     }
     with contextlib.suppress(Exception):  # see the docstring
         journal.append(ws, line)
+
+
+def _known_model(prov: Provider) -> str | None:
+    """The provider's model name if it is known without asking its server: an
+    OpenAI-compatible provider lists the server's models to learn it, and a run that failed
+    must not ask again (the server may be what failed)."""
+    if isinstance(getattr(type(prov), "model", None), property):
+        value = vars(prov).get("_model")
+    else:
+        value = getattr(prov, "model", None)
+    return value if isinstance(value, str) else None
 
 
 def _cycle(
