@@ -155,6 +155,29 @@ def test_flush_resolves_relative_dates_and_redacts(ws: Path) -> None:
     assert key not in log and "[REDACTED:anthropic-key]" in log
 
 
+def test_an_opinion_with_a_confidence_outside_0_to_1_is_refused_not_clamped(ws: Path) -> None:
+    # before, 5.0 became O(c=1.0) and -1 O(c=0.0): a model's number read as certainty
+    dump = (
+        "User: I think the cache layer is the bottleneck.\n"
+        "User: I believe Postgres 16 is fast enough for us.\n"
+        "User: I suspect the queue is oversized.\n"
+        "User: I think the old dashboard is unused.\n"
+    )
+    said = [ln.split(": ", 1)[1] for ln in dump.splitlines()]
+    q = QueueProvider().enqueue(
+        {
+            "notes": [
+                {"type": "O", "confidence": c, "text": t}
+                for c, t in zip([5.0, -1, 0.7, 0], said, strict=True)
+            ]
+        }  # fmt: skip
+    )
+    r = flush(dump, workspace=ws, now=NOW, provider=q)
+    assert r.rejected.get("bad_confidence") == 2, r.rejected
+    kept = notes.notes_in(_log(ws))
+    assert [(n.text, n.confidence) for n in kept] == [(said[2], 0.7), (said[3], 0.0)]
+
+
 def test_empty_dump_is_refused(ws: Path) -> None:
     with pytest.raises(BadInput, match="empty"):
         flush("   \n", workspace=ws, now=NOW, provider="offline")

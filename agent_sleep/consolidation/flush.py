@@ -203,8 +203,12 @@ def _vet(
             break
         body = " ".join(notes.normalize_text(redact(str(item.get("text", "")))).split())
         reason = gate.reject_reason(body)
+        kind = str(item.get("type", "W"))
+        conf = item.get("confidence") if kind == "O" else None
         if reason is None and not _grounded(body, dump_tokens):
             reason = "ungrounded"
+        if reason is None and conf is not None and _confidence(conf) is None:
+            reason = "bad_confidence"  # outside 0..1 or not a number: refused, not clamped
         if reason:
             rejected[reason] = rejected.get(reason, 0) + 1
             continue
@@ -212,14 +216,17 @@ def _vet(
             duplicates += 1
             continue
         present.add(body)
-        kind = str(item.get("type", "W"))
-        conf = item.get("confidence") if kind == "O" else None
-        note, _ = build_note(body, kind, confidence=_clamp(conf), when=now, source=f"flush:{h}")
+        note, _ = build_note(
+            body, kind, confidence=_confidence(conf), when=now, source=f"flush:{h}"
+        )
         built.append(note)
     return built, duplicates, rejected
 
 
-def _clamp(conf: object) -> float | None:
+def _confidence(conf: object) -> float | None:
+    """A model's confidence for an opinion, when it is a number from 0 to 1 (as sleep reads
+    one: ``bad_confidence`` otherwise); None when missing or not."""
     if conf is None or isinstance(conf, bool) or not isinstance(conf, (int, float)):
         return None
-    return min(1.0, max(0.0, float(conf)))
+    value = float(conf)
+    return value if 0.0 <= value <= 1.0 else None
