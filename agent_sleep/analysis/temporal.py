@@ -152,7 +152,7 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[begin : stop.start() + 1 if stop else len(text)]
 
 
-def _tense(sentence: str) -> int:
+def tense(sentence: str) -> int:
     """-1 when ``sentence`` speaks of the past, 1 of a time to come, 0 when it does not say
     or says both."""
     past = bool(_PAST_RE.search(sentence)) or any(
@@ -182,7 +182,7 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     if target == day.weekday():
         return None  # "on Friday" in Friday's log: today, or a week away
     deadline = prep in ("by", "until", "till") and not _PAST_RE.search(sentence)
-    way = 1 if deadline else _tense(sentence)
+    way = 1 if deadline else tense(sentence)
     if way < 0:
         return (day - dt.timedelta(days=(day.weekday() - target) % 7)).isoformat()
     if way > 0:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import salience, temporal
-from agent_sleep.consolidation import batches, journal, related, supersede
+from agent_sleep.consolidation import batches, due, journal, related, supersede
 from agent_sleep.consolidation.apply import Builder
 from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan, consolidating_sources
 from agent_sleep.consolidation.snapshot import DayNote, Snapshot, parse_since, read_snapshot
@@ -141,6 +141,7 @@ class _Run:
     nrem_out: dict[str, Any] = field(default_factory=dict)
     rem_out: dict[str, Any] = field(default_factory=dict)
     forks: dict[str, fmt.Note] = field(default_factory=dict)  # supersede.forks: settled first
+    due: dict[str, fmt.Note] = field(default_factory=dict)  # due.plans: applied next
     held: set[str] = field(default_factory=set)  # notes earlier runs' removal caps held back
     cached: list[str] = field(default_factory=list)  # batch answers kept until the run commits
 
@@ -153,6 +154,9 @@ class _Run:
             prune_memory=self.prune,
         )  # fmt: skip
         supersede.reconcile(b, self.forks)
+        supersede.reconcile(
+            b, self.due, why=due.WHY, decision="memory_due", since=due.since(self.due)
+        )
         if self.nrem_out:
             b.nrem(self.nrem_out)
         return b
@@ -212,7 +216,9 @@ def _nrem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, weak: li
         notes=[_note_payload(n, scores) for n in batch],
         memory=[
             {k: v for k, v in e.items() if k not in ("sources", "evidence")}
-            for e in _memory_payload([e for e in snap.memory if e.id not in run.forks])
+            for e in _memory_payload(
+                [e for e in snap.memory if e.id not in run.forks and e.id not in run.due]
+            )
         ],
         related=related.payload(shown),
         weakly_learned=weak,
@@ -389,6 +395,8 @@ def _cycle(
     attempt.update(run=run, notes_in=len(batch_ids))
     if phase in ("nrem", "both"):
         run.forks = supersede.forks(ws, snap.memory)
+        standing = [e for e in snap.memory if e.id not in run.forks]
+        run.due = due.plans(standing, run.today, offline_currency.Lazy())
     weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:
         attempt["stage"] = "nrem"
@@ -434,7 +442,12 @@ def _write(
             )
         if dry_run:
             diff = _diff(ws, plan)
-        elif nrem_batch or rem_batch or plan.decisions.get("memory_reconciled"):
+        elif (
+            nrem_batch
+            or rem_batch
+            or plan.decisions.get("memory_reconciled")
+            or plan.decisions.get("memory_due")
+        ):
             run_id = journal.new_run_id()
             left = plan.deferred | plan.unapplied  # their notes wait for the next run
             marked = {

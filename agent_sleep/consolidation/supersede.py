@@ -285,10 +285,19 @@ def forks(ws: Workspace, entries: Sequence[Note]) -> dict[str, Note]:
     return out
 
 
-def reconcile(b: Builder, found: Mapping[str, Note]) -> None:
+def reconcile(
+    b: Builder,
+    found: Mapping[str, Note],
+    *,
+    why: str = "two changes of one entry merged: the later stands",
+    decision: str = "memory_reconciled",
+    since: Mapping[str, str] | None = None,
+) -> None:
     """Each fork of ``found`` (:func:`forks`) settled: the earlier entry leaves MEMORY.md for
     the History of its subject, replaced by the later one (within the removal cap: past it,
-    the next run settles it)."""
+    the next run settles it). A planned change that came due (``consolidation.due.plans``)
+    is settled the same way, the plan standing, with its own ``why`` and ``decision``, and
+    the day it came due (``since``, by the id of the entry it replaces) ending the old one."""
     for loser_id, winner in found.items():
         i = b.memory.index(loser_id)
         if i is None or b.memory.index(winner.id) is None or loser_id in b.superseded_now:
@@ -298,7 +307,7 @@ def reconcile(b: Builder, found: Mapping[str, Note]) -> None:
             continue
         old = b.memory.blocks[i].note
         assert old is not None
-        until = winner.meta.get("date") or b.today.isoformat()
+        until = (since or {}).get(loser_id) or winner.meta.get("date") or b.today.isoformat()
         moved = replace(old, meta={**old.meta, "superseded_by": winner.id, "until": until})
         b.removed += b.held(loser_id)
         b.memory.remove(i)
@@ -311,9 +320,9 @@ def reconcile(b: Builder, found: Mapping[str, Note]) -> None:
                 "new_id": winner.id,
                 "new": winner.text,
                 "sources": list(sources_of(winner)),
-                "why": "two changes of one entry merged: the later stands",
+                "why": why,
                 "until": until,
                 "moved_to": where,
             }
         )
-        b.plan.decisions["memory_reconciled"] += 1
+        b.plan.decisions[decision] += 1

@@ -1,0 +1,94 @@
+"""A planned change replaces the entry it changes once its day has come.
+
+"Standup moves to 10:15 starting next Monday", slept on the Thursday before, is a plan: it is
+added beside "Team standup is at 9:30 every weekday". Before, nothing later said the move had
+happened, so both times stayed current for good (an exploratory test of six weeks of notes).
+Now the first sleep on or after that Monday moves 9:30 to History, replaced by the plan.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.consolidation import due
+from agent_sleep.core import notes
+from agent_sleep.core.notes import Note
+
+
+def _entry(i: str, text: str, date: str) -> Note:
+    return Note(type="W", text=text, id=i * 10, time="", confidence=None, meta={"date": date})
+
+
+@pytest.mark.parametrize(
+    ("text", "done"),
+    [
+        ("Standup moves to 10:15 starting next Monday (2026-11-16).",
+         "Standup moved to 10:15 starting next Monday (2026-11-16)."),
+        ("The team will switch to Linear from next week (week of 2026-11-16).",
+         "The team switched to Linear from next week (week of 2026-11-16)."),
+        ("We're moving the office to Lisbon from December (2026-12).",
+         "We moved the office to Lisbon from December (2026-12)."),
+        ("Standup moved to 10:15 starting Monday (2026-11-16).", None),  # said as done
+        ("Standup is at 10:15 from Monday (2026-11-16).", None),  # no change said
+    ],
+)  # fmt: skip
+def test_a_change_to_come_is_read_as_done(text: str, done: str | None) -> None:
+    assert due.as_done(text) == done
+
+
+def test_a_plan_replaces_the_entry_it_changes_from_its_day_on(similar: object) -> None:
+    standup = _entry("a", "Team standup is at 9:30 every weekday on Zoom.", "2026-11-09")
+    allergy = _entry("b", "Maya is allergic to penicillin.", "2026-11-09")
+    plan = _entry("c", "Standup moves to 10:15 starting next Monday (2026-11-16).", "2026-11-12")
+    memory = [standup, allergy, plan]
+    sim = similar  # type: ignore[assignment]
+    assert due.plans(memory, dt.date(2026, 11, 13), sim) == {}  # not yet
+    assert due.plans(memory, dt.date(2026, 11, 16), sim) == {standup.id: plan}
+    assert due.plans(memory, dt.date(2026, 12, 1), sim) == {standup.id: plan}
+    assert due.plans(memory, dt.date(2027, 3, 1), sim) == {}  # long past: not read again
+    # an entry written after the plan is not what it changes
+    later = _entry("d", "Team standup is at 9:45 every weekday.", "2026-11-14")
+    assert due.plans([later, plan], dt.date(2026, 11, 20), sim) == {}
+
+
+def test_a_plan_of_another_thing_replaces_nothing(similar: object) -> None:
+    memory = [
+        _entry("a", "Team standup is at 9:30 every weekday on Zoom.", "2026-11-09"),
+        _entry("b", "The billing service is written in Go.", "2026-11-09"),
+        _entry("c", "Maya's gym moves to Riverside starting next month (2026-12).", "2026-11-12"),
+    ]
+    assert due.plans(memory, dt.date(2026, 12, 2), similar) == {}  # type: ignore[arg-type]
+
+
+def _memory(ws: Path) -> list[str]:
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
+def test_sleep_applies_a_plan_once_its_day_has_come(ws: Path) -> None:
+    def at(day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, 11, day, hour, 0)
+
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
+    sleep_cycle(ws, provider="offline", now=at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
+    sleep_cycle(ws, provider="offline", now=at(12, 22))
+    assert len([t for t in _memory(ws) if "tandup" in t]) == 2  # a plan: 9:30 still holds
+    r = sleep_cycle(ws, provider="offline", now=at(13, 22))
+    assert r.run_id is None  # the plan's day has not come: nothing to do
+    r = sleep_cycle(ws, provider="offline", now=at(17, 22))  # no note pending: a run of its own
+    assert r.run_id and r.decisions.get("memory_due") == 1, r
+    assert [t for t in _memory(ws) if "tandup" in t] == [
+        "Standup moves to 10:15 starting next Monday (2026-11-16)."
+    ]
+    assert "9:30" in (ws / "bank").joinpath("concepts", "memory-archive.md").read_text() or any(
+        "9:30" in p.read_text() for p in (ws / "bank").rglob("*.md")
+    )  # in a History section, not lost
+    # undone byte for byte like any run
+    from agent_sleep.consolidation.journal import rollback
+
+    rollback(ws, r.run_id)
+    assert len([t for t in _memory(ws) if "tandup" in t]) == 2
