@@ -100,10 +100,11 @@ def test_crlf_log_rollback_is_byte_for_byte(ws: Path) -> None:
         "- 10:00 W: Caroline moved to Boston with Apollo <!-- id=aaaaaaaaaa -->\r\n"
         "- 10:01 W: Apollo beta shipped to Boston users <!-- id=bbbbbbbbbb -->\r\n"
         "- 10:02 O(c=0.8): Caroline likes Apollo a lot\r\n  second line <!-- id=cccccccccc -->\r\n"
+        "- 10:03 B: Next time, I need to check the Apollo crash reports <!-- id=dddddddddd -->\r\n"
     ).encode()
     log.write_bytes(original)
     r = sleep_cycle(ws, "both", "offline", now=NOW)
-    assert f"memory/{TODAY}.md" in r.files_changed  # REM appended its dreams
+    assert f"memory/{TODAY}.md" in r.files_changed  # REM appended a next-session action
     assert log.read_bytes().startswith(original)
     rollback(ws)
     assert log.read_bytes() == original

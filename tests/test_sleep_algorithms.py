@@ -256,3 +256,42 @@ def test_concept_pages_are_named_by_words_not_dates() -> None:
     }
     [item] = offline.nrem(p)["bank_updates"]
     assert item["kind"] == "concept" and item["slug"].isalpha()
+
+
+def _entry(i: str, text: str, date: str) -> dict[str, Any]:
+    return {"id": i, "type": "W", "confidence": 0.8, "text": text, "sources": [f"s{i}"],
+            "evidence": [], "date": date}  # fmt: skip
+
+
+def test_rem_connects_notes_by_what_few_texts_share_and_says_what() -> None:
+    """A name every note holds (the user's own) is no connection, nor "keeps coming up"; a
+    connection names what links the two texts."""
+    notes = [
+        {**_n("n1", "Maya prefers pytest fixtures over setUp methods."), "date": "2026-11-18"},
+        {
+            **_n(
+                "n2", "Kafka evaluation cancelled: the team sticks with RabbitMQ for ledger events."
+            ),
+            "date": "2026-11-18",
+        },  # fmt: skip
+        {**_n("n3", "Maya asked for a shorter standup summary today."), "date": "2026-11-18"},
+    ]
+    memory = [
+        _entry("m1", "Maya prefers squash-merging PRs.", "2026-11-10"),
+        _entry(
+            "m2",
+            "The team is evaluating Kafka to replace RabbitMQ for ledger events.",
+            "2026-11-10",
+        ),  # fmt: skip
+        _entry("m3", "Maya lives in Portland, Oregon.", "2026-11-07"),
+        _entry("m4", "Maya drives a 2015 Honda Civic.", "2026-11-07"),
+        _entry("m5", "Maya is vegetarian and allergic to penicillin.", "2026-11-07"),
+        _entry("m6", "Maya's son Leo plays soccer on Saturdays.", "2026-11-08"),
+    ]
+    out = offline.rem({"notes": notes, "memory": memory, "open_questions": [], "bank_pages": []})
+    assert schema.errors(out, prompts.REM_SCHEMA) == []
+    links = out["creative_connections"]
+    assert [c["sources"] for c in links] == [["n2", "m2"]]
+    assert "Kafka" in links[0]["why"] and "RabbitMQ" in links[0]["why"]
+    assert not any("Maya" in c["why"] for c in links)
+    assert not any(a["text"].startswith("Maya keeps coming up") for a in out["aha_moments"])

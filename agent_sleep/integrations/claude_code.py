@@ -126,7 +126,7 @@ def _budgeted(ws: Workspace, room: int, today: dt.date) -> str:
     from agent_sleep.retrieval.context import log_tail, next_session
 
     memory_md = ws.read_text(ws.memory_md)
-    actions = next_session(ws)
+    actions = next_session(ws, today)
     path = ws.day_log(today)
     log, cut = log_tail(path, LOG_TAIL_BYTES)
     floor = min(room, max(room // 3, _newest_note_chars(log) + 200))
@@ -160,7 +160,7 @@ def _assemble(
     budget: dict[str, int],
 ) -> str:
     """The budgeted block; a budget below 0 leaves its section out."""
-    from agent_sleep.retrieval.context import log_section, memory_section
+    from agent_sleep.retrieval.context import log_section, memory_section, planned_heading
 
     log, cut, path, today = day
     parts: list[str] = []
@@ -173,7 +173,7 @@ def _assemble(
     if actions and budget["next"] >= 0:
         shown = _cut(actions[1] + "\n", budget["next"]).rstrip("\n")
         if shown:
-            parts.append(f"## Next session (planned {actions[0]})\n\n{shown}")
+            parts.append(f"{planned_heading(actions[0], today)}\n\n{shown}")
     return "# Memory\n\n" + "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
 
 

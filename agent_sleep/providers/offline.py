@@ -14,13 +14,15 @@ NREM
      contradiction (a similar note or MEMORY.md entry of opposite polarity).
   4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted statements (not questions)
      that are salient (``keep``), reinforced, or deliberate W/O notes. An item repeating a
-     MEMORY.md entry updates it (adding its sources) instead of adding a copy.
+     MEMORY.md entry updates it (adding its sources) instead of adding a copy; so does an
+     opinion said again in fewer words ("Still wants short, direct answers.").
   5. Slow track -> bank pages: everything else kept, grouped by the name it mentions most
      (entity page), else by its speaker, else by its main topic (concept page), in a section
      per log date.
 
 REM
-  Links between today's notes and MEMORY.md entries by similarity; O confidence shifts from
+  Links between today's notes and MEMORY.md entries by similarity and what few texts share
+  (a name, not one most texts hold; the link says what); O confidence shifts from
   supporting or contradicting notes; bank pages for names seen in 3+ notes without one; aha
   moments for names recurring across days; next-session actions from open questions and
   notes that state an intention.
@@ -44,7 +46,7 @@ from agent_sleep.providers.offline_common import (
     slugify,
 )
 from agent_sleep.providers.offline_flush import classify, flush
-from agent_sleep.providers.offline_rem import rem
+from agent_sleep.providers.offline_rem import rem, restated
 
 __all__ = ["OfflineProvider", "classify", "condense", "flush", "nrem", "rem", "run", "slugify"]
 
@@ -243,16 +245,22 @@ def _clusters(b: _Batch) -> dict[int, list[int]]:
 
 
 def _restates(b: _Batch, rep: int, text: str) -> dict[str, Any] | None:
-    """The MEMORY.md entry the item restates with the same value (reinforced), if any."""
+    """The MEMORY.md entry the item restates with the same value (reinforced), if any: a near
+    duplicate that disagrees on no value, or an opinion said again in fewer words of its own
+    (``offline_rem.restated``: its words are all the entry's, so it states no other value, and
+    REM would count it as the entry's evidence; filed, it was a second entry beside it)."""
     k = len(b.kept)
+    opinion = b.kept[rep]["type"] == "O"
     for m, entry in enumerate(b.memory):
-        if (
-            b.sim[rep, k + m] >= DUPLICATE
-            and b.negs[k + m] == b.negs[rep]
-            and _anchors(text) <= _anchors(entry["text"])
-            and not offline_currency.differ(text, entry["text"], b.known)
-            and currency.relation(text, entry["text"], b.known).kind != currency.SUPERSEDE
-        ):
+        if b.negs[k + m] != b.negs[rep] or not _anchors(text) <= _anchors(entry["text"]):
+            continue
+        same = b.sim[rep, k + m] >= DUPLICATE and not offline_currency.differ(
+            text, entry["text"], b.known
+        )
+        again = opinion and entry.get("type") == "O" and restated(text, entry["text"])
+        if (same or again) and currency.relation(
+            text, entry["text"], b.known
+        ).kind != currency.SUPERSEDE:
             return entry
     return None
 

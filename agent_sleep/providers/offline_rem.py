@@ -1,4 +1,5 @@
-"""The offline consolidator's REM: connections across days through a shared name, changes
+"""The offline consolidator's REM: connections across days through what few of the texts
+share (a name, never the one every note holds), saying what links them; changes
 over time ("Changed on DATE: A → B"), O confidence shifts (a disagreeing note never supports),
 bank pages for names and topics recurring in 3+ notes, and next-session actions from open
 questions, contested entries and stated intentions. See providers/offline.py."""
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from typing import Any
 
 from agent_sleep.analysis import change_words as cw
@@ -23,6 +25,7 @@ from agent_sleep.providers.offline_common import (
 )
 
 LINK_MIN, LINK_MAX = 0.25, 0.8
+LINK_SHARE = 1 / 3  # a name or word in more of the texts REM reads links no pair in particular
 
 
 MAX_LINKS, MAX_AHA, MAX_ACTIONS, MAX_OPEN, MAX_WEAK = 3, 2, 5, 5, 10
@@ -153,6 +156,32 @@ _MANNER = frozenset(
 )
 
 
+def restated(text: str, entry: str) -> bool:
+    """Whether an opinion note says again what an entry says, and nothing more: its words, less
+    stop words and the words of manner ("still", "again", "now"), are all the entry's, at least
+    two of them ("Still wants short, direct answers." restates "Maya wants answers short and
+    direct."; a note that leaves out its subject is still about the entry's). A restatement
+    is evidence for the entry, not a second entry."""
+    mine, theirs = (
+        {_stem(w.strip(".'’-")) for w in _WORD.findall(t.lower())} - _FUNCTION - _MANNER
+        for t in (text, entry)
+    )
+    return len(mine) >= 2 and mine <= theirs and not _swapped(text, entry)
+
+
+# stop words that change what an opinion says: "wants more detail" is not "wants detail"
+_DEGREE = frozenset(
+    """more most less least few no nor not only very too against off out over under up down
+    above below before after don't didn't can't won't isn't wasn't dont""".split()  # noqa: SIM905
+)
+_FUNCTION = lexical.STOPWORDS - _DEGREE  # the words a restatement may add or leave out
+
+
+def _stem(word: str) -> str:
+    """A word without a plural or third-person "s" ("answers", "wants")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _swapped(a: str, b: str) -> bool:
     """Whether two texts say the same thing but for words swapped for others after a shared
     start: "prefers dark mode in the editor" / "prefers light mode in the editor", "prefers
@@ -209,11 +238,16 @@ def _recurring_ahas(
     recurring: list[tuple[str, list[int]]],
 ) -> None:
     """Append "NAME keeps coming up" to ``ahas`` for names recurring across days or already in
-    MEMORY.md, until there are MAX_AHA (at least one is added when any qualifies)."""
+    MEMORY.md, until there are MAX_AHA (at least one is added when any qualifies). A name in
+    more than ``LINK_SHARE`` of the notes and entries (the user's own) is not news."""
+    texts = len(notes) + len(memory)
     for name, idx in recurring:
         days = sorted({notes[i].get("date", "") for i in idx} - {""})
         in_memory = [e["id"] for e in memory if name in e["text"]]
         if len(days) < 2 and not in_memory:
+            continue
+        said = len(idx) + len(in_memory)
+        if said > max(RECURRING, LINK_SHARE * texts):
             continue
         where = f" across {len(days)} days" if len(days) > 1 else ""
         count = len(in_memory)
@@ -270,28 +304,33 @@ def _links(
     sim: Any,
     known: frozenset[str],
 ) -> list[dict[str, Any]]:
-    """Connections across days: a note and a MEMORY.md entry from another day that involve the
-    same person or project, and neither restate nor update each other (that is NREM's job)."""
+    """Connections across days: a note and a MEMORY.md entry from another day that share a name
+    few of the texts REM reads hold (:func:`_linking`), and neither restate nor update each
+    other (that is NREM's job). The connection says what links them (the shared names, then
+    shared words few texts hold); two texts that share only a name most texts hold (the
+    user's own) are not connected."""
     k = len(notes)
-    links: list[tuple[float, int, int, str]] = []
+    terms = [_terms(t["text"], known) for t in [*notes, *memory]]
+    df: Counter[str] = Counter(t for ts in terms for t in set(ts))
+    cap = max(2.0, LINK_SHARE * len(terms))
+    links: list[tuple[float, int, int, list[str]]] = []
     for i in useful:
         note = notes[i]
-        names = set(distill.names(note["text"], known))
         for m, entry in enumerate(memory):
             s = float(sim[i, k + m])
             if not LINK_MIN <= s < LINK_MAX or note["id"] in entry.get("sources", []):
                 continue
             if entry.get("date", "") == note.get("date", "") or not entry.get("date"):
                 continue
-            shared = sorted(names & set(distill.names(entry["text"], known)))
+            shared = _linking(terms[i], terms[k + m], df, cap)
             if not shared:
                 continue
             if currency.relation(note["text"], entry["text"], known).kind != currency.OTHER:
                 continue
-            links.append((s, i, m, shared[0]))
+            links.append((s, i, m, shared))
     out: list[dict[str, Any]] = []
     used: set[int] = set()
-    for _s, i, m, name in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
+    for _s, i, m, shared in sorted(links, key=lambda t: (-t[0], t[1], t[2])):
         if m in used or len(used) >= MAX_LINKS:
             continue
         used.add(m)
@@ -299,12 +338,41 @@ def _links(
             {
                 "link": f"{excerpt(best_sentence(notes[i]['text'], known), 80)} ↔ "
                 f"{excerpt(memory[m]['text'], 80)}",
-                "why": f"both involve {name}: {memory[m].get('date')} and "
+                "why": f"both about {_and(shared)}: {memory[m].get('date')} and "
                 f"{notes[i].get('date', '')}",
                 "sources": [notes[i]["id"], memory[m]["id"]],
             }
         )
     return out
+
+
+def _terms(text: str, known: frozenset[str]) -> dict[str, str]:
+    """What a text is about, each as shown: its names ("Denver Health"; not a title before a
+    name, "Prof." in "Prof. Hallam"), and its content words (not stop words or filler, four
+    letters or more, "shifts" as "shift")."""
+    names = distill.names(text, known)
+    titles = {n.lower() for n in names if re.search(rf"\b{re.escape(n)}\. [A-Z]", text)}
+    found = {name.lower(): name for name in names if name.lower() not in titles}
+    in_names = {w for name in found for w in name.split()} | titles
+    for w in lexical.tokens(lexical.split_speaker(text)[1]):
+        if len(w) >= 4 and w.isalpha() and w not in distill.FILLER and w not in in_names:
+            found.setdefault(_stem(w), w)
+    return found
+
+
+def _linking(a: dict[str, str], b: dict[str, str], df: Counter[str], cap: float) -> list[str]:
+    """What links two texts: the names they share that few texts hold (in at most ``cap`` of
+    them), then the words they share that few texts hold; [] without such a name. A name that
+    most texts hold ("Maya" in a user's own notes) links nothing, nor do words alone (two
+    statements of one kind, "rate limit", are alike, not connected)."""
+    shared = [a[key] for key in a if key in b and df[key] <= cap]
+    names = [t for t in shared if t[:1].isupper()]
+    words = [t for t in shared if not t[:1].isupper()]
+    return (names + words)[:3] if names else []
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _seed(

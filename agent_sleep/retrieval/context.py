@@ -7,7 +7,9 @@ Sections, each under a clear heading and left out when empty:
    one line.
 2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
    ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
-3. Next session: the actions of the most recent ``## Next session`` section in the daily logs.
+3. Next session: the actions of the most recent ``## Next session`` section in the daily logs,
+   less those whose dates have passed, with the lists of the days before; an old list says its
+   age, and one a week older than a later sleep is left out (``_next_session``).
 4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``, less the
    notes the sections above already show (left out before the budget is spent).
 
@@ -79,7 +81,7 @@ def get_context(
     actions = _next_session(ws, today)
     if actions:
         planned, body, of_logs = actions
-        parts.append(f"## Next session (planned {planned})\n\n{body}")
+        parts.append(f"{planned_heading(planned, today)}\n\n{body}")
         shown += of_logs
     if query and query.strip():
         parts.append(relevant_section(ws, query, budget_tokens, _keys(shown), today))
@@ -338,38 +340,70 @@ def _heading(section: str | None) -> str:
 
 
 def next_session(ws: Workspace, today: dt.date | None = None) -> tuple[str, str] | None:
-    """(date, actions) of the newest daily log with a ``## Next session`` section, with the
-    actions of the lists planned in the days before (see :func:`_next_session`)."""
+    """(date, actions) of the newest ``## Next session`` list with an action still to show,
+    with the actions of the lists planned in the days before (see :func:`_next_session`)."""
     found = _next_session(ws, today)
     return None if found is None else (found[0], found[1])
 
 
 NEXT_SESSION_DAYS = 3  # lists planned this many days before today stay shown with the newest
 NEXT_SESSION_LISTS = 4  # at most this many lists are merged
+NEXT_SESSION_STALE = 7  # days: a list older than this before a later sleep's output is not shown
+
+
+def planned_heading(planned: str, today: dt.date | None = None) -> str:
+    """The ``## Next session`` heading: the day the list was planned, and its age when that
+    was before yesterday ("planned 2026-11-28, 6 days ago"): a reader sees an old plan as old."""
+    today = today or dt.date.today()
+    try:
+        age = (today - dt.date.fromisoformat(planned)).days
+    except ValueError:
+        age = 0
+    return f"## Next session (planned {planned}" + (f", {age} days ago)" if age >= 2 else ")")
 
 
 def _next_session(
     ws: Workspace, today: dt.date | None = None
 ) -> tuple[str, str, list[tuple[str, list[notes.Note]]]] | None:
-    """The newest ``## Next session`` list up to ``today`` (the day it was planned, the
-    actions, and the notes shown of each log), followed by the actions of the lists planned in
-    the ``NEXT_SESSION_DAYS`` before today that it does not repeat: each sleep plans from its
-    own notes, so the morning session's actions would be gone after the evening's sleep."""
+    """The newest ``## Next session`` list up to ``today`` that has an action still to show
+    (the day it was planned, the actions, and the notes shown of each log), followed by the
+    actions of the lists planned in the ``NEXT_SESSION_DAYS`` before today that it does not
+    repeat: each sleep plans from its own notes, so the morning session's actions would be
+    gone after the evening's sleep.
+
+    What is shown is kept current:
+
+    - an action is past, and not shown, when the dates it names that lay ahead on the day it
+      was planned ("installed on Dec 2", "next week (week of 2026-11-30)", "due 2026-11-20")
+      all lie before today; a date already behind it then (a birthday, "since 2019") says
+      nothing of whether it is done;
+    - a list planned more than ``NEXT_SESSION_STALE`` days before the newest log a later sleep
+      wrote to (its ``## Dreams`` or ``## Next session``) is not shown: sleeps have read a
+      week of notes since and planned from those. Without such a sleep an old list stays, and
+      the heading says its age (:func:`planned_heading`)."""
     today = today or dt.date.today()
     lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []
     recent = (today - dt.timedelta(days=NEXT_SESSION_DAYS)).isoformat()
+    slept = ""  # the newest log up to today that a sleep wrote dreams or actions to
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
         if path.stem > today.isoformat():
             continue  # the context as of a day: nothing planned after it
         if lists and (path.stem < recent or len(lists) >= NEXT_SESSION_LISTS):
             break
         text, _ = log_tail(path)  # sleep appends the actions at the end of the log
+        if not slept and (notes.NEXT_SESSION_HEADING in text or notes.DREAMS_HEADING in text):
+            slept = path.stem
         if notes.NEXT_SESSION_HEADING not in text:
             continue
+        if not lists and slept and _days_between(path.stem, slept) > NEXT_SESSION_STALE:
+            break  # older lists are older still
+        planned = _day(path.stem)
         found = [
             (b.raw, b.note)
             for b in notes.parse(text).blocks
-            if b.section == notes.NEXT_SESSION and b.note is not None
+            if b.section == notes.NEXT_SESSION
+            and b.note is not None
+            and not (planned and _past(b.note.text, planned, today))
         ]
         if found:
             lists.append((path, found))
@@ -387,6 +421,96 @@ def _next_session(
         parts.append(body if k == 0 else f"### Planned {path.stem}\n{body}")
         shown.append((path.relative_to(ws.root).as_posix(), [n for _raw, n in fresh]))
     return lists[0][0].stem, "\n".join(parts), shown
+
+
+def _day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _days_between(earlier: str, later: str) -> int:
+    a, b = _day(earlier), _day(later)
+    return (b - a).days if a and b else 0
+
+
+_MONTH_NAMES = (
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+)  # fmt: skip
+
+
+def _month(group: str) -> str:
+    """A month's name, capitalised (so the verb "may" is no date), as the named group."""
+    return (
+        rf"(?P<{group}>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?"
+        r"|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+    )
+
+
+_YEAR = r"(?:,? (?P<{}>(?:19|20)\d{{2}}))?"
+_DATES = re.compile(
+    r"(?P<span>(?:week|weekend) of )?\b(?P<iso>\d{4}-\d{2}-\d{2})\b"  # as sleep resolves
+    r"|\((?P<isomonth>\d{4}-\d{2})\)"  # "next month (2026-12)"
+    rf"|\b{_month('m')} (?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b{_YEAR.format('y')}"  # Dec 2
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_month('m2')}{_YEAR.format('y2')}"
+    r"|\b(?P<m3>January|February|March|April|June|July|August|September|October|November"
+    r"|December)\b" + _YEAR.format("y3")  # a whole month: "in early December"
+)
+
+
+def _past(text: str, planned: dt.date, today: dt.date) -> bool:
+    """Whether an action planned on ``planned`` is past by ``today``: it names dates that lay
+    ahead then (a day, a week or weekend of a day, a month; a month and day without a year is
+    taken in the year nearest to ``planned``), and the last of them is before today."""
+    ahead = [d for d in _dates(text, planned) if d >= planned]
+    return bool(ahead) and max(ahead) < today
+
+
+def _dates(text: str, planned: dt.date) -> list[dt.date]:
+    """The last day of each date ``text`` names."""
+    out: list[dt.date] = []
+    for m in _DATES.finditer(text):
+        try:
+            if m["iso"]:
+                day = dt.date.fromisoformat(m["iso"])
+                span = (m["span"] or "").strip()
+                out.append(day + dt.timedelta(days=6 if span == "week of" else 1 if span else 0))
+            elif m["isomonth"]:
+                y, mo = map(int, m["isomonth"].split("-"))
+                out.append(_month_end(y, mo))
+            elif m["m3"]:
+                out.append(_in_year(m["y3"], planned, _month_number(m["m3"]), None))
+            elif m["m"]:
+                out.append(_in_year(m["y"], planned, _month_number(m["m"]), int(m["d"])))
+            else:
+                out.append(_in_year(m["y2"], planned, _month_number(m["m2"]), int(m["d2"])))
+        except ValueError:
+            continue  # no such day (Feb 30)
+    return out
+
+
+def _month_number(name: str) -> int:
+    return _MONTH_NAMES.index(name[:3].lower()) + 1
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    return dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
+
+
+def _in_year(year: str | None, planned: dt.date, month: int, day: int | None) -> dt.date:
+    """The day (a whole month's last without ``day``) in ``year``, or without one, in the year
+    that puts it nearest ``planned``."""
+
+    def make(y: int) -> dt.date:
+        return _month_end(y, month) if day is None else dt.date(y, month, day)
+
+    if year:
+        return make(int(year))
+    return min(
+        (make(y) for y in (planned.year - 1, planned.year, planned.year + 1)),
+        key=lambda d: abs((d - planned).days),
+    )
 
 
 Shown = tuple[str, str]  # (path, text) of a note a section shows, as a recall hit has them
