@@ -59,8 +59,10 @@ from agent_sleep.core.memory import (
     MemoryDoc,
     add_to_page,
     clean_text,
+    drop_empty_sections,
     one_line,
     page_header,
+    sections_of,
     slug_of,
     touch_updated,
 )
@@ -488,13 +490,21 @@ class Builder:
         return True
 
     def _write_pages(self) -> None:
+        """Each page the run changed, as one text: its entries replaced or taken out, the new
+        ones added, and the sections the run left with nothing under them removed (in the
+        plan, so rollback puts them back)."""
         for path in dict.fromkeys([*self.edits, *self.added]):
             text = self.pages[path]
+            emptied: set[str] = set()
             if self.edits.get(path):
+                gone = {i for i, n in self.edits[path].items() if n is None}
+                emptied = set(sections_of(text, gone).values()) if gone else set()
                 text = supersede.apply_edits(text, self.edits[path])
             for section, entries in self.added.get(path, {}).items():
                 if entries:
                     text = add_to_page(text, section, [fmt.render_note(n) for n in entries])
+            if emptied:
+                text = drop_empty_sections(text, emptied)
             if text != self.plan.originals.get(path):
                 self.plan.texts[path] = touch_updated(text, self.today)
 

@@ -26,10 +26,13 @@ committed and journaled even with no note pending, and the consolidator is shown
 entry that stands, so a newer note replaces that one.
 
 The new entry takes the old one's place (MEMORY.md line or bank section) with
-``supersedes=<old id>``; the old entry, unchanged but for ``superseded_by=<new id>`` and
-``until=<date>``, moves to the ``## History`` section of its subject's bank page (the entity page
-of a name it mentions, the page it was on, else the archive page). Nothing is deleted; every
-file is in the plan, so rollback restores it byte for byte.
+``supersedes=<old id>``, but on a bank section that is a date (``## 2026-11-07``) a new entry
+dated later goes under the section of its own date (created in date order when missing): a
+note of November 26 is not filed under November 7. The old entry, unchanged but for
+``superseded_by=<new id>`` and ``until=<date>``, moves to the ``## History`` section of its
+subject's bank page (the entity page of a name it mentions, the page it was on, else the
+archive page); a bank section it leaves with nothing under it is removed. Nothing is deleted;
+every file is in the plan, so rollback restores it byte for byte.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from agent_sleep.analysis import distill
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.memory import ARCHIVE_SLUG as ARCHIVE
+from agent_sleep.core.memory import section_day, sections_of
 from agent_sleep.core.notes import Note, sources_of
 
 if TYPE_CHECKING:
@@ -181,7 +185,8 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
 
 def place(b: Builder, target: Target, new: Note) -> None:
     """The new entry where the old one was (once: a second target of the same new entry only
-    leaves)."""
+    leaves). On a bank page, where the old entry sits under a date section and the new one is
+    dated later, the new one goes under the section of its own date instead (:func:`later_day`)."""
     if target.memory_index is not None:
         b.removed += b.held(target.note.id)
         if b.memory.index(new.id) is None:
@@ -189,19 +194,40 @@ def place(b: Builder, target: Target, new: Note) -> None:
         else:
             b.memory.remove(target.memory_index)
         return
-    assert target.page is not None
+    page = target.page
+    assert page is not None
+    sections = b.added.get(page, {})
     present = b.memory.index(new.id) is not None or any(
-        n.id == new.id for sec in b.added.get(target.page, {}).values() for n in sec
+        n.id == new.id for sec in sections.values() for n in sec
     )
-    b.edits.setdefault(target.page, {})[target.note.id] = None if present else new
-    for section in b.added.get(target.page, {}).values():
+    edits = b.edits.setdefault(page, {})
+    edits[target.note.id] = None if present else new
+    for title, section in sections.items():
         for k, n in enumerate(section):
             if n.id == target.note.id:
                 del section[k]
-                b.edits[target.page].pop(target.note.id, None)
-                if not present:
+                edits.pop(target.note.id, None)
+                day = None if present else later_day(title, new)
+                if day is not None:
+                    sections.setdefault(f"## {day}", []).append(new)
+                elif not present:
                     section.insert(k, new)
                 return
+    if not present:
+        where = sections_of(b.pages.get(page, ""), {target.note.id}).get(target.note.id)
+        day = later_day(where, new)
+        if day is not None:  # the old entry leaves its section; the new one files by its date
+            edits[target.note.id] = None
+            b.added.setdefault(page, {}).setdefault(f"## {day}", []).append(new)
+
+
+def later_day(section: str | None, new: Note) -> str | None:
+    """The day ``new`` is dated (its ``date=``: the newest note it cites) when ``section`` is a
+    date section (``## 2026-11-07``) of an earlier day: the new entry files under its own
+    date. None for a topic section or a day not earlier: it takes the old entry's place."""
+    day = section_day(section.lstrip("#").strip() if section else None)
+    own = section_day(str(new.meta.get("date", "")))
+    return own if day is not None and own is not None and own > day else None
 
 
 def history(b: Builder, old: Note, page: Path | None) -> str:

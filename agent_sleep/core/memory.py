@@ -1,5 +1,7 @@
 """MEMORY.md and bank pages as documents: parsed blocks edited in place (hand-written lines
-survive), the sections entries are filed under, page headers, and the size budget.
+survive), the sections entries are filed under (a bank page's date sections kept in date
+order; a section a run leaves with nothing under it removed), page headers, and the size
+budget.
 
 Pure functions of strings, no I/O: the consolidation plan builds new texts with them, and
 status and context read MEMORY.md through them.
@@ -11,7 +13,7 @@ import datetime as dt
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from agent_sleep.core import notes as fmt
@@ -25,6 +27,8 @@ SECTIONS = {"W": "Facts", "B": "Experiences", "O": "Preferences", "S": "Summarie
 ARCHIVE_SLUG = "memory-archive"
 ARCHIVE_SECTION = "## Moved out of MEMORY.md"
 _PREFIX_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:[WBS]|O\(c=[\d.]+\))\s*:\s*")
+_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+HISTORY_TITLE = "History"  # a bank page's section of superseded entries, always its last
 
 
 def memory_budget(value: int | None = None) -> int:
@@ -135,8 +139,49 @@ def is_section(block: fmt.Block) -> bool:
     return block.heading is not None and block.heading.level <= 2
 
 
+def section_day(title: str | None) -> str | None:
+    """The day a section's title is (``2026-11-07``), or None for a topic ("Role", "History")."""
+    if title is None or not _DAY_RE.fullmatch(title):
+        return None
+    try:
+        return dt.date.fromisoformat(title).isoformat()
+    except ValueError:  # 2026-13-45
+        return None
+
+
+def sections_of(text: str, ids: Collection[str]) -> dict[str, str]:
+    """``{entry id: the title of the ## section it sits under}`` for the entries of ``text``
+    named in ``ids`` (an entry above the first ``##`` heading, in the page's intro, has none)."""
+    out: dict[str, str] = {}
+    section: str | None = None
+    for b in fmt.parse(text).blocks:
+        if b.heading is not None and b.heading.level <= 2:
+            section = b.heading.title if b.heading.level == 2 else None
+        elif b.note is not None and b.note.id in ids and section is not None:
+            out.setdefault(b.note.id, section)
+    return out
+
+
+def _insert_at(blocks: Sequence[fmt.Block], title: str) -> int | None:
+    """Where a new section ``title`` goes on a page that has sections after it: before the
+    first section of a later day (a date section), else before ``## History`` (a page opens
+    with what is current; its History stays last). None: at the end."""
+    day = section_day(title)
+    for i, b in enumerate(blocks):
+        if b.heading is None or b.heading.level != 2:
+            continue
+        if title != HISTORY_TITLE and b.heading.title == HISTORY_TITLE:
+            return i
+        later = section_day(b.heading.title)
+        if day is not None and later is not None and later > day:
+            return i
+    return None
+
+
 def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
-    """``text`` with ``entries`` appended at the end of ``section`` (created when missing)."""
+    """``text`` with ``entries`` appended at the end of ``section``. A missing section is
+    created before History; a missing date section (``## 2026-11-12``) before the first
+    section of a later day, so a page's date sections stay in date order."""
     title = section.lstrip("#").strip()
     blocks = list(fmt.parse(text).blocks)
     start = None
@@ -144,17 +189,10 @@ def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
         if b.heading is not None and b.heading.level == 2 and b.heading.title == title:
             start = i
     if start is None:
-        history = [
-            i
-            for i, b in enumerate(blocks)
-            if title != "History"
-            and b.heading is not None
-            and b.heading.level == 2
-            and b.heading.title == "History"
-        ]
-        if history:  # a page opens with what is current; its History stays last
-            before = "".join(b.raw for b in blocks[: history[0]])
-            after = "".join(b.raw for b in blocks[history[0] :])
+        at = _insert_at(blocks, title)
+        if at is not None:
+            before = "".join(b.raw for b in blocks[:at])
+            after = "".join(b.raw for b in blocks[at:])
             sep = "" if before.endswith("\n\n") else ("\n" if before.endswith("\n") else "\n\n")
             return f"{before}{sep}## {title}\n\n" + "".join(entries) + "\n" + after
         sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
@@ -174,3 +212,33 @@ def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
     if after and not after.startswith("\n"):
         after = "\n" + after
     return before + "".join(entries) + after
+
+
+def drop_empty_sections(text: str, titles: Collection[str]) -> str:
+    """``text`` without the ``##`` sections named in ``titles`` that hold nothing but blank
+    lines (a run moved or removed every entry under them): the heading and its blank lines
+    go. A section with any other line under it (a hand-written one, a ``###`` heading) stays,
+    and so do the page's title and intro and its History."""
+    blocks = list(fmt.parse(text).blocks)
+    out: list[fmt.Block] = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        end = i + 1
+        if (
+            b.heading is not None
+            and b.heading.level == 2
+            and b.heading.title in titles
+            and b.heading.title != HISTORY_TITLE
+        ):
+            while end < len(blocks) and not is_section(blocks[end]):
+                end += 1
+            if all(not x.raw.strip() for x in blocks[i + 1 : end]):
+                if end == len(blocks):  # the page's last section: its separator goes too
+                    while out and not out[-1].raw.strip():
+                        out.pop()
+                i = end
+                continue
+        out.append(b)
+        i += 1
+    return "".join(b.raw for b in out)
