@@ -30,7 +30,6 @@ KEY = "sk-ant-api03-" + "x" * 40
         ("Zoë's notes", "zoe-s-notes"),
         ("Jose\u0301 Smith", "jose-smith"),  # written decomposed
         ("Zürich", "zurich"),
-        ("Дмитрий", ""),  # nothing a file name keeps
         ("\uff45\uff54\uff43", "etc"),  # fullwidth letters: the letters they stand for
         ("\ufb01nance", "finance"),  # a ligature keeps both its letters
     ],
@@ -40,6 +39,17 @@ def test_one_slug_function_for_sleep_and_the_memory_tool(name: str, slug: str) -
     assert offline_common.slugify(name) == slug  # the offline consolidator's pages
     assert slug_of(name) == slug  # what apply writes
     assert memory_files.slugify(name) == slug  # the memory tool's pages
+
+
+@pytest.mark.parametrize("name", ["李雷", "Дмитрий", "東京タワー", "서울", "Αθήνα"])
+def test_a_name_of_another_script_gets_a_slug_of_its_own(name: str) -> None:
+    # before, these gave "" and a model's page under such a name was dropped (bad_slug)
+    slug = notes.slugify(name)
+    assert notes.HASHED_SLUG_RE.match(slug), slug
+    assert slug_of(name) == memory_files.slugify(name) == offline_common.slugify(name) == slug
+    assert notes.slugify(f" {name.upper()} ") == slug  # the same page, however written
+    assert notes.slugify(name + "x") != slug and notes.slugify(name[:-1] or "z") != slug
+    assert notes.slugify("— ... —") == ""  # no letter at all: still no slug
 
 
 def test_memory_tool_and_sleep_agree_on_a_page(tmp_path: Path) -> None:
@@ -112,3 +122,25 @@ def test_sleep_names_no_page_after_code_or_a_unit(ws: Path) -> None:
     pages = {p.stem for p in (ws / "bank").rglob("*.md")}
     assert pages
     assert not pages & {"arc", "appstate", "gbps", "mbps"}, pages
+
+
+def test_a_model_files_a_name_of_another_script_on_a_page_titled_with_it(ws: Path) -> None:
+    # before, the slug "李雷" was dropped as bad_slug and the fact was filed nowhere
+    from tests.fake_messages_api import QueueProvider
+
+    nid = micro_rest("李雷在北京工作, on the payments team.", "W", workspace=ws, when=day(0))
+    page = {"slug": "李雷", "kind": "entity", "section": "Work", "sources": [nid],
+            "content": "李雷在北京工作, on the payments team."}  # fmt: skip
+    answer = {"memory_md_updates": [], "bank_updates": [page], "pruned_count": 0,
+              "weakly_learned": [], "open_questions": []}  # fmt: skip
+    r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(answer), now=NOW)
+    assert not r.dropped and r.decisions.get("bank_entries") == 1, r
+    path = ws / "bank" / "entities" / f"{notes.slugify('李雷')}.md"
+    text = path.read_text()
+    assert "title: 李雷\n" in text and "\n# 李雷\n" in text and "on the payments team" in text
+    # a second note about the same name lands on the same page
+    other = micro_rest("李雷 prefers tea.", "W", workspace=ws, when=day(0))
+    page2 = {**page, "content": "李雷 prefers tea.", "sources": [other]}
+    sleep_cycle(ws, "nrem", QueueProvider().enqueue({**answer, "bank_updates": [page2]}), now=NOW)
+    assert [p.name for p in (ws / "bank" / "entities").glob("*.md")] == [path.name]
+    assert "prefers tea" in path.read_text()

@@ -127,8 +127,8 @@ def _refused(kind: str) -> Answer:
             return _nrem(_item("add", now, [nid, "zzzzzzzzzz"]))
         if kind == "oversized":
             return _nrem(_item("add", now + " and more" * 200, [nid]))
-        assert kind == "bad_slug"  # a name no slug can hold
-        page = {"slug": "李雷", "kind": "entity", "section": "Facts", "content": now}
+        assert kind == "bad_slug"  # a name no slug can hold: no letter or digit at all
+        page = {"slug": "—…—", "kind": "entity", "section": "Facts", "content": now}
         return _nrem(bank=[{**page, "sources": [nid]}])
 
     return answer

@@ -635,8 +635,11 @@ _WORD = re.compile(r"[^\W_][\w'’.-]*")
 
 def _written_title(slug: str, texts: Iterable[str]) -> str | None:
     """A new page's title as its entries write the name, where the slug lost letters of it:
-    "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only). None when the name is plain
-    ASCII (the slug's words capitalised are the title) or no entry writes it."""
+    "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only), "李雷" for the digest slug of a
+    name of another script. None when the name is plain ASCII (the slug's words capitalised
+    are the title) or no entry writes it."""
+    if fmt.HASHED_SLUG_RE.match(slug):
+        return _name_of_digest(slug, texts)
     parts = slug.count("-") + 1
     for text in texts:
         words = _WORD.findall(text)
@@ -645,4 +648,20 @@ def _written_title(slug: str, texts: Iterable[str]) -> str | None:
             if phrase.isascii() or fmt.slugify(phrase) != slug:
                 continue
             return phrase.title() if phrase.islower() else phrase
+    return None
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f](?:[^\x00-\x7f]| (?=[^\x00-\x7f]))*")
+
+
+def _name_of_digest(slug: str, texts: Iterable[str], longest: int = 16) -> str | None:
+    """The name a digest slug (``u-…``) stands for, as an entry writes it: a run of letters of
+    another script, which need not be a word of its own ("李雷在北京工作" holds "李雷")."""
+    for text in texts:
+        for run in _NON_ASCII_RUN.findall(text[:4000]):
+            for size in range(1, min(len(run), longest) + 1):
+                for i in range(len(run) - size + 1):
+                    phrase = run[i : i + size].strip()
+                    if phrase and fmt.slugify(phrase) == slug:
+                        return phrase
     return None

@@ -124,14 +124,27 @@ def stable_id(*parts: str) -> str:
     return "".join(ID_ALPHABET[b % len(ID_ALPHABET)] for b in digest[:ID_LENGTH])
 
 
+HASHED_SLUG_RE = re.compile(r"^u-[0-9a-f]{10}$")
+
+
 def slugify(name: str, limit: int = 64) -> str:
-    """A file-name slug: ``[a-z0-9-]+``, at most ``limit`` characters (empty if nothing is
-    left). Accented letters lose their accents (José Ñúñez -> jose-nunez) and compatibility
-    forms become the letters they stand for (the ligature in "ﬁnance" -> "finance", fullwidth
-    "ｅｔｃ" -> "etc"): every bank page name (sleep's and the memory tool's) comes from here."""
+    """A file-name slug: ``[a-z0-9-]+``, at most ``limit`` characters (empty if the name has
+    no letter or digit). Accented letters lose their accents (José Ñúñez -> jose-nunez) and
+    compatibility forms become the letters they stand for (the ligature in "ﬁnance" ->
+    "finance", fullwidth "ｅｔｃ" -> "etc"). A name of another script, which keeps no letter
+    of ``a-z`` ("李雷", "Дмитрий"), is named by a digest of its letters: ``u-`` and ten hex
+    digits, the same for the same name however it is spaced or cased, so its page is found
+    again (the page's title keeps the name as written). Every bank page name (sleep's and
+    the memory tool's) comes from here."""
     decomposed = unicodedata.normalize("NFKD", name)
     folded = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")[:limit].strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")[:limit].strip("-")
+    if slug:
+        return slug
+    letters = [c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalnum()]
+    if not letters:
+        return ""
+    return "u-" + hashlib.sha256("".join(letters).encode()).hexdigest()[:10]
 
 
 def day_header(day: dt.date) -> str:
