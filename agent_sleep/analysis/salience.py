@@ -32,11 +32,11 @@ same logs twice gives the same tiers.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agent_sleep.analysis import distill, lexical, temporal
+from agent_sleep.analysis.vital import vital as vital  # sleep reads salience.vital
 
 W_DOWNSTREAM, W_RECENCY, W_DENSITY = 0.4, 0.3, 0.3
 KEEP, CONDENSE = 0.6, 0.3
@@ -105,17 +105,3 @@ def percentiles(values: Sequence[float]) -> list[float]:
 
 # what an assistant must have at every session start, however short the note: health and
 # diet (an allergy, a condition, a medication), a name, pronouns
-_VITAL_RE = re.compile(
-    r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
-    r"vegetarian|vegan|halal|kosher|gluten|pregnan\w*|medication|insulin|wheelchair|deaf|blind|"
-    r"pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
-    r"(?:goes|go) by)\b",
-    re.I,
-)
-
-
-def vital(text: str) -> bool:
-    """Whether a note says what a session must not miss, however short: health and diet (an
-    allergy, a condition, a medication), a name, pronouns. Sleep files such a fact in MEMORY.md
-    first and moves it out last."""
-    return _VITAL_RE.search(text) is not None

@@ -22,9 +22,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from agent_sleep.analysis.vital import vital
 from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
 from agent_sleep.core.memory import one_line
@@ -107,8 +109,10 @@ def _held_back(ws: Workspace) -> str:
 
 
 def memory_section(text: str, max_chars: int) -> str:
-    """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, every
-    section keeps its newest entries, taken in turn from each section (so a short
+    """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, what a
+    session must not miss comes first (an allergy, a diet, a name: however old, it is not cut
+    for last week's events), then every section keeps its newest entries, taken in turn from
+    each section (so a short
     "Preferences" section is not lost behind a long "Facts" one, nor a fact learned last week
     behind older ones), whole entries only, shown in the file's order and layout; what was
     left out is said in one line."""
@@ -148,7 +152,8 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
     if size <= max_chars:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
-        chosen = _newest_in_turn(sections, max_chars)
+        first = {key for key, note in entry_notes.items() if vital(note.text)}
+        chosen = _newest_in_turn(sections, max_chars, first)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -188,13 +193,23 @@ def _heading_cost(headings: list[str]) -> int:
 
 
 def _newest_in_turn(
-    sections: list[tuple[list[str], list[tuple[str, bool]]]], max_chars: int
+    sections: list[tuple[list[str], list[tuple[str, bool]]]],
+    max_chars: int,
+    first: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> list[set[int]]:
-    """Which entries of each section to show: one from each section in turn, newest (last in
-    the file) first, each while it fits; an entry too long to fit is passed over."""
+    """Which entries of each section to show: those of ``first`` (what a session must not
+    miss, an allergy or a name: :func:`agent_sleep.analysis.vital.vital`), then one from each
+    section in turn, newest (last in the file) first, each while it fits; an entry too long to
+    fit is passed over."""
     chosen: list[set[int]] = [set() for _ in sections]
-    nxt = [len(es) - 1 for _h, es in sections]
     size = 0
+    for i, k in sorted(first):
+        heads, entries = sections[i]
+        cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
+        if size + cost <= max_chars:
+            chosen[i].add(k)
+            size += cost
+    nxt = [len(es) - 1 for _h, es in sections]
     moved = True
     while moved:
         moved = False
@@ -202,6 +217,8 @@ def _newest_in_turn(
             while nxt[i] >= 0:
                 entry = entries[nxt[i]][0]
                 nxt[i] -= 1
+                if nxt[i] + 1 in chosen[i]:
+                    continue  # shown already, as one a session must not miss
                 cost = len(entry) + (0 if chosen[i] else _heading_cost(heads))
                 if size + cost <= max_chars:
                     chosen[i].add(nxt[i] + 1)

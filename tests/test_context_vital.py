@@ -1,0 +1,58 @@
+"""What a session must not miss reaches the session start however old it is.
+
+MEMORY.md over ``max_memory_chars`` was trimmed to each section's newest entries, so after six
+weeks of notes the session-start block showed last week's flight and pizza but not "Maya is
+allergic to penicillin" or "Maya is vegetarian", written on the first day (an exploratory
+test). Now such entries (an allergy, a diet, a name: ``analysis.vital``) are taken first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_sleep import get_context
+from agent_sleep.retrieval.context import memory_section
+
+VITAL = ["Maya is allergic to penicillin.", "Maya is vegetarian.", "Her preferred name is Mo."]
+
+
+def _memory(extra: int) -> str:
+    lines = ["# MEMORY", "", "## Facts", ""]
+    lines += [f"- W: {t} <!-- id=vital0000{k} -->" for k, t in enumerate(VITAL)]
+    lines += [
+        f"- B: Event {k}: the team met about rollout step {k} of the billing plan. "
+        f"<!-- id=event{k:05d} -->"
+        for k in range(extra)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_vital_entries_are_shown_before_newer_ones() -> None:
+    text = _memory(60)
+    shown = memory_section(text, 1200)
+    assert len(shown) <= 1200 + 200  # the entries within the budget, and the one-line notice
+    for fact in VITAL:
+        assert fact in shown, shown
+    assert "Event 59:" in shown  # the newest still come next
+    assert "Event 0:" not in shown and "not shown" in shown
+
+
+def test_all_fits_nothing_changes() -> None:
+    text = _memory(3)
+    shown = memory_section(text, 100_000)
+    assert [ln for ln in shown.splitlines() if ln.startswith("- ")] == [
+        *(f"- W: {t}" for t in VITAL),
+        *(
+            f"- B: Event {k}: the team met about rollout step {k} of the billing plan."
+            for k in range(3)
+        ),
+    ]
+
+
+def test_session_start_shows_them(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "MEMORY.md").write_text(_memory(80))
+    block = get_context(ws, max_memory_chars=1500)
+    for fact in VITAL:
+        assert fact in block
