@@ -52,7 +52,9 @@ def _nrem(text: str, sources: list[str]) -> dict[str, Any]:
 
 def _untouched(ws: Path, before: bytes) -> None:
     assert (ws / "MEMORY.md").read_bytes() == before
-    assert not (ws / ".agent-sleep/journal.jsonl").exists()
+    journal = ws / ".agent-sleep/journal.jsonl"  # the failed run's one line, and nothing else
+    lines = [json.loads(x) for x in journal.read_text().splitlines()] if journal.exists() else []
+    assert [e["event"] for e in lines] in ([], ["sleep-failed"]), lines
     assert not list((ws / "bank").rglob("*.md"))
 
 

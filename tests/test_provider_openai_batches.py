@@ -180,7 +180,10 @@ def test_one_failing_batch_writes_nothing(ws: Path, api: FakeOpenAIAPI) -> None:
     assert {k: v for k, v in after.items() if not k.startswith(".agent-sleep/")} == {
         k: v for k, v in before.items() if not k.startswith(".agent-sleep/")
     }
-    assert not (ws / ".agent-sleep/journal.jsonl").exists()
+    # one journal line: the run failed, and what its three calls (the batch that answered and
+    # the two replies of the one that did not) cost
+    [line] = [json.loads(x) for x in (ws / ".agent-sleep/journal.jsonl").read_text().splitlines()]
+    assert line["event"] == "sleep-failed" and line["tokens"]["calls"] == 3, line
 
 
 def test_flush_of_a_big_dump_goes_in_parts(ws: Path, api: FakeOpenAIAPI) -> None:

@@ -111,7 +111,8 @@ def test_schema_breaking_twice_fails_and_writes_nothing(ws: Path, api: FakeMessa
     with pytest.raises(AgentSleepError, match="unusable twice"):
         sleep_cycle(ws, "nrem", "anthropic", now=NOW)
     assert (ws / "MEMORY.md").read_bytes() == before
-    assert not (ws / ".agent-sleep/journal.jsonl").exists()
+    lines = (ws / ".agent-sleep/journal.jsonl").read_text().splitlines()
+    assert [json.loads(x)["event"] for x in lines] == ["sleep-failed"]  # and nothing else
     assert not list((ws / "bank").rglob("*.md"))
 
 

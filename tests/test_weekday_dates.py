@@ -45,6 +45,16 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
         ("Maya got married on Saturday, and she is moving on Monday.", None),  # both ways
         ("Friday, March 13 is the launch.", None),  # dated already
         ("Launch moved to Friday (2026-11-13).", None),
+        # read as a user would (an exploratory test): "last" as an adjective, a day's name,
+        # a past act of saying about a time to come, a past verb for a day ahead
+        ("Dana's last day is Friday; she's leaving Acme.", None),
+        ("Rate limit raised to 2000 rps for Black Friday.", None),
+        ("Jordan mentioned his kids have a parade Friday.", None),
+        (
+            "Jordan mentioned his kids will have a parade Friday.",
+            "Jordan mentioned his kids will have a parade Friday (2026-11-13).",
+        ),
+        ("I booked a table for Friday.", None),
     ],
 )
 def test_a_bare_weekday_is_resolved_by_its_sentence(text: str, expected: str | None) -> None:

@@ -116,14 +116,22 @@ def _year(m: re.Match[str], day: dt.date) -> str:
 # The tense of a sentence, read from its words: a past form, or a time to come. A "-ed" word
 # counts as past unless a form of "be" or "get" comes before it ("is scheduled for Friday").
 _PAST_RE = re.compile(
-    r"\b(?:was|were|did|had|went|came|met|got|saw|told|said|left|took|made|gave|found|bought|"
+    r"\b(?:was|were|did|had|went|came|met|got|saw|left|took|made|gave|found|bought|"
     r"ran|began|flew|drove|won|lost|sent|spent|paid|heard|felt|kept|brought|thought|wrote|"
     r"broke|fell|sold|built|caught|chose|ate|drank|sang|swam|slept|woke|wore|rode|became|"
-    r"forgot|taught|threw|stood|sat|led|hit|quit|ago|yesterday|last)\b",
+    r"forgot|taught|threw|stood|sat|led|hit|quit|ago|yesterday)\b",
     re.I,
 )
 _ED_RE = re.compile(r"\b(?P<before>\w+(?:['’]\w+)?)?\s*\b(?P<word>[a-z]{3,}ed)\b", re.I)
 _NOT_PAST_BEFORE = frozenset(["am", "is", "are", "be", "been", "being", "get", "gets", "will"])
+# a past act of saying or planning tells nothing of when what it is about happens ("mentioned
+# his kids have a parade Friday", "booked a table for Friday")
+_SAID_RE = re.compile(
+    r"\b(?:said|told|mentioned|noted|confirmed|announced|reminded|asked|agreed|decided|"
+    r"planned|promised|scheduled|booked|emailed|texted|messaged|warned|explained|suggested|"
+    r"proposed|reported|wrote|heard|learned|learnt|reserved|arranged|organized|organised)\b",
+    re.I,
+)
 _BE_ENDINGS = ("'s", "'re", "'m", "’s", "’re", "’m")
 _FUTURE_RE = re.compile(
     r"(?:\b(?:will|shall|gonna|going to|plan(?:s|ning)? to|due|tomorrow|next|upcoming)\b"
@@ -138,7 +146,7 @@ _HABIT_RE = re.compile(
     re.I,
 )
 _BARE_WEEKDAY_RE = re.compile(
-    rf"(?<![\w-])(?P<prep>(?:on|by|until|till|before|after|to|from|for|since) )?"
+    rf"(?<![\w-])(?P<prep>(?i:on|by|until|till|before|after|to|from|for|since) )?"
     rf"(?P<wd>{'|'.join(w.title() for w in _WEEKDAYS)}|{'|'.join(_WEEKDAYS)})"
     r"(?P<part> (?:morning|afternoon|evening|night))?(?![\w-])(?!['’](?!s\b))"
 )
@@ -154,10 +162,11 @@ def _sentence(text: str, start: int, end: int) -> str:
 
 def tense(sentence: str) -> int:
     """-1 when ``sentence`` speaks of the past, 1 of a time to come, 0 when it does not say
-    or says both."""
-    past = bool(_PAST_RE.search(sentence)) or any(
+    or says both (a past act of saying or planning, "mentioned", "booked", says neither)."""
+    told = _SAID_RE.sub(" ", sentence)
+    past = bool(_PAST_RE.search(told)) or any(
         not (b in _NOT_PAST_BEFORE or b.endswith(_BE_ENDINGS))
-        for b in ((m.group("before") or "").lower() for m in _ED_RE.finditer(sentence))
+        for b in ((m.group("before") or "").lower() for m in _ED_RE.finditer(told))
     )
     future = bool(_FUTURE_RE.search(sentence))
     return 0 if past == future else -1 if past else 1
@@ -170,8 +179,11 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     prep = (m.group("prep") or "").strip().lower()
     if prep in ("to", "from"):  # "moved to Saturday": a new schedule, not a date
         return None
-    if re.search(r"\b(?:last|next|this|every|each)\s+$", text[: m.start("wd")], re.I):
+    before = text[: m.start("wd")]
+    if re.search(r"\b(?:last|next|this|every|each)\s+$", before, re.I):
         return None
+    if re.search(r"\b[A-Z][a-z]+\s+$", before) and not m.group("prep"):
+        return None  # a day's name ("Black Friday", "Good Friday"), not a weekday
     after = text[m.end() : m.end() + 16]
     if re.match(r",? *(?:\d|\(|(?:the )?\d|" + _MONTH_RE + ")", after):  # "Friday, March 13"
         return None
@@ -183,6 +195,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "on Friday" in Friday's log: today, or a week away
     deadline = prep in ("by", "until", "till") and not _PAST_RE.search(sentence)
     way = 1 if deadline else tense(sentence)
+    if prep == "for" and way < 0:
+        return None  # "raised the limit for Friday": a day ahead, whatever the verb
     if way < 0:
         return (day - dt.timedelta(days=(day.weekday() - target) % 7)).isoformat()
     if way > 0:
