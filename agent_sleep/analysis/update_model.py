@@ -109,12 +109,20 @@ def relation(
 
 
 def last_word(
-    new_text: str, old_text: str, verdict: c.Verdict, similar: Callable[[str, str], float] | None
+    new_text: str,
+    old_text: str,
+    verdict: c.Verdict,
+    similar: Callable[[str, str], float] | None,
+    names: frozenset[str] = frozenset(),
 ) -> c.Verdict:
     """The rules' ``verdict`` on two texts, or an update (``"likely update"``) where they say
     ``other``, the model is :func:`asked` and gives at least :data:`THRESHOLD`. Without
-    ``similar``, the rules' verdict."""
+    ``similar``, the rules' verdict. Two notes that share nothing but ``names`` (the names of
+    the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
+    nothing of "Jordan is in US Eastern time"."""
     if verdict.kind != c.OTHER or similar is None or not asked(new_text, old_text):
+        return verdict
+    if names and _only_names_shared(new_text, old_text, names):
         return verdict
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
@@ -126,6 +134,33 @@ def last_word(
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether every content word the two texts share is one of ``names`` (any case), none of
+    which the new text marks as the value replaced ("handed the pager from Ravi to Beth" is of
+    "Ravi is on call")."""
+    known = {n.casefold() for n in names}
+    shared = c._content(new_text) & c._content(old_text)
+    if not shared or not all(
+        w.casefold() in known and _named(w, new_text, old_text) for w in shared
+    ):
+        return False
+    replaced = {v.casefold() for x in claims(new_text) for v in x.old}
+    return not {w.casefold() for w in shared} & replaced
+
+
+def _named(word: str, *texts: str) -> bool:
+    """Whether ``word`` is written capitalised past a sentence's start in one of ``texts``
+    ("Happy hour tonight; Jordan is skipping it"): a name, not a word that opens a sentence
+    ("Invoice INV-2041 was paid")."""
+    pattern = re.compile(rf"\b{re.escape(word)}", re.I)
+    for text in texts:
+        for m in pattern.finditer(text):
+            before = text[: m.start()].rstrip()
+            if m.group(0)[:1].isupper() and before and before[-1] not in ".!?":
+                return True
+    return False
 
 
 def _languages(values: set[str] | frozenset[str]) -> bool:

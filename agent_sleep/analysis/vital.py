@@ -1,21 +1,33 @@
-"""What a session must not miss, however short: a regular expression only, so the session
+"""What a session must not miss, however short: regular expressions only, so the session
 start (which shows these first) imports nothing heavier."""
 
 from __future__ import annotations
 
 import re
 
-_VITAL_RE = re.compile(
-    r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
-    r"vegetarian|vegan|halal|kosher|gluten|pregnan\w*|medication|insulin|wheelchair|deaf|blind|"
-    r"pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
-    r"(?:goes|go) by)\b",
-    re.I,
-)
+_KINDS = {
+    "health": re.compile(
+        r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
+        r"pregnan\w*|medication|insulin|wheelchair|deaf|blind)\b",
+        re.I,
+    ),
+    "diet": re.compile(r"\b(?:vegetarian|vegan|halal|kosher|gluten)\b", re.I),
+    "identity": re.compile(
+        r"\b(?:pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
+        r"(?:goes|go) by)\b",
+        re.I,
+    ),
+}
+
+
+def kinds(text: str) -> frozenset[str]:
+    """What ``text`` says that a session must not miss: ``health`` (an allergy, a condition, a
+    medication), ``diet``, ``identity`` (a name, pronouns); empty for anything else."""
+    return frozenset(k for k, pattern in _KINDS.items() if pattern.search(text))
 
 
 def vital(text: str) -> bool:
     """Whether a note says what a session must not miss, however short: health and diet (an
     allergy, a condition, a medication), a name, pronouns. Sleep files such a fact in MEMORY.md
     first and moves it out last."""
-    return _VITAL_RE.search(text) is not None
+    return bool(kinds(text))

@@ -12,11 +12,12 @@ confirms that two claims with different verbs and change language talk about the
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import currency, lists, update_model
+from agent_sleep.analysis import currency, lists, update_model, vital
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -132,6 +133,7 @@ def supersedes(
     # each entry's type: a fact read only as like an opinion never replaces it (below)
     types = {str(m["id"]): str(m.get("type") or "") for m in [*memory, *related]}
     out: dict[int, dict[str, Any]] = {}
+    common = frequent_names(known, [t for _r, t, _d in targets] + [i[1] for i in items])
     if isinstance(similar, Lazy):  # the texts the run will compare, embedded together
         similar.prefetch([*_compared(items, targets), *_alike_texts(items, targets, known)])
     if len(items) >= offline_common.PROGRESS_EVERY:
@@ -179,13 +181,15 @@ def supersedes(
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too
-                verdict = update_model.last_word(text, old_text, verdict, similar)
+                verdict = update_model.last_word(text, old_text, verdict, similar, common)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
                 continue
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
+            if verdict.why in WEAK and _vital_apart(text, old_text):
+                continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             rank = (
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),
@@ -210,6 +214,31 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = kind
     return out
+
+
+def _vital_apart(new: str, old: str) -> bool:
+    """Whether ``old`` says what a session must not miss (a name, a diet, a condition) and
+    ``new`` says nothing of that kind: read only as alike, it replaces none of it."""
+    said = vital.kinds(old)
+    return bool(said) and not said & vital.kinds(new)
+
+
+COMMON_SHARE = 0.2  # a name in this share of the texts (and 3 at least) is who they are about
+
+
+def frequent_names(known: frozenset[str], texts: Sequence[str]) -> frozenset[str]:
+    """The names of ``known`` that ``texts`` (the entries and the new items of a run) say often:
+    at least 3 times and in :data:`COMMON_SHARE` of them. Who the notes are about (the user,
+    the team lead) is in many; a product or a shop ("SQLAlchemy", "Forno Rossi") is in few,
+    and two notes about it that share only its name may still be an update."""
+    if not known or not texts:
+        return frozenset()
+    floor = max(3, COMMON_SHARE * len(texts))
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in set(re.findall(r"[^\W\d_]+", text.casefold())):
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(n for n in known if counts.get(n.casefold(), 0) >= floor)
 
 
 def _compared(

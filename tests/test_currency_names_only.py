@@ -1,0 +1,71 @@
+"""Two notes that share nothing but who they are about are no update.
+
+"Happy hour tonight; Jordan is skipping it for Leo's soccer game." replaced "Jordan is in US
+Eastern time", and "Weekend check-in: Jordan asked for the k8s upgrade plan" replaced "Jordan
+is vegetarian": the learned last word read the name they share as a subject said twice (an
+exploratory test of five weeks of notes). A name written capitalised past a sentence's start
+is who a note is about; sharing only that, the two notes both stand. A note that marks the
+name as the value replaced still replaces ("handed the pager from Ravi to Beth"), and a name
+opening both notes is not read as one ("Olusegun went fully vegan" replaces "Olusegun is
+vegetarian").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.core import notes
+
+DAY1 = dt.datetime(2026, 11, 2, 9, 0)
+DAY2 = dt.datetime(2026, 11, 3, 9, 0)
+CONTEXT = [  # notes that make the names the run's names
+    "Leo has soccer on Saturdays with the Rangers.",
+    "Lunch with Priya and Jordan went long.",
+]
+
+
+def _current(ws: Path) -> list[str]:
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
+def _two_days(ws: Path, old: str, new: str) -> list[str]:
+    for text in [*CONTEXT, old]:
+        micro_rest(text, "W", workspace=ws, when=DAY1)
+    sleep_cycle(ws, provider="offline", now=DAY1.replace(hour=22))
+    micro_rest(new, "B", workspace=ws, when=DAY2)
+    sleep_cycle(ws, provider="offline", now=DAY2.replace(hour=22))
+    return _current(ws)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Jordan is in US Eastern time (America/New_York).",
+         "Happy hour tonight; Jordan is skipping it for Leo's soccer game."),
+        ("Jordan is vegetarian; team lunch orders should be veggie.",
+         "Weekend check-in: Jordan asked for the k8s upgrade plan for the deadline."),
+    ],
+)  # fmt: skip
+def test_a_note_sharing_only_a_name_replaces_nothing(ws: Path, old: str, new: str) -> None:
+    current = _two_days(ws, old, new)
+    assert old in current, current
+    pages = [p.read_text() for p in (ws / "bank").rglob("*.md")]
+    assert not [p for p in pages if "superseded_by=" in p], pages  # nothing replaced
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ravi is on call this week.", "Handed the on-call pager from Ravi to Beth."),
+        ("Olusegun is vegetarian.", "Olusegun went fully vegan in March."),
+    ],
+)
+def test_a_change_of_who_or_of_what_a_name_opens_still_replaces(
+    ws: Path, old: str, new: str
+) -> None:
+    current = _two_days(ws, old, new)
+    assert old not in current, current
