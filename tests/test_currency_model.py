@@ -115,7 +115,10 @@ def test_weaker_model_supersede_contests_and_counts_against_the_cap(
         Reply.json(
             _nrem(
                 [_item("supersede", "User prefers spaces.", [nid], tabs, type="O", confidence=0.4)]
-                + [_item("supersede", f"Fact {k} changed.", [nid], i) for k, i in enumerate(others)]
+                + [
+                    _item("supersede", f"Fact {chr(97 + k)} changed.", [nid], i)
+                    for k, i in enumerate(others)
+                ]
             )
         )
     )

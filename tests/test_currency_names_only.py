@@ -69,3 +69,18 @@ def test_a_change_of_who_or_of_what_a_name_opens_still_replaces(
 ) -> None:
     current = _two_days(ws, old, new)
     assert old not in current, current
+
+
+def test_a_name_is_not_replaced_by_a_diet(ws: Path) -> None:
+    # read only as alike, "Jordan is vegetarian; …" replaced the note with his name and
+    # pronouns (an exploratory test); a diet replaces a diet ("went fully vegan", above)
+    old = "First session with Jordan Reyes. He leads the platform team. Pronouns he/him."
+    new = "Jordan is vegetarian; team lunch orders should be veggie and peanut-free."
+    for text in CONTEXT:
+        micro_rest(text, "W", workspace=ws, when=DAY1)
+    micro_rest(old, "B", workspace=ws, when=DAY1)
+    sleep_cycle(ws, provider="offline", now=DAY1.replace(hour=22))
+    micro_rest(new, "W", workspace=ws, when=DAY2)
+    sleep_cycle(ws, provider="offline", now=DAY2.replace(hour=22))
+    current = _current(ws)
+    assert old in current and new in current, current

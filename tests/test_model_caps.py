@@ -114,12 +114,18 @@ def _new_notes(ws: Path, n: int) -> list[str]:
 # -- the flood of adds ----------------------------------------------------------------------
 
 
+def _letters(i: int) -> str:
+    """``i`` written in letters ("bc" for 12): a word, not a number no note says."""
+    return "".join(chr(ord("a") + int(d)) for d in str(i))
+
+
 def test_a_flood_of_adds_citing_one_note_keeps_the_earlier_entries(ws: Path) -> None:
     earlier = _seed(ws, 6)
     (nid,) = _new_notes(ws, 1)
     before = _files(ws)
     filler = "with a long tail of words that only makes the entry bigger " * 2
-    flood = [_item("add", f"Flooded fact number {i} {filler}", [nid]) for i in range(100)]
+    # a model's words, no value its note does not say (``analysis.grounding``)
+    flood = [_item("add", f"Flooded fact {_letters(i)} {filler}", [nid]) for i in range(100)]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(flood)), now=NOW)
 
     left = {e.id for e in _entries(ws)}
@@ -211,7 +217,7 @@ def test_new_ids_from_same_text_updates_do_not_reopen_the_cap(ws: Path) -> None:
     # an update with the same text gives every entry a new id; supersedes then name them by text
     same = [_item("update", e.text, [n], replaces=e.id) for e, n in zip(earlier, new, strict=True)]
     sup = [
-        _item("supersede", f"Server rack {k} moved to room {900 + k}", [n], replaces=e.text)
+        _item("supersede", f"Server rack {k} moved to the new wing", [n], replaces=e.text)
         for k, (e, n) in enumerate(zip(earlier, new, strict=True))
     ]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(same + sup)), now=NOW)
@@ -226,8 +232,12 @@ def test_removes_updates_and_evictions_share_one_cap(ws: Path) -> None:
     tail = " and more words about it" * 24
     items = [
         _item("remove", "", [new[0]], replaces=earlier[0].id),
-        _item("update", "Server rack 1 was moved to room 301", [new[1]], replaces=earlier[1].id),
-        _item("update", "Server rack 2 was moved to room 302", [new[2]], replaces=earlier[2].id),
+        _item(
+            "update", "Server rack 1 moved to the new wing", [new[1]], replaces=earlier[1].id
+        ),
+        _item(
+            "update", "Server rack 2 moved to the old wing", [new[2]], replaces=earlier[2].id
+        ),
         _item("remove", "", [new[3]], replaces=earlier[3].id),
     ] + [_item("add", f"Pipeline fact {i}{tail}", [nid]) for i, nid in enumerate(new)]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(items)), now=NOW)

@@ -34,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import salience
+from agent_sleep.analysis import grounding, salience
 from agent_sleep.consolidation import apply_rem, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
@@ -284,6 +284,8 @@ class Builder:
             if not text:
                 self.plan.dropped["empty"] += 1
             return
+        if action in ("add", "update", "supersede") and not self._said(text, ids, item):
+            return
         if action == "supersede":
             if self._restates(item, text):  # a "new" entry with the old id would delete it
                 self.plan.dropped["unchanged"] += 1
@@ -295,6 +297,31 @@ class Builder:
             self._memory_add(item, ids, text)
         else:
             self._memory_change(str(action), item, ids, text)
+
+    def _said(self, text: str, ids: list[str], item: dict[str, Any] | None = None) -> bool:
+        """Whether ``text``'s numbers and names come from what it cites: the notes (as the
+        model read them, with their dates), the entries, and the entry it rewrites; a name may
+        also come from anything the model was shown. Else ``unsupported_value`` (the notes stay
+        pending). Not checked when the texts of the notes it cites are not at hand."""
+        notes = [i for i in ids if i in self.inputs.note_dates]
+        if not notes or any(i not in self.inputs.note_texts for i in notes):
+            return True
+        texts = [self.inputs.note_texts[i] for i in notes]
+        texts += [self.inputs.note_dates[i] for i in notes]
+        refs = [*ids, str((item or {}).get("replaces") or "").strip()]
+        for ref in refs:
+            at = self.memory.index(ref) if ref and ref not in self.inputs.note_dates else None
+            if at is not None and (note := self.memory.blocks[at].note) is not None:
+                texts.append(note.text)
+            elif ref and (target := supersede.find_target(self, ref)) is not None:
+                texts.append(target.note.text)
+        # cleaned as the item's text is (control characters, undecodable bytes)
+        said = grounding.support_of(one_line(t) for t in texts)
+        missing = grounding.unsupported(text, said, self.inputs.shown)
+        if missing:
+            self.plan.dropped["unsupported_value"] += 1
+            return False
+        return True
 
     def _restates(self, item: dict[str, Any], text: str) -> bool:
         """A supersede whose entry already says ``text`` (same type, same confidence): it
@@ -529,6 +556,8 @@ class Builder:
             self.plan.dropped["empty"] += 1
             return
         if self._too_big(text, MAX_CONTENT_CHARS):
+            return
+        if not self._said(text, ids):
             return
         # REM may seed a page from notes NREM already filed; NREM must not file a note twice
         if decision == "bank_entries" and not self._fresh(ids):

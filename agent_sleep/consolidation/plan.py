@@ -105,3 +105,9 @@ class Inputs:
     # notes of a REM-only run (``--phase rem``) that NREM has not consolidated yet: a bank page
     # REM seeds from them does not consolidate them (``SEEDED_BY``)
     awaiting_nrem: frozenset[str] = frozenset()
+    # each note's text as the model read it (redacted, its relative dates resolved), and the
+    # pieces of every text it was shown: an item's numbers must come from the notes it cites
+    # (or the entry it rewrites), its names from those or what it was shown
+    # (``analysis.grounding``); without them (a caller that keeps no texts) nothing is checked
+    note_texts: dict[str, str] = field(default_factory=dict)
+    shown: frozenset[str] = frozenset()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import salience, temporal
+from agent_sleep.analysis import grounding, salience, temporal
 from agent_sleep.consolidation import batches, due, journal, related, supersede
 from agent_sleep.consolidation.apply import Builder
 from agent_sleep.consolidation.plan import MAX_TEXT_CHARS, Inputs, Plan, consolidating_sources
@@ -67,6 +67,11 @@ class SleepResult:
     open_questions: list[str] = field(default_factory=list)
 
 
+def _as_read(n: DayNote) -> str:
+    """A note's text as a model reads it: redacted, its relative times resolved."""
+    return temporal.resolve(redact(n.text), dt.date.fromisoformat(n.date))
+
+
 def _note_payload(n: DayNote, scores: dict[str, salience.Scored]) -> dict[str, Any]:
     s = scores.get(n.id)
     return {
@@ -75,7 +80,7 @@ def _note_payload(n: DayNote, scores: dict[str, salience.Scored]) -> dict[str, A
         "time": n.time,
         "type": n.type,
         "confidence": n.confidence,
-        "text": temporal.resolve(redact(n.text), dt.date.fromisoformat(n.date)),
+        "text": _as_read(n),
         "salience": s.salience if s else 0.5,
         "tier": s.tier if s else "condense",
     }
@@ -389,6 +394,15 @@ def _cycle(
             dream_texts=snap.dream_texts,
             bank_entries={e.note.id: e.page for e in shown},
             awaiting_nrem=frozenset(awaiting),
+            note_texts={i: _as_read(n) for i, n in batch_ids.items()},
+            shown=grounding.support_of(
+                one_line(t)
+                for t in [
+                    *(_as_read(n) for n in batch_ids.values()),
+                    *(e.text for e in snap.memory),
+                    *(e.note.text for e in shown),
+                ]
+            ),
         ),
         held=held,
     )  # fmt: skip
