@@ -144,3 +144,20 @@ def test_a_model_files_a_name_of_another_script_on_a_page_titled_with_it(ws: Pat
     sleep_cycle(ws, "nrem", QueueProvider().enqueue({**answer, "bank_updates": [page2]}), now=NOW)
     assert [p.name for p in (ws / "bank" / "entities").glob("*.md")] == [path.name]
     assert "prefers tea" in path.read_text()
+
+
+def test_sleep_names_no_page_after_a_day(ws: Path) -> None:
+    # "Friday: Jordan out at 3 as usual." made bank/entities/friday.md, "Veterans Day, half the
+    # team is out." day.md and "Black Friday traffic fine" black.md (an exploratory test)
+    for text in (
+        "Friday: Jordan out at 3 as usual.",
+        "Veterans Day, half the team is out.",
+        "Black Friday traffic fine; the gateway peaked at 60% of its limit.",
+        "Black Friday prep: scale the gateway to 12 pods.",
+        "Thanksgiving week, Jordan is off on Thursday.",
+        "Jordan wants the gateway dashboards cleaned up.",
+    ):
+        micro_rest(text, "B", workspace=ws, when=day(0))
+    sleep_cycle(ws, "both", "offline", now=NOW)
+    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    assert pages and not pages & {"friday", "day", "black", "black-friday", "thanksgiving"}, pages

@@ -56,3 +56,21 @@ def test_session_start_shows_them(tmp_path: Path) -> None:
     block = get_context(ws, max_memory_chars=1500)
     for fact in VITAL:
         assert fact in block
+
+
+def test_a_name_told_in_passing_reaches_memory_md(tmp_path: Path) -> None:
+    # a B note with the user's name and pronouns went only to a bank page, so the session start
+    # never showed it (an exploratory test); an allergy or a diet told in passing likewise
+    import datetime as dt
+
+    from agent_sleep import micro_rest, sleep_cycle
+
+    ws = tmp_path / "ws"
+    when = dt.datetime(2026, 10, 26, 9, 5)
+    micro_rest("First session with Jordan Reyes. He leads the platform team. Pronouns he/him.",
+               "B", workspace=ws, when=when)  # fmt: skip
+    micro_rest("Deploys run on Jenkins.", "W", workspace=ws, when=when)
+    sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    memory = (ws / "MEMORY.md").read_text()
+    assert "Pronouns he/him" in memory and "Jordan Reyes" in memory
+    assert "Pronouns he/him" in get_context(ws, today=when.date())

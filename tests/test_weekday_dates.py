@@ -76,3 +76,13 @@ def test_sleep_keeps_the_date_of_a_weekday(tmp_path: Path) -> None:
     micro_rest("Maya started at Globex on Monday.", "W", workspace=ws, when=when)
     sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
     assert "on Monday (2026-11-09)" in (ws / "MEMORY.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Starting next Monday (Nov 9) staging moves.", "See you tomorrow (Nov 12).",
+     "Next week (16-20 Nov) is busy.", "We ship next Friday (the 20th)."],
+)  # fmt: skip
+def test_a_date_the_writer_gave_in_brackets_is_not_given_twice(text: str) -> None:
+    # "next Monday (2026-11-09) (Nov 9)" before
+    assert temporal.resolve(text, WED) == text

@@ -41,7 +41,13 @@ _NUM_RE = r"(?:\d{1,3}|" + "|".join(_NUM_WORDS) + r")"
 _UNITS = "day|week|month|year"
 _UNIT_RE = rf"(?:{_UNITS})s?"
 # An expression already resolved is followed by " (2023-05-07)" or " (week of …)" etc.
-_RESOLVED_AFTER = re.compile(r"^ \((?:\d{4}|week of|weekend of)")
+# (or the writer already said the date in brackets: "next Monday (Nov 9)", "Friday (the 13th)")
+_RESOLVED_AFTER = re.compile(
+    r"^ \((?:\d|week of|weekend of|the \d|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)"
+    r"[a-z]*\.? ?\d)",
+    re.I,
+)
 
 
 def _shift_months(day: dt.date, months: int) -> dt.date:

@@ -106,7 +106,7 @@ def _group(
     mentions that recurs most, else a concept page named after its strongest term that other
     notes of the run share (a topic, "billing"), or its strongest term when none is shared."""
     label, _ = lexical.split_speaker(text)
-    if label:
+    if label and not _calendar(label.rstrip(": ")):  # "Friday: out at 3" is no speaker
         return "entity", label.rstrip(": ")
     # a real entity: written capitalised mid-sentence somewhere, or recurring; never a
     # sentence-initial common word ("Spent the afternoon…") or a piece of a dotted name, and
@@ -117,6 +117,7 @@ def _group(
         if (n in proper or counts[n] >= 2)
         and not re.search(rf"\b{re.escape(n)}\.\w", text)
         and not _code_or_unit(n, text)
+        and not _calendar(n)
         and slugify(n)
     ]
     if names:
@@ -135,6 +136,22 @@ def _group(
 _UNITS = frozenset(
     "gbps mbps kbps tbps gb mb kb tb gib mib kib tib ghz mhz khz pr prs".split()  # noqa: SIM905
 )
+
+
+# a day, not someone or something a page is about: "Friday", "Veterans Day", "Black Friday"
+_CALENDAR = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+     "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december", "day", "eve", "week", "weekend", "thanksgiving", "christmas",
+     "xmas", "halloween", "easter", "hanukkah", "diwali", "ramadan", "eid", "passover"]
+)  # fmt: skip
+
+
+def _calendar(name: str) -> bool:
+    """Whether ``name`` names a day or a season of the calendar ("Friday", "Veterans Day",
+    "Black Friday", "Thanksgiving"): its last word is one."""
+    words = name.replace("'s", "").split()
+    return bool(words) and words[-1].lower().strip(".,") in _CALENDAR
 
 
 def _code_or_unit(name: str, text: str) -> bool:
@@ -296,7 +313,11 @@ def _judge(b: _Batch, head: int, members: list[int]) -> _Filed | dict[str, Any]:
         conf >= FAST_CONFIDENCE
         and not contradicted
         and not text.rstrip().endswith("?")
-        and (note["type"] in ("W", "O") or (clear and (tier_keep or len(members) > 1)))
+        and (
+            note["type"] in ("W", "O")
+            or (clear and (tier_keep or len(members) > 1))
+            or (note["type"] == "B" and salience.vital(text))  # a name, pronouns, an allergy
+        )
     )
     return _Filed(rep, text, sources, conf, own, fast, bool(contradicted))
 
