@@ -232,12 +232,8 @@ def test_removes_updates_and_evictions_share_one_cap(ws: Path) -> None:
     tail = " and more words about it" * 24
     items = [
         _item("remove", "", [new[0]], replaces=earlier[0].id),
-        _item(
-            "update", "Server rack 1 moved to the new wing", [new[1]], replaces=earlier[1].id
-        ),
-        _item(
-            "update", "Server rack 2 moved to the old wing", [new[2]], replaces=earlier[2].id
-        ),
+        _item("update", "Server rack 1 moved to the new wing", [new[1]], replaces=earlier[1].id),
+        _item("update", "Server rack 2 moved to the old wing", [new[2]], replaces=earlier[2].id),
         _item("remove", "", [new[3]], replaces=earlier[3].id),
     ] + [_item("add", f"Pipeline fact {i}{tail}", [nid]) for i, nid in enumerate(new)]
     r = sleep_cycle(ws, "nrem", QueueProvider().enqueue(_nrem(items)), now=NOW)
