@@ -21,19 +21,12 @@ from agent_sleep.core import notes
 from agent_sleep.core.memory import add_to_page, drop_empty_sections
 from agent_sleep.core.rest import micro_rest
 from tests.fake_messages_api import QueueProvider
-from tests.test_hostile_support import NOW, day, tree
+from tests.test_hostile_support import NOW, day, nrem_answer, tree
 
 PAGE = "bank/entities/atlas.md"
 
 
-def _nrem(updates: list[dict[str, Any]], bank: list[dict[str, Any]] | None = None) -> dict:
-    return {
-        "memory_md_updates": updates,
-        "bank_updates": bank or [],
-        "pruned_count": 0,
-        "weakly_learned": [],
-        "open_questions": [],
-    }
+_nrem = nrem_answer
 
 
 def _bank(section: str, text: str, nid: str) -> dict[str, Any]:

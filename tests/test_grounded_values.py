@@ -21,7 +21,7 @@ from agent_sleep.consolidation.sleep import sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.rest import micro_rest
 from tests.fake_messages_api import QueueProvider
-from tests.test_hostile_support import NOW, TODAY
+from tests.test_hostile_support import NOW, TODAY, nrem_answer
 
 
 @pytest.mark.parametrize(
@@ -51,9 +51,7 @@ def test_unsupported_values(
     assert grounding.unsupported(text, grounding.support_of(cited), shown) == missing
 
 
-def _nrem(updates: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"memory_md_updates": updates, "bank_updates": [], "pruned_count": 0,
-            "weakly_learned": [], "open_questions": []}  # fmt: skip
+_nrem = nrem_answer
 
 
 def _item(action: str, text: str, sources: list[str], replaces: str = "") -> dict[str, Any]:

@@ -108,6 +108,19 @@ def tree(root: Path, *, skip_state: bool = False) -> dict[str, bytes]:
     return out
 
 
+def nrem_answer(
+    updates: list[dict[str, Any]] | None = None, bank: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """An NREM answer with these MEMORY.md updates and bank updates, nothing else."""
+    return {
+        "memory_md_updates": updates or [],
+        "bank_updates": bank or [],
+        "pruned_count": 0,
+        "weakly_learned": [],
+        "open_questions": [],
+    }
+
+
 def but_failure_lines(snapshot: dict[str, bytes]) -> dict[str, bytes]:
     """A :func:`tree` snapshot with the journal's ``sleep-failed`` lines taken out: a sleep
     that fails writes that one line and nothing else (a journal holding nothing else is

@@ -33,19 +33,12 @@ from agent_sleep.core.memory import ARCHIVE_SLUG
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from tests.fake_messages_api import QueueProvider
-from tests.test_hostile_support import NOW, TODAY, api_env, day, model_server
+from tests.test_hostile_support import NOW, TODAY, api_env, day, model_server, nrem_answer
 
 ARCHIVE = f"bank/concepts/{ARCHIVE_SLUG}.md"
 
 
-def _nrem(updates: list[dict[str, Any]], bank: list[dict[str, Any]] | None = None) -> dict:
-    return {
-        "memory_md_updates": updates,
-        "bank_updates": bank or [],
-        "pruned_count": 0,
-        "weakly_learned": [],
-        "open_questions": [],
-    }
+_nrem = nrem_answer
 
 
 def _rem(**lists: list[dict[str, Any]]) -> dict[str, Any]:
