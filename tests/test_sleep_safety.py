@@ -18,7 +18,7 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from tests.conftest import run_cli
 from tests.fake_messages_api import QueueProvider
-from tests.test_hostile_support import AT, NOW, TODAY
+from tests.test_hostile_support import AT, NOW, TODAY, nrem_answer
 
 
 def _note(ws: Path, text: str, kind: str = "B", **kw: Any) -> str:
@@ -26,16 +26,7 @@ def _note(ws: Path, text: str, kind: str = "B", **kw: Any) -> str:
     return micro_rest(text, kind, workspace=ws, when=when, **kw)
 
 
-def _nrem(
-    updates: list[dict[str, Any]] | None = None, bank: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    return {
-        "memory_md_updates": updates or [],
-        "bank_updates": bank or [],
-        "pruned_count": 0,
-        "weakly_learned": [],
-        "open_questions": [],
-    }
+_nrem = nrem_answer
 
 
 def _add(text: str, sources: list[str], kind: str = "W", conf: float = 0.9) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from agent_sleep.analysis import lexical
+from agent_sleep.analysis import lexical, temporal
 
 _PLACEHOLDER_RE = re.compile(r"\[REDACTED:[^\]]*\]")  # what redaction left: no value
 _VALUE_RE = re.compile(r"[^\W_][\w.:/+#'’,-]*", re.UNICODE)
@@ -32,18 +32,11 @@ _NUMBER_WORDS = {
     "hundred": 100, "thousand": 1000, "first": 1, "second": 2, "third": 3, "fourth": 4,
     "fifth": 5, "half": 2, "dozen": 12, "once": 1, "twice": 2, "noon": 12, "midnight": 0,
 }  # fmt: skip
+_MONTHS = temporal.MONTHS
 _CALENDAR = frozenset(
-    [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september",
-        "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-        "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday",
-        "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
-        "sun", "today", "tomorrow", "yesterday", "am", "pm", "utc"
-    ]
-)  # fmt: skip
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
+    [*_MONTHS, *(m[:3] for m in _MONTHS), "sept", *temporal.WEEKDAYS,
+     *(d[:3] for d in temporal.WEEKDAYS), "tues", "thur", "thurs",
+     "today", "tomorrow", "yesterday", "am", "pm", "utc"]
 )  # fmt: skip
 _MONTH_NUMBER = {name: i for i, m in enumerate(_MONTHS, 1) for name in (m, m[:3])}
 _MONTH_NUMBER["sept"] = 9

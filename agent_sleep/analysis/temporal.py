@@ -27,13 +27,13 @@ _NUM_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = (
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 )  # fmt: skip
 # Month names count only capitalised, so the verb "may" is not a date.
-_MONTH_RE = (
+MONTH_RE = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
@@ -84,7 +84,7 @@ def _ago(m: re.Match[str], day: dt.date, sign: int) -> str:
 
 def _weekday(m: re.Match[str], day: dt.date) -> str:
     which = m.group("which").lower()
-    target = _WEEKDAYS.index(m.group("wd").lower())
+    target = WEEKDAYS.index(m.group("wd").lower())
     if which == "last":
         back = (day.weekday() - target) % 7 or 7
         return (day - dt.timedelta(days=back)).isoformat()
@@ -153,7 +153,7 @@ _HABIT_RE = re.compile(
 )
 _BARE_WEEKDAY_RE = re.compile(
     rf"(?<![\w-])(?P<prep>(?i:on|by|until|till|before|after|to|from|for|since) )?"
-    rf"(?P<wd>{'|'.join(w.title() for w in _WEEKDAYS)}|{'|'.join(_WEEKDAYS)})"
+    rf"(?P<wd>{'|'.join(w.title() for w in WEEKDAYS)}|{'|'.join(WEEKDAYS)})"
     r"(?P<part> (?:morning|afternoon|evening|night))?(?![\w-])(?!['’](?!s\b))"
 )
 _SENTENCE_END_RE = re.compile(r"[.!?;]\s|\n")
@@ -191,12 +191,12 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     if re.search(r"\b[A-Z][a-z]+\s+$", before) and not m.group("prep"):
         return None  # a day's name ("Black Friday", "Good Friday"), not a weekday
     after = text[m.end() : m.end() + 16]
-    if re.match(r",? *(?:\d|\(|(?:the )?\d|" + _MONTH_RE + ")", after):  # "Friday, March 13"
+    if re.match(r",? *(?:\d|\(|(?:the )?\d|" + MONTH_RE + ")", after):  # "Friday, March 13"
         return None
     sentence = _sentence(text, m.start(), m.end())
     if _HABIT_RE.search(sentence):
         return None
-    target = _WEEKDAYS.index(m.group("wd").lower())
+    target = WEEKDAYS.index(m.group("wd").lower())
     if target == day.weekday():
         return None  # "on Friday" in Friday's log: today, or a week away
     deadline = prep in ("by", "until", "till") and not _PAST_RE.search(sentence)
@@ -230,7 +230,7 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
         lambda m, day: _ago(m, day, 1),
     ),
     (
-        re.compile(rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(_WEEKDAYS)})\b", re.I),
+        re.compile(rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(WEEKDAYS)})\b", re.I),
         _weekday,
     ),
     (re.compile(r"\b(?P<which>last|next|this) weekend\b", re.I), _weekend),
@@ -276,9 +276,9 @@ class Expression:
 
 _EXTRACT: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b")),
-    ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}(?:,? \d{{4}})?")),
-    ("date", re.compile(rf"\b{_MONTH_RE} \d{{1,2}}(?:st|nd|rd|th)?\b(?:,? \d{{4}})?")),
-    ("date", re.compile(rf"\b(?:{'|'.join(m.title() for m in _MONTHS)})(?:,? \d{{4}})?\b")),
+    ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{MONTH_RE}(?:,? \d{{4}})?")),
+    ("date", re.compile(rf"\b{MONTH_RE} \d{{1,2}}(?:st|nd|rd|th)?\b(?:,? \d{{4}})?")),
+    ("date", re.compile(rf"\b(?:{'|'.join(m.title() for m in MONTHS)})(?:,? \d{{4}})?\b")),
     ("date", re.compile(r"\b(?:in|since|of|by|from|until) (?:19|20)\d{2}\b(?!-\d)", re.I)),
     ("time", re.compile(r"\b\d{1,2}(?::\d{2})? ?(?:am|pm|a\.m\.|p\.m\.)(?!\w)", re.I)),
     ("time", re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")),
@@ -296,11 +296,11 @@ _EXTRACT: list[tuple[str, re.Pattern[str]]] = [
     (
         "relative",
         re.compile(
-            rf"\b(?:last|next|this) (?:week(?:end)?|month|year|{'|'.join(_WEEKDAYS)})\b", re.I
+            rf"\b(?:last|next|this) (?:week(?:end)?|month|year|{'|'.join(WEEKDAYS)})\b", re.I
         ),
     ),
     ("relative", re.compile(rf"\b{_NUM_RE} {_UNIT_RE} ago\b", re.I)),
-    ("relative", re.compile(rf"\b(?:on |every )?(?:{'|'.join(_WEEKDAYS)})s?\b", re.I)),
+    ("relative", re.compile(rf"\b(?:on |every )?(?:{'|'.join(WEEKDAYS)})s?\b", re.I)),
 ]
 
 

@@ -308,12 +308,10 @@ class Builder:
             return True
         texts = [self.inputs.note_texts[i] for i in notes]
         texts += [self.inputs.note_dates[i] for i in notes]
-        refs = [*ids, str((item or {}).get("replaces") or "").strip()]
+        refs = [i for i in ids if i not in self.inputs.note_dates]  # the entries it cites
+        refs.append(str((item or {}).get("replaces") or "").strip())  # and the one it rewrites
         for ref in refs:
-            at = self.memory.index(ref) if ref and ref not in self.inputs.note_dates else None
-            if at is not None and (note := self.memory.blocks[at].note) is not None:
-                texts.append(note.text)
-            elif ref and (target := supersede.find_target(self, ref)) is not None:
+            if ref and (target := supersede.find_target(self, ref)) is not None:
                 texts.append(target.note.text)
         # cleaned as the item's text is (control characters, undecodable bytes)
         said = grounding.support_of(one_line(t) for t in texts)

@@ -72,7 +72,7 @@ def _as_read(n: DayNote) -> str:
     return temporal.resolve(redact(n.text), dt.date.fromisoformat(n.date))
 
 
-def _note_payload(n: DayNote, scores: dict[str, salience.Scored]) -> dict[str, Any]:
+def _note_payload(n: DayNote, scores: dict[str, salience.Scored], text: str) -> dict[str, Any]:
     s = scores.get(n.id)
     return {
         "id": n.id,
@@ -80,7 +80,7 @@ def _note_payload(n: DayNote, scores: dict[str, salience.Scored]) -> dict[str, A
         "time": n.time,
         "type": n.type,
         "confidence": n.confidence,
-        "text": _as_read(n),
+        "text": text,  # _as_read
         "salience": s.salience if s else 0.5,
         "tier": s.tier if s else "condense",
     }
@@ -218,7 +218,7 @@ def _nrem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, weak: li
     user = prompts.payload(
         "nrem",
         today=run.today.isoformat(),
-        notes=[_note_payload(n, scores) for n in batch],
+        notes=[_note_payload(n, scores, run.inputs.note_texts[n.id]) for n in batch],
         memory=[
             {k: v for k, v in e.items() if k not in ("sources", "evidence")}
             for e in _memory_payload(
@@ -241,7 +241,7 @@ def _rem(run: _Run, snap: Snapshot, batch: list[DayNote], scores: Any, known: se
     user = prompts.payload(
         "rem",
         today=run.today.isoformat(),
-        notes=[_note_payload(n, scores) for n in batch],
+        notes=[_note_payload(n, scores, run.inputs.note_texts[n.id]) for n in batch],
         memory=_memory_payload(entries),
         open_questions=run.nrem_out.get("open_questions", []),
         changes=[
@@ -380,6 +380,7 @@ def _cycle(
     scores = salience.score([(n.id, n.type, n.text) for n in snap.window])
     batch_ids = {n.id: n for n in [*nrem_batch, *rem_batch]}
     shown = related.related([n.text for n in nrem_batch], snap.bank)
+    read = {i: _as_read(n) for i, n in batch_ids.items()}  # what a model reads of each note
     run = _Run(
         ws, prov, now.date(), now.strftime("%H:%M"), budget,
         prune_memory, progress or (lambda _msg: None),
@@ -394,11 +395,11 @@ def _cycle(
             dream_texts=snap.dream_texts,
             bank_entries={e.note.id: e.page for e in shown},
             awaiting_nrem=frozenset(awaiting),
-            note_texts={i: _as_read(n) for i, n in batch_ids.items()},
+            note_texts=read,
             shown=grounding.support_of(
                 one_line(t)
                 for t in [
-                    *(_as_read(n) for n in batch_ids.values()),
+                    *read.values(),
                     *(e.text for e in snap.memory),
                     *(e.note.text for e in shown),
                 ]

@@ -140,10 +140,9 @@ _UNITS = frozenset(
 
 # a day, not someone or something a page is about: "Friday", "Veterans Day", "Black Friday"
 _CALENDAR = frozenset(
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-     "february", "march", "april", "may", "june", "july", "august", "september", "october",
-     "november", "december", "day", "eve", "week", "weekend", "thanksgiving", "christmas",
-     "xmas", "halloween", "easter", "hanukkah", "diwali", "ramadan", "eid", "passover"]
+    [*temporal.WEEKDAYS, *temporal.MONTHS, "day", "eve", "week", "weekend", "thanksgiving",
+     "christmas", "xmas", "halloween", "easter", "hanukkah", "diwali", "ramadan", "eid",
+     "passover"]
 )  # fmt: skip
 
 

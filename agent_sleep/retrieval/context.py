@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from agent_sleep.analysis import temporal
 from agent_sleep.analysis.vital import vital
 from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
@@ -452,17 +453,12 @@ def _days_between(earlier: str, later: str) -> int:
     return (b - a).days if a and b else 0
 
 
-_MONTH_NAMES = (
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-)  # fmt: skip
+_MONTH_NAMES = tuple(m[:3] for m in temporal.MONTHS)
 
 
 def _month(group: str) -> str:
     """A month's name, capitalised (so the verb "may" is no date), as the named group."""
-    return (
-        rf"(?P<{group}>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?"
-        r"|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-    )
+    return rf"(?P<{group}>{temporal.MONTH_RE})"
 
 
 _YEAR = r"(?:,? (?P<{}>(?:19|20)\d{{2}}))?"
