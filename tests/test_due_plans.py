@@ -90,3 +90,40 @@ def test_sleep_applies_a_plan_once_its_day_has_come(ws: Path) -> None:
 
     rollback(ws, r.run_id)
     assert len([t for t in _memory(ws) if "tandup" in t]) == 2
+
+
+def test_a_plan_slept_after_its_day_is_applied_in_the_same_run(ws: Path) -> None:
+    """A user who sleeps once a week: the plan, written on the Thursday, is first slept on the
+    Tuesday after its Monday. Before, it was filed beside 9:30 and only the next run applied it."""
+
+    def at(day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, 11, day, hour, 0)
+
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
+    micro_rest("Maya is allergic to penicillin.", "W", workspace=ws, when=at(9, 10))
+    sleep_cycle(ws, provider="offline", now=at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
+    r = sleep_cycle(ws, provider="offline", now=at(17, 22))
+    assert r.decisions.get("memory_due") == 1, r
+    assert [t for t in _memory(ws) if "tandup" in t] == [
+        "Standup moves to 10:15 starting next Monday (2026-11-16)."
+    ]
+    assert "Maya is allergic to penicillin." in _memory(ws)
+    from agent_sleep.consolidation.journal import rollback
+
+    rollback(ws, r.run_id)
+    assert [t for t in _memory(ws) if "tandup" in t] == [
+        "Team standup is at 9:30 every weekday on Zoom."
+    ]
+
+
+def test_a_plan_slept_before_its_day_waits_in_the_same_run(ws: Path) -> None:
+    def at(day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, 11, day, hour, 0)
+
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
+    sleep_cycle(ws, provider="offline", now=at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
+    r = sleep_cycle(ws, provider="offline", now=at(15, 22))  # the Sunday before
+    assert not r.decisions.get("memory_due"), r
+    assert len([t for t in _memory(ws) if "tandup" in t]) == 2

@@ -13,13 +13,17 @@ plan. The entry it replaces whole moves to History, replaced by the plan
 (:func:`agent_sleep.consolidation.supersede.reconcile`); nothing is decided where that step
 would not replace a whole entry (a list edit, a value put right inside a longer entry), and the
 plan's own text is kept as written, its date telling when the change began.
+
+A plan the run itself files (a note written before its day, slept on or after it: a user who
+sleeps once a week) is read the same way right after NREM, in the same run, against the entries
+MEMORY.md then holds; before, it stood beside the value it changes until the next run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from agent_sleep.analysis import distill, temporal
 from agent_sleep.core.notes import Note, sources_of
@@ -75,13 +79,17 @@ def plans(
     memory: Sequence[Note],
     today: dt.date,
     similar: Callable[[str, str], float] | None = None,
+    *,
+    only: Collection[str] | None = None,
 ) -> dict[str, Note]:
     """``{id of the entry replaced: the plan entry that replaces it}`` for the plans of
-    ``memory`` (MEMORY.md's entries) that came due by ``today`` (:func:`since` gives the day
-    each came due)."""
+    ``memory`` (MEMORY.md's entries; only those whose ids are in ``only``, when given) that
+    came due by ``today`` (:func:`since` gives the day each came due)."""
     out: dict[str, Note] = {}
     known = distill.known_names([e.text for e in memory])
     for plan in memory:
+        if only is not None and plan.id not in only:
+            continue
         start, written = _start(plan.text), _day(plan)
         if start is None or written is None or not written < start <= today:
             continue

@@ -149,6 +149,7 @@ class _Run:
     due: dict[str, fmt.Note] = field(default_factory=dict)  # due.plans: applied next
     held: set[str] = field(default_factory=set)  # notes earlier runs' removal caps held back
     cached: list[str] = field(default_factory=list)  # batch answers kept until the run commits
+    similar: offline_currency.Lazy = field(default_factory=offline_currency.Lazy)  # due plans
 
     def read(self, path: Path) -> str | None:
         return self.ws.read_text(path) if path.exists() else None
@@ -164,6 +165,14 @@ class _Run:
         )
         if self.nrem_out:
             b.nrem(self.nrem_out)
+            # a plan this run files whose day has already come (slept after its day)
+            standing = b.memory.entries()
+            filed = {e.id for e in standing} - b.start_ids
+            if filed:
+                late = due.plans(standing, self.today, self.similar, only=filed)
+                supersede.reconcile(
+                    b, late, why=due.WHY, decision="memory_due", since=due.since(late)
+                )
         return b
 
     def ask(self, system: str, user: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -411,7 +420,7 @@ def _cycle(
     if phase in ("nrem", "both"):
         run.forks = supersede.forks(ws, snap.memory)
         standing = [e for e in snap.memory if e.id not in run.forks]
-        run.due = due.plans(standing, run.today, offline_currency.Lazy())
+        run.due = due.plans(standing, run.today, run.similar)
     weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:
         attempt["stage"] = "nrem"
