@@ -11,6 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from agent_sleep.analysis.temporal import MONTHS
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize
 
 if TYPE_CHECKING:
@@ -135,11 +136,7 @@ def sessions(index: Loaded, scores: dict[int, float], weight: float, top: int) -
     return {row: score + weight * relevance[path[row]] for row, score in scores.items()}
 
 
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-)  # fmt: skip
-_MONTH = r"(" + "|".join(m[:3] + r"(?:" + m[3:] + r")?" for m in _MONTHS) + r")\.?"
+_MONTH = r"(" + "|".join(m[:3] + r"(?:" + m[3:] + r")?" for m in MONTHS) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _DATE_RES = (
     ("dmy", re.compile(_DAY + r"\s+(?:of\s+)?" + _MONTH + r",?\s+(\d{4})\b", re.I)),
@@ -151,7 +148,7 @@ _DATE_RES = (
 
 
 def _month(name: str) -> int:
-    return next(i + 1 for i, m in enumerate(_MONTHS) if name.lower().startswith(m[:3]))
+    return next(i + 1 for i, m in enumerate(MONTHS) if name.lower().startswith(m[:3]))
 
 
 def _dates(query: str) -> list[tuple[str, re.Match[str]]]:
