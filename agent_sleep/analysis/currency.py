@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import gazetteer, lexical
+from agent_sleep.analysis import gazetteer, lexical, temporal
 from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
@@ -599,6 +599,9 @@ def relation(
     named = _old_named(new_text, old_text) if marked else None
     if named is not None:
         return named
+    version = _new_version(new_text, old_text)
+    if version is not None:
+        return version
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
     if not new_claims or not old_claims:
         return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, "no claim")
@@ -744,6 +747,88 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+# A name and its version: "Node 22", "Python 3.12", "Grafana v11", or a dotted or v-number a
+# few words on that "to", "on" or "at" leads to ("Postgres upgraded to 16.2", "Postgres minor
+# bump to 16.4"). A bare whole number counts only right after its name and after a word that
+# says what something runs on ("are on Node 22", "bumped to Node 20"): "in Room 204", "Sprint
+# 14" and "Nov 16" are no versions, nor a number something is counted in ("3.5 TB", "2 nodes").
+_VERSION = r"v?\d+(?:\.\d+){1,2}|v\d+"
+_NAMED_VERSION_RE = re.compile(
+    r"(?P<lead>\b(?:on|to|with|uses?|using|runs?|from)\s+)?"
+    r"\b(?P<name>[A-Z][A-Za-z][\w+#]*)"
+    rf"(?:\s+(?P<near>{_VERSION}|\d+)|(?:\s+[a-z][\w-]*){{0,3}}?\s+(?:to|on|at)\s+(?P<far>{_VERSION}))"
+    r"(?!\.?\d|[\w%:/$])(?:\s+(?P<after>[A-Za-z]+))?"
+)
+# numbered in a sequence, not versioned: "Release 2.3 shipped" stays true beside "Release 2.4"
+_SEQUENCE_WORDS = """release version sprint chapter phase step stage round room floor building
+level season episode part section issue ticket page gate terminal platform table lane route unit
+week day year quarter batch cohort wave tier grade class"""
+_SEQUENCE = frozenset(_SEQUENCE_WORDS.split())
+_NOT_NAMES = frozenset(
+    (*temporal.MONTHS, *(m[:3] for m in temporal.MONTHS), *temporal.WEEKDAYS, *_SEQUENCE)
+)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _versions(text: str) -> dict[str, frozenset[str]]:
+    """The versions ``text`` gives names (:data:`_NAMED_VERSION_RE`): lower-case name -> its
+    versions, a leading "v" dropped."""
+    out: dict[str, set[str]] = {}
+    for m in _NAMED_VERSION_RE.finditer(text):
+        name, value = m.group("name"), m.group("near") or m.group("far")
+        low = name.lower()
+        if low in _NOT_NAMES or low in cw.STOP or cw.change_word(low) or low in cw.VERB_BASE:
+            continue
+        if low.endswith("ed") and name[1:].islower():
+            continue  # a verb opening a sentence: "Pinned numpy to 1.26.4"
+        if (
+            m.group("near")
+            and "." not in value
+            and not value.startswith("v")
+            and not m.group("lead")
+        ):
+            continue  # "Sprint 14", "Room 204"
+        after = (m.group("after") or "").lower()
+        if after and (lemma(after) in cw.UNITS or (after.endswith("s") and lemma(after) != after)):
+            continue  # counted in: "3.5 TB", "2 nodes"
+        out.setdefault(name.casefold(), set()).add(value.lstrip("v"))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _new_version(new_text: str, old_text: str) -> Verdict | None:
+    """A new version of what an older note gives a version of: "CI base images are on Node 22"
+    for "CI images bumped to Node 20", "Postgres minor bump to 16.4 done in the maintenance
+    window" for "Postgres upgraded to 16.2 over the weekend". The name is the same, none of
+    the new note's versions of it is the old note's, the new note states a fact (no intention,
+    no question, no chat turn) and does not name the old version (the rules that read "from 16.2
+    to 16.4" see it), and the two speak of one thing: the name opens both, or they share a
+    content word besides it, not said of two different things ("The API runs on Python 3.11"
+    is not "The docs build uses Python 3.12", nor "Bumped my laptop to Python 3.12")."""
+    new_v, old_v = _versions(new_text), _versions(old_text)
+    common = new_v.keys() & old_v.keys()
+    if not common or "?" in new_text or _chat(new_text) or _chat(old_text):
+        return None
+    if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
+        return None
+    for name in sorted(common):
+        if new_v[name] & old_v[name] or any(v in _pieces(tokens(new_text)) for v in old_v[name]):
+            continue
+        key = lemma(name)
+        shared = _content(new_text) & _content(old_text) - {key}
+        opens = all(next(iter(_ordered_content(t)), "") == key for t in (new_text, old_text))
+        if not opens and (not shared or _modified_apart(new_text, old_text, shared)):
+            continue
+        was, now = " ".join(sorted(old_v[name])), " ".join(sorted(new_v[name]))
+        return Verdict(SUPERSEDE, "a new version", was, now)
+    return None
+
+
+def _ordered_content(text: str) -> list[str]:
+    """The content words of ``text`` (:func:`_content`) in the order it says them."""
+    found = _content(text)
+    return [w for w in (lemma(t) for t in tokens(text)) if w in found]
 
 
 SAID_ALIKE = 0.5  # masked cosine for a change the clause rules did not read (bench_currency)
