@@ -84,3 +84,26 @@ def test_a_name_is_not_replaced_by_a_diet(ws: Path) -> None:
     sleep_cycle(ws, provider="offline", now=DAY2.replace(hour=22))
     current = _current(ws)
     assert old in current and new in current, current
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Jordan uses Neovim; give him vim-friendly snippets.",
+         "Thanksgiving week, Jordan is off Thursday."),
+        ("The staging database is Postgres.", "The staging database is down until Friday."),
+    ],
+)  # fmt: skip
+def test_a_day_is_no_new_value_of_a_thing(old: str, new: str) -> None:
+    """A weekday, a time or a month on one side only is no new value of what the other says:
+    "Jordan is off Thursday" replaced "Jordan uses Neovim" (both read as "be" with one word)."""
+    from agent_sleep.analysis import currency
+
+    assert currency.relation(new, old, frozenset({"Jordan"})).kind != currency.SUPERSEDE
+
+
+def test_a_new_day_still_replaces_a_day() -> None:
+    from agent_sleep.analysis import currency
+
+    v = currency.relation("Weekly sync is Wednesdays at 14:00.", "Weekly sync is Mondays at 11.")
+    assert v.kind == currency.SUPERSEDE, v

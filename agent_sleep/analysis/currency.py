@@ -442,12 +442,22 @@ def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> 
         and not (new.words ^ old.words)
         and (not new.values or _same_kind(new.values, old.values))
         and (new.head != "be" or new.words or new.attrs - set(cw.CLASSES) or not new.speaker)
+        and _when(new.values) == _when(old.values)
     ):
         return Verdict(SUPERSEDE, "a new value", *values)
     shared = new.words & old.words or set(new.values) & set(old.values)
     if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME and shared:
         return Verdict(SUPERSEDE, "negation", *values)
     return Verdict(OTHER, "another attribute or value kind")
+
+
+_WHEN_KINDS = frozenset(("weekday", "time", "month"))
+
+
+def _when(values: Iterable[str]) -> bool:
+    """Whether ``values`` say when (a weekday, a time, a month): "Jordan is off Thursday" says
+    nothing of what "Jordan uses Neovim" says, though both read as "be" with one word."""
+    return bool(_fine_kinds(values) & _WHEN_KINDS)
 
 
 def _comparable(new: Claim, old: Claim) -> bool:
