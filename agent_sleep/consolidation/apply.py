@@ -4,9 +4,10 @@ The :class:`Builder` is pure with respect to the workspace: it reads files throu
 returns a :class:`Plan` (new texts for MEMORY.md and bank pages, suffixes for daily logs, counts
 and the superseded entries). The run writes the plan atomically under the workspace lock; a dry
 run prints it as a diff. Every item must cite ids that were in the input; text is redacted;
-slugs become ``[a-z0-9-]+``; paths are confined to the workspace; a list that files notes gives
-at most ``ITEMS_PER_NOTE`` items per note of the run (``item_cap``); a confidence must be a
-number from 0 to 1 (``bad_confidence``; never clamped).
+slugs become ``[a-z0-9-]+``, and an entity slug with no page of its own goes to the page of the
+same name ("jordan" to ``jordan-reyes``: ``pages.py``); paths are confined to the workspace; a
+list that files notes gives at most ``ITEMS_PER_NOTE`` items per note of the run
+(``item_cap``); a confidence must be a number from 0 to 1 (``bad_confidence``; never clamped).
 
 One removal cap per run (unless pruning is asked for): of the entries MEMORY.md held when the
 run began, at most 25% may leave it or have their text rewritten — remove, supersede,
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import grounding, salience
-from agent_sleep.consolidation import apply_rem, supersede
+from agent_sleep.consolidation import apply_rem, pages, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
     ITEMS_PER_NOTE,
@@ -118,6 +119,7 @@ class Builder:
         # note id -> an NREM item citing it was applied (True) or every one was refused (False)
         self.landed: dict[str, bool] = {}
         self.awaiting: frozenset[str] = inputs.awaiting_nrem  # REM: notes NREM has not taken
+        self.names = pages.Names(ws.entities_dir, self._usable)  # entity pages by name
 
     # -- grounding -----------------------------------------------------------------------
 
@@ -203,6 +205,7 @@ class Builder:
         listed = out.get("bank_updates", [])
         bank = self.capped(listed, limit)
         self._refused(listed, bank)
+        self._asked_pages(bank)
         for item in bank:
             self._tracked(
                 item,
@@ -223,6 +226,7 @@ class Builder:
         # a page REM seeds from a note NREM has not consolidated (it held the note's change
         # back, refused every item citing it, or did not run) does not consolidate it
         self.awaiting = self.inputs.awaiting_nrem | self.plan.deferred | self.unapplied()
+        self._asked_pages(bounded(out.get("new_bank_suggestions", [])))
         apply_rem.rem(self, out)
 
     # -- which notes an NREM answer consolidates ----------------------------------------------
@@ -459,16 +463,49 @@ class Builder:
 
     # -- bank -----------------------------------------------------------------------------
 
-    def _page_path(self, slug: str, kind: str) -> Path | None:
+    def _usable(self, path: Path) -> bool:
+        """An existing page the run may file on: a file, inside the workspace."""
+        try:
+            self.ws.confine(path)
+        except WorkspaceError:
+            return False
+        return path.is_file()
+
+    def _asked_pages(self, items: object) -> None:
+        """The full names a list of bank items files entity entries under: a first name or
+        a surname alone in the same run goes to that page (both would be new)."""
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and item.get("kind") == "entity":
+                self.names.plan(slug_of(str(item.get("slug", ""))))
+
+    def _same_name(self, slug: str, entries: list[Note]) -> str:
+        """The slug of the entity page ``entries`` go on: ``slug``'s own page when there is
+        one, else the page of the same name (``pages.Names.resolve``: "jordan" to
+        ``jordan-reyes``), else ``slug`` (a new page)."""
+        if self._existing(slug) is not None:
+            return slug
+        texts = [n.text for n in entries]
+        texts += [self.inputs.note_texts[s] for n in entries for s in sources_of(n)
+                  if s in self.inputs.note_texts]  # fmt: skip
+        return self.names.resolve(slug, texts, self._entity_texts)
+
+    def _entity_texts(self, slug: str) -> list[str]:
+        """The texts of the entries on entity page ``slug``, this run's among them."""
+        path = self.ws.entities_dir / f"{slug}.md"
+        out = [n.text for n in fmt.notes_in(self._page_text(path, slug, "entity"))]
+        return out + [n.text for sec in self.added.get(path, {}).values() for n in sec]
+
+    def _existing(self, slug: str) -> Path | None:
+        """The page named ``slug`` that exists or this run writes (the entity page first)."""
         for d in (self.ws.entities_dir, self.ws.concepts_dir):
             p = d / f"{slug}.md"
             if p in self.pages or os.path.lexists(p):
-                chosen = p
-                break
-        else:
-            chosen = (
-                self.ws.entities_dir if kind == "entity" else self.ws.concepts_dir
-            ) / f"{slug}.md"
+                return p
+        return None
+
+    def _page_path(self, slug: str, kind: str) -> Path | None:
+        folder = self.ws.entities_dir if kind == "entity" else self.ws.concepts_dir
+        chosen = self._existing(slug) or folder / f"{slug}.md"
         try:
             self.ws.confine(chosen)  # out of the workspace, or caught in a symlink loop
         except WorkspaceError:
@@ -487,12 +524,17 @@ class Builder:
                 title = _written_title(slug, texts) or slug.replace("-", " ").title()
                 kind = "entity" if path.parent == self.ws.entities_dir else "concept"
                 current = page_header(title, kind, self.today)
+                if kind == "entity":
+                    self.names.add(path.stem)
             self.pages[path] = current
         return self.pages[path]
 
     def _page_entries(
         self, slug: str, kind: str, section: str, entries: list[Note], *, force: bool = False
     ) -> bool:
+        asked = slug
+        if kind == "entity" and not force:  # History and the archive name their page exactly
+            slug = self._same_name(slug, entries)
         path = self._page_path(slug, kind)
         if path is None:
             return False
@@ -512,6 +554,8 @@ class Builder:
         present.update(one_line(n.text) for n in fresh)
         if created:
             self.plan.decisions["bank_pages_created"] += 1
+        if slug != asked:
+            self.plan.decisions["bank_same_name"] += len(fresh)
         return True
 
     def _write_pages(self) -> None:

@@ -1,0 +1,155 @@
+"""One name, one entity page: the page a run files an entity's entries on when the name is
+written short on one day and in full on another.
+
+Notes say "Jordan" most days and "Jordan Reyes" on others; a model (or the offline
+consolidator) names the page after the name as the entry writes it, and one person got two
+pages, half of what is known on each. An entity slug with no page of its own goes to the page
+that already holds that name (:meth:`Names.resolve`):
+
+- a first name or a surname alone (``jordan``, ``whitfield``) goes to the one full-name page
+  whose first or last word it is (``jordan-reyes``, ``dana-whitfield``);
+- a full name goes to the single-word page of its first or last name when that page is the
+  only one of the name (or already writes this full name) and none of its entries writes
+  another full name with it ("Jordan Lee" on ``jordan``). The existing page keeps what is
+  known, rather than a new full-name page splitting it (no file is moved or rewritten whole);
+  the entries filed there write the full name, so a later "Jordan Lee" finds the page taken
+  and gets a page of its own, while "Jordan Reyes" keeps coming back to it.
+
+Within a run, a first name or a surname goes to a full name the same answer files under when
+neither page exists yet: the full name is the better title, and later short names find it.
+
+Nothing merges when it is ambiguous (two full-name pages with the word, or pages of both the
+first and the last name), for a slug that is no name (a word with a digit, a function word,
+a word the entries write in lower case or never capitalised), or across kinds (only entity
+pages are looked at, and only for an entity's slug). An existing page of the exact slug
+always wins, in either folder, as before; no page is renamed, moved or merged after the fact.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from agent_sleep.analysis import distill
+from agent_sleep.core import notes as fmt
+
+MAX_NAME_WORDS = 4  # "maria-de-la-cruz"; a longer slug is a title, not a name
+_SLUG_WORD = re.compile(r"[a-z]{2,}")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def name_words(slug: str) -> tuple[str, ...] | None:
+    """The words of ``slug`` when it can be a name: letters only, two at least in each word,
+    no function word ("the", "team" is still a word it cannot tell); None otherwise (a digest
+    slug ``u-…`` is none either: one letter before the hyphen)."""
+    words = tuple(slug.split("-"))
+    if len(words) > MAX_NAME_WORDS:
+        return None
+    if all(_SLUG_WORD.fullmatch(w) and w not in distill.NOT_NAMES for w in words):
+        return words
+    return None
+
+
+def written_as_name(words: Iterable[str], texts: Iterable[str]) -> bool:
+    """Every one of ``words`` (slug words) is written capitalised in ``texts`` and none in
+    lower case: "Jordan fixed the test" names Jordan; "the team shipped" names no team."""
+    upper: set[str] = set()
+    lower: set[str] = set()
+    for text in texts:
+        for token in _WORD.findall(text):
+            key = token.lower() if token.isascii() else fmt.slugify(token)
+            (upper if token[0].isupper() else lower).add(key)
+    return all(w in upper and w not in lower for w in words)
+
+
+def _within(part: Sequence[str], whole: Sequence[str]) -> bool:
+    n = len(part)
+    return any(tuple(whole[i : i + n]) == tuple(part) for i in range(len(whole) - n + 1))
+
+
+def full_names(word: str, texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """The full names ``texts`` write with ``word`` first or last, as slug words ("Jordan
+    Reyes" -> ``("jordan", "reyes")``)."""
+    known = distill.known_names(texts)
+    out = []
+    for text in texts:
+        for name in distill.names(text, known):
+            parts = tuple(fmt.slugify(p) for p in name.split())
+            if len(parts) >= 2 and word in (parts[0], parts[-1]):
+                out.append(parts)
+    return out
+
+
+def names_another(word: str, full: Sequence[str], texts: Sequence[str]) -> bool:
+    """Whether ``texts`` write a full name with ``word`` first or last that is not ``full``
+    ("Jordan Lee" beside a page of Jordan Reyes)."""
+    return any(not _within(full, parts) for parts in full_names(word, texts))
+
+
+def _ends_with(slug: str, word: str) -> bool:
+    words = slug.split("-")
+    return len(words) >= 2 and word in (words[0], words[-1])
+
+
+class Names:
+    """The entity pages a run may file on, by the words of their names: the folder's pages
+    (read once, when first needed), the pages the run creates, and the full names it plans."""
+
+    def __init__(self, folder: Path, usable: Callable[[Path], bool]) -> None:
+        self.folder, self.usable = folder, usable
+        self._slugs: set[str] | None = None
+
+    def slugs(self) -> set[str]:
+        if self._slugs is None:
+            self._slugs = set()
+            try:
+                listing = sorted(os.listdir(self.folder))
+            except OSError:  # no folder yet, or not a folder
+                listing = []
+            for name in listing:
+                slug = name.removesuffix(".md")
+                if slug != name and name_words(slug) and self.usable(self.folder / name):
+                    self._slugs.add(slug)
+        return self._slugs
+
+    def add(self, slug: str) -> None:
+        """A page the run creates."""
+        if name_words(slug):
+            self.slugs().add(slug)
+
+    def plan(self, slug: str) -> None:
+        """A full name an answer files under: a first name alone in it goes there."""
+        words = name_words(slug)
+        if words and len(words) >= 2:
+            self.slugs().add(slug)
+
+    def resolve(
+        self, slug: str, texts: Sequence[str], page_texts: Callable[[str], list[str]]
+    ) -> str:
+        """The entity page for ``slug``, which has no page of its own: the page of the same
+        name (module docstring), or ``slug`` itself. ``texts`` are the entries to file and the
+        notes they cite (what shows the slug is a name); ``page_texts(slug)`` the entries of
+        an existing page."""
+        words = name_words(slug)
+        if words is None or not written_as_name(words, texts):
+            return slug
+        slugs = self.slugs()
+        if len(words) == 1:
+            [word] = words
+            full = sorted(s for s in slugs if _ends_with(s, word))
+            if len(full) == 1 and not names_another(word, full[0].split("-"), texts):
+                return full[0]
+            return slug
+        short = [w for w in dict.fromkeys((words[0], words[-1])) if w in slugs]
+        if len(short) != 1:
+            return slug
+        [word] = short
+        on_page = full_names(word, page_texts(word))
+        if any(not _within(words, parts) for parts in [*on_page, *full_names(word, texts)]):
+            return slug  # the page (or the entry) writes another full name with the word
+        # a page that writes this full name already is this one's, whatever pages others have
+        if not on_page and any(s != slug and _ends_with(s, word) for s in slugs):
+            return slug  # another full name of the word has a page: which one it is is unclear
+        return word
