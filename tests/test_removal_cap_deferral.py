@@ -79,3 +79,25 @@ def test_a_chain_of_changes_held_back_lands_whole_and_in_order(tmp_path: Path) -
     assert not {"We bumped pytest to 8.1.", "We pin pytest to version 7.4."} & set(current)
     assert "The billing service is now owned by Priya." in current
     assert sleep_cycle(ws, "both", "offline", now=day3.replace(hour=23)).pending_left == 0
+
+
+def test_the_budget_never_moves_out_a_replacement_the_cap_let_in(ws: Path) -> None:
+    """MEMORY.md over its budget, the cap spent by a supersede: before, the budget moved the
+    replacement itself (this run's own entry) to the archive page, so the subject had no current
+    value in MEMORY.md, the old one in History and the new one archived."""
+    day1, day2, day3 = (dt.datetime(2026, 11, d, 9) for d in (2, 3, 4))
+    micro_rest("Postgres upgraded to 16.2 over the weekend; no downtime.", "W",
+               workspace=ws, when=day1)  # fmt: skip
+    sleep_cycle(ws, provider="offline", now=day1.replace(hour=22))
+    for text in ["Kafka cluster events-prod has 3 brokers.", "Loki retention is 14 days.",
+                 "Service mesh: Linkerd.", "Session cache Redis lives on cache-prod-a."]:  # fmt: skip
+        micro_rest(text, "W", workspace=ws, when=day2)
+    sleep_cycle(ws, provider="offline", now=day2.replace(hour=22), memory_budget_chars=400)
+    assert len(_current(ws)) == 2  # the budget moved the rest out
+    micro_rest("Postgres minor bump to 16.4 done in the maintenance window.", "W",
+               workspace=ws, when=day3)  # fmt: skip
+    r = sleep_cycle(ws, provider="offline", now=day3.replace(hour=22), memory_budget_chars=400)
+    assert r.decisions.get("memory_supersede") == 1, r
+    current = _current(ws)
+    assert "Postgres minor bump to 16.4 done in the maintenance window." in current, current
+    assert not [t for t in current if "16.2" in t]

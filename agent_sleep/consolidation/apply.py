@@ -13,8 +13,9 @@ One removal cap per run (unless pruning is asked for): of the entries MEMORY.md 
 run began, at most 25% may leave it or have their text rewritten — remove, supersede,
 update/merge, and eviction by the budget all count (``removal_cap`` past it). MEMORY.md is kept
 under its budget by moving the lowest-value entries to a bank page, never by truncation; once
-the cap is spent, the budget moves this run's own new entries there instead of older ones (and
-when none are left, MEMORY.md stays over its budget until a later run).
+the cap is spent, the budget moves this run's own new entries there instead of older ones, but
+not a replacement of an entry the run superseded (and when none are left, MEMORY.md stays over
+its budget until a later run).
 
 An update that changes an entry's text (or type) goes through the gates of a supersede
 (``supersede.py``: a note of this run cited, the old entry to its subject's History); a merge
@@ -647,8 +648,9 @@ class Builder:
     def _enforce_budget(self) -> None:
         """The lowest-value entries move to the archive page until MEMORY.md fits its budget.
         An entry MEMORY.md held counts against the removal cap; once it is spent, this run's
-        own entries (added or rewritten by it) move instead, and when none is left the rest
-        waits for a later run (``removal_cap`` counts the entries the cap kept)."""
+        own entries (added or rewritten by it) move instead, but never one that replaced an
+        entry this run, and when none is left the rest waits for a later run (``removal_cap``
+        counts the entries the cap kept)."""
         while len(self.memory.render()) > self.budget:
             entries = self.memory.entries()
             if not entries:
@@ -656,7 +658,10 @@ class Builder:
             victim = self._lowest(entries)
             why = "evicted: MEMORY.md over its size budget"
             if self.held(victim.id) and not self.within_cap():
-                own = [n for n in entries if not self.held(n.id)]
+                # a replacement stands where the entry it replaced stood: moving it out would
+                # leave its subject with no current value in MEMORY.md (the old one in History)
+                took = {s["new_id"] for s in self.plan.superseded}
+                own = [n for n in entries if not self.held(n.id) and n.id not in took]
                 if not own:
                     self.plan.dropped["removal_cap"] += self._still_over()
                     return
