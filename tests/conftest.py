@@ -22,6 +22,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     monkeypatch.delenv("AGENT_SLEEP_PROVIDER", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)  # set when run inside Claude Code
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from agent_sleep.cli.common import common_options
 
 SCOPE_HELP = (
     "Which workspace: 'shared' (the --workspace one) or 'project' (one per project folder, "
-    "inside it under projects/). Default $AGENT_SLEEP_SCOPE, else shared."
+    "inside it under projects/: $CLAUDE_PROJECT_DIR, else the git top-level of the working "
+    "folder, else that folder). Default $AGENT_SLEEP_SCOPE, else shared."
 )
 
 
@@ -48,12 +49,11 @@ def mcp_cmd(http_port: int | None, scope: str | None, workspace: str | None, as_
     memory_context, memory_flush, memory_sleep, memory_status; resources MEMORY.md, daily logs
     and bank pages."""
     import importlib.util
-    import os
 
     from agent_sleep.core.errors import AgentSleepError
     from agent_sleep.integrations.scope import workspace_for
 
-    ws = workspace_for(scope, os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd(), workspace)
+    ws = workspace_for(scope, None, workspace)
     if importlib.util.find_spec("mcp") is None:  # the SDK is an extra
         raise AgentSleepError("the MCP server needs the mcp SDK: pip install 'agent-sleep[mcp]'")
     from agent_sleep.integrations.mcp_server import serve

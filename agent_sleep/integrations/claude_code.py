@@ -405,7 +405,8 @@ def _detached() -> dict[str, Any]:
 
 
 def _cwd(payload: dict[str, Any]) -> str:
-    return str(payload.get("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    """Where the session is; the project scope resolves its project from here (scope.py)."""
+    return str(payload.get("cwd") or os.getcwd())
 
 
 def _empty_answer(event: str) -> str:
