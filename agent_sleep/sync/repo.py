@@ -319,16 +319,28 @@ def _journal_since(ws: Workspace, seen: int) -> tuple[list[dict[str, object]], i
     return out, len(lines)
 
 
-def _run_name(entry: dict[str, object]) -> str:
-    if entry.get("event") == "rollback":
-        return f"rollback of run {entry.get('run_id')}"
+def _run_name(entry: dict[str, object]) -> str | None:
+    """What a journal line did to the files, for a commit message; None for a line that names
+    no change of its own: a hook's line (the SessionEnd worker's sleep journals itself as a
+    ``sleep`` line, a flush's notes are counted from the logs), a failed run (it wrote nothing)."""
+    event, run_id = entry.get("event"), entry.get("run_id")
+    if event == "rollback":
+        return f"rollback of run {run_id}" if run_id else "rollback of a run"
+    if event == "memory-tool":
+        files = entry.get("files_changed")
+        what = ", ".join(map(str, files[:3])) if isinstance(files, list) else ""
+        return f"memory-tool edit {run_id or ''}".rstrip() + (f" ({what})" if what else "")
+    if event != "sleep":
+        return None
     decisions = entry.get("decisions")
     done = ", ".join(
         f"{k} {v}" for k, v in (decisions.items() if isinstance(decisions, dict) else ()) if v
     )
-    head = f"sleep run {entry.get('run_id')} ({entry.get('phase')}, "
-    head += f"{entry.get('notes_in')} notes in"
-    return head + (f"; {done})" if done else ")")
+    notes_in = entry.get("notes_in")
+    parts = [str(entry["phase"])] if entry.get("phase") else []
+    parts += [f"{notes_in} notes in"] if isinstance(notes_in, int) else []
+    inner = "; ".join(x for x in (", ".join(parts), done) if x)
+    return (f"sleep run {run_id}" if run_id else "sleep run") + (f" ({inner})" if inner else "")
 
 
 def _staged(repo: Repo) -> list[tuple[str, str]]:
@@ -358,14 +370,15 @@ def describe(repo: Repo, runs: list[dict[str, object]], extra: str | None = None
     logs = [p for s, p in staged if p.startswith("memory/") and s != "D"]
     notes = _new_note_count(repo, logs, had_head) if logs else 0
     edited = [p for s, p in staged if not p.startswith("memory/")]
-    lines = [_run_name(r) for r in runs]
+    named = [name for name in map(_run_name, runs) if name]
+    lines = list(named)
     if extra:
         lines.insert(0, extra)
     if notes:
         lines.append(
             f"notes: {notes} new in {', '.join(sorted(logs)[:3])}" + (" …" if len(logs) > 3 else "")
         )
-    if edited and not runs and not extra:
+    if edited and not named and not extra:
         lines.append(
             "edit: hand edits to "
             + ", ".join(sorted(edited)[:5])
