@@ -89,8 +89,13 @@ def test_the_budget_never_moves_out_a_replacement_the_cap_let_in(ws: Path) -> No
     micro_rest("Postgres upgraded to 16.2 over the weekend; no downtime.", "W",
                workspace=ws, when=day1)  # fmt: skip
     sleep_cycle(ws, provider="offline", now=day1.replace(hour=22))
-    for text in ["Kafka cluster events-prod has 3 brokers.", "Loki retention is 14 days.",
-                 "Service mesh: Linkerd.", "Session cache Redis lives on cache-prod-a."]:  # fmt: skip
+    day2_notes = [
+        "Kafka cluster events-prod has 3 brokers.",
+        "Loki retention is 14 days.",
+        "Service mesh: Linkerd.",
+        "Session cache Redis lives on cache-prod-a.",
+    ]
+    for text in day2_notes:
         micro_rest(text, "W", workspace=ws, when=day2)
     sleep_cycle(ws, provider="offline", now=day2.replace(hour=22), memory_budget_chars=400)
     assert len(_current(ws)) == 2  # the budget moved the rest out
