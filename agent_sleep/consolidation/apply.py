@@ -115,6 +115,9 @@ class Builder:
         self.added: dict[Path, dict[str, list[Note]]] = {}  # page -> section -> new entries
         self.edits: dict[Path, dict[str, Note | None]] = {}  # page -> entry id -> new / gone
         self.superseded_now: set[str] = set()
+        # entry id -> the id an update or merge that kept its text gave it: what names the old
+        # id (a History entry's ``superseded_by``) names the new one (``supersede.relink``)
+        self.renamed: dict[str, str] = {}
         self.dreams: list[str] = []
         self.actions: list[str] = []
         # note id -> an NREM item citing it was applied (True) or every one was refused (False)
@@ -397,9 +400,12 @@ class Builder:
         ):
             self.plan.dropped["unchanged"] += 1
             return
-        new = self._entry(old.type, text, conf, merged)
+        # the same entry with more evidence: its links (what it replaced) go with it
+        new = self._entry(old.type, text, conf, merged, **supersede.carried(old, bool(cited)))
         if self.held(old.id):
-            self.held_ids.add(new.id)  # the same entry with more evidence: still held
+            self.held_ids.add(new.id)  # still held
+        if new.id != old.id:
+            self.renamed[old.id] = new.id
         if old.meta.get("contested") and cited:  # the next evidence agrees: decided
             self.plan.decisions["contest_decided"] += 1
         self.memory.set(i, new)
@@ -689,6 +695,7 @@ class Builder:
     def finish(self, log_path: Path | None) -> Plan:
         self.plan.unapplied = self.unapplied()
         self._enforce_budget()
+        supersede.relink(self)
         self._write_pages()
         text = self.memory.render()
         if text != (self.plan.originals[self.ws.memory_md] or ""):

@@ -33,6 +33,10 @@ note of November 26 is not filed under November 7. The old entry, unchanged but 
 subject's bank page (the entity page of a name it mentions, the page it was on, else the
 archive page); a bank section it leaves with nothing under it is removed. Nothing is deleted;
 every file is in the plan, so rollback restores it byte for byte.
+
+An update or merge that keeps an entry's text writes it under a new id: it keeps its links
+(:func:`carried`), and every ``superseded_by`` or ``contests`` naming the old id names the new
+one, in the same plan (:func:`relink`), so no History entry is left naming a missing entry.
 """
 
 from __future__ import annotations
@@ -57,6 +61,10 @@ if TYPE_CHECKING:
 
 HISTORY = "## History"
 CONTESTED = "## Contested"
+# what ties an entry to others: an update or merge that gives it a new id keeps them
+CARRIED = ("supersedes", "evidence")
+# what names another entry by its id: it follows that entry to the id a rewrite gave it
+LINKS = ("superseded_by", "contests")
 
 
 def _conf(note: Note | None, value: Any, kind: str) -> float | None:
@@ -352,3 +360,49 @@ def reconcile(
             }
         )
         b.plan.decisions[decision] += 1
+
+
+def carried(old: Note, decided: bool) -> dict[str, str]:
+    """The metadata an update or merge of ``old`` keeps under its new id (:data:`CARRIED`,
+    and its ``contested`` mark unless the new evidence ``decided`` it)."""
+    keys = CARRIED if decided else (*CARRIED, "contested")
+    return {k: old.meta[k] for k in keys if old.meta.get(k)}
+
+
+def relink(b: Builder) -> None:
+    """Every link (:data:`LINKS`) that names an entry this run gave a new id
+    (``Builder.renamed``: an update or merge that kept its text) names the new one: a History
+    entry's ``superseded_by`` on any bank page, this run's own included, and a Contested
+    challenger's ``contests``. Before, the History entry named an id no file held, and every
+    search warned about metadata the user never wrote. The pages are edited in the plan, so
+    the journal and rollback cover them."""
+    if not b.renamed:
+        return
+
+    def now(i: str) -> str:
+        seen = set()
+        while i in b.renamed and i not in seen:  # renamed again later in the run
+            seen.add(i)
+            i = b.renamed[i]
+        return i
+
+    def relinked(n: Note) -> Note | None:
+        moved = {k: now(v) for k, v in n.meta.items() if k in LINKS and v in b.renamed}
+        return replace(n, meta={**n.meta, **moved}) if moved else None
+
+    for k, block in enumerate(b.memory.blocks):
+        if block.note is not None and (fixed := relinked(block.note)) is not None:
+            b.memory.set(k, fixed)
+    for sections in b.added.values():
+        for section in sections.values():
+            section[:] = [relinked(n) or n for n in section]
+    for path in dict.fromkeys([*b.ws.bank_pages(), *b.pages]):
+        text = b.pages[path] if path in b.pages else b.read(path)
+        if not text or not any(i in text for i in b.renamed):
+            continue
+        text = b._page_text(path, path.stem, "concept")  # in the plan: rollback restores it
+        edits = b.edits.get(path, {})
+        for n in fmt.notes_in(text):
+            planned = edits.get(n.id, n)
+            if planned is not None and (fixed := relinked(planned)) is not None:
+                b.edits.setdefault(path, edits)[n.id] = fixed
