@@ -74,3 +74,38 @@ def test_a_name_told_in_passing_reaches_memory_md(tmp_path: Path) -> None:
     memory = (ws / "MEMORY.md").read_text()
     assert "Pronouns he/him" in memory and "Jordan Reyes" in memory
     assert "Pronouns he/him" in get_context(ws, today=when.date())
+
+
+def test_a_standing_rule_is_vital_a_description_is_not() -> None:
+    """A rule told to the agent ("Never push to main directly") was moved out of MEMORY.md at
+    its budget for newer routine facts, and so out of every session start (an exploratory
+    test of four weeks of a coding agent's notes)."""
+    from agent_sleep.analysis import vital
+
+    for rule in ["Never push to main directly; always open a pull request.",
+                 "Hard rule: always run the tests first.", "Do not deploy on Fridays.",
+                 "Jordan: never use emoji in commit messages."]:  # fmt: skip
+        assert vital.kinds(rule) == {"rule"}, rule
+    for text in ["The API always returns JSON.", "We never got the invoice.",
+                 "I always have coffee at 9.", "Never been to Rome."]:  # fmt: skip
+        assert not vital.vital(text), text
+
+
+def test_sleep_keeps_a_standing_rule_at_the_budget(ws: Path) -> None:
+    import datetime as dt
+
+    from agent_sleep import micro_rest, sleep_cycle
+
+    rule = "Never push to main directly; always open a pull request."
+    micro_rest(rule, "W", workspace=ws, when=dt.datetime(2026, 11, 2, 9))
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 2, 18))
+    facts = [f"Service s{k} is written in Go and owned by team t{k}." for k in range(12)]
+    for day in range(3, 7):
+        for k in range(3):
+            text = facts[(day - 3) * 3 + k]
+            micro_rest(text, "W", workspace=ws, when=dt.datetime(2026, 11, day, 9, k))
+        sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, day, 18),
+                    memory_budget_chars=700)  # fmt: skip
+    memory = (ws / "MEMORY.md").read_text()
+    assert rule in memory
+    assert "memory_evicted" in (ws / ".agent-sleep" / "journal.jsonl").read_text()  # room made

@@ -17,17 +17,26 @@ _KINDS = {
         r"(?:goes|go) by)\b",
         re.I,
     ),
+    # a standing rule told to the agent, as an order that opens a sentence or follows a label:
+    # "Never push to main directly", "Hard rule: always run the tests first" (not "the API
+    # always returns JSON", a description)
+    "rule": re.compile(
+        r"(?:^|[.;!?]\s+|\brules?:\s*|:\s+)(?:never|always|do not|don't|must not|mustn't)"
+        r"\s+(?!been\b|be\b)[a-z]{2,}",
+        re.I,
+    ),
 }
 
 
 def kinds(text: str) -> frozenset[str]:
     """What ``text`` says that a session must not miss: ``health`` (an allergy, a condition, a
-    medication), ``diet``, ``identity`` (a name, pronouns); empty for anything else."""
+    medication), ``diet``, ``identity`` (a name, pronouns), ``rule`` (a standing order: "Never
+    push to main directly"); empty for anything else."""
     return frozenset(k for k, pattern in _KINDS.items() if pattern.search(text))
 
 
 def vital(text: str) -> bool:
     """Whether a note says what a session must not miss, however short: health and diet (an
-    allergy, a condition, a medication), a name, pronouns. Sleep files such a fact in MEMORY.md
-    first and moves it out last."""
+    allergy, a condition, a medication), a name, pronouns, a standing rule. Sleep files such a
+    fact in MEMORY.md first and moves it out last."""
     return bool(kinds(text))
