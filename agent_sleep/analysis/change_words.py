@@ -93,7 +93,7 @@ def change_word(word: str) -> bool:
 
 
 OLD_VALUE_RE = re.compile(
-    r"\b(?:instead of|replacing|replaced|no longer(?: \w+)?|formerly|"
+    r"\b(?:instead of|rather than|replacing|replaced|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left|quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"

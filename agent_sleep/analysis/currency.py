@@ -333,11 +333,15 @@ def _changed(
         generic and not chat and (named or role) and frame >= CHANGE_FRAME
         and not _departed(new, old)
         and (renamed or _comparable(new, old)) and _said_of_same(new, old)
+        and (renamed or role or _attrs_named(new, old)
+             or bool(_fine_kinds(old.values) & _fine_kinds(new.values)))
     )  # fmt: skip
     # the same verb of change ("switched", "moved", "replaced") says that something changed,
     # not what: it is no shared head ("switched to oat milk" / "switched to a standing desk")
     verb = new.head in cw.GENERIC_HEADS and (chat or new.head != "be")
     shared = bool(new.attrs & old.attrs - {""}) and not chat
+    if heads and new.head == old.head == "be" and not _attrs_named(new, old):
+        heads = False  # "We dropped LaunchDarkly" says nothing of "The user's name is Dana"
     related = (heads and (not verb or shared)) or loose
     if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
         related = (chat or _said_of_same(new, old)) and (
@@ -346,6 +350,18 @@ def _changed(
     if related and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "change language" if heads else "a generic change", *values)
     return Verdict(OTHER, "another attribute")
+
+
+# attributes a change must name: "We dropped LaunchDarkly" changes no name ("moved to Lisbon"
+# does change where one lives, "switched to Neovim" what one prefers)
+_NAMED_ONLY = frozenset({"name"})
+
+
+def _attrs_named(new: Claim, old: Claim) -> bool:
+    """Whether the new claim says something of the attribute the old one gives a value of
+    when it is one a change must name (a name), or the old one gives none such."""
+    named = old.attrs & _NAMED_ONLY
+    return not named or bool(named & (new.attrs | _bag(new)))
 
 
 def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) -> str | None:
@@ -877,6 +893,8 @@ def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     before the cosine): sleep embeds the masked texts of such pairs together beforehand."""
     if not _states_a_change(new_text) or _chat(old_text):
         return False
+    if not _change_of_shared(new_text, old_text) or only_light_shared(new_text, old_text, names):
+        return False
     if not _anchored(new_text, old_text, names):
         return False
     if not _said_beyond_owner(new_text, old_text, names):
@@ -885,6 +903,44 @@ def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         return False
     fresh, _gone = _values_apart(new_text, old_text)
     return bool(fresh) or bool(_content(new_text) - _content(old_text))
+
+
+# verbs any two notes may share: sharing only these, two notes say nothing of one thing ("We run
+# Redis 6.2" / "everything runs on GitHub Actions now"; "wants an explanation" / "want rebase
+# merges now")
+_LIGHT_VERBS = frozenset(
+    lemma(w)
+    for w in "run use want need have get make go keep do take put give".split()  # noqa: SIM905
+)
+
+
+def only_light_shared(new_text: str, old_text: str, names: frozenset[str] = frozenset()) -> bool:
+    """Whether every content word the two notes share is one of :data:`_LIGHT_VERBS`, or one
+    of ``names`` (who the notes are about: "Dana wants an explanation" / "Dana … want rebase
+    merges"), one light verb at least."""
+    known = {n.casefold() for n in names}
+    shared = {w for w in _content(new_text) & _content(old_text) if w.casefold() not in known}
+    return bool(shared) and shared <= _LIGHT_VERBS
+
+
+_CLAUSE_SPLIT_RE = re.compile(r"[;:]\s+|(?<=[.!?])\s+")
+
+
+def _change_of_shared(new_text: str, old_text: str) -> bool:
+    """Whether a clause of the new note that says a change shares a content word with the old
+    note: "We bumped the project to Python 3.12 this morning; CI is green on it" changes the
+    project's Python, and says nothing new of "CI runs on Jenkins" (the clause that names CI
+    says no change)."""
+
+    def words(text: str) -> set[str]:  # content words and the pieces of values ("release/2.8")
+        return set(_content(text)) | {lemma(p) for p in _pieces(_strong_words(text))}
+
+    old = words(old_text)
+    for clause in _CLAUSE_SPLIT_RE.split(new_text):
+        changed = cw.found(cw.CHANGE_RE, clause) or cw.found(cw.OLD_VALUE_RE, clause)
+        if changed and words(clause) & old:
+            return True
+    return False
 
 
 def _told_apart(new_text: str, old_text: str, names: frozenset[str]) -> bool:

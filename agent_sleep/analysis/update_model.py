@@ -59,6 +59,12 @@ _FUTURE_RE = re.compile(
     re.I,
 )
 
+# a note labelled as a plan, a to-do, an idea, a bug or a question: no fact that replaces one
+# ("Plan: write release notes for v2.0", "Bug BUG-260: the dunning email goes out twice")
+_LABELLED_RE = re.compile(
+    r"^\s*(?:plan|todo|to-do|to do|idea|bug|issue|question|open question)\b[^:\n]{0,24}:", re.I
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -124,8 +130,12 @@ def last_word(
         return verdict
     if names and _only_names_shared(new_text, old_text, names):
         return verdict
+    if c.only_light_shared(new_text, old_text, names):
+        return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
+    if _LABELLED_RE.search(new_text):
+        return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
@@ -171,12 +181,13 @@ def _languages(values: set[str] | frozenset[str]) -> bool:
 
 def asked(new_text: str, old_text: str) -> bool:
     """Whether the model reads a pair at all: two notes (no chat turn) that share a content
-    word, the older of which states something that can go stale, not an event ("We ran the
-    eval on ImageNet-C", "X and Y came up in meeting 8": every clause in the past tense)."""
+    word besides a light verb ("run", "want"), the older of which states something that can go
+    stale, not an event ("We ran the eval on ImageNet-C", "X and Y came up in meeting 8": every
+    clause in the past tense)."""
     if c._chat(new_text) or c._chat(old_text):
         return False
-    if not c._content(new_text) & c._content(old_text):
-        return False
+    if not c._content(new_text) & c._content(old_text) or c.only_light_shared(new_text, old_text):
+        return False  # nothing shared, or only a verb any two notes share ("run", "want")
     return not _event(old_text)
 
 
