@@ -248,13 +248,17 @@ def test_a_rem_flood_is_capped(ws: Path) -> None:
     ]
     before = _files(ws)
     n = 1000
+
+    def tag(i: int) -> str:  # a different text per item, with no number the notes do not say
+        return "".join(chr(ord("a") + int(d)) for d in str(i))
+
     reply = _rem(
         creative_connections=[
-            {"link": f"Link {i}", "why": "because", "sources": [ids[i % 3]]} for i in range(n)
+            {"link": f"Link {tag(i)}", "why": "because", "sources": [ids[i % 3]]} for i in range(n)
         ],
-        aha_moments=[{"text": f"Aha {i}", "sources": [ids[i % 3]]} for i in range(n)],
+        aha_moments=[{"text": f"Aha {tag(i)}", "sources": [ids[i % 3]]} for i in range(n)],
         next_session_actions=[
-            {"text": f"Do thing {i}", "sources": [ids[i % 3]]} for i in range(2 * n)
+            {"text": f"Do thing {tag(i)}", "sources": [ids[i % 3]]} for i in range(2 * n)
         ],
         new_bank_suggestions=[
             {"slug": f"page-{i}", "kind": "concept", "seed_content": "x", "sources": [ids[0]]}

@@ -306,16 +306,21 @@ class Builder:
         else:
             self._memory_change(str(action), item, ids, text)
 
-    def _said(self, text: str, ids: list[str], item: dict[str, Any] | None = None) -> bool:
+    def _said(
+        self, text: str, ids: list[str], item: dict[str, Any] | None = None, *, loose: bool = False
+    ) -> bool:
         """Whether ``text``'s numbers and names come from what it cites: the notes (as the
         model read them, with their dates), the entries, and the entry it rewrites; a name may
-        also come from anything the model was shown. Else ``unsupported_value`` (the notes stay
-        pending). Not checked when the texts of the notes it cites are not at hand."""
+        also come from anything the model was shown (with ``loose``, a number too, or the run's
+        date: REM's dreams and actions link what it was shown). Else ``unsupported_value`` (an
+        NREM item's notes stay pending). Not checked when the texts of the notes it cites are
+        not at hand."""
         notes = [i for i in ids if i in self.inputs.note_dates]
         if not notes or any(i not in self.inputs.note_texts for i in notes):
             return True
         texts = [self.inputs.note_texts[i] for i in notes]
         texts += [self.inputs.note_dates[i] for i in notes]
+        texts += [self.today.isoformat()] if loose else []
         refs = [i for i in ids if i not in self.inputs.note_dates]  # the entries it cites
         refs.append(str((item or {}).get("replaces") or "").strip())  # and the one it rewrites
         for ref in refs:
@@ -323,6 +328,8 @@ class Builder:
                 texts.append(target.note.text)
         # cleaned as the item's text is (control characters, undecodable bytes)
         said = grounding.support_of(one_line(t) for t in texts)
+        if loose:  # REM links what it was shown: any value of it, and the run's date
+            said |= self.inputs.shown
         missing = grounding.unsupported(text, said, self.inputs.shown)
         if missing:
             self.plan.dropped["unsupported_value"] += 1

@@ -4,7 +4,8 @@ log, and bank pages REM suggests.
 Functions of the :class:`~agent_sleep.consolidation.apply.Builder` (as ``supersede.py`` is):
 every item must cite ids the model was shown; an opinion's confidence changes only with new
 evidence, to a number from 0 to 1 (``bad_confidence``; never clamped); a dream or action already
-in a log is not written twice; a run writes at most ``MAX_DREAMS`` dreams and
+in a log is not written twice, nor one whose numbers or names nothing the model was shown
+says (``unsupported_value``); a run writes at most ``MAX_DREAMS`` dreams and
 ``MAX_NEXT_ACTIONS`` actions, and takes at most ``ITEMS_PER_NOTE`` bank suggestions per note
 (``item_cap`` past them).
 """
@@ -112,6 +113,9 @@ def log_note(
     if b._too_big(text, MAX_TEXT_CHARS) or text in b.inputs.dream_texts:
         if text in b.inputs.dream_texts:
             b.plan.dropped["duplicate"] += 1
+        return
+    # a number or a name nothing the model was shown says (unsupported_value)
+    if b.inputs.check_rem and not b._said(text, ids, loose=True):
         return
     # a dream and an action may say the same: each keeps an id of its own in the log
     note_id = stable_id("dream" if decision == "dreams" else decision, text, ",".join(ids))

@@ -111,3 +111,6 @@ class Inputs:
     # (``analysis.grounding``); without them (a caller that keeps no texts) nothing is checked
     note_texts: dict[str, str] = field(default_factory=dict)
     shown: frozenset[str] = frozenset()
+    # REM's dreams and actions checked the same way: a model's (the offline consolidator builds
+    # them from the notes and entries themselves, excerpts cut mid-value among them)
+    check_rem: bool = True

@@ -394,6 +394,7 @@ def _cycle(
         ws, prov, now.date(), now.strftime("%H:%M"), budget,
         prune_memory, progress or (lambda _msg: None),
         Inputs(
+            check_rem=prov.name != "offline",
             note_dates={i: n.date for i, n in batch_ids.items()},
             note_types={i: n.type for i, n in batch_ids.items()},
             note_confidences={
