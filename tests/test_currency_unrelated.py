@@ -18,8 +18,10 @@ notes that share no subject with them:
   Redis 6.2" through the learned last word: two notes that share only a verb any two notes
   share ("run", "want") and who they are about say nothing of one thing.
 - "Plan: write release notes for v2.0" replaced "The v2.0 release deadline is December 4", and
-  a bug report replaced "Cron jobs run in UTC", through the learned last word. A note
-  labelled as a plan, a to-do or a bug is no fact that replaces one.
+  a bug report replaced "Cron jobs run in UTC", and "Drafted the v2.0 release notes" replaced
+  "The v2.0 release deadline is December 4", through the learned last word. A note labelled as
+  a plan, a to-do or a bug, or a line of a work log ("Implemented …", "Drafted …"), is no fact
+  that replaces one.
 """
 
 from __future__ import annotations
@@ -82,9 +84,11 @@ def test_the_update_itself_still_replaces(old: str, new: str, similar: object) -
         "Plan: write release notes for v2.0 with Omar.",
         "Bug BUG-260: the v2.0 release deadline page shows the wrong timezone.",
         "TODO: move the v2.0 release deadline into the roadmap doc.",
+        "Drafted the v2.0 release notes; Omar will review them.",  # a work log's line
+        "Implemented the v2.0 release deadline banner behind a feature flag.",
     ],
 )
-def test_a_labelled_plan_or_bug_gets_no_learned_last_word(new: str) -> None:
+def test_a_labelled_plan_or_a_work_log_line_gets_no_learned_last_word(new: str) -> None:
     old = "The v2.0 release deadline is December 4."
     rules = currency.Verdict(currency.OTHER, "another owner")
     assert update_model.last_word(new, old, rules, lambda a, b: 1.0) == rules
@@ -113,3 +117,25 @@ def test_the_entry_whose_value_is_named_is_the_one_replaced(ws: Path) -> None:
     current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
     assert explain in current and rebase in current, current
     assert said[1][1] not in current, current
+
+
+def test_a_plain_word_corrected_names_the_value_replaced(ws: Path, similar: object) -> None:
+    """ ", not the morning" names the value replaced when it is a plain word: before, the clause
+    rules read "prefers customer meetings in the afternoon, not the morning" as the same
+    preference as "… in the morning", and the note replaced "prefers account summaries as
+    bullet points" instead (an exploratory test of an account manager's notes)."""
+    morning = "Priya prefers customer meetings in the morning."
+    afternoon = "Priya now prefers customer meetings in the afternoon, not the morning."
+    v = currency.relation(afternoon, morning, frozenset(), similar)  # type: ignore[arg-type]
+    assert v.kind == currency.SUPERSEDE and v.why == "the old value named", v
+    unrelated = "Dana's standup is in the morning."
+    assert currency.relation(afternoon, unrelated).kind != currency.SUPERSEDE
+    bullets = "Priya prefers account summaries as bullet points."
+    for text in (bullets, morning):
+        micro_rest(text, "O", workspace=ws, when=dt.datetime(2026, 11, 2, 9), confidence=0.9)
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 2, 18))
+    micro_rest(afternoon, "O", workspace=ws, when=dt.datetime(2026, 11, 26, 9), confidence=0.9)
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 26, 18))
+    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    assert bullets in current and afternoon in current, current
+    assert morning not in current, current

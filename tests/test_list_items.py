@@ -244,3 +244,17 @@ def test_sleep_keeps_a_list_beside_a_note_about_one_of_its_items(tmp_path: Path)
     current, history = _sleep_twice(tmp_path, [o for o, _n in pairs], [n for _o, n in pairs])
     assert history == []
     assert {old for old, _new in pairs} <= set(current)
+
+
+def test_a_subject_set_off_by_commas_is_no_list() -> None:
+    """ "Dana Whitfield, VP Operations, is our main contact at Acme Corp." is no list of
+    "Dana Whitfield" and "VP Operations": "Dana Whitfield has left Acme Corp; Laura Chen is now
+    our main contact" rewrote it as "VP Operations, is our main contact at Acme Corp. Laura Chen
+    is now our main contact" (an exploratory test of an account manager's notes)."""
+    from agent_sleep.analysis import lists
+
+    new = "Dana Whitfield has left Acme Corp; Laura Chen is now our main contact at Acme."
+    old = "Dana Whitfield, VP Operations, is our main contact at Acme Corp."
+    assert lists.edited(new, old) is None
+    edit = lists.edited("We no longer use Memcached.", "We use Redis, Memcached and Postgres.")
+    assert edit is not None and edit.text == "We use Redis and Postgres."

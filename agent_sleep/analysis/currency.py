@@ -625,6 +625,10 @@ def relation(
     named = _old_named(new_text, old_text) if marked else None
     if named is not None:
         return named
+    if not marked and _tail_words(new_text):
+        named = _word_corrected(new_text, old_text)
+        if named is not None:
+            return named
     version = _new_version(new_text, old_text)
     if version is not None:
         return version
@@ -742,6 +746,25 @@ def _corrected(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# a departure told of someone by name: "Tessa Grant left Soylent Labs", "Tom has quit Globex"
+_LEFT_RE = re.compile(
+    r"(?:^|[;.]\s+)(?P<who>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) (?:has |had )?(?:left|quit)\s+"
+    r"(?P<what>(?:the )?[\w.&'’-]+(?: [A-Z][\w.&'’-]*)*)"
+)
+
+
+def _left_by_another(new_text: str, old_text: str) -> set[str]:
+    """The values of what someone the old note does not name left: "Tessa Grant left Soylent
+    Labs" names Soylent Labs as what Tessa left, no value replaced in "Omar Haddad is a data
+    engineer at Soylent Labs"."""
+    out: set[str] = set()
+    for m in _LEFT_RE.finditer(new_text):
+        who = {w.casefold() for w in m.group("who").split()}
+        if not who & {w.casefold() for w in tokens(old_text)}:
+            out |= _pieces(tokens(m.group("what")))
+    return out
+
+
 def _old_named(new_text: str, old_text: str) -> Verdict | None:
     """A note that names a value of an older one as what it replaced ("Upload cap raised from
     25 MB to 100 MB" for "Max upload size for attachments is 25 MB"; "Swapped Harbor for GitHub
@@ -758,6 +781,7 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     values = _pieces(_strong_words(old_text))
     # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
+    gone -= _left_by_another(new_text, old_text)
     if not gone and corrected and _anchored(new_text, old_text, frozenset()):
         # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
         # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
@@ -855,6 +879,41 @@ def _ordered_content(text: str) -> list[str]:
     """The content words of ``text`` (:func:`_content`) in the order it says them."""
     found = _content(text)
     return [w for w in (lemma(t) for t in tokens(text)) if w in found]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _tail_words(text: str) -> frozenset[str]:
+    """The content words (lemmas) a closing ", not A" corrects, per sentence, whatever their
+    case ("…, not the morning"); none for a chat turn or an intention."""
+    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
+        return frozenset()
+    out: set[str] = set()
+    for sentence in lexical.sentences(text):
+        m = cw.NOT_TAIL_RE.search(sentence)
+        if m:
+            out |= _content(m.group(1))
+    return frozenset(out)
+
+
+def _word_corrected(new_text: str, old_text: str) -> Verdict | None:
+    """A closing ", not A" whose A is a plain word of the old note, with a word of its own in
+    its place: "Priya now prefers customer meetings in the afternoon, not the morning" for
+    "Priya prefers customer meetings in the morning" (no number or name to compare, so the
+    clause rules read the same preference twice). Both notes must otherwise speak of the same
+    (:func:`_anchored`, a content word shared besides A, nothing modified apart)."""
+    old_words, new_words = _content(old_text), _content(new_text)
+    gone = _tail_words(new_text) & old_words
+    head = cw.NOT_TAIL_RE.search(new_text)
+    said = _content(new_text[: head.start()]) if head else new_words
+    fresh = said - old_words - cw.UNITS
+    shared = new_words & old_words - gone - cw.UNITS
+    if not gone or not fresh or not shared or not _anchored(new_text, old_text, frozenset()):
+        return None
+    if _modified_apart(new_text, old_text, shared):
+        return None
+    return Verdict(
+        SUPERSEDE, "the old value named", " ".join(sorted(gone)), " ".join(sorted(fresh))
+    )
 
 
 SAID_ALIKE = 0.5  # masked cosine for a change the clause rules did not read (bench_currency)

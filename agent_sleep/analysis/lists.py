@@ -244,6 +244,19 @@ def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1 << 12)
+def _apposition(item: str, text: str) -> bool:
+    """Whether ``text`` says ``item`` with a phrase set off by commas before a singular verb:
+    the subject of a sentence, no item of a list ("Dana Whitfield, VP Operations, is our main
+    contact at Acme": "Dana Whitfield has left Acme" edits no list of it)."""
+    return bool(
+        re.search(
+            rf"(?<![\w-]){re.escape(item)},\s[^,;.]+,\s+(?:is|was|has|had|remains|will)\b",
+            text,
+            re.I,
+        )
+    )
+
+
 def edited(new_text: str, old_text: str) -> Edit | None:
     """The older text with the items the newer note removes or swaps edited in its list, or
     None when the newer note does not edit items of a list of the older one (or would leave
@@ -270,7 +283,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
             rest.append(clause.strip().rstrip("."))
-    if not gone:
+    if not gone or any(_apposition(g, old_text) for g in gone):
         return None
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
     if not left:

@@ -65,6 +65,15 @@ _LABELLED_RE = re.compile(
     r"^\s*(?:plan|todo|to-do|to do|idea|bug|issue|question|open question)\b[^:\n]{0,24}:", re.I
 )
 
+# a line of a work log, a past act of work: "Implemented the rate limiter behind a feature
+# flag" says nothing new of where feature flags live, "Drafted the v2.0 release notes" nothing
+# of the v2.0 deadline
+_WORK_LOG_RE = re.compile(
+    r"^\s*(?:implemented|drafted|fixed|wrote|reviewed|tested|debugged|investigated|refactored|"
+    r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran)\b",
+    re.I,
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -134,7 +143,7 @@ def last_word(
         return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
-    if _LABELLED_RE.search(new_text):
+    if _LABELLED_RE.search(new_text) or _WORK_LOG_RE.search(new_text):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
