@@ -161,3 +161,29 @@ def test_sleep_names_no_page_after_a_day(ws: Path) -> None:
     sleep_cycle(ws, "both", "offline", now=NOW)
     pages = {p.stem for p in (ws / "bank").rglob("*.md")}
     assert pages and not pages & {"friday", "day", "black", "black-friday", "thanksgiving"}, pages
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Tyrell Systems has 200 seats.", ["Tyrell Systems"]),
+        ("Acme Corp is on the Growth plan.", ["Acme Corp", "Growth"]),
+        ("Called Soylent Labs about seats.", ["Soylent Labs"]),
+        ("Met Priya at Globex.", ["Priya", "Globex"]),  # a first word alone stays out
+        ("Systems are down again.", []),
+    ],
+)
+def test_a_company_name_opening_a_sentence_is_read_whole(text: str, names: list[str]) -> None:
+    """A company's name that opens a sentence lost its first word ("Tyrell Systems" read as
+    "Systems"), so the offline consolidator filed the company on a page ``systems.md`` (an
+    exploratory test of an account manager's notes)."""
+    assert distill.names(text, distill.known_names([text])) == names
+
+
+def test_the_company_page_is_named_after_the_company(ws: Path) -> None:
+    micro_rest("Tyrell Systems asked for SSO on the admin console.", "B", workspace=ws, when=day(0))
+    for text in ["Globex wants invoices in EUR.", "Initech has 25 seats."]:
+        micro_rest(text, "W", workspace=ws, when=day(0))
+    sleep_cycle(ws, provider="offline", now=NOW)
+    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    assert "tyrell-systems" in pages and "systems" not in pages, pages

@@ -171,11 +171,16 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         vocative = _vocatives(sentence)
         run: list[str] = []
         run_end = -1
+        opener = ""  # a sentence's first word, left out unless a company's word follows it
         for m in _WORD_RE.finditer(sentence):
             word = _name_word(m.group(0))
             good = bool(word) and word not in vocative
             if good and _at_start(sentence, m.start()) and word not in known_set:
-                good = False
+                good, opener = False, word
+            elif opener and good and word.lower() in ORG_WORDS and not run:
+                run = [opener]  # "Tyrell Systems has 200 seats": the company, not "Systems"
+            if word != opener:
+                opener = ""
             if good and run and sentence[run_end : m.start()] == " ":
                 run.append(word)
             else:
@@ -186,6 +191,16 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         if run and " ".join(run) not in out:
             out.append(" ".join(run))
     return out
+
+
+# the word a company's name ends with: after a sentence's first word it makes that word part of
+# the name ("Acme Corp is on the Growth plan", "Tyrell Systems has 200 seats")
+ORG_WORDS = frozenset(
+    """corp corporation inc ltd llc gmbh co company systems labs health logistics group
+    technologies tech partners bank capital media industries solutions software networks
+    analytics foods motors airlines university college hospital clinic foundation institute
+    studios games energy pharma holdings ventures consulting services""".split()  # noqa: SIM905
+)
 
 
 def _unredacted(text: str) -> str:
