@@ -106,3 +106,27 @@ def test_the_budget_never_moves_out_a_replacement_the_cap_let_in(ws: Path) -> No
     current = _current(ws)
     assert "Postgres minor bump to 16.4 done in the maintenance window." in current, current
     assert not [t for t in current if "16.2" in t]
+
+
+def test_an_update_of_an_entry_moved_out_at_the_budget_replaces_it(ws: Path) -> None:
+    """An entry the budget moved to the archive page is still current knowledge: a later change
+    of it replaced nothing, and the old and new renewal dates both stood current (an
+    exploratory test of an account manager's notes). The note opens with the name only the
+    entries write mid-sentence ("Globex's renewal date moved …")."""
+    budget = 520
+
+    def day(d: int, texts: list[str]) -> None:
+        for text in texts:
+            micro_rest(text, "W", workspace=ws, when=dt.datetime(2026, 11, d, 9))
+        sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, d, 18),
+                    memory_budget_chars=budget)  # fmt: skip
+
+    day(2, ["Mindy Park is the IT admin at Globex.", "Acme Corp is on the Growth plan.",
+            "Initech prefers calls on Tuesdays."])  # fmt: skip
+    day(4, ["Globex renews on 2027-01-15."])
+    archive = ws / "bank" / "concepts" / "memory-archive.md"
+    assert "Globex renews on 2027-01-15." in archive.read_text()  # moved out at the budget
+    day(19, ["Globex's renewal date moved to 2027-02-28 after their budget freeze."])
+    old = [n for n in notes.notes_in(archive.read_text()) if "2027-01-15" in n.text]
+    assert old and all(n.meta.get("superseded_by") for n in old), old
+    assert "2027-02-28" in (ws / "MEMORY.md").read_text()

@@ -56,7 +56,9 @@ def related(notes: Sequence[str], entries: Sequence[BankEntry]) -> list[BankEntr
     if not notes or not entries:
         return []
     texts = [*notes, *(e.note.text for e in entries)]
-    known = distill.known_names(notes)
+    # names as the whole bank writes them: "Globex's renewal date moved" opens with a name that
+    # only the entries write mid-sentence ("the IT admin at Globex")
+    known = distill.known_names(texts)
     names = {n.lower() for t in notes for n in distill.names(t, known)}
     sim = lexical.TfIdf(texts).similarity()
     k = len(notes)
