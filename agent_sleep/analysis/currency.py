@@ -733,17 +733,19 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _corrected(text: str) -> frozenset[str]:
-    """The values a note's closing ", not A" corrects ("the staging database is on port 5433,
-    not 5432"), per sentence; none for a chat turn or an intention."""
+def _not_tails(text: str) -> tuple[str, ...]:
+    """What a note's closing ", not A" corrects, per sentence ("the staging database is on port
+    5433, not 5432"); none for a chat turn or an intention."""
     if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
-        return frozenset()
-    out: set[str] = set()
-    for sentence in lexical.sentences(text):
-        m = cw.NOT_TAIL_RE.search(sentence)
-        if m:
-            out |= _pieces(t for t in tokens(m.group(1)) if t[:1].isupper() or _digit(t))
-    return frozenset(out)
+        return ()
+    found = (cw.NOT_TAIL_RE.search(sentence) for sentence in lexical.sentences(text))
+    return tuple(m.group(1) for m in found if m)
+
+
+def _corrected(text: str) -> frozenset[str]:
+    """The values (numbers, names) a closing ", not A" corrects (:func:`_not_tails`)."""
+    tails = _not_tails(text)
+    return _pieces(t for tail in tails for t in tokens(tail) if t[:1].isupper() or _digit(t))
 
 
 # a departure told of someone by name: "Tessa Grant left Soylent Labs", "Tom has quit Globex"
@@ -881,18 +883,10 @@ def _ordered_content(text: str) -> list[str]:
     return [w for w in (lemma(t) for t in tokens(text)) if w in found]
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def _tail_words(text: str) -> frozenset[str]:
-    """The content words (lemmas) a closing ", not A" corrects, per sentence, whatever their
-    case ("…, not the morning"); none for a chat turn or an intention."""
-    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
-        return frozenset()
-    out: set[str] = set()
-    for sentence in lexical.sentences(text):
-        m = cw.NOT_TAIL_RE.search(sentence)
-        if m:
-            out |= _content(m.group(1))
-    return frozenset(out)
+    """The content words (lemmas) a closing ", not A" corrects, whatever their case ("…, not
+    the morning"; :func:`_not_tails`)."""
+    return frozenset(w for tail in _not_tails(text) for w in _content(tail))
 
 
 def _word_corrected(new_text: str, old_text: str) -> Verdict | None:
