@@ -94,6 +94,14 @@ def test_a_labelled_plan_or_a_work_log_line_gets_no_learned_last_word(new: str) 
     assert update_model.last_word(new, old, rules, lambda a, b: 1.0) == rules
 
 
+def _opinions_slept(ws: Path, day: int, *texts: str) -> list[str]:
+    """``texts`` written as opinions on November ``day`` and slept on: MEMORY.md's entries."""
+    for text in texts:
+        micro_rest(text, "O", workspace=ws, when=dt.datetime(2026, 11, day, 9), confidence=0.9)
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, day, 18))
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
 def test_the_entry_whose_value_is_named_is_the_one_replaced(ws: Path) -> None:
     said = [
         (2, "Dana uses VS Code as their editor."),
@@ -102,19 +110,14 @@ def test_the_entry_whose_value_is_named_is_the_one_replaced(ws: Path) -> None:
              "than VS Code ones."),
     ]  # fmt: skip
     for day, text in said:
-        micro_rest(text, "O", workspace=ws, when=dt.datetime(2026, 11, day, 9), confidence=0.9)
-        sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, day, 18))
-    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+        current = _opinions_slept(ws, day, text)
     assert said[1][1] in current and said[2][1] in current, current
     assert said[0][1] not in current, current
     # ", not squash" names the merge style: the explanation Dana wants stays
     explain = "Dana wants an explanation of the plan before any code change."
     rebase = "Dana changed their mind on merging: they want rebase merges now, not squash."
-    micro_rest(explain, "O", workspace=ws, when=dt.datetime(2026, 11, 12, 9), confidence=0.9)
-    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 12, 18))
-    micro_rest(rebase, "O", workspace=ws, when=dt.datetime(2026, 11, 18, 9), confidence=0.9)
-    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 18, 18))
-    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    _opinions_slept(ws, 12, explain)
+    current = _opinions_slept(ws, 18, rebase)
     assert explain in current and rebase in current, current
     assert said[1][1] not in current, current
 
@@ -131,11 +134,7 @@ def test_a_plain_word_corrected_names_the_value_replaced(ws: Path, similar: obje
     unrelated = "Dana's standup is in the morning."
     assert currency.relation(afternoon, unrelated).kind != currency.SUPERSEDE
     bullets = "Priya prefers account summaries as bullet points."
-    for text in (bullets, morning):
-        micro_rest(text, "O", workspace=ws, when=dt.datetime(2026, 11, 2, 9), confidence=0.9)
-    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 2, 18))
-    micro_rest(afternoon, "O", workspace=ws, when=dt.datetime(2026, 11, 26, 9), confidence=0.9)
-    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 11, 26, 18))
-    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    _opinions_slept(ws, 2, bullets, morning)
+    current = _opinions_slept(ws, 26, afternoon)
     assert bullets in current and afternoon in current, current
     assert morning not in current, current

@@ -64,22 +64,23 @@ def test_a_plan_of_another_thing_replaces_nothing(similar: object) -> None:
     assert due.plans(memory, dt.date(2026, 12, 2), similar) == {}  # type: ignore[arg-type]
 
 
+def _at(day: int, hour: int) -> dt.datetime:
+    return dt.datetime(2026, 11, day, hour, 0)
+
+
 def _memory(ws: Path) -> list[str]:
     return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
 
 
 def test_sleep_applies_a_plan_once_its_day_has_come(ws: Path) -> None:
-    def at(day: int, hour: int) -> dt.datetime:
-        return dt.datetime(2026, 11, day, hour, 0)
-
-    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
-    sleep_cycle(ws, provider="offline", now=at(9, 22))
-    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
-    sleep_cycle(ws, provider="offline", now=at(12, 22))
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=_at(9, 9))
+    sleep_cycle(ws, provider="offline", now=_at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=_at(12, 9))
+    sleep_cycle(ws, provider="offline", now=_at(12, 22))
     assert len([t for t in _memory(ws) if "tandup" in t]) == 2  # a plan: 9:30 still holds
-    r = sleep_cycle(ws, provider="offline", now=at(13, 22))
+    r = sleep_cycle(ws, provider="offline", now=_at(13, 22))
     assert r.run_id is None  # the plan's day has not come: nothing to do
-    r = sleep_cycle(ws, provider="offline", now=at(17, 22))  # no note pending: a run of its own
+    r = sleep_cycle(ws, provider="offline", now=_at(17, 22))  # no note pending: a run of its own
     assert r.run_id and r.decisions.get("memory_due") == 1, r
     assert [t for t in _memory(ws) if "tandup" in t] == [
         "Standup moves to 10:15 starting next Monday (2026-11-16)."
@@ -96,14 +97,11 @@ def test_a_plan_slept_after_its_day_is_applied_in_the_same_run(ws: Path) -> None
     """A user who sleeps once a week: the plan, written on the Thursday, is first slept on the
     Tuesday after its Monday. Before, it was filed beside 9:30 and only the next run applied it."""
 
-    def at(day: int, hour: int) -> dt.datetime:
-        return dt.datetime(2026, 11, day, hour, 0)
-
-    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
-    micro_rest("Maya is allergic to penicillin.", "W", workspace=ws, when=at(9, 10))
-    sleep_cycle(ws, provider="offline", now=at(9, 22))
-    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
-    r = sleep_cycle(ws, provider="offline", now=at(17, 22))
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=_at(9, 9))
+    micro_rest("Maya is allergic to penicillin.", "W", workspace=ws, when=_at(9, 10))
+    sleep_cycle(ws, provider="offline", now=_at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=_at(12, 9))
+    r = sleep_cycle(ws, provider="offline", now=_at(17, 22))
     assert r.decisions.get("memory_due") == 1, r
     assert [t for t in _memory(ws) if "tandup" in t] == [
         "Standup moves to 10:15 starting next Monday (2026-11-16)."
@@ -118,12 +116,9 @@ def test_a_plan_slept_after_its_day_is_applied_in_the_same_run(ws: Path) -> None
 
 
 def test_a_plan_slept_before_its_day_waits_in_the_same_run(ws: Path) -> None:
-    def at(day: int, hour: int) -> dt.datetime:
-        return dt.datetime(2026, 11, day, hour, 0)
-
-    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=at(9, 9))
-    sleep_cycle(ws, provider="offline", now=at(9, 22))
-    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=at(12, 9))
-    r = sleep_cycle(ws, provider="offline", now=at(15, 22))  # the Sunday before
+    micro_rest("Team standup is at 9:30 every weekday on Zoom.", "W", workspace=ws, when=_at(9, 9))
+    sleep_cycle(ws, provider="offline", now=_at(9, 22))
+    micro_rest("Standup moves to 10:15 starting next Monday.", "W", workspace=ws, when=_at(12, 9))
+    r = sleep_cycle(ws, provider="offline", now=_at(15, 22))  # the Sunday before
     assert not r.decisions.get("memory_due"), r
     assert len([t for t in _memory(ws) if "tandup" in t]) == 2

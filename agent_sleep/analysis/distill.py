@@ -171,16 +171,15 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         vocative = _vocatives(sentence)
         run: list[str] = []
         run_end = -1
-        opener = ""  # a sentence's first word, left out unless a company's word follows it
+        opener = ""  # the word before, when it opened the sentence and was left out
         for m in _WORD_RE.finditer(sentence):
             word = _name_word(m.group(0))
             good = bool(word) and word not in vocative
+            before, opener = opener, ""
             if good and _at_start(sentence, m.start()) and word not in known_set:
                 good, opener = False, word
-            elif opener and good and word.lower() in ORG_WORDS and not run:
-                run = [opener]  # "Tyrell Systems has 200 seats": the company, not "Systems"
-            if word != opener:
-                opener = ""
+            elif before and good and word.lower() in ORG_WORDS and not run:
+                run = [before]  # "Tyrell Systems has 200 seats": the company, not "Systems"
             if good and run and sentence[run_end : m.start()] == " ":
                 run.append(word)
             else:
