@@ -28,6 +28,14 @@ from agent_sleep.core import notes
          "Postgres minor bump to 16.4 done in the maintenance window."),
         ("Grafana is on v10.", "Grafana upgraded to v11 last night."),
         ("The API runs on Python 3.11.", "The API now runs on Python 3.12."),
+        # a plain word after the version is no unit it is counted in ("this morning")
+        ("The project targets Python 3.11.",
+         "We bumped the project to Python 3.12 this morning; CI is green on it."),
+        # the change is said of the named thing itself, nothing else shared
+        ("We run Redis 6.2 for caching and sessions.",
+         "Upgraded Redis to 7.2 in all environments."),
+        ("The backend uses SQLAlchemy 1.4.", "Migration to SQLAlchemy 2.0 is merged."),
+        ("We run Redis 6.2.", "Redis upgraded to 7.2."),
     ],
 )  # fmt: skip
 def test_a_new_version_replaces_the_old(old: str, new: str) -> None:
@@ -50,6 +58,9 @@ def test_a_new_version_replaces_the_old(old: str, new: str) -> None:
         ("Postgres upgraded to 16.2.", "Postgres might move to 16.4 next quarter."),  # intention
         ("Pinned numpy to 1.24.4.", "Pinned pandas to 2.1.0."),  # a verb opens both
         ("Bumped requests to 2.31.", "Bumped urllib3 to 2.0."),
+        ("We run Redis 6.2.", "We now run Redis 7.2 too, for the queue."),  # one more
+        ("We run Postgres 14 for the app.", "We also run Postgres 15 for analytics."),
+        ("The API runs on Python 3.11.", "Upgraded the docs build to Python 3.12."),
     ],
 )  # fmt: skip
 def test_no_new_version_read_where_none_is(old: str, new: str) -> None:

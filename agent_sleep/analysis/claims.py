@@ -107,6 +107,8 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     speaker = label.rstrip(": ").lower()
     remark = lexical.DISCOURSE_RE.match(body)  # "Correction: …" says what follows is a change
     corrects = bool(remark and remark.group(1))
+    # "Decision: the public API will be GraphQL" is decided, not an intention
+    decided = bool(remark) and remark.group(0).lower().startswith(("decision", "decided"))
     if remark:
         body = body[remark.end() :]
     # each substitution only where its pattern's literal text can occur (the same result)
@@ -133,7 +135,9 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
         for clause in cw.CLAUSE_RE.split(sentence):
             if not clause.strip():
                 continue
-            claim, previous = _claim(clause, speaker, names, previous, bool(lead) or corrects)
+            claim, previous = _claim(
+                clause, speaker, names, previous, bool(lead) or corrects, decided
+            )
             if claim is not None:
                 out.append(claim)
     return tuple(out)
@@ -333,6 +337,7 @@ def _claim(
     names: frozenset[str],
     previous: tuple[list[str], list[str]] | None,
     lead: bool = False,
+    decided: bool = False,
 ) -> tuple[Claim | None, tuple[list[str], list[str]] | None]:
     if " over" in clause:
         clause = _TAKE_OVER_RE.sub(r"\1-over", clause)
@@ -367,7 +372,7 @@ def _claim(
         owner = set()  # "we moved standup to 10:00" speaks of the standup, not of us
     head, values, words = _predicate(pred, names, skip, attrs, bare)
     old = _old_values(clause)
-    modal = cw.found(cw.MODAL_RE, clause) and not cw.found(cw.DECIDED_RE, clause)
+    modal = cw.found(cw.MODAL_RE, clause) and not (decided or cw.found(cw.DECIDED_RE, clause))
     claim = Claim(
         text=clause,
         owner=frozenset(owner | obj_owner),
@@ -515,12 +520,27 @@ def _bare_object(
         return none
     if any(t.lower() in cw.PRONOUNS or t.lower() in cw.COPULA for t in phrase):
         return none  # "moved it to Friday": nothing named
+    if _amount_of_time(phrase):
+        return none  # "the deadline slipped two weeks, to December 18": by how much
     if any(t.endswith(_POSSESSIVE_END) for t in phrase[:-1]):
         return _subject(phrase, speaker, names)
     if len(phrase) > 3:
         return none
     words = [lemma(t) for t in phrase if t.lower() not in cw.STOP]
     return set(words[-1:]), set(words[:-1]), set(), set()
+
+
+_AMOUNT_WORDS = frozenset(
+    """a an one two three four five six seven eight nine ten eleven twelve few couple several
+    some another extra more half of""".split()  # noqa: SIM905
+)
+
+
+def _amount_of_time(phrase: list[str]) -> bool:
+    """Whether ``phrase`` is an amount of time ("two weeks", "a couple of days"): a unit of
+    time after words of number only."""
+    *count, unit = [t.lower() for t in phrase]
+    return bool(count) and lemma(unit) in cw.UNITS and all(w in _AMOUNT_WORDS for w in count)
 
 
 def _norm_value(tok: str) -> str:

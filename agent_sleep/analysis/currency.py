@@ -210,9 +210,15 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         and _subject_bag(small) < _subject_bag(big)
         and not (big.whose and big.owner - _subject_bag(small))
     )
-    if not same_subject and (
-        not (new.owner & old.owner) or (names_new and names_old and not names_new & names_old)
-    ):
+    # names apart: "Maria …" / "Dev …"; not a word that opens a sentence capitalised and is
+    # the other's owner too ("Metrics are shipped to Datadog" / "We moved our metrics …")
+    names_apart = (
+        names_new
+        and names_old
+        and not names_new & names_old
+        and not (names_old <= new.owner or names_new <= old.owner)
+    )
+    if not same_subject and (not (new.owner & old.owner) or names_apart):
         return _crossed(new, old)
     if new.new_of & (old.attrs | old.owner):
         new = replace(new, change=True)  # "a new phone number" for the phone number
@@ -843,7 +849,8 @@ def _versions(text: str) -> dict[str, frozenset[str]]:
         ):
             continue  # "Sprint 14", "Room 204"
         after = (m.group("after") or "").lower()
-        if after and (lemma(after) in cw.UNITS or (after.endswith("s") and lemma(after) != after)):
+        plural = after.endswith("s") and lemma(after) != after and after not in cw.STOP
+        if after and (lemma(after) in cw.UNITS or plural):
             continue  # counted in: "3.5 TB", "2 nodes"
         out.setdefault(name.casefold(), set()).add(value.lstrip("v"))
     return {k: frozenset(v) for k, v in out.items()}
@@ -862,6 +869,8 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
     common = new_v.keys() & old_v.keys()
     if not common or "?" in new_text or _chat(new_text) or _chat(old_text):
         return None
+    if cw.found(cw.ADDITIVE_RE, new_text):
+        return None  # "We also run Postgres 15 for analytics": 14 still runs
     if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
         return None
     for name in sorted(common):
@@ -870,11 +879,35 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
         key = lemma(name)
         shared = _content(new_text) & _content(old_text) - {key}
         opens = all(next(iter(_ordered_content(t)), "") == key for t in (new_text, old_text))
-        if not opens and (not shared or _modified_apart(new_text, old_text, shared)):
+        if (
+            not opens
+            and not _changes_name(new_text, name)
+            and (not shared or _modified_apart(new_text, old_text, shared))
+        ):
             continue
         was, now = " ".join(sorted(old_v[name])), " ".join(sorted(new_v[name]))
         return Verdict(SUPERSEDE, "a new version", was, now)
     return None
+
+
+# nouns that name a change, as a change word's verb would: "Migration to SQLAlchemy 2.0 is merged"
+_CHANGE_NOUNS = frozenset("migration upgrade bump move switch rollout cutover update".split())  # noqa: SIM905
+
+
+def _changes_name(text: str, name: str) -> bool:
+    """Whether ``text`` says a change of the thing ``name`` names itself, no other thing
+    before it: "Upgraded Redis to 7.2 in all environments", "Migration to SQLAlchemy 2.0 is
+    merged", "Redis upgraded to 7.2"; not "Bumped my laptop to Python 3.12" (the laptop
+    changed) nor "The docs build uses Python 3.12" (no change)."""
+    words = tokens(text)
+    at = next((i for i, w in enumerate(words) if w.casefold() == name), None)
+    if at is None:
+        return False
+    lead = [w.lower() for w in words[:at] if w.lower() not in cw.STOP or cw.change_word(w)]
+    if lead:
+        return all(cw.change_word(w) or w in _CHANGE_NOUNS for w in lead)
+    after = [w.lower() for w in words[at + 1 : at + 3] if w.lower() not in cw.STOP]
+    return bool(after) and cw.change_word(after[0])
 
 
 def _ordered_content(text: str) -> list[str]:

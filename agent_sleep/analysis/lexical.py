@@ -34,7 +34,8 @@ _ABBREVIATION = re.compile(
 # 5433", "FYI: ..."); group 1 holds those that mark what follows as a change of an earlier word
 DISCOURSE_RE = re.compile(
     r"^(?:(correction|corrected|update|updated|clarification|erratum|edit|fix)"
-    r"|note|nb|fyi|reminder|heads[- ]up|psa|important|tip|warning|caveat|btw)\s*:\s+",
+    r"|note|nb|fyi|reminder|heads[- ]up|psa|important|tip|warning|caveat|btw|decision|decided)"
+    r"\s*:\s+",
     re.I,
 )
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
