@@ -204,8 +204,8 @@ def test_nrem_groups_slow_track_by_entity() -> None:
 
 def test_rem_output_is_grounded_and_valid() -> None:
     notes = [
-        _n(f"n{i}", f"Alice prefers the billing migration plan reviewed, part {i}")
-        for i in range(3)
+        _n(f"n{i}", f"Alice {how} prefers the billing migration plan reviewed early.")
+        for i, how in enumerate(("still", "again", "really"))
     ]
     memory = [
         {
@@ -230,6 +230,27 @@ def test_rem_output_is_grounded_and_valid() -> None:
             assert set(item["sources"]) <= ids and item["sources"]
     assert out["new_bank_suggestions"][0]["slug"] == "alice"
     assert out["confidence_updates"][0]["new_c"] > 0.7
+
+
+def test_another_opinion_of_one_subject_is_no_support() -> None:
+    """ "Dana prefers small pull requests" says nothing for "Dana prefers squash merges for pull
+    requests" (cosine 0.69): raised by it, the entry then outweighed the note that reversed it."""
+    memory = [
+        {
+            "id": "m1",
+            "type": "O",
+            "confidence": 0.7,
+            "text": "Dana prefers squash merges for pull requests.",
+            "sources": [],
+            "evidence": [],
+        }
+    ]
+    other = [_n("n0", "Dana prefers small pull requests under 400 lines.")]
+    out = offline.rem({"notes": other, "memory": memory, "open_questions": [], "bank_pages": []})
+    assert out["confidence_updates"] == []
+    again = [_n("n1", "Dana still prefers squash merges for pull requests.")]
+    out = offline.rem({"notes": again, "memory": memory, "open_questions": [], "bank_pages": []})
+    assert [u["new_c"] for u in out["confidence_updates"]] == [0.75]
 
 
 def test_schema_validator() -> None:

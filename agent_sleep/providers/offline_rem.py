@@ -128,8 +128,12 @@ def _confidence_updates(
             or _swapped(notes[i]["text"], entry["text"])
             or currency.relation(notes[i]["text"], entry["text"], known).kind
             == currency.SUPERSEDE)}  # fmt: skip
+        # support says the entry again ("Still prefers squash merges"), not something else of
+        # its subject ("prefers small pull requests" is no evidence for squash merges)
         support = [i for i in range(k) if notes[i]["id"] not in seen and sim[i, k + m] >= 0.45
-                   and i not in disagree]  # fmt: skip
+                   and i not in disagree
+                   and (sim[i, k + m] >= SAID_AGAIN
+                        or _says_again(notes[i]["text"], entry["text"], known))]  # fmt: skip
         # a note told before the entry's own does not dispute it: the later word stands
         said = [moments[s] for s in entry.get("sources", []) if s in moments]
         since = max(said, default=(str(entry.get("date") or ""), ""))
@@ -147,6 +151,19 @@ def _confidence_updates(
                 }
             )
     return out
+
+
+# the cosine of a paraphrase ("Maya again asked for short, direct answers" for "Maya wants
+# answers short and direct": 0.96); two opinions of one subject reach 0.7-0.8 ("wants detailed
+# explanations" / "wants answers short and direct" 0.78, "prefers small pull requests" /
+# "prefers squash merges for pull requests" 0.69)
+SAID_AGAIN = 0.85
+
+
+def _says_again(text: str, entry: str, known: frozenset[str]) -> bool:
+    """Whether a note says what an opinion entry says: a restatement (:func:`restated`), or
+    the same value of the same thing as the claim reader reads them."""
+    return restated(text, entry) or currency.relation(text, entry, known).kind == currency.SAME
 
 
 _WORD = re.compile(r"[\w'’-]+(?:\.\w+)*")  # "v1.2" is a word; a sentence's full stop is not
