@@ -9,14 +9,18 @@ Found by four weeks of a coding agent's notes, each pair stayed current side by 
   December 4.": "two weeks" was read as what slipped, not by how much;
 - "Decision: the public API will be GraphQL." was read as a speaker's intention ("Decision" as
   who speaks, "will" as a plan), so no later decision could replace it.
+
+And from five weeks of an account manager's notes, a fact lost: "Umbrella Health renamed itself
+to Umbrella Care." replaced "Carlos Oliveira handles procurement at Umbrella Health.".
 """
 
 from __future__ import annotations
 
 import pytest
 
-from agent_sleep.analysis import currency
+from agent_sleep.analysis import currency, update_model
 from agent_sleep.analysis.claims import claims
+from agent_sleep.providers.offline_currency import similarity
 
 
 @pytest.mark.parametrize(
@@ -60,3 +64,27 @@ def test_a_decision_label_is_no_speaker_and_no_intention() -> None:
     assert not c.modal
     (plan,) = claims("The public API will be GraphQL.")
     assert plan.modal  # without the label, "will" is still an intention
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Umbrella Health renamed itself to Umbrella Care.",
+        "Umbrella Health is now called Umbrella Care.",
+        "Umbrella Health rebranded as Umbrella Care.",
+    ],
+)
+def test_a_new_name_keeps_what_is_said_under_the_old_one(new: str) -> None:
+    """A company's new name says nothing against who handles its procurement: the learned
+    model had read it as an update (p 0.72) and the fact was lost."""
+    old = "Carlos Oliveira handles procurement at Umbrella Health."
+    assert update_model.relation(new, old, similar=similarity()).kind != currency.SUPERSEDE
+    assert currency.renamed_only(new, old)
+
+
+def test_a_new_name_replaces_what_it_is_called() -> None:
+    new = "Umbrella Health renamed itself to Umbrella Care."
+    assert not currency.renamed_only(new, "Our client is called Umbrella Health.")
+    assert not currency.renamed_only(
+        "Renamed the default branch to trunk.", "Default branch: master"
+    )

@@ -974,10 +974,32 @@ def _said_alike(
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
+# a name given a new name: "Umbrella Health renamed itself to Umbrella Care", "Initech is now
+# called Initrode", "Acme rebranded as Acme Cloud" (group 1: the name before)
+_RENAMED_RE = re.compile(
+    r"\b([A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,3}) (?:has |have |was |were )?"
+    r"(?:renamed (?:itself |themselves )?(?:to|as)|rebranded (?:itself |themselves )?(?:to|as)|"
+    r"(?:is|are) now (?:called|named|known as)|changed (?:its|their) name to) "
+)
+_NAME_SAID_RE = re.compile(r"\b(?:name[sd]?|called|known as)\b", re.I)
+
+
+def renamed_only(new_text: str, old_text: str) -> bool:
+    """Whether ``new_text`` gives a name a new name ("Umbrella Health renamed itself to
+    Umbrella Care") and ``old_text`` names it without saying what it is called ("Carlos
+    Oliveira handles procurement at Umbrella Health"): the fact holds under the new name."""
+    m = _RENAMED_RE.search(new_text)
+    return (
+        m is not None
+        and re.search(rf"\b{re.escape(m.group(1))}\b", old_text) is not None
+        and not _NAME_SAID_RE.search(old_text)
+    )
+
+
 def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     """Whether :func:`_said_alike` asks the embedding about two texts (everything it checks
     before the cosine): sleep embeds the masked texts of such pairs together beforehand."""
-    if not _states_a_change(new_text) or _chat(old_text):
+    if not _states_a_change(new_text) or _chat(old_text) or renamed_only(new_text, old_text):
         return False
     if not _change_of_shared(new_text, old_text) or only_light_shared(new_text, old_text, names):
         return False

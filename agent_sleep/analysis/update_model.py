@@ -145,6 +145,8 @@ def last_word(
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
     if _LABELLED_RE.search(new_text) or _WORK_LOG_RE.search(new_text):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
+    if c.renamed_only(new_text, old_text):
+        return verdict  # the company's new name: Carlos still handles its procurement
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
