@@ -108,7 +108,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     remark = lexical.DISCOURSE_RE.match(body)  # "Correction: …" says what follows is a change
     corrects = bool(remark and remark.group(1))
     # "Decision: the public API will be GraphQL" is decided, not an intention
-    decided = bool(remark) and remark.group(0).lower().startswith(("decision", "decided"))
+    decided = remark is not None and remark.group(0).lower().startswith(("decision", "decided"))
     if remark:
         body = body[remark.end() :]
     # each substitution only where its pattern's literal text can occur (the same result)
