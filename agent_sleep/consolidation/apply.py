@@ -115,6 +115,8 @@ class Builder:
         self.added: dict[Path, dict[str, list[Note]]] = {}  # page -> section -> new entries
         self.edits: dict[Path, dict[str, Note | None]] = {}  # page -> entry id -> new / gone
         self.superseded_now: set[str] = set()
+        # what this run superseded: a seeded bank entry's copy of it goes too (split_seeds)
+        self.replaced: list[supersede.Change] = []
         # entry id -> the id an update or merge that kept its text gave it: what names the old
         # id (a History entry's ``superseded_by``) names the new one (``supersede.relink``)
         self.renamed: dict[str, str] = {}
@@ -702,6 +704,7 @@ class Builder:
     def finish(self, log_path: Path | None) -> Plan:
         self.plan.unapplied = self.unapplied()
         self._enforce_budget()
+        supersede.split_seeds(self)
         supersede.relink(self)
         self._write_pages()
         text = self.memory.render()

@@ -37,20 +37,28 @@ every file is in the plan, so rollback restores it byte for byte.
 An update or merge that keeps an entry's text writes it under a new id: it keeps its links
 (:func:`carried`), and every ``superseded_by`` or ``contests`` naming the old id names the new
 one, in the same plan (:func:`relink`), so no History entry is left naming a missing entry.
+
+A bank entry that joins parts said on other days (REM's seed of a new page: "A (date); B
+(date)", :func:`parts`) can hold a copy of an entry this run superseded. At the end of the run
+(:func:`split_seeds`) each current entry that cites a note of a superseded entry and has a part
+restating it (:func:`restates`) is rewritten without that part, the old one filed in History
+(``superseded_by`` the rewrite, or the replacement when no part is left), as a bank supersede.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agent_sleep.analysis import distill
+from agent_sleep.analysis import distill, lexical
+from agent_sleep.consolidation.plan import SEEDED_BY
 from agent_sleep.core import notes as fmt
+from agent_sleep.core.memory import ARCHIVE_SECTION, section_day, sections_of
 from agent_sleep.core.memory import ARCHIVE_SLUG as ARCHIVE
-from agent_sleep.core.memory import section_day, sections_of
 from agent_sleep.core.notes import Note, sources_of
 
 if TYPE_CHECKING:
@@ -65,6 +73,14 @@ CONTESTED = "## Contested"
 CARRIED = ("supersedes", "evidence")
 # what names another entry by its id: it follows that entry to the id a rewrite gave it
 LINKS = ("superseded_by", "contests")
+
+
+class Change(NamedTuple):
+    """An entry this run superseded (``old``), what replaced it and the day it ended."""
+
+    old: Note
+    new: Note
+    until: str
 
 
 def _conf(note: Note | None, value: Any, kind: str) -> float | None:
@@ -173,6 +189,7 @@ def supersede(b: Builder, item: dict[str, Any], ids: list[str], text: str) -> No
     )
     place(b, target, new)
     b.superseded_now.add(old.id)
+    b.replaced.append(Change(old, new, until))
     where = history(b, moved, target.page)
     b.plan.superseded.append(
         {
@@ -406,3 +423,234 @@ def relink(b: Builder) -> None:
             planned = edits.get(n.id, n)
             if planned is not None and (fixed := relinked(planned)) is not None:
                 b.edits.setdefault(path, edits)[n.id] = fixed
+
+
+# -- seeded entries that hold a copy of a superseded entry ----------------------------------
+
+# a part of a seeded entry ends with the day it was said: "A (2026-11-02); B (2026-11-03)"
+_PART_END = re.compile(r" \((\d{4}-\d{2}-\d{2})\)(?:; |$)")
+_ELLIPSIS = ("…", "...")
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+_WORDS = re.compile(r"\w+")
+SHARE = 0.8  # of a part's content words in the superseded entry's text: a restatement
+MIN_WORDS = 2  # content words a part needs to restate an entry other than word for word
+# not current (History, a Contested challenger), or no seed (what left MEMORY.md, kept as it was)
+NOT_SEEDS = frozenset({"History", "Contested", ARCHIVE_SECTION.lstrip("# ")})
+
+
+def parts(text: str) -> list[tuple[str, str]]:
+    """The parts of a seeded entry: ``[(text, day), ...]`` for "A (day); B (day)" (REM's seed
+    of a page, ``providers/offline_rem._seed``; one "A (day)" is one part). A "; " inside a
+    sentence is no boundary: a part ends only with its day in parentheses. [] when ``text``
+    is not such an entry (anything after the last day, a part with no text, a bad day)."""
+    out: list[tuple[str, str]] = []
+    at = 0
+    for m in _PART_END.finditer(text):
+        piece = text[at : m.start()].strip()
+        try:
+            dt.date.fromisoformat(m.group(1))
+        except ValueError:
+            return []
+        if not piece:
+            return []
+        out.append((piece, m.group(1)))
+        at = m.end()
+    return out if at == len(text) else []
+
+
+def _words(text: str, excerpt: bool = False) -> list[str]:
+    """``text``'s words, case, punctuation and a possessive "'s" aside; an ``excerpt`` (a
+    part) ending with an ellipsis loses its last word too, as it may be cut ("… termin…")."""
+    cut = excerpt and text.rstrip().endswith(_ELLIPSIS)
+    words = _WORDS.findall(_POSSESSIVE.sub("", text.casefold()))
+    return words[:-1] if cut else words
+
+
+def _within(short: list[str], long: list[str]) -> bool:
+    """``short``'s words appear in ``long`` in a row."""
+    return bool(short) and f" {' '.join(short)} " in f" {' '.join(long)} "
+
+
+def _content(words: list[str]) -> list[str]:
+    return [w for w in words if w not in lexical.STOPWORDS]
+
+
+def restates(part: str, old: str, new: str = "") -> bool:
+    """Whether a part of a seeded entry says again what ``old`` (an entry replaced by ``new``)
+    says: the same words (case, spacing and punctuation aside), or one's words in a row within
+    the other's, or ``SHARE`` of the part's content words among ``old``'s. A part and the entry
+    it restates are both taken from one note (the caller asks that the entry holding the part
+    cite a note of ``old``), so they differ by an excerpt's cut, a speaker label, a word the
+    entry leaves out: 80% lets one word in five differ. A value changed in one word ("at 9:30"
+    / "at 10:15") keeps the rest alike, so a part that shares more content words with ``new``
+    than with ``old`` says the new value and is no restatement; nor is a part with fewer than
+    ``MIN_WORDS`` content words (but said word for word)."""
+    p, o = _words(part, excerpt=True), _words(old)
+    if not p or not o:
+        return False
+    if p == o:
+        return True
+    mine, theirs, now = _content(p), set(_content(o)), set(_content(_words(new)))
+    if len(mine) < MIN_WORDS:
+        return False
+    if sum(w in now for w in mine) > sum(w in theirs for w in mine):
+        return False
+    if _within(p, o) or (len(theirs) >= MIN_WORDS and _within(o, p)):
+        return True
+    return sum(w in theirs for w in mine) >= SHARE * len(mine)
+
+
+def split_seeds(b: Builder) -> None:
+    """Each current bank entry made of parts (:func:`parts`) that cites a note of an entry this
+    run superseded (``b.replaced``) loses the parts that restate it (:func:`restates`, said no
+    later than the change): it is rewritten without them (same type and confidence; the
+    superseded entry's notes no part left was taken from leave its ``sources``), and the old
+    entry goes to the History of its subject with ``superseded_by`` the rewrite, or the
+    replacement when no part is left. Looked at: the bank entries shown to the run, and the
+    pages of the superseded entries, of the names their texts and replacements give, and of
+    this run's new entries. Each entry once; MEMORY.md and the removal cap are not touched."""
+    if not b.replaced:
+        return
+    replacements = {c.new.id for c in b.replaced}
+    seen: set[str] = set()
+    for path in _seed_pages(b):
+        for entry in _current(b, path):
+            if entry.id in seen or entry.id in b.superseded_now or entry.id in replacements:
+                continue
+            seen.add(entry.id)
+            _split(b, path, entry)
+
+
+def _seed_pages(b: Builder) -> list[Path]:
+    """The bank pages :func:`split_seeds` reads (existing ones, or this run's)."""
+    found = [b.ws.root / rel for rel in b.inputs.bank_entries.values()]
+    for change in b.replaced:
+        for text in (change.old.text, change.new.text):
+            found += [b.ws.entities_dir / f"{slug}.md" for slug in _named(b, text)]
+    found += [*b.edits, *b.added]
+    dirs = (b.ws.entities_dir, b.ws.concepts_dir)
+    return [
+        p
+        for p in dict.fromkeys(found)
+        if p.parent in dirs and p.suffix == ".md" and (p in b.pages or b._usable(p))
+    ]
+
+
+def _named(b: Builder, text: str) -> list[str]:
+    """The slugs of the existing entity pages of the names in ``text``, one that opens a
+    sentence too (:func:`subject_page` reads names mid-sentence only)."""
+    capitals = {w for w in re.findall(r"[^\W\d_]\w*", text) if w[:1].isupper()}
+    slugs = [fmt.slugify(name) for name in distill.names(text, capitals)]
+    return [s for s in slugs if s and os.path.lexists(b.ws.entities_dir / f"{s}.md")]
+
+
+def _current(b: Builder, path: Path) -> list[Note]:
+    """The current entries of bank page ``path`` as the run leaves them so far: not in History
+    or Contested (nor what left MEMORY.md for the archive), not superseded, not replaced or
+    removed by this run; this run's own too."""
+    text = b._page_text(path, path.stem, "concept")
+    edits = b.edits.get(path, {})
+    out = []
+    for block in fmt.iter_blocks(text):
+        n = block.note
+        if n is None or not n.id or block.section in NOT_SEEDS:
+            continue
+        if n.id in edits:
+            planned = edits[n.id]
+            if planned is None or planned.id != n.id:
+                continue
+            n = planned
+        if not n.meta.get("superseded_by"):
+            out.append(n)
+    for title, section in b.added.get(path, {}).items():
+        if title.lstrip("#").strip() not in NOT_SEEDS:
+            out += [n for n in section if not n.meta.get("superseded_by")]
+    return out
+
+
+def _split(b: Builder, path: Path, entry: Note) -> None:
+    """``entry`` (on ``path``) without its parts that restate an entry this run superseded."""
+    pieces = parts(entry.text)
+    cites = set(sources_of(entry))
+    changes = [c for c in b.replaced if cites & {c.old.id, *sources_of(c.old)}]
+    if not pieces or not changes:
+        return
+    kept: list[tuple[str, str]] = []
+    gone: list[Change] = []
+    for text, day in pieces:
+        hit = next(
+            (c for c in changes if day <= c.until and restates(text, c.old.text, c.new.text)),
+            None,
+        )
+        if hit is None:
+            kept.append((text, day))
+        else:
+            gone.append(hit)
+    if not gone:
+        return
+    until = max(c.until for c in gone)
+    if kept:
+        theirs = {i for c in gone for i in (c.old.id, *sources_of(c.old))}
+        left = [i for i in sources_of(entry) if i not in theirs or _told(b, i, kept)]
+        meta = {k: entry.meta[k] for k in ("evidence", SEEDED_BY[0]) if entry.meta.get(k)}
+        new = b._entry(
+            entry.type,
+            "; ".join(f"{text} ({day})" for text, day in kept),
+            entry.confidence,
+            left or sources_of(entry),
+            **meta,
+            date=entry.meta.get("date") or max(day for _text, day in kept),
+            supersedes=entry.id,
+        )
+        place(b, Target(entry, page=path), new)
+        by, now = new.id, new.text
+    else:
+        _leave(b, path, entry)
+        last = max(gone, key=lambda c: c.until)
+        by, now = last.new.id, last.new.text
+    moved = replace(
+        entry,
+        meta={
+            **{k: v for k, v in entry.meta.items() if k != "contested"},
+            "superseded_by": by,
+            "until": until,
+        },
+    )
+    b.superseded_now.add(entry.id)
+    where = history(b, moved, path)
+    b.plan.superseded.append(
+        {
+            "old_id": entry.id,
+            "old": entry.text,
+            "new_id": by,
+            "new": now,
+            # no note of its own: REM's "Changed on" reads the supersede that caused it
+            "sources": [],
+            "why": "part superseded",
+            "replaced": sorted({c.old.id for c in gone}),
+            "until": until,
+            "moved_to": where,
+        }
+    )
+    b.plan.decisions["bank_part_superseded"] += 1
+
+
+def _told(b: Builder, note_id: str, kept: list[tuple[str, str]]) -> bool:
+    """Whether note ``note_id`` says one of the ``kept`` parts (read from the log of the part's
+    day): a part is an excerpt of one note's sentence, so that note is still its source."""
+    for text, day in kept:
+        log = b.read(b.ws.day_log(dt.date.fromisoformat(day)))
+        for n in fmt.notes_in(log or ""):
+            if n.id == note_id and _within(_words(text, excerpt=True), _words(n.text)):
+                return True
+    return False
+
+
+def _leave(b: Builder, path: Path, entry: Note) -> None:
+    """``entry`` taken off ``path`` (this run's new entry, or one the page holds)."""
+    for section in b.added.get(path, {}).values():
+        for k, n in enumerate(section):
+            if n.id == entry.id:
+                del section[k]
+                return
+    b.edits.setdefault(path, {})[entry.id] = None
