@@ -88,3 +88,43 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
     assert not currency.renamed_only(
         "Renamed the default branch to trunk.", "Default branch: master"
     )
+
+
+# six weeks of a personal assistant's notes about one person: every note has the same owner,
+# so what she did that day was read as a new value of what she is
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Inês is a member of APT, the Portuguese translators' association.",
+         "Inês met two potential German clients at the conference."),
+        ("Inês does all her translation work in memoQ.",
+         "Inês attended an online webinar about machine translation post-editing."),
+        ("Tomás, 13, is in 8th grade at Colégio Luso-Francês.",
+         "Tomás scored well on his maths test; Inês was proud."),
+        # a span of hours is no change from its first hour
+        ("Inês charges a minimum fee of €40 for short jobs.",
+         "Inês works from 9:00 to 14:30 while the kids are at school."),
+        # two wishes of one person: a language is no value a sign-off replaces
+        ("Inês wants the email drafts I prepare for her written in Portuguese.",
+         "Inês wants client emails signed 'Cheers, Inês' from now on."),
+    ],
+)  # fmt: skip
+def test_what_happened_is_no_new_value(old: str, new: str) -> None:
+    assert update_model.relation(new, old, similar=similarity()).kind != currency.SUPERSEDE
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Olusegun is vegetarian.", "Olusegun went fully vegan in March."),  # a state reached
+        ("Initech has 25 seats on their license.", "Initech expanded to 40 seats last week."),
+        ("Invoice INV-2041 to Brightwater Ltd is outstanding.",
+         "Invoice INV-2041 was paid in full on 3 May."),  # a status given to what it names
+        ("Standup is at 9:30.", "Standup moved from 9:30 to 10:00."),
+        ("Rent: 1,150 euros, due on the 3rd.", "Rent goes from 1,150 to 1,240 euros next month."),
+        ("Inês wants the email drafts I prepare for her written in Portuguese.",
+         "Inês now prefers that I write her drafts in English."),
+    ],
+)  # fmt: skip
+def test_an_event_that_changes_a_value_still_replaces_it(old: str, new: str) -> None:
+    assert update_model.relation(new, old, similar=similarity()).kind == currency.SUPERSEDE

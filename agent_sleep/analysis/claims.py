@@ -319,14 +319,24 @@ _NOT_VALUES = frozenset(["no", "not", "never", "longer", "anymore", "more", "eve
 _ORDINALS = frozenset(["other", "second", "third", "fourth"])
 
 
+# where a span of hours or days starts ("from 9:00 to 14:30", "from Monday to Friday")
+_SPAN_START_RE = re.compile(
+    r"(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.I,
+)
+
+
 def _old_values(clause: str) -> set[str]:
-    """The values a clause marks as old ("instead of A", "from A to B", "took over … from A")."""
+    """The values a clause marks as old ("instead of A", "from A to B", "took over … from A");
+    not a span with no change word ("works from 9:00 to 14:30", "open from 9 to 5")."""
+    changed = cw.found(cw.CHANGE_RE, clause)
     old = {
         _norm_value(t)
         for m in cw.OLD_VALUE_RE.finditer(clause)
+        if changed or not (m.group(2) and _SPAN_START_RE.match(m.group(2)))
         for t in tokens(m.group(1) or m.group(2) or m.group(3) or "")
     }
-    if cw.found(cw.CHANGE_RE, clause):
+    if changed:
         old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}
     return old
 

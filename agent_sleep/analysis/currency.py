@@ -348,6 +348,15 @@ def _changed(
     shared = bool(new.attrs & old.attrs - {""}) and not chat
     if heads and new.head == old.head == "be" and not _attrs_named(new, old):
         heads = False  # "We dropped LaunchDarkly" says nothing of "The user's name is Dana"
+    # a class every owner has many of ("wants", "works", "job"): the same class says the same
+    # attribute only with values of a kind ("wants drafts in Portuguese" / "wants emails signed
+    # 'Cheers'" are two wishes; "prefers tabs" / "now prefers spaces" one)
+    if (
+        heads
+        and new.head in _BROAD_HEADS
+        and not (_comparable(new, old) and _known_alike(new, old))
+    ):
+        heads = False
     related = (heads and (not verb or shared)) or loose
     if not related and similar is not None and frame >= CHANGE_FRAME and not old.past:
         related = (chat or _said_of_same(new, old)) and (
@@ -356,6 +365,16 @@ def _changed(
     if related and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "change language" if heads else "a generic change", *values)
     return Verdict(OTHER, "another attribute")
+
+
+_BROAD_HEADS = frozenset({"preference", "employer"})
+
+
+def _known_alike(new: Claim, old: Claim) -> bool:
+    """Whether the values of known kind (:mod:`gazetteer`: a place, a language) the two claims
+    give are of a kind: "in Portuguese" is no value "signed 'Cheers, Inês'" replaces."""
+    kinds_new, kinds_old = _kinds_of(new.values, new.text), _kinds_of(old.values, old.text)
+    return not (kinds_new or kinds_old) or bool(kinds_new & kinds_old)
 
 
 # attributes a change must name: "We dropped LaunchDarkly" changes no name ("moved to Lisbon"
@@ -969,6 +988,10 @@ def _said_alike(
     said = old_text.lower()
     if any(v not in said for c in claims(new_text, names) for v in c.old):
         return None
+    if (gazetteer.LANGUAGE in _kinds_of(fresh, new_text)) != (
+        gazetteer.LANGUAGE in _kinds_of(gone, old_text)
+    ):
+        return None  # "in Portuguese" is no value "signed 'Cheers, Inês'" replaces
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))

@@ -223,13 +223,37 @@ def _name_word(word: str) -> str:
 
 def _at_start(sentence: str, at: int) -> bool:
     before = sentence[:at].rstrip(" \"'([“‘")
-    return not before or before[-1] in ".!?:;-–—\n"
+    return not before or before[-1] in ".!?:;-–—→↔>\n"  # "A → Fixed …": a statement opens
+
+
+# words that open an agent's log lines, a label or an act: "Bug BUG-240: …", "Plan for
+# tomorrow: …", "Fixed BUG-325 by …", "User prefers …" open many notes and may never be written
+# in lower case in a run's notes, yet name nothing (known_names does not take them as names
+# for opening sentences; written capitalised mid-sentence, they still are)
+LOG_OPENERS = frozenset(
+    """plan plans bug bugs issue issues todo task tasks note notes idea ideas question questions
+    decision decisions update updates status summary context goal goals result results finding
+    findings lesson lessons reminder action actions next fix fixes blocker blockers risk risks
+    meeting standup retro review feedback user users team session agenda draft error errors
+    warning incident outage hotfix release deploy deployment test tests build followup
+    fixed added removed implemented reviewed tested deployed merged shipped released wrote
+    drafted ran reran investigated debugged refactored migrated moved switched updated upgraded
+    bumped created deleted renamed started finished completed met emailed sent asked told
+    discussed agreed decided learned noticed found tried checked confirmed scheduled booked paid
+    cancelled canceled postponed rescheduled opened closed filed pinged replied synced installed
+    configured enabled disabled reverted profiled benchmarked documented prototyped demoed
+    presented wants prefers likes needs uses said says correction corrected follow paired
+    raised lowered increased decreased reduced remember replaced logging reminded kicked wrapped
+    cleaned rewrote split bought ordered picked dropped got changed pinned unpinned swapped
+    moving waiting working weekly monthly daily deploys incidents""".split()  # noqa: SIM905
+)
 
 
 def known_names(texts: Iterable[str]) -> frozenset[str]:
     """The names of a corpus: words seen capitalised somewhere other than a sentence start,
     plus words that open two sentences or more and never appear in lower case ("Alice owns…",
-    "Alice said…"; "Take" is not a name because "take" occurs too)."""
+    "Alice said…"; "Take" is not a name because "take" occurs too, nor a word that opens log
+    lines, :data:`LOG_OPENERS`)."""
     mid: set[str] = set()
     openers: dict[str, int] = {}
     lower: set[str] = set()
@@ -247,7 +271,11 @@ def known_names(texts: Iterable[str]) -> frozenset[str]:
                 else:
                     mid.add(w)
     lowered = {w.lower() for w in lower}
-    mid.update(w for w, c in openers.items() if c >= 2 and w.lower() not in lowered)
+    mid.update(
+        w
+        for w, c in openers.items()
+        if c >= 2 and w.lower() not in lowered and w.lower() not in LOG_OPENERS
+    )
     return frozenset(mid)
 
 

@@ -74,6 +74,20 @@ _WORK_LOG_RE = re.compile(
     re.I,
 )
 
+# "went fully vegan", "health score went green", "turned red": a state reached, told as an event
+_BECAME_RE = re.compile(
+    r"\b(?:went|turned|became|become|got|gone)\s+(?:fully\s+|completely\s+|totally\s+|back\s+)?"
+    r"(?!(?:to|for|on|with|home|out|in|into|through|over|up|down|off|a|an|the|her|his|their|my|"
+    r"our|your|its)\b)[a-z]+",
+    re.I,
+)
+# a status an event gives what it names: "Invoice INV-2041 was paid", "refund approved"
+_STATUS_RE = re.compile(
+    r"\b(?:paid|approved|finali[sz]ed|rejected|resolved|closed|cancell?ed|completed|signed|merged|"
+    r"shipped|frozen|accepted|declined|settled|done)\b",
+    re.I,
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -150,11 +164,34 @@ def last_word(
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
+    if verdict.why == "an episode, not a state" and _just_an_episode(
+        new_text, old_text, fresh, gone
+    ):
+        return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
+    if _any_language(fresh) != _any_language(gone):
+        return verdict  # "drafts in Portuguese" is no value "signed 'Cheers, Inês'" replaces
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _just_an_episode(
+    new_text: str, old_text: str, fresh: frozenset[str] | set[str], gone: frozenset[str] | set[str]
+) -> bool:
+    """Whether an event (the rules read the newer note as an episode) tells nothing that
+    changes the older fact: no change language, no state reached ("went fully vegan"), no
+    status given to what the older note names ("Invoice INV-2041 was paid"), and no value in
+    place of one of the older note's of the same kind ("expanded to 40 seats" for 25). "Inês
+    attended a webinar on machine translation" says nothing of "does all her work in memoQ"."""
+    if c._states_a_change(new_text) or _BECAME_RE.search(new_text):
+        return False
+    if _STATUS_RE.search(new_text) and set(_lead(new_text)) & c._content(old_text):
+        return False
+    digits = all(any(any(ch.isdigit() for ch in v) for v in vs) for vs in (fresh, gone))
+    same_kind = bool(c._fine_kinds(fresh) & c._fine_kinds(gone))
+    return not (fresh and gone and (digits or same_kind))
 
 
 def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> bool:
@@ -182,6 +219,11 @@ def _named(word: str, *texts: str) -> bool:
             if m.group(0)[:1].isupper() and before and before[-1] not in ".!?":
                 return True
     return False
+
+
+def _any_language(values: set[str] | frozenset[str]) -> bool:
+    """Whether one of ``values`` is a language."""
+    return any(gazetteer.kind(v) == gazetteer.LANGUAGE for v in values)
 
 
 def _languages(values: set[str] | frozenset[str]) -> bool:
