@@ -109,3 +109,17 @@ def test_sleep_keeps_a_standing_rule_at_the_budget(ws: Path) -> None:
     memory = (ws / "MEMORY.md").read_text()
     assert rule in memory
     assert "memory_evicted" in (ws / ".agent-sleep" / "journal.jsonl").read_text()  # room made
+
+
+def test_a_daily_medication_is_vital() -> None:
+    """"Inês takes levothyroxine 75 mcg every morning" was the first entry the budget moved out
+    of MEMORY.md, and so out of the session start (six weeks of a personal assistant's notes):
+    no word of the health list named it. A dose does."""
+    from agent_sleep.analysis import vital
+
+    for text in ["Inês takes levothyroxine 75 mcg every morning before breakfast.",
+                 "Takes 500mg metformin with dinner.", "New prescription: sertraline.",
+                 "Keep her EpiPen in the school bag."]:  # fmt: skip
+        assert vital.kinds(text) == {"health"}, text
+    for text in ["The upload limit is 20 MB.", "The kids' tablets are in the drawer."]:
+        assert not vital.vital(text), text

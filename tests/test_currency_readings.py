@@ -107,6 +107,14 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
         # two wishes of one person: a language is no value a sign-off replaces
         ("Inês wants the email drafts I prepare for her written in Portuguese.",
          "Inês wants client emails signed 'Cheers, Inês' from now on."),
+        # another person, named through whose she is
+        ("Inês lives at Rua do Almada 45, 3rd floor, Porto.",
+         "Inês's mother, Graça, lives in Braga."),
+        # what happened does not go stale
+        ("Sofia forgot her lunchbox; Inês drove it over at noon.",
+         "Inês corrected me: Sofia's pickup is actually at 16:15; 15:30 was last year's time."),
+        ("Client payments go into Inês's business account at Millennium BCP.",
+         "Inês delivered a short certificate translation for a private client."),
     ],
 )  # fmt: skip
 def test_what_happened_is_no_new_value(old: str, new: str) -> None:
@@ -124,6 +132,9 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
         ("Rent: 1,150 euros, due on the 3rd.", "Rent goes from 1,150 to 1,240 euros next month."),
         ("Inês wants the email drafts I prepare for her written in Portuguese.",
          "Inês now prefers that I write her drafts in English."),
+        ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
+        ("Board demo of the forecasting feature scheduled for the 12th.",
+         "The forecasting feature demo was moved up to the 8th by the CEO's office."),
     ],
 )  # fmt: skip
 def test_an_event_that_changes_a_value_still_replaces_it(old: str, new: str) -> None:

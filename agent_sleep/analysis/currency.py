@@ -1019,11 +1019,22 @@ def renamed_only(new_text: str, old_text: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _told_as_event(text: str) -> bool:
+    """Whether every clause of ``text`` tells what happened, in the past ("Sofia forgot her
+    lunchbox; Inês drove it over at noon"), none an attribute ("Board demo scheduled for the
+    12th" says when it is)."""
+    told = claims(text)
+    return bool(told) and all(x.past and x.head not in cw.CLASSES for x in told)
+
+
 def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     """Whether :func:`_said_alike` asks the embedding about two texts (everything it checks
     before the cosine): sleep embeds the masked texts of such pairs together beforehand."""
     if not _states_a_change(new_text) or _chat(old_text) or renamed_only(new_text, old_text):
         return False
+    if _told_as_event(old_text):
+        return False  # "Sofia forgot her lunchbox": what happened does not go stale
     if not _change_of_shared(new_text, old_text) or only_light_shared(new_text, old_text, names):
         return False
     if not _anchored(new_text, old_text, names):

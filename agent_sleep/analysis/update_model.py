@@ -88,6 +88,16 @@ _STATUS_RE = re.compile(
     re.I,
 )
 
+# another person, named through whose they are: "Inês's mother, Graça, lives in Braga" is not
+# where Inês lives
+_RELATIVE_RE = re.compile(
+    r"\b\w+['’]s (?:mother|father|mom|mum|dad|sister|brother|wife|husband|partner|son|"
+    r"daughter|kids?|child|children|parents?|boss|manager|friend|colleague|cousin|aunt|uncle|"
+    r"grandmother|grandfather|grandma|grandpa|neighbou?r|sister-in-law|brother-in-law|"
+    r"mother-in-law|father-in-law|assistant|accountant|lawyer|doctor|teacher)\b",
+    re.I,
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -164,9 +174,11 @@ def last_word(
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
-    if verdict.why == "an episode, not a state" and _just_an_episode(
-        new_text, old_text, fresh, gone
-    ):
+    relative = _RELATIVE_RE.search(new_text)
+    if relative and relative.group(0).split()[-1].lower() not in old_text.lower():
+        return verdict  # "Inês's mother lives in Braga" says nothing of where Inês lives
+    episode = verdict.why == "an episode, not a state" or _event(new_text)
+    if episode and _just_an_episode(new_text, old_text, fresh, gone):
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
@@ -180,7 +192,7 @@ def last_word(
 def _just_an_episode(
     new_text: str, old_text: str, fresh: frozenset[str] | set[str], gone: frozenset[str] | set[str]
 ) -> bool:
-    """Whether an event (the rules read the newer note as an episode) tells nothing that
+    """Whether an event (every clause of the newer note told in the past) tells nothing that
     changes the older fact: no change language, no state reached ("went fully vegan"), no
     status given to what the older note names ("Invoice INV-2041 was paid"), and no value in
     place of one of the older note's of the same kind ("expanded to 40 seats" for 25). "Inês
@@ -189,8 +201,17 @@ def _just_an_episode(
         return False
     if _STATUS_RE.search(new_text) and set(_lead(new_text)) & c._content(old_text):
         return False
+    if cw.ARROW_RE.search(new_text) or cw.NEW_OF_RE.search(new_text):
+        return False  # "bump sqlalchemy 1.4 -> 2.0", "booked with my new dentist, Dr. Faria"
     digits = all(any(any(ch.isdigit() for ch in v) for v in vs) for vs in (fresh, gone))
-    same_kind = bool(c._fine_kinds(fresh) & c._fine_kinds(gone))
+    # a time for a time, a place for a place ("arbitration seat is Singapore"), languages for
+    # languages ("met two German clients" gives none for "the Portuguese translators' APT")
+    places = c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text) & {gazetteer.PLACE}
+    same_kind = (
+        bool(c._fine_kinds(fresh) & c._fine_kinds(gone))
+        or bool(places)
+        or (_in_language(new_text) and _in_language(old_text))  # "go out in English"
+    )
     return not (fresh and gone and (digits or same_kind))
 
 
@@ -219,6 +240,14 @@ def _named(word: str, *texts: str) -> bool:
             if m.group(0)[:1].isupper() and before and before[-1] not in ".!?":
                 return True
     return False
+
+
+_IN_WORD_RE = re.compile(r"\bin ([A-Z][a-z]+)\b")
+
+
+def _in_language(text: str) -> bool:
+    """Whether ``text`` says what something is in, a language ("should be in Japanese")."""
+    return any(gazetteer.kind(w) == gazetteer.LANGUAGE for w in _IN_WORD_RE.findall(text))
 
 
 def _any_language(values: set[str] | frozenset[str]) -> bool:

@@ -8,7 +8,10 @@ import re
 _KINDS = {
     "health": re.compile(
         r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
-        r"pregnan\w*|medication|insulin|wheelchair|deaf|blind)\b",
+        r"pregnan\w*|medications?|medicines?|meds|insulin|wheelchair|deaf|blind|prescri\w*|"
+        r"dosage|doses?|pills?|inhalers?|epipen)\b"
+        # a dose: "takes levothyroxine 75 mcg every morning"
+        r"|\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|μg)\b",
         re.I,
     ),
     "diet": re.compile(r"\b(?:vegetarian|vegan|halal|kosher|gluten)\b", re.I),
