@@ -115,6 +115,11 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "Inês corrected me: Sofia's pickup is actually at 16:15; 15:30 was last year's time."),
         ("Client payments go into Inês's business account at Millennium BCP.",
          "Inês delivered a short certificate translation for a private client."),
+        # values of a kind, but said of two things
+        ("Inês has physiotherapy for her shoulder every Wednesday at 8:30.",
+         "Inês went to her Tuesday yoga class at 19:00 as usual."),
+        ("Inês charges a minimum fee of €40 for short jobs.",
+         "Inês booked Mudanças Rápidas for the move; their quote was €780."),
     ],
 )  # fmt: skip
 def test_what_happened_is_no_new_value(old: str, new: str) -> None:
@@ -133,6 +138,8 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
         ("Inês wants the email drafts I prepare for her written in Portuguese.",
          "Inês now prefers that I write her drafts in English."),
         ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
+        ("Best number for Cormac at Sterling Freight: 555-0142.",
+         "Cormac (Sterling Freight) asked us to call his mobile, 555-0199."),  # one shape
         ("Board demo of the forecasting feature scheduled for the 12th.",
          "The forecasting feature demo was moved up to the 8th by the CEO's office."),
     ],

@@ -212,7 +212,31 @@ def _just_an_episode(
         or bool(places)
         or (_in_language(new_text) and _in_language(old_text))  # "go out in English"
     )
-    return not (fresh and gone and (digits or same_kind))
+    # ... said of one thing: a word besides names both say ("expanded to 40 seats" for "has 25
+    # seats"; not "went to her Tuesday yoga class at 19:00" for "physiotherapy every Wednesday
+    # at 8:30", nor "their quote was €780" for "a minimum fee of €40")
+    shared = c._content(new_text) & c._content(old_text)
+    thing = {w for w in shared if not _always_capitalised(w, new_text, old_text)}
+    return not (fresh and gone and ((digits or same_kind) and thing or _same_shape(fresh, gone)))
+
+
+def _always_capitalised(word: str, *texts: str) -> bool:
+    """Whether ``word`` (a lemma) is written capitalised wherever ``texts`` say it: a name
+    ("Inês"), not a word that opens a sentence once ("Support for Sakura …", "support
+    emails")."""
+    said = [t for text in texts for t in tokens(text) if lemma(t) == word]
+    return bool(said) and all(t[:1].isupper() for t in said)
+
+
+def _shape(value: str) -> str:
+    return re.sub(r"\d", "9", value)
+
+
+def _same_shape(fresh: frozenset[str] | set[str], gone: frozenset[str] | set[str]) -> bool:
+    """Whether a new value and an old one are numbers of one long shape: a phone number for a
+    phone number ("555-0199" for "555-0142"), an identifier for an identifier."""
+    shapes = {_shape(v) for v in gone if sum(ch.isdigit() for ch in v) >= 5}
+    return any(_shape(v) in shapes for v in fresh)
 
 
 def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> bool:
