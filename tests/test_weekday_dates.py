@@ -55,6 +55,14 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
             "Jordan mentioned his kids will have a parade Friday (2026-11-13).",
         ),
         ("I booked a table for Friday.", None),
+        # a weekday that names what recurs on it (six weeks of a personal assistant's notes:
+        # the class of every Saturday had read as last Saturday's)
+        ("The studio shifted Sofia's Saturday ballet class to 11:30.", None),
+        ("Inês went to her Tuesday yoga class as usual.", None),
+        (
+            "We met Tuesday and agreed on the plan.",
+            "We met Tuesday (2026-11-10) and agreed on the plan.",
+        ),
     ],
 )
 def test_a_bare_weekday_is_resolved_by_its_sentence(text: str, expected: str | None) -> None:

@@ -178,6 +178,17 @@ def tense(sentence: str) -> int:
     return 0 if past == future else -1 if past else 1
 
 
+# a weekday that names what recurs on it ("Sofia's Saturday ballet class", "the Monday
+# standup"): a lower-case word after it that is no word of a clause
+_NAMED_BY_DAY_RE = re.compile(r" ([a-z]{3,})\b")
+_NOT_NOUNS = frozenset(
+    """and but the for with was were will would are has had have not she him her his they them
+    you your our their its that this then than when what who too also all any both each just
+    only once again already still soon late early off out over into onto from around about
+    before after until till since while who's she's he's it's""".split()  # noqa: SIM905
+)
+
+
 def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     """The date a weekday with no "last" / "next" / "this" means, seen from ``day``: the one
     before when its sentence speaks of the past, the one after when of a time to come; None
@@ -193,6 +204,9 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     after = text[m.end() : m.end() + 16]
     if re.match(r",? *(?:\d|\(|(?:the )?\d|" + MONTH_RE + ")", after):  # "Friday, March 13"
         return None
+    named = _NAMED_BY_DAY_RE.match(text, m.end())
+    if not m.group("prep") and not m.group("part") and named and named.group(1) not in _NOT_NOUNS:
+        return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
     sentence = _sentence(text, m.start(), m.end())
     if _HABIT_RE.search(sentence):
         return None
