@@ -94,6 +94,19 @@ def test_long_bank_sections_are_chunked_at_entry_boundaries() -> None:
     assert all(len(u.text.split()) < 400 for u in units)
 
 
+def test_each_entry_moved_out_of_memory_md_is_a_unit_of_its_own() -> None:
+    """The archive's entries are unrelated facts: as one chunk, fifteen of them were one search
+    hit for "What is Inês's work phone number?" (six weeks of a personal assistant's notes)."""
+    entries = "".join(
+        f"- W: unrelated fact number {i}. <!-- id=a{i:09d} sources=n{i:09d} date=2026-09-0{i} -->\n"
+        for i in range(1, 8)
+    )
+    text = f"---\ntitle: Memory archive\n---\n\n## Moved out of MEMORY.md\n\n{entries}"
+    units = units_of("bank/concepts/memory-archive.md", text)
+    assert [len(u.ids) for u in units] == [1] * 7
+    assert units[2].text == "Memory archive — Moved out of MEMORY.md\n- W: unrelated fact number 3."
+
+
 def test_other_files_give_no_units() -> None:
     assert units_of("memory/notes.md", LOG_TEXT) == []
 

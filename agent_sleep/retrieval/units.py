@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from agent_sleep.core import notes
+from agent_sleep.core.memory import ARCHIVE_SECTION
 
 MEMORY = "memory"
 BANK = "bank"
@@ -49,6 +50,7 @@ WINDOW_NOTES = 0  # notes per window unit (0: no windows)
 WINDOW_STRIDE = 3  # a window starts every this many notes
 CHUNK_WORDS = 300  # bank sections longer than this are split at entry boundaries
 HISTORY = "History"  # a bank page's section of superseded entries: one unit per entry
+MOVED_OUT = ARCHIVE_SECTION.lstrip("# ")  # the archive page's entries: one unit per entry
 CONTEXT_WORDS = 40  # how much of the previous note is indexed with a log note
 _COMMENT = re.compile(r" ?<!--.*?-->", re.S)
 _BULLET = re.compile(r"\ufeff?[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
@@ -195,12 +197,14 @@ def bank_units(text: str, path: str) -> list[Unit]:
 
 
 def _alone(section: str | None, block: notes.Block) -> bool:
-    """Whether a bank entry is a unit of its own: one with an id in the History section, or
-    one marked superseded wherever it sits (each is labelled with its own successor)."""
+    """Whether a bank entry is a unit of its own: one with an id in the History section, one
+    marked superseded wherever it sits (each is labelled with its own successor), or one the
+    budget moved out of MEMORY.md (the archive's entries are as unrelated as MEMORY.md's: a
+    chunk of them was one hit of fifteen facts, most of a budget for one that answers)."""
     n = block.note
     if n is None or not n.id:
         return False
-    return section == HISTORY or bool(n.meta.get("superseded_by"))
+    return section in (HISTORY, MOVED_OUT) or bool(n.meta.get("superseded_by"))
 
 
 def _groups(section: str | None, blocks: list[notes.Block]) -> Iterator[list[notes.Block]]:
