@@ -120,6 +120,9 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "Inês went to her Tuesday yoga class at 19:00 as usual."),
         ("Inês charges a minimum fee of €40 for short jobs.",
          "Inês booked Mudanças Rápidas for the move; their quote was €780."),
+        # the change is of another thing ("flat" only places the new dentist)
+        ("Inês lives at Rua do Almada 45, 3rd floor, Porto.",
+         "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat."),
     ],
 )  # fmt: skip
 def test_what_happened_is_no_new_value(old: str, new: str) -> None:
@@ -138,6 +141,8 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
         ("Inês wants the email drafts I prepare for her written in Portuguese.",
          "Inês now prefers that I write her drafts in English."),
         ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
+        ("Astrid banks with Nordea.", "Astrid moved her accounts to Revolut."),
+        ("Dana uses VS Code as their editor.", "Dana switched editors: they use Neovim now."),
         ("Best number for Cormac at Sterling Freight: 555-0142.",
          "Cormac (Sterling Freight) asked us to call his mobile, 555-0199."),  # one shape
         ("Board demo of the forecasting feature scheduled for the 12th.",

@@ -674,6 +674,8 @@ def relation(
                 for j, o in enumerate(old_claims)}  # fmt: skip
     for v in verdicts.values():
         if v.kind == SUPERSEDE:
+            if v.why in _LOOSE and _another_thing_changed(new_text, old_text):
+                return Verdict(OTHER, "another thing changed")
             return v
     if all(
         any(verdicts[i, j].kind == SAME for j in range(len(old_claims)))
@@ -681,6 +683,31 @@ def relation(
     ):
         return Verdict(SAME, "same value")
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
+
+
+# what a verb of change acts on, when it names it: "switched dentists", "moved the standup"
+_CHANGED_THING_RE = re.compile(
+    r"\b(?:switched|changed|swapped|replaced|moved|migrated)\s+"
+    r"(?:(?:the|our|my|her|his|their|its|a|an)\s+)?([a-z][a-z-]{2,})\b",
+    re.I,
+)
+_LOOSE = frozenset({"change language", "a generic change"})
+
+
+def _another_thing_changed(new_text: str, old_text: str) -> bool:
+    """Whether the verb of change of ``new_text`` acts on a thing ``old_text`` never names:
+    "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat"
+    says nothing of where she lives ("flat" only places the dentist)."""
+    said = _content(old_text)
+    for m in _CHANGED_THING_RE.finditer(new_text):
+        word = m.group(1).lower()
+        if word in cw.STOP or word in cw.BOUNDARY or cw.change_word(word):
+            continue  # "moved to Lisbon", "switched back"
+        if re.match(r"\s+(?:to|into|for|with)\b", new_text[m.end() :]):
+            continue  # "moved her accounts to Revolut": the rules read the value it got
+        if lemma(word) not in said and word not in old_text.lower():
+            return True
+    return False
 
 
 def _digit(text: str) -> bool:
