@@ -163,6 +163,24 @@ def test_sleep_names_no_page_after_a_day(ws: Path) -> None:
     assert pages and not pages & {"friday", "day", "black", "black-friday", "thanksgiving"}, pages
 
 
+def test_sleep_names_no_page_after_a_label_or_a_filler_word(ws: Path) -> None:
+    # one day of a personal assistant's notes made concepts/new.md, concepts/packed.md and
+    # entities/question.md (an exploratory test)
+    for kind, text in (
+        ("B", "Packed the first six boxes of books."),
+        ("B", "Set up the new laptop's email and calendar accounts."),
+        ("W", "Question: which day does the new flat's building collect recycling?"),
+        ("W", "Plan: check the parents' evening date on the school portal."),
+        ("B", "The family moved into the new flat at Rua de Cedofeita 210 over the weekend."),
+        ("B", "Packed the living room except the sofa."),
+        ("B", "Saturday: the whole family packed the kitchen cupboards."),
+    ):
+        micro_rest(text, kind, workspace=ws, when=day(0))
+    sleep_cycle(ws, "both", "offline", now=NOW)
+    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    assert pages and not pages & {"new", "packed", "question", "plan", "first", "day"}, pages
+
+
 @pytest.mark.parametrize(
     ("text", "names"),
     [

@@ -230,12 +230,16 @@ def _at_start(sentence: str, at: int) -> bool:
 # tomorrow: …", "Fixed BUG-325 by …", "User prefers …" open many notes and may never be written
 # in lower case in a run's notes, yet name nothing (known_names does not take them as names
 # for opening sentences; written capitalised mid-sentence, they still are)
-LOG_OPENERS = frozenset(
+# labels a note opens with ("Plan: …", "Question: …"): what kind of note it is, no speaker
+NOTE_LABELS = frozenset(
     """plan plans bug bugs issue issues todo task tasks note notes idea ideas question questions
     decision decisions update updates status summary context goal goals result results finding
     findings lesson lessons reminder action actions next fix fixes blocker blockers risk risks
-    meeting standup retro review feedback user users team session agenda draft error errors
-    warning incident outage hotfix release deploy deployment test tests build followup
+    agenda draft error errors warning""".split()  # noqa: SIM905
+)
+LOG_OPENERS = NOTE_LABELS | frozenset(
+    """meeting standup retro review feedback user users team session
+    incident outage hotfix release deploy deployment test tests build followup
     fixed added removed implemented reviewed tested deployed merged shipped released wrote
     drafted ran reran investigated debugged refactored migrated moved switched updated upgraded
     bumped created deleted renamed started finished completed met emailed sent asked told

@@ -46,7 +46,7 @@ from agent_sleep.providers.offline_common import (
     slugify,
 )
 from agent_sleep.providers.offline_flush import classify, flush
-from agent_sleep.providers.offline_rem import rem, restated
+from agent_sleep.providers.offline_rem import NOT_TOPICS, rem, restated
 
 __all__ = ["OfflineProvider", "classify", "condense", "flush", "nrem", "rem", "run", "slugify"]
 
@@ -106,8 +106,10 @@ def _group(
     mentions that recurs most, else a concept page named after its strongest term that other
     notes of the run share (a topic, "billing"), or its strongest term when none is shared."""
     label, _ = lexical.split_speaker(text)
-    if label and not _calendar(label.rstrip(": ")):  # "Friday: out at 3" is no speaker
-        return "entity", label.rstrip(": ")
+    said_by = label.rstrip(": ")
+    # "Friday: out at 3", "Question: which day …", "Plan: …" are no speakers
+    if label and not _calendar(said_by) and said_by.lower() not in distill.NOTE_LABELS:
+        return "entity", said_by
     # a real entity: written capitalised mid-sentence somewhere, or recurring; never a
     # sentence-initial common word ("Spent the afternoon…") or a piece of a dotted name, and
     # only a name a page can be named after (not one of letters no slug keeps: "Дмитрий")
@@ -126,10 +128,24 @@ def _group(
         t
         for t in tfidf.top_terms(row, 8)
         # "redacted" is what is left of a credential's placeholder, no topic
-        if re.fullmatch(r"[a-z][a-z-]{2,}", t) and t not in distill.FILLER and t != "redacted"
+        if re.fullmatch(r"[a-z][a-z-]{2,}", t)
+        and t not in distill.FILLER
+        and t != "redacted"
+        and not _no_topic(t)
     ]
     shared = [t for t in words if tfidf.df.get(t, 0) >= RECURRING]  # a topic recurs (3+)
     return "concept", (shared or ["notes"])[0]
+
+
+def _no_topic(word: str) -> bool:
+    """Whether a note's strongest term names no topic a page could be about: an adjective or
+    a quantifier ("new", "first"), a word that opens log lines ("plan", "question"), a past
+    form ("packed", "booked")."""
+    return (
+        word in NOT_TOPICS
+        or word in distill.LOG_OPENERS
+        or (len(word) >= 5 and word.endswith("ed"))
+    )
 
 
 # capitalised words that are no one's name: units and a pull request

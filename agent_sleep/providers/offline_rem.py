@@ -45,7 +45,7 @@ _INTENT_RE = re.compile(
 
 
 # A word right after an article or a possessive is a noun or an adjective; adjectives are
-# filtered by _NOT_TOPICS and by their endings.
+# filtered by NOT_TOPICS and by their endings.
 _AFTER_DETERMINER_RE = re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+([a-z]{4,})\b", re.I)
 
 
@@ -53,7 +53,7 @@ _ADJECTIVE_END_RE = re.compile(r"(?:ful|ous|ive|ible|able|less|ly|ish|est|er)$")
 
 
 # Adjectives and quantifiers that often follow an article but name no topic.
-_NOT_TOPICS = frozenset(
+NOT_TOPICS = frozenset(
     """last long first next little whole same other different real true few own best big small
     new old full hard easy more most much many such very only part kind sort type lots couple
     while time times moment moments thing things something someone people person place way ways
@@ -441,7 +441,7 @@ def _topics(
     where = {
         w: idx
         for w, idx in where.items()
-        if w in nouns and w not in _NOT_TOPICS and not _ADJECTIVE_END_RE.search(w)
+        if w in nouns and w not in NOT_TOPICS and not _ADJECTIVE_END_RE.search(w)
     }
     cap = max(RECURRING, TOPIC_SHARE * len(useful))
     found = [(w, idx) for w, idx in where.items() if RECURRING <= len(idx) <= cap]
