@@ -112,7 +112,7 @@ def test_sleep_keeps_a_standing_rule_at_the_budget(ws: Path) -> None:
 
 
 def test_a_daily_medication_is_vital() -> None:
-    """"Inês takes levothyroxine 75 mcg every morning" was the first entry the budget moved out
+    """ "Inês takes levothyroxine 75 mcg every morning" was the first entry the budget moved out
     of MEMORY.md, and so out of the session start (six weeks of a personal assistant's notes):
     no word of the health list named it. A dose does."""
     from agent_sleep.analysis import vital
