@@ -120,6 +120,9 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "Inês went to her Tuesday yoga class at 19:00 as usual."),
         ("Inês charges a minimum fee of €40 for short jobs.",
          "Inês booked Mudanças Rápidas for the move; their quote was €780."),
+        # a new one of another's ("Kwame's new manager"), or one more
+        ("Marisol's manager is Ken Ito.", "Kwame's new manager is Diego Alvarez after the reorg."),
+        ("Sofia's friend is Ana.", "Sofia made another new friend, Marta."),
         # the change is of another thing ("flat" only places the new dentist)
         ("Inês lives at Rua do Almada 45, 3rd floor, Porto.",
          "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat."),
@@ -142,6 +145,11 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
          "Inês now prefers that I write her drafts in English."),
         ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
         ("Astrid banks with Nordea.", "Astrid moved her accounts to Revolut."),
+        # a new one of what the older note names, a name in place of its name
+        ("Sofia's piano teacher is Mr. Okonkwo at the conservatoire annex.",
+         "Sofia had her first lesson with Ms. Brandt, her new piano teacher, and loved it."),
+        ("Inês's dentist is Dr. Pereira at the Boavista dental clinic.",
+         "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat."),
         ("Dana uses VS Code as their editor.", "Dana switched editors: they use Neovim now."),
         ("Best number for Cormac at Sterling Freight: 555-0142.",
          "Cormac (Sterling Freight) asked us to call his mobile, 555-0199."),  # one shape

@@ -654,7 +654,7 @@ def relation(
         named = _word_corrected(new_text, old_text)
         if named is not None:
             return named
-    version = _new_version(new_text, old_text)
+    version = _new_version(new_text, old_text) or _new_one(new_text, old_text)
     if version is not None:
         return version
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
@@ -954,6 +954,56 @@ def _changes_name(text: str, name: str) -> bool:
         return all(cw.change_word(w) or w in _CHANGE_NOUNS for w in lead)
     after = [w.lower() for w in words[at + 1 : at + 3] if w.lower() not in cw.STOP]
     return bool(after) and cw.change_word(after[0])
+
+
+# a new one of what the older note names: "her new piano teacher", "switched dentists"
+_NEW_ONE_RE = re.compile(
+    r"\bnew ([a-z]+(?: [a-z]+)?)\b|\b(?:switched|changed|swapped) ([a-z]{3,}s)\b(?! to\b)"
+)
+
+
+def _new_one(new_text: str, old_text: str) -> Verdict | None:
+    """A new one of the thing the older note names, and a name in place of the older note's:
+    "Sofia had her first lesson with Ms. Brandt, her new piano teacher" for "Sofia's piano
+    teacher is Mr. Okonkwo"; "Inês switched dentists: she sees Dr. Vasconcelos now" for "Inês's
+    dentist is Dr. Pereira". Every word of the thing is said by the older note; the newer one
+    states a fact (no question, intention, chat turn or added one: "another", "also")."""
+    if "?" in new_text or _chat(new_text) or _chat(old_text):
+        return None
+    if cw.found(cw.ADDITIVE_RE, new_text) or cw.found(cw.MODAL_RE, new_text):
+        return None
+    said = _content(old_text)
+    if _owners(new_text) - _owners(old_text) - _proper(old_text):
+        return None  # "Kwame's new manager" is not Marisol's
+    for m in _NEW_ONE_RE.finditer(new_text):
+        words = [lemma(w) for w in (m.group(1) or m.group(2)).split() if w not in cw.STOP]
+        if not words or not all(w in said for w in words):
+            continue
+        fresh = _proper(new_text) - _proper(old_text)
+        gone = _proper(old_text) - _proper(new_text)
+        if fresh and gone:
+            return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+    return None
+
+
+def _owners(text: str) -> frozenset[str]:
+    """Whose a note's thing is, as it names them: a possessive name ("Kwame's"), or the name
+    that opens it when written as one (two capitalised words, "Harbor Coffee signed …")."""
+    toks = tokens(text)
+    out = {t[:-2].lower() for t in toks if t[:1].isupper() and t.endswith(("'s", "’s"))}
+    if len(toks) > 1 and toks[0][:1].isupper() and toks[1][:1].isupper():
+        out.add(toks[0].lower())
+    return frozenset(out)
+
+
+def _proper(text: str) -> frozenset[str]:
+    """The words ``text`` writes capitalised past a sentence's start (names), lower case."""
+    out = set()
+    for sentence in lexical.sentences(text):
+        for t in tokens(sentence)[1:]:
+            if t[:1].isupper() and t.lower() not in cw.STOP:
+                out.add(t.lower().rstrip("'’s") if t.endswith(("'s", "’s")) else t.lower())
+    return frozenset(out)
 
 
 def _ordered_content(text: str) -> list[str]:
