@@ -120,6 +120,9 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "Inês went to her Tuesday yoga class at 19:00 as usual."),
         ("Inês charges a minimum fee of €40 for short jobs.",
          "Inês booked Mudanças Rápidas for the move; their quote was €780."),
+        # a date is no value a phone number's digits give way to
+        ("Inês got a new work number, +351 936 111 222; the old SIM stops working next week.",
+         "Unpacked the office first so Inês can work tomorrow (2026-10-13)."),
         # a new one of another's ("Kwame's new manager"), or one more
         ("Marisol's manager is Ken Ito.", "Kwame's new manager is Diego Alvarez after the reorg."),
         ("Sofia's friend is Ana.", "Sofia made another new friend, Marta."),
@@ -145,6 +148,8 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
          "Inês now prefers that I write her drafts in English."),
         ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
         ("Astrid banks with Nordea.", "Astrid moved her accounts to Revolut."),
+        ("House wine by the glass is 6 euros, red or white.",
+         "Supplier hiked prices, so a glass of house wine costs 7.50 euros."),
         # a new one of what the older note names, a name in place of its name
         ("Sofia's piano teacher is Mr. Okonkwo at the conservatoire annex.",
          "Sofia had her first lesson with Ms. Brandt, her new piano teacher, and loved it."),

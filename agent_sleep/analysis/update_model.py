@@ -203,7 +203,7 @@ def _just_an_episode(
         return False
     if cw.ARROW_RE.search(new_text) or cw.NEW_OF_RE.search(new_text):
         return False  # "bump sqlalchemy 1.4 -> 2.0", "booked with my new dentist, Dr. Faria"
-    digits = all(any(any(ch.isdigit() for ch in v) for v in vs) for vs in (fresh, gone))
+    digits = bool(_number_kinds(fresh) & _number_kinds(gone))
     # a time for a time, a place for a place ("arbitration seat is Singapore"), languages for
     # languages ("met two German clients" gives none for "the Portuguese translators' APT")
     places = c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text) & {gazetteer.PLACE}
@@ -218,6 +218,26 @@ def _just_an_episode(
     shared = c._content(new_text) & c._content(old_text)
     thing = {w for w in shared if not _always_capitalised(w, new_text, old_text)}
     return not (fresh and gone and ((digits or same_kind) and thing or _same_shape(fresh, gone)))
+
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
+_CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:[.:]\d{2})?(?:am|pm)")
+
+
+def _number_kinds(values: frozenset[str] | set[str]) -> set[str]:
+    """The kinds of the numbers among ``values``: a date, a time of day, or a quantity (a
+    count, an amount): a date says nothing of a phone number's digits."""
+    out = set()
+    for v in values:
+        if not any(ch.isdigit() for ch in v):
+            continue
+        if _DATE_RE.fullmatch(v):
+            out.add("date")
+        elif _CLOCK_RE.fullmatch(v):
+            out.add("time")
+        else:
+            out.add("quantity")
+    return out
 
 
 def _always_capitalised(word: str, *texts: str) -> bool:
