@@ -120,6 +120,11 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "Inês went to her Tuesday yoga class at 19:00 as usual."),
         ("Inês charges a minimum fee of €40 for short jobs.",
          "Inês booked Mudanças Rápidas for the move; their quote was €780."),
+        # a light verb says the same only with values of a kind
+        ("Inês goes to yoga every Tuesday at 19:00.",
+         "These days Inês goes to Typographia coworking on Tuesdays and Thursdays."),
+        ("Inês sends all her invoices on the last working day of the month.",
+         "Inês cancelled Mudanças Rápidas and hired TransLar instead, since they had a free date."),
         # a date is no value a phone number's digits give way to
         ("Inês got a new work number, +351 936 111 222; the old SIM stops working next week.",
          "Unpacked the office first so Inês can work tomorrow (2026-10-13)."),
@@ -148,6 +153,9 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
          "Inês now prefers that I write her drafts in English."),
         ("Inês's mother lives in Coimbra.", "Inês's mother, Graça, lives in Braga now."),
         ("Astrid banks with Nordea.", "Astrid moved her accounts to Revolut."),
+        ("Tomás goes to Escola Básica Fontes Pereira de Melo.",
+         "These days Tomás goes to Colégio Luso-Francês."),
+        ("Tom works at Google.", "Tom got a job at Stripe."),
         ("House wine by the glass is 6 euros, red or white.",
          "Supplier hiked prices, so a glass of house wine costs 7.50 euros."),
         # a new one of what the older note names, a name in place of its name

@@ -58,7 +58,8 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
         # a weekday that names what recurs on it (six weeks of a personal assistant's notes:
         # the class of every Saturday had read as last Saturday's)
         ("The studio shifted Sofia's Saturday ballet class to 11:30.", None),
-        ("Inês went to her Tuesday yoga class as usual.", None),
+        ("The Monday standup moved to 10:00.", None),
+        ("Leo's Sunday practice went well.", "Leo's Sunday (2026-11-08) practice went well."),
         (
             "We met Tuesday and agreed on the plan.",
             "We met Tuesday (2026-11-10) and agreed on the plan.",

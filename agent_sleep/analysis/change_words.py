@@ -17,8 +17,7 @@ CLASSES = {
     "location": "live lives lived living based reside resides resided residing home "
     "relocated relocate relocates relocating located settled city hometown address base rent "
     "rents rented renting flat apartment house",
-    "employer": "work works worked working employed employer job company joined join joins hired "
-    "employs",
+    "employer": "work works worked employed employer job company joined join joins employs",
     "role": "role title position promoted became become becomes job-title rank serves",
     "owner": "took-over taken-over handed-over taking-over owner owns own owned maintainer "
     "maintains maintained maintain responsible lead leads led manages managed manage runs "

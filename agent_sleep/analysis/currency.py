@@ -367,7 +367,9 @@ def _changed(
     return Verdict(OTHER, "another attribute")
 
 
-_BROAD_HEADS = frozenset({"preference", "employer"})
+# classes and light verbs every owner has many of: "wants", "works", a "job", "goes to" (yoga
+# on Tuesdays, a coworking on Tuesdays and Thursdays), "has", "takes", "gets", "does"
+_BROAD_HEADS = frozenset({"preference", "employer", "go", "goe", "have", "take", "get", "do"})
 
 
 def _known_alike(new: Claim, old: Claim) -> bool:

@@ -178,8 +178,12 @@ def tense(sentence: str) -> int:
     return 0 if past == future else -1 if past else 1
 
 
-# a weekday that names what recurs on it ("Sofia's Saturday ballet class", "the Monday
-# standup"): a lower-case word after it that is no word of a clause
+# a weekday that names what recurs on it, in a change of its schedule ("shifted Sofia's
+# Saturday ballet class to 11:30"): a lower-case word after it that is no word of a clause
+# ("Leo's Sunday practice went well" is last Sunday's)
+_RESCHEDULED_RE = re.compile(
+    r"\b(?:shift|mov|reschedul|chang|push|switch|swap|bump|cancel|postpon)\w*\b", re.I
+)
 _NAMED_BY_DAY_RE = re.compile(r" ([a-z]{3,})\b")
 _NOT_NOUNS = frozenset(
     """and but the for with was were will would are has had have not she him her his they them
@@ -204,10 +208,16 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     after = text[m.end() : m.end() + 16]
     if re.match(r",? *(?:\d|\(|(?:the )?\d|" + MONTH_RE + ")", after):  # "Friday, March 13"
         return None
-    named = _NAMED_BY_DAY_RE.match(text, m.end())
-    if not m.group("prep") and not m.group("part") and named and named.group(1) not in _NOT_NOUNS:
-        return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
     sentence = _sentence(text, m.start(), m.end())
+    named = _NAMED_BY_DAY_RE.match(text, m.end())
+    if (
+        not m.group("prep")
+        and not m.group("part")
+        and named
+        and named.group(1) not in _NOT_NOUNS
+        and _RESCHEDULED_RE.search(sentence)
+    ):
+        return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
     if _HABIT_RE.search(sentence):
         return None
     target = WEEKDAYS.index(m.group("wd").lower())
