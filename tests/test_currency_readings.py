@@ -156,6 +156,8 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
         ("Tomás goes to Escola Básica Fontes Pereira de Melo.",
          "These days Tomás goes to Colégio Luso-Francês."),
         ("Tom works at Google.", "Tom got a job at Stripe."),
+        ("Umaima likes jazz better than techno.",
+         "Umaima changed their mind and prefers techno to jazz these days."),
         ("House wine by the glass is 6 euros, red or white.",
          "Supplier hiked prices, so a glass of house wine costs 7.50 euros."),
         # a new one of what the older note names, a name in place of its name

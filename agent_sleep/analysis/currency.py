@@ -703,8 +703,8 @@ def _another_thing_changed(new_text: str, old_text: str) -> bool:
     said = _content(old_text)
     for m in _CHANGED_THING_RE.finditer(new_text):
         word = m.group(1).lower()
-        if word in cw.STOP or word in cw.BOUNDARY or cw.change_word(word):
-            continue  # "moved to Lisbon", "switched back"
+        if word in cw.STOP or word in cw.BOUNDARY or cw.change_word(word) or word == "mind":
+            continue  # "moved to Lisbon", "switched back", "changed their mind"
         if re.match(r"\s+(?:to|into|for|with)\b", new_text[m.end() :]):
             continue  # "moved her accounts to Revolut": the rules read the value it got
         if lemma(word) not in said and word not in old_text.lower():
