@@ -156,6 +156,9 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
         ("Tomás goes to Escola Básica Fontes Pereira de Melo.",
          "These days Tomás goes to Colégio Luso-Francês."),
         ("Tom works at Google.", "Tom got a job at Stripe."),
+        # the languages of the work are not what changed
+        ("Lumina Pharma pays Inês €0.11 per word for German>Portuguese pharma work.",
+         "Lumina Pharma agreed to raise Inês's rate to €0.13 a word, effective immediately."),
         ("Umaima likes jazz better than techno.",
          "Umaima changed their mind and prefers techno to jazz these days."),
         ("House wine by the glass is 6 euros, red or white.",

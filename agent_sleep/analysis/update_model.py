@@ -182,7 +182,9 @@ def last_word(
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
-    if _any_language(fresh) != _any_language(gone):
+    if (_languages(fresh) and not _any_language(gone)) or (
+        _languages(gone) and not _any_language(fresh)
+    ):
         return verdict  # "drafts in Portuguese" is no value "signed 'Cheers, Inês'" replaces
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
