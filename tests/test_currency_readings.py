@@ -125,6 +125,11 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
          "These days Inês goes to Typographia coworking on Tuesdays and Thursdays."),
         ("Inês sends all her invoices on the last working day of the month.",
          "Inês cancelled Mudanças Rápidas and hired TransLar instead, since they had a free date."),
+        # a place is no new rate; a task is no new value of another task
+        ("Lumina Pharma pays Inês €0.11 per word for German>Portuguese pharma work.",
+         "Lumina Pharma is headquartered in Basel."),
+        ("Need to send the new address to Lumina's accounts department.",
+         "Need to send the two German agencies her CV and rate sheet."),
         # a date is no value a phone number's digits give way to
         ("Inês got a new work number, +351 936 111 222; the old SIM stops working next week.",
          "Unpacked the office first so Inês can work tomorrow (2026-10-13)."),

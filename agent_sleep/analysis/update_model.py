@@ -98,6 +98,14 @@ _RELATIVE_RE = re.compile(
     re.I,
 )
 
+# a task still to do: "Need to send the two German agencies her CV" is no new value of
+# another task or fact
+_TASK_RE = re.compile(
+    r"\s*(?:(?:we|i|she|he|they)\s+)?(?:need(?:s)? to|have to|has to|must|remember to|"
+    r"don't forget to|do not forget to)\b",
+    re.I,
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -167,7 +175,7 @@ def last_word(
         return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
-    if _LABELLED_RE.search(new_text) or _WORK_LOG_RE.search(new_text):
+    if _LABELLED_RE.search(new_text) or _WORK_LOG_RE.search(new_text) or _TASK_RE.match(new_text):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
     if c.renamed_only(new_text, old_text):
         return verdict  # the company's new name: Carlos still handles its procurement
@@ -182,6 +190,9 @@ def last_word(
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
+    kinds_new = c._kinds_of(fresh, new_text)
+    if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
+        return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
     if (_languages(fresh) and not _any_language(gone)) or (
         _languages(gone) and not _any_language(fresh)
     ):
@@ -294,6 +305,10 @@ _IN_WORD_RE = re.compile(r"\bin ([A-Z][a-z]+)\b")
 def _in_language(text: str) -> bool:
     """Whether ``text`` says what something is in, a language ("should be in Japanese")."""
     return any(gazetteer.kind(w) == gazetteer.LANGUAGE for w in _IN_WORD_RE.findall(text))
+
+
+def _has_number(values: set[str] | frozenset[str]) -> bool:
+    return any(any(ch.isdigit() for ch in v) for v in values)
 
 
 def _any_language(values: set[str] | frozenset[str]) -> bool:
