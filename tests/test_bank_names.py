@@ -181,6 +181,22 @@ def test_sleep_names_no_page_after_a_label_or_a_filler_word(ws: Path) -> None:
     assert pages and not pages & {"new", "packed", "question", "plan", "first", "day"}, pages
 
 
+def test_sleep_names_no_concept_page_after_a_time(ws: Path) -> None:
+    # six weeks of a personal assistant's notes made concepts/saturday.md and concepts/day.md
+    for text in (
+        "Saturday: the whole family packed the kitchen cupboards.",
+        "Saturday morning Tomás had his football match; they won 3-1.",
+        "Sofia's Saturday ballet class ran late.",
+        "Spent the day on the Lumina leaflet.",
+        "A long day of calls with Kettering Legal.",
+        "The day ended with a long walk by the river.",
+    ):
+        micro_rest(text, "B", workspace=ws, when=day(0))
+    sleep_cycle(ws, "both", "offline", now=NOW)
+    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    assert pages and not pages & {"saturday", "day", "morning"}, pages
+
+
 @pytest.mark.parametrize(
     ("text", "names"),
     [

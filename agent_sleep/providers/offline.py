@@ -140,12 +140,19 @@ def _group(
 def _no_topic(word: str) -> bool:
     """Whether a note's strongest term names no topic a page could be about: an adjective or
     a quantifier ("new", "first"), a word that opens log lines ("plan", "question"), a past
-    form ("packed", "booked")."""
+    form ("packed", "booked"), or a time ("saturday", "day", "morning": when, not what)."""
     return (
         word in NOT_TOPICS
         or word in distill.LOG_OPENERS
+        or word.rstrip("s") in _TIMES
         or (len(word) >= 5 and word.endswith("ed"))
     )
+
+
+_TIMES = frozenset(
+    (*temporal.WEEKDAYS, *temporal.MONTHS, "day", "week", "weekend", "month", "year", "morning")
+    + ("afternoon", "evening", "night", "today", "tomorrow", "yesterday", "hour", "minute")
+)
 
 
 # capitalised words that are no one's name: units and a pull request
