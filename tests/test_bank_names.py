@@ -21,6 +21,14 @@ from tests.test_hostile_support import NOW, day
 KEY = "sk-ant-api03-" + "x" * 40
 
 
+def _pages_slept(ws: Path, kind: str, *texts: str) -> set[str]:
+    """The bank pages one offline sleep files ``texts`` (notes of one day, of ``kind``) on."""
+    for text in texts:
+        micro_rest(text, kind, workspace=ws, when=day(0))
+    sleep_cycle(ws, "both", "offline", now=NOW)
+    return {p.stem for p in (ws / "bank").rglob("*.md")}
+
+
 @pytest.mark.parametrize(
     ("name", "slug"),
     [
@@ -111,15 +119,14 @@ def test_sleep_files_no_page_under_a_placeholder(ws: Path) -> None:
 def test_sleep_names_no_page_after_code_or_a_unit(ws: Path) -> None:
     # "cloning the Arc<AppState>" made bank/entities/arc.md, "1 Gbps" gbps.md (an exploratory
     # test); the notes' subjects name their pages
-    for text in (
+    pages = _pages_slept(
+        ws,
+        "S",
         "Fixed trailmap handler by cloning the Arc<AppState> instead of borrowing it",
         "trailmap handler now returns early on cache hits; Arc<AppState> stays shared",
         "Home internet upgraded: Fiber line installed, 1 Gbps down",
         "Home internet speed test: 940 Mbps down, 1 Gbps plan",
-    ):
-        micro_rest(text, "S", workspace=ws, when=day(0))
-    sleep_cycle(ws, "both", "offline", now=NOW)
-    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    )
     assert pages
     assert not pages & {"arc", "appstate", "gbps", "mbps"}, pages
 
@@ -149,51 +156,50 @@ def test_a_model_files_a_name_of_another_script_on_a_page_titled_with_it(ws: Pat
 def test_sleep_names_no_page_after_a_day(ws: Path) -> None:
     # "Friday: Jordan out at 3 as usual." made bank/entities/friday.md, "Veterans Day, half the
     # team is out." day.md and "Black Friday traffic fine" black.md (an exploratory test)
-    for text in (
+    pages = _pages_slept(
+        ws,
+        "B",
         "Friday: Jordan out at 3 as usual.",
         "Veterans Day, half the team is out.",
         "Black Friday traffic fine; the gateway peaked at 60% of its limit.",
         "Black Friday prep: scale the gateway to 12 pods.",
         "Thanksgiving week, Jordan is off on Thursday.",
         "Jordan wants the gateway dashboards cleaned up.",
-    ):
-        micro_rest(text, "B", workspace=ws, when=day(0))
-    sleep_cycle(ws, "both", "offline", now=NOW)
-    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    )
     assert pages and not pages & {"friday", "day", "black", "black-friday", "thanksgiving"}, pages
 
 
 def test_sleep_names_no_page_after_a_label_or_a_filler_word(ws: Path) -> None:
     # one day of a personal assistant's notes made concepts/new.md, concepts/packed.md and
     # entities/question.md (an exploratory test)
-    for kind, text in (
-        ("B", "Packed the first six boxes of books."),
-        ("B", "Set up the new laptop's email and calendar accounts."),
-        ("W", "Question: which day does the new flat's building collect recycling?"),
-        ("W", "Plan: check the parents' evening date on the school portal."),
-        ("B", "The family moved into the new flat at Rua de Cedofeita 210 over the weekend."),
-        ("B", "Packed the living room except the sofa."),
-        ("B", "Saturday: the whole family packed the kitchen cupboards."),
-    ):
-        micro_rest(text, kind, workspace=ws, when=day(0))
-    sleep_cycle(ws, "both", "offline", now=NOW)
-    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    micro_rest("Question: which day does the new flat's building collect recycling?", "W",
+               workspace=ws, when=day(0))  # fmt: skip
+    micro_rest("Plan: check the parents' evening date on the school portal.", "W",
+               workspace=ws, when=day(0))  # fmt: skip
+    pages = _pages_slept(
+        ws,
+        "B",
+        "Packed the first six boxes of books.",
+        "Set up the new laptop's email and calendar accounts.",
+        "The family moved into the new flat at Rua de Cedofeita 210 over the weekend.",
+        "Packed the living room except the sofa.",
+        "Saturday: the whole family packed the kitchen cupboards.",
+    )
     assert pages and not pages & {"new", "packed", "question", "plan", "first", "day"}, pages
 
 
 def test_sleep_names_no_concept_page_after_a_time(ws: Path) -> None:
     # six weeks of a personal assistant's notes made concepts/saturday.md and concepts/day.md
-    for text in (
+    pages = _pages_slept(
+        ws,
+        "B",
         "Saturday: the whole family packed the kitchen cupboards.",
         "Saturday morning Tomás had his football match; they won 3-1.",
         "Sofia's Saturday ballet class ran late.",
         "Spent the day on the Lumina leaflet.",
         "A long day of calls with Kettering Legal.",
         "The day ended with a long walk by the river.",
-    ):
-        micro_rest(text, "B", workspace=ws, when=day(0))
-    sleep_cycle(ws, "both", "offline", now=NOW)
-    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    )
     assert pages and not pages & {"saturday", "day", "morning"}, pages
 
 

@@ -150,8 +150,9 @@ def _no_topic(word: str) -> bool:
 
 
 _TIMES = frozenset(
-    (*temporal.WEEKDAYS, *temporal.MONTHS, "day", "week", "weekend", "month", "year", "morning")
-    + ("afternoon", "evening", "night", "today", "tomorrow", "yesterday", "hour", "minute")
+    [*temporal.WEEKDAYS, *temporal.MONTHS]
+    + """day week weekend month year morning afternoon evening night today tomorrow yesterday
+    hour minute""".split()  # noqa: SIM905
 )
 
 
