@@ -111,6 +111,19 @@ def test_a_damaged_optimised_graph_is_optimised_again(tmp_path: Path) -> None:
     assert np.allclose(first, again, atol=1e-6) and done.stat().st_size > 1000
 
 
+def test_a_model_outlives_the_workspace_that_cached_its_graph(tmp_path: Path) -> None:
+    """A process loads the model once, with its graph cached in the first workspace it
+    served; when that workspace is deleted before the first batch, the graph is built again
+    in memory (and nothing is written where the workspace was)."""
+    expected = load_embedder(tmp_path / "other").embed_documents(SENTENCES)
+    cache = tmp_path / "ws" / ".agent-sleep" / "model"
+    model = load_embedder(cache)
+    shutil.rmtree(tmp_path / "ws")
+    got = model.embed_documents(SENTENCES)
+    assert np.allclose(got, expected, atol=1e-6)
+    assert not (tmp_path / "ws").exists()
+
+
 def _copy_model(tmp_path: Path) -> Path:
     folder = tmp_path / "model"
     shutil.copytree(model_files().folder, folder)

@@ -212,7 +212,18 @@ class MiniLM:
                 try:
                     import onnxruntime as ort
 
-                    self._session_ = _session(ort, self._graph)
+                    try:
+                        self._session_ = _session(ort, self._graph)
+                    except Exception:
+                        if not isinstance(self._graph, Path):
+                            raise
+                        # the cached graph went away after this object was made (its
+                        # workspace deleted or cleaned): built again in memory, and nothing
+                        # written where that workspace was
+                        from agent_sleep.retrieval.onnx_export import build_graph
+
+                        self._graph = build_graph(self._files.folder)
+                        self._session_ = _session(ort, self._graph)
                 except Exception as e:
                     raise EmbedUnavailable(
                         f"cannot load the embedding model from {self._files.folder}: {e}"
