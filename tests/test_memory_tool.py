@@ -330,3 +330,29 @@ def test_rollback_undoes_what_the_model_did_byte_for_byte(ws: Path) -> None:
     assert tree(ws) == start
     rollback(ws, runs[0])
     assert not (ws / "bank" / "entities" / "dana.md").exists()
+
+
+def test_a_forced_rollback_of_a_model_edit_keeps_what_came_after_it(ws: Path) -> None:
+    """The model's edit is undone; an entry a later sleep added to the same MEMORY.md stays
+    (before, the whole before-image came back and the later entry was lost for good: its
+    note counted as consolidated)."""
+    seeded(ws)
+    tool = MemoryTool(workspace=ws)
+    tool.call(
+        {"command": "str_replace", "path": "/memories/MEMORY.md", "old_str": "5", "new_str": "9"}
+    )
+    (edit,) = [
+        e["run_id"]
+        for e in map(json.loads, (ws / ".agent-sleep" / "journal.jsonl").read_text().splitlines())
+        if e.get("event") == "memory-tool"
+    ]
+    micro_rest("Falcon CI runs on GitHub Actions.", "W", workspace=ws, when=NOW)
+    sleep_cycle(ws, phase="nrem", provider="offline", now=NOW)
+    assert "GitHub Actions" in (ws / "MEMORY.md").read_text()
+    refused = run_cli("rollback", edit, "--workspace", str(ws))
+    assert refused.returncode != 0 and "--force" in refused.stderr
+    r = run_cli("rollback", edit, "--force", "--workspace", str(ws), "--json")
+    assert r.returncode == 0, r.stderr
+    text = (ws / "MEMORY.md").read_text()
+    assert "retries webhooks 5 times" in text and "9 times" not in text
+    assert "GitHub Actions" in text and "small PRs" in text

@@ -258,6 +258,9 @@ def commit(ws: Workspace, command: str, changes: dict[str, tuple[str, str | None
             info["appended"] = text
         else:
             info["after_sha"] = _sha(text) if text is not None else None
+            if text is not None:  # what `rollback --force` merges against: later edits stay
+                ws.write_text(run_dir / "after" / str(n), text)
+                info["after"] = f"after/{n}"
         files[rel] = info
     meta = {"run_id": run_id, "files": files, "marked": {}, "rolled_back": False}
     ws.write_text(run_dir / "meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
