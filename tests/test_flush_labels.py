@@ -78,3 +78,32 @@ def test_a_plural_subject_with_its_verb_is_kept(ws: Path, line: str) -> None:
 )
 def test_a_plural_subject_without_a_lasting_verb_is_not(ws: Path, line: str) -> None:
     assert _flush(f"User: {line}", ws) == []
+
+
+@pytest.mark.parametrize(
+    ("dump", "kept"),
+    [
+        (
+            "User: Remember this: Falcon logs are shipped to Grafana Loki.\n"
+            "Assistant: Noted - Falcon logs are shipped to Grafana Loki.",
+            ["Falcon logs are shipped to Grafana Loki."],
+        ),
+        ("User: FYI, the staging DB is db-stg-1.", ["The staging DB is db-stg-1."]),
+        (
+            "User: Note: the deploy key rotates every 90 days.",
+            ["The deploy key rotates every 90 days."],
+        ),
+        (
+            "User: Keep in mind that Dana is out until Monday.",
+            ["Dana is out until Monday (2026-12-07)."],  # the day resolved, as for any note
+        ),
+        ("User: Please remember that I prefer tabs.", ["User: I prefer tabs."]),
+        ("User: Remember this: can you check the logs?", []),  # a request, however wrapped
+    ],
+)
+def test_what_a_person_asks_to_keep_is_kept_without_the_asking(
+    ws: Path, dump: str, kept: list[str]
+) -> None:
+    """ "Remember this: X" is kept as X, not as the words that asked for it; a statement an
+    explicit "FYI" or "Note:" marks is kept though it reads as no standing fact by itself."""
+    assert _flush(dump, ws) == kept

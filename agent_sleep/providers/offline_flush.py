@@ -90,6 +90,14 @@ _STANDING_RE = re.compile(
     r"|going forward|remember|don't forget|note that)\b",
     re.I,
 )
+# a wrapper a person puts around what they want kept ("Remember this: the API is on 9090")
+_WRAPPER_RE = re.compile(
+    r"^(?:(?:please|also|and)\s+)?(?:(?:remember|note|keep in mind|don't forget|never forget)"
+    r"(?:\s+(?:this|that))?\s*[:\-\u2013\u2014]\s*|(?:remember|note|keep in mind|don't forget)"
+    r"\s+that\s+|(?:for the record|fyi|for future reference|just so you know)"
+    r"\s*[:,\-\u2013\u2014]\s*)",
+    re.I,
+)
 _STALLING_RE = re.compile(
     r"\b(?:one|a|just a) (?:sec|second|moment|minute)\b|\bhold on\b|\bbrb\b"
     r"|\bgive me a (?:sec|second|moment|minute)\b",
@@ -442,9 +450,13 @@ def _candidates(dump: str) -> list[tuple[str, str]]:
         body = body.strip().lstrip("-*• ").strip()
         for sentence in lexical.sentences(body):
             sentence = distill.strip_filler(sentence)
+            bare = _WRAPPER_RE.sub("", sentence, count=1)
+            asked = bare != sentence and bare[:1].isalnum() and not _never_kept(bare)
+            if asked:  # the person asked for it to be kept: what the wrapper held, without it
+                sentence = bare[0].upper() + bare[1:]
             if turn == "assistant" and _ECHO_RE.search(sentence):
                 continue
-            if not durable(sentence, turn):
+            if not asked and not durable(sentence, turn):
                 continue
             if speaker and _FIRST_PERSON_RE.search(sentence):
                 sentence = f"{speaker}: {sentence}"
