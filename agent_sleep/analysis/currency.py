@@ -1224,6 +1224,13 @@ def _said_beyond_owner(new_text: str, old_text: str, names: frozenset[str]) -> b
 
 
 @functools.lru_cache(maxsize=1 << 12)
+def same_class(new_text: str, old_text: str) -> bool:
+    """Whether a claim of each text speaks of one attribute class (``change_words.CLASSES``:
+    where one lives, who one reports to, whom one works for)."""
+    classes = set(cw.CLASSES)
+    return any(n.attrs & o.attrs & classes for n in claims(new_text) for o in claims(old_text))
+
+
 def restates(new_text: str, old_text: str) -> bool:
     """Whether a newer note speaks of what an older one says, with a value of its own and none
     of the old one's (the same owner, no chat turn): recall ranks the newer one first when the

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency as c
-from agent_sleep.analysis import gazetteer, lexical
+from agent_sleep.analysis import gazetteer, lexical, vital
 from agent_sleep.analysis.claims import claims, lemma, tokens
 
 # The rules' reason for "other", in groups (a one-hot each): the model learns how far to trust
@@ -161,16 +161,21 @@ def last_word(
     verdict: c.Verdict,
     similar: Callable[[str, str], float] | None,
     names: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
 ) -> c.Verdict:
     """The rules' ``verdict`` on two texts, or an update (``"likely update"``) where they say
     ``other``, the model is :func:`asked` and gives at least :data:`THRESHOLD`. Without
     ``similar``, the rules' verdict. Two notes that share nothing but ``names`` (the names of
     the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
-    nothing of "Jordan is in US Eastern time"."""
+    nothing of "Jordan is in US Eastern time". Nor are two that share no thing besides names
+    (``known``, and words written capitalised past a sentence's start) and light verbs, unless
+    their values apart are of one kind (:func:`one_thing`)."""
     if verdict.kind != c.OTHER or similar is None or not asked(new_text, old_text):
         return verdict
     if names and _only_names_shared(new_text, old_text, names):
         return verdict
+    if not one_thing(new_text, old_text, known | names):
+        return verdict  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
         return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
@@ -200,6 +205,33 @@ def last_word(
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether two notes speak of one thing, not only of one owner: they share a word that is
+    no name (of ``names``, or written capitalised past a sentence's start) and no light verb,
+    or an identifier ("INV-2041"), or their values apart are dates or times of day ("arrives
+    at 6:30am" / "pulls up at 5:45"), places, numbers of one long shape (two phone numbers),
+    or both notes say a diet or a health matter ("went fully vegan" / "is vegetarian"). Many
+    notes of one restaurant, one person or one client share its name and nothing else: "The
+    Olive Press uses Lightspeed for POS" and "The Olive Press manager is Dev Patel"."""
+    known = {n.casefold() for n in names}
+    shared = c._content(new_text) & c._content(old_text)
+    codes = c._strong_words(new_text) & c._strong_words(old_text)
+    if any(ch.isdigit() for w in codes for ch in w):
+        return True
+    for w in shared:
+        if w in c._LIGHT_VERBS or w.casefold() in known or _named(w, new_text, old_text):
+            continue
+        return True
+    fresh, gone = c._values_apart(new_text, old_text)
+    if (_number_kinds(fresh) & _number_kinds(gone)) - {"quantity"}:
+        return True  # a date for a date, a time for a time; two counts may count anything
+    if vital.kinds(new_text) & vital.kinds(old_text) & {"diet", "health"}:
+        return True  # "went fully vegan" for "is vegetarian"
+    if gazetteer.PLACE in c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text):
+        return True  # "now lives in Marseille" for "rents a flat in Valencia"
+    return _same_shape(fresh, gone)
 
 
 def _just_an_episode(

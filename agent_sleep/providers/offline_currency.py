@@ -181,11 +181,17 @@ def supersedes(
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too
-                verdict = update_model.last_word(text, old_text, verdict, similar, common)
+                verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
             if verdict.kind != currency.SUPERSEDE:
                 continue
+            if (
+                verdict.why in OWNER_ONLY
+                and not update_model.one_thing(text, old_text, known)
+                and not currency.same_class(text, old_text)
+            ):
+                continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
             if verdict.why in WEAK and _vital_apart(text, old_text):
@@ -222,6 +228,11 @@ def _vital_apart(new: str, old: str) -> bool:
     said = vital.kinds(old)
     return bool(said) and not said & vital.kinds(new)
 
+
+# readings that may rest on the owner alone: two notes of one restaurant, one person or one
+# client replace each other only when they also share the thing they say of it, or an
+# attribute class ("lives on Elmwood Avenue" / "moved to a flat on Harbour Street")
+OWNER_ONLY = frozenset({"a generic change", "change language", "a new value", "said alike"})
 
 COMMON_SHARE = 0.2  # a name in this share of the texts (and 3 at least) is who they are about
 
