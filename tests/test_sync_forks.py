@@ -122,3 +122,41 @@ def test_forks_rank_by_the_source_notes_time_then_id(tmp_path: Path) -> None:
     assert forks(ws, [a, entry("q", "n2", old="old2")]) == {}  # different entries replaced
     d, e = entry("d1", "missing"), entry("d2", "missing")  # no time found: the greater id
     assert forks(ws, [e, d]) == {"d1": e}
+
+
+def test_a_hand_edit_of_an_entry_another_machine_replaced_settles_at_the_next_sleep(
+    tmp_path: Path,
+) -> None:
+    """One machine fixes an entry's words by hand while the other's sleep replaces it. Sync
+    keeps the person's edit in MEMORY.md (merge rule 4) while the archive holds the same id as
+    replaced: the old value stood current beside its replacement, sleep after sleep (an
+    exploratory test of two machines). The next sleep files the edited words as replaced."""
+    remote = bare_remote(tmp_path)
+    one = first_clone(tmp_path, remote, "one")
+    for text in ("Falcon deploys to Heroku.", *FILLER):
+        rest(one, text, "2026-03-01T10:00")
+    sleep(one, "2026-03-01T22:00")
+    assert cli("sync", "-w", str(one)).returncode == 0
+    two = join(tmp_path, remote, "two")
+    memory = two / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("to Heroku.", "to Heroku (app falcon-prod)."))
+    rest(one, "Falcon no longer deploys to Heroku; we moved it to Fly.io.", "2026-03-02T10:00")
+    sleep(one, "2026-03-02T22:00")
+    for ws in (two, one, two):
+        assert cli("sync", "-w", str(ws)).returncode == 0
+    edited = entries(one, "falcon-prod")
+    assert edited and edited[0].id in {n.id for n in history(one, "Heroku").values()}  # the race
+
+    before = {p: p.read_bytes() for p in (one / "MEMORY.md", *(one / "bank").rglob("*.md"))}
+    out = sleep(one, "2026-03-03T09:00")
+    assert out["decisions"].get("memory_reconciled") == 1
+    assert [n.text for n in entries(one, "Falcon")] == [
+        "Falcon no longer deploys to Heroku; we moved it to Fly.io."
+    ]
+    kept = history(one, "Heroku")
+    assert list(kept) == ["Falcon deploys to Heroku (app falcon-prod)."]  # the person's words
+    check_files(one)
+    r = cli("rollback", "-w", str(one), out["run_id"])
+    assert r.returncode == 0, r.stderr
+    for path, raw in before.items():
+        assert path.read_bytes() == raw, path

@@ -146,6 +146,7 @@ class _Run:
     nrem_out: dict[str, Any] = field(default_factory=dict)
     rem_out: dict[str, Any] = field(default_factory=dict)
     forks: dict[str, fmt.Note] = field(default_factory=dict)  # supersede.forks: settled first
+    copies: dict[str, tuple[Path, fmt.Note]] = field(default_factory=dict)  # stale_copies
     due: dict[str, fmt.Note] = field(default_factory=dict)  # due.plans: applied next
     held: set[str] = field(default_factory=set)  # notes earlier runs' removal caps held back
     cached: list[str] = field(default_factory=list)  # batch answers kept until the run commits
@@ -159,6 +160,7 @@ class _Run:
             self.ws, self.read, inputs, today=self.today, now=self.clock, budget=self.budget,
             prune_memory=self.prune,
         )  # fmt: skip
+        supersede.settle_copies(b, self.copies)
         supersede.reconcile(b, self.forks)
         supersede.reconcile(
             b, self.due, why=due.WHY, decision="memory_due", since=due.since(self.due)
@@ -419,8 +421,9 @@ def _cycle(
     )  # fmt: skip
     attempt.update(run=run, notes_in=len(batch_ids))
     if phase in ("nrem", "both"):
+        run.copies = supersede.stale_copies(ws, snap.memory)
         run.forks = supersede.forks(ws, snap.memory)
-        standing = [e for e in snap.memory if e.id not in run.forks]
+        standing = [e for e in snap.memory if e.id not in run.forks and e.id not in run.copies]
         run.due = due.plans(standing, run.today, run.similar)
     weak = related.open_weak(lines, _settled(snap))
     if nrem_batch:

@@ -336,6 +336,50 @@ def forks(ws: Workspace, entries: Sequence[Note]) -> dict[str, Note]:
     return out
 
 
+def stale_copies(ws: Workspace, entries: Sequence[Note]) -> dict[str, tuple[Path, Note]]:
+    """``{id: (page, its History copy)}`` for each current entry of ``entries`` (MEMORY.md's)
+    that a bank page also holds as replaced (``superseded_by=``). A sync keeps a hand edit of
+    an entry that the other machine's sleep moved to History (merge rule 4): both stood, the
+    old value current beside its replacement, run after run."""
+    current = {e.id for e in entries if e.id and not e.meta.get("superseded_by")}
+    out: dict[str, tuple[Path, Note]] = {}
+    if not current:
+        return out
+    for path in ws.bank_pages():
+        try:
+            text = ws.read_text(path)
+        except (OSError, ValueError):
+            continue
+        if "superseded_by=" not in text:
+            continue
+        for n in fmt.notes_in(text):
+            if n.id in current and n.meta.get("superseded_by") and n.id not in out:
+                out[n.id] = (path, n)
+    return out
+
+
+def settle_copies(b: Builder, copies: Mapping[str, tuple[Path, Note]]) -> None:
+    """Each copy of :func:`stale_copies` leaves MEMORY.md (within the removal cap: past it,
+    the next run settles it); the History copy stands, in the words of the current one when
+    they were edited (a person's words are kept, as replaced)."""
+    for entry_id, (page, held) in copies.items():
+        i = b.memory.index(entry_id)
+        if i is None or entry_id in b.superseded_now:
+            continue
+        if b.held(entry_id) and not b.within_cap(at_least_one=True):
+            b.plan.dropped["removal_cap"] += 1
+            continue
+        current = b.memory.blocks[i].note
+        assert current is not None
+        b.removed += b.held(entry_id)
+        b.memory.remove(i)
+        b.superseded_now.add(entry_id)
+        if current.text != held.text:  # the page read into the plan: rollback restores it
+            b._page_text(page, page.stem, "concept")
+            b.edits.setdefault(page, {})[entry_id] = replace(held, text=current.text)
+        b.plan.decisions["memory_reconciled"] += 1
+
+
 def reconcile(
     b: Builder,
     found: Mapping[str, Note],
