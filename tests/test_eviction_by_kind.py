@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep import Workspace, micro_rest, sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.memory import SECTIONS, MemoryDoc
 
@@ -50,3 +50,35 @@ def test_events_move_out_before_facts_and_vital_facts_last(tmp_path: Path) -> No
     gone = [t for _k, t in FACTS + EVENTS if t not in memory]
     assert gone  # the situation: the budget moved entries out
     assert all(t in [e for _k, e in EVENTS] for t in gone), gone
+
+
+def test_facts_of_the_first_week_outlast_the_events_of_the_last(tmp_path: Path) -> None:
+    """Six weeks of entries: twenty facts from the first week, an event on each later day.
+    Age weighs less than what an entry is: over the budget, the events move out before any
+    fact (an exploratory test: a restaurant group's head chefs, manager and suppliers were
+    moved out while "Window cleaner came this morning" and "Temperature log checked" lines
+    stayed: age, a third of an entry's value, outweighed being a fact)."""
+    start = dt.date(2026, 10, 5)
+    doc = MemoryDoc((Workspace.at(tmp_path).ensure().memory_md).read_text())
+
+    def add(kind: str, text: str, day: dt.date) -> None:
+        nid = notes.stable_id("hand", text)
+        meta = {"id": nid, "date": day.isoformat(), "sources": notes.stable_id("log", text)}
+        doc.add(notes.Note(type=kind, text=text, id=nid, meta=meta), SECTIONS[kind])
+
+    streets = ["Mill Lane", "Quay Road", "Canal Street", "Harbour Way", "Elm Row"]
+    facts = [f"Supplier number {k} is based on {streets[k % 5]}." for k in range(20)]
+    events = [f"Window cleaner came to the office on day {d} of the quarter." for d in range(30)]
+    for k, text in enumerate(facts):
+        add("W", text, start + dt.timedelta(days=k % 5))
+    for d, text in enumerate(events):
+        add("B", text, start + dt.timedelta(days=7 + d))
+    (tmp_path / "MEMORY.md").write_text(doc.render())
+    budget = len(doc.render()) * 3 // 5  # about twenty entries too many
+    later = dt.datetime(2026, 11, 20, 9)
+    micro_rest("The office wifi is now on the new router.", "W", workspace=tmp_path, when=later)
+    sleep_cycle(tmp_path, "both", "offline", now=later.replace(hour=22),
+                memory_budget_chars=budget, prune_memory=True)  # fmt: skip
+    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    assert [t for t in events if t not in memory]  # the budget moved entries out
+    assert all(t in memory for t in facts), [t for t in facts if t not in memory]

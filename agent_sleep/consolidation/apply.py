@@ -647,7 +647,8 @@ class Builder:
         team pizza" goes before "the family dog is Biscuit"), and what a session must not miss
         (an allergy, a name: :func:`salience.vital`) goes last."""
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
-        kind = 0.15 if note.type in ("W", "O") else 0.0
+        # above the whole weight of age: a fact from the first week outlasts yesterday's event
+        kind = 0.35 if note.type in ("W", "O") else 0.0
         must = 1.0 if salience.vital(note.text) else 0.0
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank + kind + must
 
