@@ -113,6 +113,13 @@ NOT_EDITED = [
     # a label whose value says nothing went
     ("We use Redis and Memcached for caching", "Memcached: still used by the API"),
     ("We use Redis and Memcached for caching", "Memcached: 1.6.21"),
+    # a time of day is no label and its value: "closed at 16:00 today for a burst pipe" said
+    # "Harbor House closed" as a clause of its own, and the rest was spliced into the to-do
+    (
+        "To-do: reorder olive oil for Harbor House, 2 tins of 5 litres.",
+        "Harbor House closed at 16:00 today for a burst pipe in the kitchen; plumber fixed it "
+        "by 19:00.",
+    ),
 ]
 
 

@@ -40,16 +40,22 @@ def history(ws: Path, word: str) -> dict[str, fmt.Note]:
     return out
 
 
-def forked(tmp_path: Path) -> tuple[Path, Path]:
-    """Clones one and two, synced, each having recorded a move of the API on 2026-03-03 (two
-    at 11:00, after one at 10:00), and one holding both entries after the last sync."""
+def two_clones(tmp_path: Path, fact: str) -> tuple[Path, Path]:
+    """Clones one and two of one remote, both holding ``fact`` (and the filler) as slept on
+    2026-03-01 on clone one."""
     remote = bare_remote(tmp_path)
     one = first_clone(tmp_path, remote, "one")
-    for text in ("The API runs on port 5000", *FILLER):
+    for text in (fact, *FILLER):
         rest(one, text, "2026-03-01T10:00")
     sleep(one, "2026-03-01T22:00")
     assert cli("sync", "-w", str(one)).returncode == 0
-    two = join(tmp_path, remote, "two")
+    return one, join(tmp_path, remote, "two")
+
+
+def forked(tmp_path: Path) -> tuple[Path, Path]:
+    """Clones one and two, synced, each having recorded a move of the API on 2026-03-03 (two
+    at 11:00, after one at 10:00), and one holding both entries after the last sync."""
+    one, two = two_clones(tmp_path, "The API runs on port 5000")
     rest(one, "We moved the API to port 8080", "2026-03-03T10:00")
     sleep(one, "2026-03-03T22:00")
     rest(two, "We moved the API to port 9090", "2026-03-03T11:00")
@@ -131,13 +137,7 @@ def test_a_hand_edit_of_an_entry_another_machine_replaced_settles_at_the_next_sl
     keeps the person's edit in MEMORY.md (merge rule 4) while the archive holds the same id as
     replaced: the old value stood current beside its replacement, sleep after sleep (an
     exploratory test of two machines). The next sleep files the edited words as replaced."""
-    remote = bare_remote(tmp_path)
-    one = first_clone(tmp_path, remote, "one")
-    for text in ("Falcon deploys to Heroku.", *FILLER):
-        rest(one, text, "2026-03-01T10:00")
-    sleep(one, "2026-03-01T22:00")
-    assert cli("sync", "-w", str(one)).returncode == 0
-    two = join(tmp_path, remote, "two")
+    one, two = two_clones(tmp_path, "Falcon deploys to Heroku.")
     memory = two / "MEMORY.md"
     memory.write_text(memory.read_text().replace("to Heroku.", "to Heroku (app falcon-prod)."))
     rest(one, "Falcon no longer deploys to Heroku; we moved it to Fly.io.", "2026-03-02T10:00")

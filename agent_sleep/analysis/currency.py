@@ -1223,7 +1223,6 @@ def _said_beyond_owner(new_text: str, old_text: str, names: frozenset[str]) -> b
     return not (fine_new and fine_old) or bool(fine_new & fine_old)
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def same_class(new_text: str, old_text: str) -> bool:
     """Whether a claim of each text speaks of one attribute class (``change_words.CLASSES``:
     where one lives, who one reports to, whom one works for)."""
@@ -1231,6 +1230,7 @@ def same_class(new_text: str, old_text: str) -> bool:
     return any(n.attrs & o.attrs & classes for n in claims(new_text) for o in claims(old_text))
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def restates(new_text: str, old_text: str) -> bool:
     """Whether a newer note speaks of what an older one says, with a value of its own and none
     of the old one's (the same owner, no chat turn): recall ranks the newer one first when the

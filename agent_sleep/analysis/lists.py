@@ -79,7 +79,7 @@ yesterday recently finally officially week month year last this ago since stack 
 lineup roster mix too also either"""
 _IDLE = frozenset(_IDLE_WORDS.split())
 _CLAUSE_RE = re.compile(
-    r"\s*(?:;|:|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
+    r"\s*(?:;|:(?!\d)|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
     # "dropped chess and took up football": a second verb after "and"
     r"\s+and\s+(?=(?:\S+\s+){0,2}?(?:took|takes|picked|added|joined|started|signed|left|quit|"
     r"dropped)\b))\s*"

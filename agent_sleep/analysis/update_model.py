@@ -221,7 +221,11 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     if any(ch.isdigit() for w in codes for ch in w):
         return True
     for w in shared:
-        if w in c._LIGHT_VERBS or w.casefold() in known or _named(w, new_text, old_text):
+        if w in c._LIGHT_VERBS:
+            continue
+        if _acronym(w, new_text, old_text):
+            return True  # "CI", "POS": a thing, however it is written
+        if w.casefold() in known or _named(w, new_text, old_text):
             continue
         return True
     fresh, gone = c._values_apart(new_text, old_text)
@@ -232,6 +236,14 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     if gazetteer.PLACE in c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text):
         return True  # "now lives in Marseille" for "rents a flat in Valencia"
     return _same_shape(fresh, gone)
+
+
+def _acronym(word: str, *texts: str) -> bool:
+    """Whether ``word`` is written in capitals of two to five letters in every one of ``texts``
+    ("The CI runs on Jenkins" / "The CI now runs on GitHub Actions")."""
+    pattern = re.compile(rf"\b{re.escape(word)}s?\b", re.I)
+    said = [m.group(0).rstrip("s") for text in texts for m in pattern.finditer(text)]
+    return bool(said) and all(2 <= len(t) <= 5 and t.isupper() for t in said)
 
 
 def _just_an_episode(
