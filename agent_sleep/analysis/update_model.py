@@ -217,9 +217,8 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     Olive Press uses Lightspeed for POS" and "The Olive Press manager is Dev Patel"."""
     known = {n.casefold() for n in names}
     shared = c._content(new_text) & c._content(old_text)
-    codes = c._strong_words(new_text) & c._strong_words(old_text)
-    if any(ch.isdigit() for w in codes for ch in w):
-        return True
+    if _has_number(c._strong_words(new_text) & c._strong_words(old_text)):
+        return True  # an identifier both say ("INV-2041")
     for w in shared:
         if w in c._LIGHT_VERBS:
             continue

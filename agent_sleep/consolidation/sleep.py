@@ -421,7 +421,7 @@ def _cycle(
     )  # fmt: skip
     attempt.update(run=run, notes_in=len(batch_ids))
     if phase in ("nrem", "both"):
-        run.copies = supersede.stale_copies(ws, snap.memory)
+        run.copies = supersede.stale_copies(ws, snap.memory, snap.replaced)
         run.forks = supersede.forks(ws, snap.memory)
         standing = [e for e in snap.memory if e.id not in run.forks and e.id not in run.copies]
         run.due = due.plans(standing, run.today, run.similar)

@@ -6,7 +6,7 @@ Read under the workspace lock; the rest of the run works on the snapshot without
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_sleep.consolidation import journal, related
@@ -41,6 +41,8 @@ class Snapshot:
     marks: dict[str, set[str]]
     bank: tuple[related.BankEntry, ...] = ()
     superseded_notes: frozenset[str] = frozenset()  # cited by History entries
+    # the entries bank pages hold as replaced (``superseded_by=``), by id: page, entry
+    replaced: dict[str, tuple[str, fmt.Note]] = field(default_factory=dict)
     without_id: int = 0  # notes of the window's logs skipped for want of an id comment
 
 
@@ -118,15 +120,17 @@ def read_snapshot(ws: Workspace, since: dt.date, until: dt.date | None = None) -
     memory = MemoryDoc(ws.read_text(ws.memory_md)).entries()
     listed = ws.bank_pages()  # a page caught in a symlink loop is skipped with a warning
     pages = [(p.relative_to(ws.root).as_posix(), ws.read_text(p)) for p in listed]
+    held = [
+        (rel, n) for rel, text in pages for n in fmt.notes_in(text) if n.meta.get("superseded_by")
+    ]
+    replaced: dict[str, tuple[str, fmt.Note]] = {}
+    for rel, n in held:
+        if n.id:
+            replaced.setdefault(n.id, (rel, n))
     return Snapshot(
         bank=tuple(related.current_entries(pages)),
-        superseded_notes=frozenset(
-            i
-            for _rel, text in pages
-            for n in fmt.notes_in(text)
-            if n.meta.get("superseded_by")
-            for i in sources_of(n)
-        ),
+        superseded_notes=frozenset(i for _rel, n in held for i in sources_of(n)),
+        replaced=replaced,
         window=window,
         memory=memory,
         cited=frozenset(cited_ids(ws, listed)),

@@ -336,26 +336,19 @@ def forks(ws: Workspace, entries: Sequence[Note]) -> dict[str, Note]:
     return out
 
 
-def stale_copies(ws: Workspace, entries: Sequence[Note]) -> dict[str, tuple[Path, Note]]:
+def stale_copies(
+    ws: Workspace, entries: Sequence[Note], replaced: Mapping[str, tuple[str, Note]]
+) -> dict[str, tuple[Path, Note]]:
     """``{id: (page, its History copy)}`` for each current entry of ``entries`` (MEMORY.md's)
-    that a bank page also holds as replaced (``superseded_by=``). A sync keeps a hand edit of
-    an entry that the other machine's sleep moved to History (merge rule 4): both stood, the
-    old value current beside its replacement, run after run."""
-    current = {e.id for e in entries if e.id and not e.meta.get("superseded_by")}
-    out: dict[str, tuple[Path, Note]] = {}
-    if not current:
-        return out
-    for path in ws.bank_pages():
-        try:
-            text = ws.read_text(path)
-        except (OSError, ValueError):
-            continue
-        if "superseded_by=" not in text:
-            continue
-        for n in fmt.notes_in(text):
-            if n.id in current and n.meta.get("superseded_by") and n.id not in out:
-                out[n.id] = (path, n)
-    return out
+    that a bank page also holds as replaced (``replaced``: the snapshot's, by id, with the
+    workspace-relative page). A sync keeps a hand edit of an entry that the other machine's
+    sleep moved to History (merge rule 4): both stood, the old value current beside its
+    replacement, run after run."""
+    return {
+        e.id: (ws.root / replaced[e.id][0], replaced[e.id][1])
+        for e in entries
+        if e.id in replaced and not e.meta.get("superseded_by")
+    }
 
 
 def settle_copies(b: Builder, copies: Mapping[str, tuple[Path, Note]]) -> None:
