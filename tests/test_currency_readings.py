@@ -136,6 +136,12 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
         # a new one of another's ("Kwame's new manager"), or one more
         ("Marisol's manager is Ken Ito.", "Kwame's new manager is Diego Alvarez after the reorg."),
         ("Sofia's friend is Ana.", "Sofia made another new friend, Marta."),
+        # a new one named first is the value, of the owner the older note names only
+        ("Harbor House's head chef is Tomas Reyes.", "Ana Costa is the new head chef at Rua Nova."),
+        ("Marisol Diaz manages the support team.", "Lee Park is Kwame's new manager."),
+        ("Marta (Rua Nova manager) mobile: +351 912 345 678.",
+         "Pedro's new mobile number is +351 936 111 222."),
+        ("Sven's desk phone: +46 8 123 456 78.", "Sven's new office is room 4.12."),
         # the change is of another thing ("flat" only places the new dentist)
         ("Inês lives at Rua do Almada 45, 3rd floor, Porto.",
          "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat."),
@@ -178,6 +184,15 @@ def test_what_happened_is_no_new_value(old: str, new: str) -> None:
          "Cormac (Sterling Freight) asked us to call his mobile, 555-0199."),  # one shape
         ("Board demo of the forecasting feature scheduled for the 12th.",
          "The forecasting feature demo was moved up to the 8th by the CEO's office."),
+        # a new one named first ("X is the new Y"), and a new number for a number of its shape
+        ("Harbor House's head chef is Tomas Reyes.",
+         "Ines Duarte is the new head chef at Harbor House, starting today."),
+        ("The billing team's tech lead is Priya Nair.",
+         "Omar Haddad is the new tech lead of the billing team."),
+        ("Kwame's manager is Marisol Diaz.", "Lee Park is Kwame's new manager."),
+        ("Sven's desk phone: +46 8 123 456 78.", "Sven's new phone number is +46 8 765 432 10."),
+        ("Marta (Rua Nova manager) mobile: +351 912 345 678.",
+         "Marta's new mobile number is +351 936 111 222."),
     ],
 )  # fmt: skip
 def test_an_event_that_changes_a_value_still_replaces_it(old: str, new: str) -> None:

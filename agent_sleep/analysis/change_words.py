@@ -115,7 +115,8 @@ REPLACED_RE = re.compile(
     r"\b(?:swapped|switched|traded|exchanged|replaced|ditched|dropped)\s+(?:out\s+)?"
     r"(?:the |our |my |a |an )?([\w.:$%/'@+-]+(?: [\w.:$%/'@+-]+)?)\s+(?:for|with)\b"
     r"|\b(?:moved|migrated|switched)\s+(?:off|away from)\s+(?:the |our |my )?([\w.:$%/'@+-]+)"
-    r"|([\w.:$%/'@+-]+)\s+(?:was|were|has been|have been|got)\s+(?:dropped|retired|replaced|"
+    r"|([\w.:$%/'@+-]+)\s+(?:is|are|was|were|has been|have been|got)\s+(?:now\s+)?"
+    r"(?:dropped|retired|replaced|"
     r"removed|deprecated|decommissioned|sunset|shut down|turned off)\b"
     r"|([\w.:$%/'@+-]+)\s*(?:->|→|=>)\s*[\w$€£]",
     re.I,

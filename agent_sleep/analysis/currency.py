@@ -648,6 +648,8 @@ def relation(
     ``supersede`` wins; ``same`` needs every claim of the new text restated. With ``similar``,
     where the rules find no update the embedding has a last word (:func:`_said_alike`); the
     learned model (analysis/update_model.py) reads what is left."""
+    if _PLANNED_RE.match(new_text):
+        return Verdict(OTHER, "an intention, not a fact")  # "Plan for next week: upgrade …"
     marked = _marked_old(new_text) or _corrected(new_text)
     named = _old_named(new_text, old_text) if marked else None
     if named is not None:
@@ -687,9 +689,16 @@ def relation(
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
 
 
+# a note labelled as a plan or a to-do: what is to be done, not what holds ("Plan for next week
+# (week of 2026-11-09): upgrade billing-api to Python 3.12", "To-do: move the cron to 02:00")
+_PLANNED_RE = re.compile(
+    r"\s*(?:plan|plans|planned|todo|to-do|to do|next steps?|idea|proposal)\b[^:\n]{0,48}:", re.I
+)
+
+
 # what a verb of change acts on, when it names it: "switched dentists", "moved the standup"
 _CHANGED_THING_RE = re.compile(
-    r"\b(?:switched|changed|swapped|replaced|moved|migrated)\s+"
+    r"\b(?:switched|changed|swapped|replaced|moved|migrated|updated|upgraded|bumped)\s+"
     r"(?:(?:the|our|my|her|his|their|its|a|an)\s+)?([a-z][a-z-]{2,})\b",
     re.I,
 )
@@ -780,7 +789,11 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
         for m in rx.finditer(text):
             for g in m.groups():
-                named = _pieces(t for t in tokens(g or "") if t[:1].isupper() or _digit(t))
+                strong = _strong_words(g) if g else frozenset()  # "scripts/deploy.sh"
+                told = tokens(g or "")
+                named = _pieces(
+                    t for t in told if t[:1].isupper() or _digit(t) or t.lower() in strong
+                )
                 if named:
                     out.append(named)
     return tuple(out)
@@ -975,17 +988,51 @@ def _new_one(new_text: str, old_text: str) -> Verdict | None:
     if cw.found(cw.ADDITIVE_RE, new_text) or cw.found(cw.MODAL_RE, new_text):
         return None
     said = _content(old_text)
-    if _owners(new_text) - _owners(old_text) - _proper(old_text):
+    owners = _owners(new_text)
+    told = _NEW_OF_SUBJECT_RE.match(new_text)
+    if told:  # "Ines Duarte is the new head chef at …": the name that opens it is the new value
+        value = {t.lower() for t in tokens(told.group(1))}
+        owners -= value
+        if _proper(new_text) - value - _proper(old_text) - _owners(old_text) - _content(old_text):
+            return None  # "… the new head chef at Rua Nova" is not Harbor House's
+    if owners - _owners(old_text) - _proper(old_text):
         return None  # "Kwame's new manager" is not Marisol's
     for m in _NEW_ONE_RE.finditer(new_text):
         words = [lemma(w) for w in (m.group(1) or m.group(2)).split() if w not in cw.STOP]
+        if words and words[-1] not in said:
+            words = words[:-1]  # "her new mobile number" of "mobile: +351 …"
         if not words or not all(w in said for w in words):
             continue
         fresh = _proper(new_text) - _proper(old_text)
         gone = _proper(old_text) - _proper(new_text)
+        if not (fresh and gone):  # a number of one long shape for another (a phone number)
+            fresh, gone = _numbers_apart(new_text, old_text)
         if fresh and gone:
             return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
     return None
+
+
+# "Ines Duarte is the new head chef …", "Lee Park is Kwame's new manager": the name is the value
+_NEW_OF_SUBJECT_RE = re.compile(
+    r"\s*((?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’.-]*)\s+(?:is|are)\s+(?:the|our|my|their|his|her|[A-Z][\w.-]*['’]s)\s+new\b"
+)
+# a number written with its digits grouped ("+351 912 345 678", "07700 900123")
+_LONG_NUMBER_RE = re.compile(r"\+?\d[\d ()-]{3,}\d")
+
+
+def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The long numbers (five digits or more) each text says and the other does not, of a shape
+    (digits as 9) both sides have: a phone number in place of a phone number."""
+
+    def longs(text: str) -> dict[str, str]:
+        found = (m.group(0) for m in _LONG_NUMBER_RE.finditer(text))
+        return {v: re.sub(r"\d", "9", v) for v in found if sum(ch.isdigit() for ch in v) >= 5}
+
+    new, old = longs(new_text), longs(old_text)
+    shapes = set(new.values()) & set(old.values())
+    fresh = frozenset(v for v, shape in new.items() if shape in shapes and v not in old)
+    gone = frozenset(v for v, shape in old.items() if shape in shapes and v not in new)
+    return fresh, gone
 
 
 def _owners(text: str) -> frozenset[str]:
@@ -1062,6 +1109,10 @@ def _said_alike(
     # says nothing of "… is written in Go"
     if gone and not fresh and not cw.found(cw.NEGATION_RE, new_text):
         return None
+    # nor one whose values the new note all says again: "ledger-api is on Python 3.12 now, same
+    # as billing-api" gives another its value, and "billing-api runs on Python 3.12" holds
+    if restates_values(new_text, old_text, fresh, gone, names):
+        return None
     # nor one whose change names another value as the one it replaced: "Sara took over the
     # billing service from Tom" is of its owner, not of "… is written in Go"
     said = old_text.lower()
@@ -1074,6 +1125,22 @@ def _said_alike(
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def restates_values(
+    new_text: str,
+    old_text: str,
+    fresh: frozenset[str] | set[str],
+    gone: frozenset[str] | set[str],
+    names: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether the newer note says every value of the older one again and adds one, marking
+    none as replaced and negating nothing (``fresh`` and ``gone``: :func:`_values_apart`):
+    "ledger-api is on Python 3.12 now, same as billing-api" gives another its value, and
+    "billing-api runs on Python 3.12" still holds. "(was credit card)" marks what it replaced."""
+    if not fresh or gone or cw.found(cw.NEGATION_RE, new_text):
+        return False
+    return not any(x.old for x in claims(new_text, names))
 
 
 # a name given a new name: "Umbrella Health renamed itself to Umbrella Care", "Initech is now

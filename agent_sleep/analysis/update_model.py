@@ -187,6 +187,8 @@ def last_word(
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
+    if _likened(new_text, old_text):
+        return verdict  # "ledger-api is on Python 3.12 now, same as billing-api"
     relative = _RELATIVE_RE.search(new_text)
     if relative and relative.group(0).split()[-1].lower() not in old_text.lower():
         return verdict  # "Inês's mother lives in Braga" says nothing of where Inês lives
@@ -224,7 +226,7 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
             continue
         if _acronym(w, new_text, old_text):
             return True  # "CI", "POS": a thing, however it is written
-        if w.casefold() in known or _named(w, new_text, old_text):
+        if w.casefold() in known or _named(w, new_text, old_text) or _code_name(w):
             continue
         return True
     fresh, gone = c._values_apart(new_text, old_text)
@@ -235,6 +237,35 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     if gazetteer.PLACE in c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text):
         return True  # "now lives in Marseille" for "rents a flat in Valencia"
     return _same_shape(fresh, gone)
+
+
+# what a note likens its own to: "same as billing-api", "just like the web app"
+_LIKENED_RE = re.compile(
+    r"\b(?:the )?same as (?:the |in |for |on )?([\w.-]+)|\bjust like (?:the )?([\w.-]+)", re.I
+)
+
+
+def _likened(new_text: str, old_text: str) -> bool:
+    """Whether the newer note likens what it says to what the older one names ("ledger-api is on
+    Python 3.12 now, same as billing-api" after "billing-api runs on Python 3.12"): it tells of
+    another one, and the older still holds."""
+    said = old_text.casefold()
+    for m in _LIKENED_RE.finditer(new_text):
+        word = (m.group(1) or m.group(2)).casefold().rstrip(".")
+        if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", said):
+            return True
+    return False
+
+
+# a name written the way code names things: "billing-api", "payments_gateway", "search.svc"
+_CODE_NAME_RE = re.compile(r"[a-z]{2,}(?:[-_.][a-z]{2,})+")
+
+
+def _code_name(word: str) -> bool:
+    """Whether ``word`` is a name of a service, a repository or a package, written in lower case
+    and joined ("billing-api"): whose a note is, like a capitalised name, not what it says of it
+    ("billing-api CI runs on GitHub Actions" / "Run billing-api tests with make test-billing")."""
+    return bool(_CODE_NAME_RE.fullmatch(word))
 
 
 def _acronym(word: str, *texts: str) -> bool:
