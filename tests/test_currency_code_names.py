@@ -3,11 +3,13 @@
 Five weeks of a coding agent's notes about two look-alike services (an exploratory test)
 retired 15 true facts. A service's name, written in lower case and joined, was read as a thing
 two notes share rather than whose they are, so "Run orders-api tests with make test-orders"
-retired "orders-api CI runs on GitHub Actions". Beside it: a plan ("Plan for next week: upgrade
-… to Python 3.12") retired the version in use five days early; "… is on Python 3.12 now, same
-as orders-api" retired orders-api's own version; a follow-up work-log line ("Updated the
-docker-compose file … for the port move") retired the new port; and "./scripts/deploy.sh is
-deprecated" did not replace "Deploys are done with ./scripts/deploy.sh".
+retired "orders-api CI runs on GitHub Actions" ("on-call" and "fine-tuning", joined by a
+hyphen with no part that names a piece of software, are still things two notes share).
+Beside it: a plan ("Plan for next week: upgrade … to Python 3.12") retired the version in use
+five days early; "… is on Python 3.12 now, same as orders-api" retired orders-api's own
+version; a follow-up work-log line ("Updated the docker-compose file … for the port move")
+retired the new port; and "./scripts/deploy.sh is deprecated" did not replace "Deploys are
+done with ./scripts/deploy.sh".
 """
 
 from __future__ import annotations
@@ -64,6 +66,15 @@ def _two_days(ws: Path, olds: list[str], news: list[tuple[str, str]]) -> None:
          ("W", "invoice-svc is on Python 3.12 now, same as orders-api")),
         ("orders-api runs on Python 3.11",
          ("B", "Plan for next week (week of 2026-11-23): upgrade orders-api to Python 3.12")),
+        # one more, not another: "as well", "still"
+        ("invoice-svc staging lives at https://invoice.staging.example.internal",
+         ("W", "invoice-svc has 2 staging replicas as well")),
+        ("Schema migrations are managed with Alembic, one folder per service",
+         ("W", "Hannah Cole still owns invoice-svc and reviews all its schema migrations")),
+        # an address is no new port; a Python version is no new release
+        ("orders-api listens on port 8081 locally and in staging",
+         ("W", "orders-api staging is at https://orders.staging.example.internal")),
+        ("invoice-svc is at release v1.4.0", ("W", "invoice-svc upgraded to Python 3.11")),
     ],
 )  # fmt: skip
 def test_another_thing_said_of_the_same_service_replaces_nothing(
@@ -126,6 +137,23 @@ def test_a_joined_lower_case_name_is_a_code_name(word: str) -> None:
     assert update_model._code_name(word)
 
 
-@pytest.mark.parametrize("word", ["postgres", "on", "api2", "test-2", "Orders-API"])
+def test_a_small_number_named_as_replaced_counts_the_same_thing() -> None:
+    from agent_sleep.analysis import currency
+
+    verdict = currency.relation(
+        "Bumped orders-api staging replicas from 2 to 3",
+        "Ran the invoice-svc load test against staging; 2 failures due to expired fixtures",
+    )
+    assert verdict.why != "the old value named"
+    verdict = currency.relation(
+        "Bumped required reviews from 1 to 2 on the default branch",
+        "Default branch protection requires 1 approving review.",
+    )
+    assert verdict.kind == currency.SUPERSEDE and verdict.why == "the old value named"
+
+
+@pytest.mark.parametrize(
+    "word", ["postgres", "on", "api2", "test-2", "Orders-API", "on-call", "fine-tuning"]
+)
 def test_other_words_are_not(word: str) -> None:
     assert not update_model._code_name(word)

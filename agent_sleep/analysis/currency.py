@@ -851,6 +851,7 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
     gone -= _left_by_another(new_text, old_text)
+    gone = {p for p in gone if not _small_count_apart(p, new_text, old_text)}
     if not gone and corrected and _anchored(new_text, old_text, frozenset()):
         # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
         # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
@@ -866,6 +867,19 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
+    """Whether ``value`` is a bare small number (one or two digits) that counts another thing
+    in each note: the older note writes it alone, and no content word of the two after it there
+    (what it counts) is said in the newer one ("replicas from 2 to 3" names no "2 failures";
+    "reviews from 1 to 2" does name "requires 1 approving review")."""
+    if not re.fullmatch(r"\d{1,2}", value):
+        return False
+    told = tokens(old_text)
+    at = [i for i, t in enumerate(told) if t == value]
+    counted = {lemma(w) for i in at for w in told[i + 1 : i + 3] if w.lower() not in cw.STOP}
+    return bool(at) and not counted & _content(new_text)
 
 
 # A name and its version: "Node 22", "Python 3.12", "Grafana v11", or a dotted or v-number a
@@ -1134,12 +1148,13 @@ def restates_values(
     gone: frozenset[str] | set[str],
     names: frozenset[str] = frozenset(),
 ) -> bool:
-    """Whether the newer note says every value of the older one again and adds one, marking
-    none as replaced and negating nothing (``fresh`` and ``gone``: :func:`_values_apart`):
+    """Whether the newer note says every value of the older one (one at least) again and adds
+    one, marking none as replaced and negating nothing (``fresh`` and ``gone``:
+    :func:`_values_apart`):
     "ledger-api is on Python 3.12 now, same as billing-api" gives another its value, and
     "billing-api runs on Python 3.12" still holds. "(was credit card)" marks what it replaced."""
-    if not fresh or gone or cw.found(cw.NEGATION_RE, new_text):
-        return False
+    if not fresh or gone or not _strong_words(old_text) or cw.found(cw.NEGATION_RE, new_text):
+        return False  # "Kofi now uses Neovim" for "Kofi uses vim": the old one had no value
     return not any(x.old for x in claims(new_text, names))
 
 
@@ -1294,7 +1309,12 @@ def same_class(new_text: str, old_text: str) -> bool:
     """Whether a claim of each text speaks of one attribute class (``change_words.CLASSES``:
     where one lives, who one reports to, whom one works for)."""
     classes = set(cw.CLASSES)
-    return any(n.attrs & o.attrs & classes for n in claims(new_text) for o in claims(old_text))
+    shared = {a for n in claims(new_text) for o in claims(old_text) for a in n.attrs & o.attrs}
+    shared &= classes
+    if shared == {"version"}:  # of one thing: "upgraded to Python 3.11" is no new release
+        new_v, old_v = _versions(new_text).keys(), _versions(old_text).keys()
+        return bool(new_v & old_v) or not (new_v or old_v)
+    return bool(shared)
 
 
 @functools.lru_cache(maxsize=1 << 12)

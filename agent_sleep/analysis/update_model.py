@@ -187,6 +187,8 @@ def last_word(
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
     fresh, gone = c._values_apart(new_text, old_text)
+    if cw.found(cw.ADDITIVE_RE, new_text) or _still(new_text):
+        return verdict  # "… has 2 staging replicas as well", "Tomás still owns ledger-api"
     if _likened(new_text, old_text):
         return verdict  # "ledger-api is on Python 3.12 now, same as billing-api"
     relative = _RELATIVE_RE.search(new_text)
@@ -197,6 +199,8 @@ def last_word(
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
         return verdict  # "started learning French": one speaks German and Spanish still
+    if _shapes(fresh) and _shapes(gone) and not _shapes(fresh) & _shapes(gone):
+        return verdict  # "staging is at https://…" is no new port ("listens on port 8081")
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
         return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
@@ -239,6 +243,20 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     return _same_shape(fresh, gone)
 
 
+# a state told as going on, not as changed: "Tomás still owns ledger-api" (not "still in B207",
+# of one part of what changed)
+_STILL_RE = re.compile(
+    r"\bstill\s+(?!(?:in|at|on|with|the|a|an|under|over|to|for|from|by|as)\b)[a-z]", re.I
+)
+
+
+def _still(text: str) -> bool:
+    """Whether a statement of ``text`` (no question) tells a state as going on."""
+    return any(
+        _STILL_RE.search(s) and not s.rstrip().endswith("?") for s in lexical.sentences(text)
+    )
+
+
 # what a note likens its own to: "same as billing-api", "just like the web app"
 _LIKENED_RE = re.compile(
     r"\b(?:the )?same as (?:the |in |for |on )?([\w.-]+)|\bjust like (?:the )?([\w.-]+)", re.I
@@ -257,15 +275,39 @@ def _likened(new_text: str, old_text: str) -> bool:
     return False
 
 
-# a name written the way code names things: "billing-api", "payments_gateway", "search.svc"
+# a name written the way code names things: joined by "_" or ".", or by "-" with a part that
+# names a piece of software ("billing-api", "payments-gateway"; not "on-call", "fine-tuning")
 _CODE_NAME_RE = re.compile(r"[a-z]{2,}(?:[-_.][a-z]{2,})+")
+_COMPONENTS = frozenset(
+    """api apis svc service services server worker workers web app apps db gateway client cli
+    sdk bot ui frontend backend core lib proxy cache queue jobs cron etl engine portal admin
+    infra pipeline daemon hub auth scheduler router runner""".split()  # noqa: SIM905
+)
 
 
 def _code_name(word: str) -> bool:
     """Whether ``word`` is a name of a service, a repository or a package, written in lower case
-    and joined ("billing-api"): whose a note is, like a capitalised name, not what it says of it
-    ("billing-api CI runs on GitHub Actions" / "Run billing-api tests with make test-billing")."""
-    return bool(_CODE_NAME_RE.fullmatch(word))
+    and joined ("billing-api", "invoice_svc"): whose a note is, like a capitalised name, not
+    what it says of it ("billing-api CI runs on GitHub Actions" / "Run billing-api tests with
+    make test-billing"). A word joined by hyphens only is one when a part names a piece of
+    software: "on-call" and "fine-tuning" are things two notes may both speak of."""
+    if not _CODE_NAME_RE.fullmatch(word):
+        return False
+    return bool(re.search(r"[_.]", word)) or bool(set(word.split("-")) & _COMPONENTS)
+
+
+def _shapes(values: frozenset[str] | set[str]) -> set[str]:
+    """How ``values`` are written, where that tells their kind apart: an address ("https://…",
+    "ops@acme.io"), a plain number ("8081", "2,000")."""
+    out = set()
+    for v in values:
+        if "://" in v or v.startswith("www.") or re.fullmatch(r"[\w.+-]+@[\w-]+\.[\w.]+", v):
+            out.add("address")
+        elif re.fullmatch(r"\d[\d,]*(?:\.\d+)?", v):
+            out.add("number")
+        else:
+            return set()  # a word, a name, an identifier: any kind
+    return out
 
 
 def _acronym(word: str, *texts: str) -> bool:
