@@ -233,12 +233,14 @@ def test_large_dump_on_stdin(ws: Path) -> None:
     assert "Alice owns the release calendar" in _log(ws)
 
 
-def test_first_person_sentences_keep_their_speaker(ws: Path) -> None:
+def test_first_person_sentences_are_kept_without_the_speaker_label(ws: Path) -> None:
+    """A "User:" kept in a note reached MEMORY.md as raw chat, and sleep filed the note on
+    bank/entities/user.md as if "User" were someone's name."""
     dump = (
         "User: Well, I prefer that you ask before changing any cron schedule in production.\n"
         "Assistant: The billing export now always streams invoices in pages of 500.\n"
     )
     flush(dump, workspace=ws, now=NOW)
     texts = [n.text for n in notes.notes_in(next((ws / "memory").glob("*.md")).read_text())]
-    assert "User: I prefer that you ask before changing any cron schedule in production." in texts
-    assert not any(t.startswith(("I ", "Well")) for t in texts)
+    assert "I prefer that you ask before changing any cron schedule in production." in texts
+    assert not any(t.startswith(("User", "Assistant", "Well")) for t in texts)

@@ -43,7 +43,7 @@ def _flush(text: str, ws: Path) -> list[str]:
     return _texts(ws)
 
 
-def test_first_person_facts_are_kept_with_the_speaker_and_a_resolved_date(ws: Path) -> None:
+def test_first_person_facts_are_kept_without_the_label_and_with_a_resolved_date(ws: Path) -> None:
     r = flush(
         "User: I live in Berlin. I work at Acme Corp. I use vim. I'm allergic to peanuts. "
         "I moved to Lisbon last week.",
@@ -53,14 +53,14 @@ def test_first_person_facts_are_kept_with_the_speaker_and_a_resolved_date(ws: Pa
     )
     assert len(r.written) == 5 and r.rejected == {}
     assert _texts(ws) == [
-        "User: I live in Berlin.",
-        "User: I work at Acme Corp.",
-        "User: I use vim.",
-        "User: I'm allergic to peanuts.",
-        "User: I moved to Lisbon last week (week of 2026-11-23).",
+        "I live in Berlin.",
+        "I work at Acme Corp.",
+        "I use vim.",
+        "I'm allergic to peanuts.",
+        "I moved to Lisbon last week (week of 2026-11-23).",
     ]
     log = next((ws / "memory").glob("*.md")).read_text()
-    assert "B: User: I moved to Lisbon" in log  # a change of state is an experience
+    assert "B: I moved to Lisbon" in log  # a change of state is an experience
 
 
 def test_third_person_facts_are_kept_even_in_three_words(ws: Path) -> None:
@@ -74,14 +74,21 @@ def test_third_person_facts_are_kept_even_in_three_words(ws: Path) -> None:
     assert gate.reject_reason("ok thanks") == "too-short"
 
 
+def test_a_two_word_fact_with_a_contraction_is_kept(ws: Path) -> None:
+    # the flush keeps what was said without its speaker label: "I'm" holds the verb
+    assert gate.reject_reason("I'm vegetarian.") is None
+    assert gate.reject_reason("Vegetarian.") == "too-short"
+    assert _flush("User: I'm vegetarian.", ws) == ["I'm vegetarian."]
+
+
 def test_a_realistic_session_keeps_the_facts_and_nothing_else(ws: Path) -> None:
     texts = _flush(SESSION, ws)
     assert texts == [
-        "User: I live in Berlin and I work at Acme Corp as a backend engineer.",
-        "User: I'm vegetarian, and I'm allergic to peanuts.",
-        "User: I use vim for everything.",
-        "User: My manager is Priya.",
-        "User: I have two cats.",
+        "I live in Berlin and I work at Acme Corp as a backend engineer.",
+        "I'm vegetarian, and I'm allergic to peanuts.",
+        "I use vim for everything.",
+        "My manager is Priya.",
+        "I have two cats.",
         "The test fails because the fixture reads a stale config file.",
     ]
 
@@ -124,15 +131,15 @@ def test_what_is_not_a_lasting_fact_is_not_kept(ws: Path, line: str) -> None:
 @pytest.mark.parametrize(
     ("line", "kept"),
     [
-        ("User: I'm a backend engineer.", "User: I'm a backend engineer."),
-        ("User: I don't eat meat.", "User: I don't eat meat."),
-        ("User: I have two kids and a dog.", "User: I have two kids and a dog."),
-        ("User: I've been using vim for ten years.", "User: I've been using vim for ten years."),
+        ("User: I'm a backend engineer.", None),
+        ("User: I don't eat meat.", None),
+        ("User: I have two kids and a dog.", None),
+        ("User: I've been using vim for ten years.", None),
         (
             "User: I'm moving to Porto next month.",
-            "User: I'm moving to Porto next month (2027-01).",
+            "I'm moving to Porto next month (2027-01).",
         ),
-        ("User: Our team is based in Lisbon.", "User: Our team is based in Lisbon."),
+        ("User: Our team is based in Lisbon.", None),
         ("User: She is vegetarian.", "She is vegetarian."),
         ("I usually deploy on Tuesdays.", "I usually deploy on Tuesdays."),  # no labels at all
         ("User: Please always run ruff before committing.", None),  # a standing instruction
@@ -145,7 +152,7 @@ def test_verb_forms_not_sentences(ws: Path, line: str, kept: str | None) -> None
 
 def test_an_assistant_fact_is_kept_as_before(ws: Path) -> None:
     texts = _flush("Assistant: I fixed the flaky test because the fixture was stale.", ws)
-    assert texts == ["Assistant: I fixed the flaky test because the fixture was stale."]
+    assert texts == ["I fixed the flaky test because the fixture was stale."]
 
 
 def test_a_durable_statement_the_gate_refuses_is_counted(ws: Path) -> None:
@@ -168,8 +175,8 @@ def test_cli_flush_of_the_first_person_dump(ws: Path) -> None:
     out = json.loads(p.stdout)
     assert len(out["written"]) == 5 and out["rejected"] == {}
     texts = _texts(ws)
-    assert "User: I live in Berlin." in texts
-    assert any(t.startswith("User: I moved to Lisbon last week (week of ") for t in texts)
+    assert "I live in Berlin." in texts
+    assert any(t.startswith("I moved to Lisbon last week (week of ") for t in texts)
 
 
 @pytest.mark.parametrize(

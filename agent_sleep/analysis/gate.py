@@ -35,14 +35,16 @@ _CODE = [
     ("config", re.compile(r"^\s*[\w.-]+\s*[:=]\s*[\w\"'./-]+\s*$")),
     ("markup", re.compile(r"^\s*(?:</?\w+[^>]*>|[\[{]\s*$|\"[\w-]+\"\s*:)")),
 ]  # fmt: skip
-MIN_WORDS = 3  # subject, verb, object: "He uses vim.", "User: I'm vegetarian."
+MIN_WORDS = 3  # subject, verb, object: "He uses vim.", "I'm vegetarian." ("I'm" is two)
 MAX_WORDS = 80
+# a contraction holds a verb or a negation: "I'm", "she's", "we've", "don't"
+_CONTRACTION_RE = re.compile(r"\w['’](?:m|s|re|ve|ll|d|t)\b", re.I)
 
 
 def reject_reason(text: str) -> str | None:
     """Why ``text`` fails the gate, or ``None`` when it may be written."""
     words = text.split()
-    if len(words) < MIN_WORDS:
+    if len(words) + len(_CONTRACTION_RE.findall(text)) < MIN_WORDS:
         return "too-short"
     if len(words) > MAX_WORDS:
         return "too-long"

@@ -5,6 +5,12 @@ model (offline or remote) sees a note, :func:`resolve` keeps the writer's words 
 date they mean: ``"yesterday"`` -> ``"yesterday (2023-05-07)"``. Resolution is deterministic and
 idempotent (an expression already followed by a parenthesised date is left alone).
 
+An amount of days, weeks, months or years is counted back ("3 days ago", "a couple of weeks
+ago") or ahead ("in 2 weeks", "two weeks from now", "a month from today"). "A couple" is two.
+"A few" is vaguer: it resolves to the range two to four would give, earliest first, so no
+precise day is invented ("a few days ago" in the log of 2023-05-08 is "a few days ago
+(2023-05-04 to 2023-05-06)"). "Several" and "some" are vaguer still and are kept as written.
+
 A bare weekday ("on Friday") is resolved only when its sentence says which way it points
 (:func:`_bare_weekday`): "I won the tournament on Friday" in the log of Sunday 2022-07-10 is
 the Friday before (2022-07-08); "the boxes will arrive Thursday" in Monday's log the Thursday
@@ -38,6 +44,10 @@ MONTH_RE = (
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
 _NUM_RE = r"(?:\d{1,3}|" + "|".join(_NUM_WORDS) + r")"
+# an amount said vaguely (see the module docstring): "a couple of" is two, "a few" two to four
+_VAGUE_RE = r"(?:a )?couple(?: of)?|a few"
+_AMOUNT_RE = rf"(?:{_VAGUE_RE}|{_NUM_RE})"
+_FEW = (2, 4)
 _UNITS = "day|week|month|year"
 _UNIT_RE = rf"(?:{_UNITS})s?"
 # An expression already resolved is followed by " (2023-05-07)" or " (week of …)" etc.
@@ -67,12 +77,14 @@ def _monday(day: dt.date) -> dt.date:
 
 def _num(word: str) -> int:
     w = word.lower()
+    if "couple" in w:
+        return 2
     return int(w) if w.isdigit() else _NUM_WORDS[w]
 
 
-def _ago(m: re.Match[str], day: dt.date, sign: int) -> str:
-    n = _num(m.group("n")) * sign
-    unit = m.group("unit").lower().rstrip("s")
+def _shifted(day: dt.date, unit: str, n: int) -> str:
+    """``day`` moved by ``n`` units, as precise as the unit: a day for days and weeks, a
+    month for months, a year for years."""
     if unit == "day":
         return (day + dt.timedelta(days=n)).isoformat()
     if unit == "week":
@@ -80,6 +92,16 @@ def _ago(m: re.Match[str], day: dt.date, sign: int) -> str:
     if unit == "month":
         return _shift_months(day, n).strftime("%Y-%m")
     return str(day.year + n)
+
+
+def _ago(m: re.Match[str], day: dt.date, sign: int) -> str:
+    """The date "3 days ago" (``sign`` -1) or "in 3 days" (1) means; for "a few days ago",
+    the range it may mean, earliest first: "2023-05-04 to 2023-05-06"."""
+    unit = m.group("unit").lower().rstrip("s")
+    if m.group("n").lower() == "a few":
+        near, far = (_shifted(day, unit, k * sign) for k in _FEW)
+        return f"{far} to {near}" if sign < 0 else f"{near} to {far}"
+    return _shifted(day, unit, _num(m.group("n")) * sign)
 
 
 def _weekday(m: re.Match[str], day: dt.date) -> str:
@@ -239,6 +261,13 @@ def _fixed(days: int) -> object:
 
 
 _RULES: list[tuple[re.Pattern[str], object]] = [
+    # before "today": "a week from today" is the week's end, not today ("from now on" is no date)
+    (
+        re.compile(
+            rf"\b(?P<n>{_AMOUNT_RE}) (?P<unit>{_UNIT_RE}) from (?:now|today)\b(?! on\b)", re.I
+        ),
+        lambda m, day: _ago(m, day, 1),
+    ),
     (re.compile(r"\bthe day before yesterday\b", re.I), _fixed(-2)),
     (re.compile(r"\bthe day after tomorrow\b", re.I), _fixed(2)),
     (re.compile(r"\byesterday\b", re.I), _fixed(-1)),
@@ -246,11 +275,11 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
     (re.compile(r"\btomorrow\b", re.I), _fixed(1)),
     (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I), _fixed(0)),
     (
-        re.compile(rf"\b(?P<n>{_NUM_RE}) (?P<unit>{_UNIT_RE}) ago\b", re.I),
+        re.compile(rf"\b(?P<n>{_AMOUNT_RE}) (?P<unit>{_UNIT_RE}) ago\b", re.I),
         lambda m, day: _ago(m, day, -1),
     ),
     (
-        re.compile(rf"\bin (?P<n>{_NUM_RE}) (?P<unit>{_UNIT_RE})\b", re.I),
+        re.compile(rf"\bin (?P<n>{_AMOUNT_RE}) (?P<unit>{_UNIT_RE})\b", re.I),
         lambda m, day: _ago(m, day, 1),
     ),
     (
@@ -323,7 +352,12 @@ _EXTRACT: list[tuple[str, re.Pattern[str]]] = [
             rf"\b(?:last|next|this) (?:week(?:end)?|month|year|{'|'.join(WEEKDAYS)})\b", re.I
         ),
     ),
-    ("relative", re.compile(rf"\b{_NUM_RE} {_UNIT_RE} ago\b", re.I)),
+    (
+        "relative",
+        re.compile(
+            rf"\b(?:{_AMOUNT_RE}|several) {_UNIT_RE} (?:ago|from (?:now|today)(?! on\b))\b", re.I
+        ),
+    ),
     ("relative", re.compile(rf"\b(?:on |every )?(?:{'|'.join(WEEKDAYS)})s?\b", re.I)),
 ]
 

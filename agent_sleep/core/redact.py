@@ -7,6 +7,7 @@ shapes providers give their credentials, so ordinary prose passes untouched.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable
 
@@ -237,6 +238,54 @@ _RULES += [
         lambda m: m.group(1) + _ph("webhook-url"),
     ),
 ]
+
+
+# An AWS secret access key has no prefix of its own: 40 characters of base64 (30 random bytes).
+# It is one when its text says so: an access key id (AKIA…, ASIA…, or the placeholder an
+# earlier rule left of one) within a few lines of it ("AWS creds: AKIA… / wJalrXUtn…", the JSON
+# of ``aws iam create-access-key``), or a word naming a secret just before it ("secret
+# wJalrXUtn…", "aws_secret_access_key wJalrXUtn…"). Even then the token must look random:
+# both cases and a digit, "/" or "+" (a git SHA is lower-case hex, an identifier all letters),
+# not a path of words ("/Users/Alice/Projects/Config2/Aws"), and not base64 of text.
+_AWS_SECRET_RE = re.compile(r"(?<![\w/+=.~-])[A-Za-z0-9/+]{40}(?![\w/+=]|\.\w)")
+_AWS_KEY_ID_RE = re.compile(
+    r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b|\[REDACTED:aws-access-key\]"
+)
+_AWS_NEAR = 300  # characters either side: a credentials file, a JSON reply, one note
+_SECRET_WORD_RE = re.compile(r"(?i)secret(?:[ _-]?access)?(?:[ _-]?key)?\b[^\n\w]{0,4}$")
+_PATH_PART_RE = re.compile(r"[A-Z]?[a-z]*[0-9]*")  # "home", "Projects", "agent2", "V2", "11"
+
+
+def _random_base64(token: str) -> bool:
+    """Whether ``token`` reads as 40 characters of random base64 rather than a word, a path or
+    encoded text ("SGVsbG8…" is "Hello…")."""
+    if not (
+        any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+        and any(c.isdigit() or c in "/+" for c in token)
+    ):
+        return False
+    parts = token.strip("/").split("/")
+    if "/" in token and all(p and _PATH_PART_RE.fullmatch(p) for p in parts):
+        return False
+    try:
+        decoded = base64.b64decode(token, validate=True).decode("utf-8")
+    except ValueError:  # not UTF-8 (a UnicodeDecodeError is a ValueError): random bytes
+        return True
+    return not all(c.isprintable() or c.isspace() for c in decoded)
+
+
+def _aws_secret(m: re.Match[str]) -> str:
+    text, start, end = m.string, m.start(), m.end()
+    named = _SECRET_WORD_RE.search(text, max(0, start - 30), start) is not None
+    near = _AWS_KEY_ID_RE.search(text, max(0, start - _AWS_NEAR), end + _AWS_NEAR) is not None
+    if (named or near) and _random_base64(m.group(0)):
+        return _ph("aws-secret-key")
+    return m.group(0)
+
+
+# after the rules above, so "aws_secret_access_key = …" stays a [REDACTED:password]
+_RULES.append(("aws-secret-key", _AWS_SECRET_RE, _aws_secret))
 
 
 # what :func:`redact` leaves in place of a credential

@@ -2,7 +2,7 @@
 something durable. See providers/offline.py; the write gate is applied by the caller
 (consolidation/flush.py), which counts what it refuses.
 
-Two tests decide whether a sentence states something durable:
+Three tests decide whether a sentence states something durable:
 
 - a statement by a person about themselves or someone else, read from its verb forms
   (:func:`_statement`): "I live in Berlin", "I'm allergic to peanuts", "I have two cats",
@@ -12,8 +12,14 @@ Two tests decide whether a sentence states something durable:
   check"), moods ("I'm not sure", "I love it") and conversation verbs ("I think", "I see") are
   not. Only the user's sentences (or a dump without speaker labels) are read this way; the
   assistant's own "I…" is never taken as a fact about the user.
+- a change of a thing's value told of the thing (:func:`_change`): "the team standup moved to
+  10:00", "The staging database was migrated to pg-staging-2"; read, like the statements
+  above, only in the user's sentences.
 - otherwise a keyword that marks durable content (:data:`_DURABLE_RE`: prefer, always,
-  decided, because, remember, uses, works at…).
+  decided, because, remember, uses, works at, from now on…).
+
+A note keeps what was said without the turn's label ("User: I prefer tabs" -> "I prefer
+tabs") or the words that asked for it to be kept ("Remember that …", "FYI, …").
 
 Questions, requests to the assistant and stalling ("let me check", "one sec") are never kept,
 whoever says them.
@@ -44,7 +50,7 @@ _DURABLE_RE = re.compile(
     r"\b(?:prefer\w*|always|never|decided|decision|agreed|chose|remember|important|note that"
     r"|learned|lesson|root cause|fixed|the fix|because|deadline|due|wants?|likes?|loves?|hates?"
     r"|dislikes?|requires?|must|avoid|uses|works (?:at|on)|lives in|birthday|name is|plan(?:s|ned)?"
-    r"|will|goal|owner|responsible)\b",
+    r"|will|goal|owner|responsible|from now on|going forward)\b",
     re.I,
 )
 
@@ -55,8 +61,9 @@ _EMPHASIS = r"(?:[*_]{1,2})?"
 _ROLE_RE = re.compile(rf"^\s*(?:>\s*)?{_EMPHASIS}{_ROLES}{_EMPHASIS}\s*:{_EMPHASIS}\s*", re.I)
 # a bold label inside a line starts another turn ("**User:** … **Assistant:** …")
 _INLINE_ROLE_RE = re.compile(rf"(?<=\S)\s+(?=\*\*(?:{_ROLES[1:-1]})(?::\*\*|\*\*:))", re.I)
-_SPEAKERS = {"user": "User", "human": "User", "assistant": "Assistant", "ai": "Assistant"}
-_SPEAKERS["claude"] = "Assistant"
+# the one name a turn's speaker goes by, whatever its label ("Human:" is the user)
+_SPEAKERS = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant"}
+_SPEAKERS["claude"] = "assistant"
 # the assistant saying it will keep what the user said: the user's own sentence is the fact
 _ECHO_RE = re.compile(
     r"^(?:(?:noted|got it|understood|sure|okay|ok|great|will do)\b[\s,.!—-]*)?"
@@ -69,11 +76,6 @@ _ECHO_RE = re.compile(
 
 _SKIP_ROLE_RE = re.compile(r"^\s*(?:system|tool|tool_result|function)\s*:", re.I)
 
-
-# "I" only as a capital (the pronoun); the others also opening a sentence ("My manager is…")
-_FIRST_PERSON_RE = re.compile(
-    r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Oo]ur|[Uu]s)\b"
-)
 
 _PEOPLE = ("user", "human")  # the speakers whose "I" is the person the memory is about
 
@@ -94,8 +96,14 @@ _STANDING_RE = re.compile(
 _WRAPPER_RE = re.compile(
     r"^(?:(?:please|also|and)\s+)?(?:(?:remember|note|keep in mind|don't forget|never forget)"
     r"(?:\s+(?:this|that))?\s*[:\-\u2013\u2014]\s*|(?:remember|note|keep in mind|don't forget)"
-    r"\s+that\s+|(?:for the record|fyi|for future reference|just so you know)"
+    r"\s+that\s+|(?:for the record|fyi|heads up|for future reference|just so you know)"
     r"\s*[:,\-\u2013\u2014]\s*)",
+    re.I,
+)
+# "Remember I like…", with no "that" or colon: kept (when the sentence is) as "I like…"
+_REMINDER_RE = re.compile(
+    r"^(?:(?:please|also|and)\s+)?(?:remember|don't forget|keep in mind)\s*,?\s+"
+    r"(?=(?:I|we|my|our)\b)",
     re.I,
 )
 _STALLING_RE = re.compile(
@@ -378,6 +386,61 @@ def _past(verb: str, pred: list[str]) -> str | None:
     return "durable" if _content(pred) else "transient"
 
 
+# A change of a thing's value, told of the thing rather than of a person: "the team standup
+# moved to 10:00", "The staging database was migrated to pg-staging-2", "Hannah switched the
+# deploy target from eu-west-1 to eu-central-1". The pronoun clauses above read "We moved to
+# Lisbon"; this reads a named subject, one to four words before the verb (after "was", "has
+# been"…), with a new value after "to", "from" or "into". Not a change: a hedge or a report
+# ("I think the standup moved…", "if the standup moved…"), a negation ("hasn't moved"), a
+# plan ("will be moved": a modal stops the subject), the conversation's own drift ("the
+# discussion moved to pricing") or a change to a bare "it".
+_CHANGED = frozenset(
+    """moved relocated switched migrated changed renamed rescheduled shifted transferred
+    upgraded downgraded""".split()  # noqa: SIM905
+)
+_TOWARD = frozenset({"to", "from", "into"})
+_CHANGE_AUX = frozenset(
+    """was were has have had been is are got just finally already officially recently now
+    also""".split()  # noqa: SIM905
+)
+_CLAUSE_START = _BOUNDARY | {"and", "but", "so"}
+_NOT_SUBJECTS = frozenset(
+    """i we he she they you it this that these those there things everything something nothing
+    anything who which what conversation discussion topic talk chat thread focus subject
+    attention mood not never no be do does did""".split()  # noqa: SIM905
+)
+_HEDGES = frozenset(
+    """maybe perhaps probably possibly might could would should guess think thought suppose
+    assume seems seemed apparently wonder heard whether unless""".split()  # noqa: SIM905
+)
+
+
+def _change(words: list[str], at: int) -> bool:
+    """Whether the change verb ``words[at]`` states a thing's new value (see above)."""
+    end = at + 1
+    while end < len(words) and end - at <= 5 and words[end] not in _TOWARD:
+        if words[end] in _BOUNDARY:
+            return False
+        end += 1  # the thing changed, when a person is the subject ("Hannah moved the standup")
+    if end >= len(words) or words[end] not in _TOWARD or not _content(_predicate(words, end + 1)):
+        return False
+    if end == at + 2 and words[at + 1] in ("it", "this", "that", "them"):
+        return False  # "Hannah changed it to 10:00": what changed is not in the sentence
+    i = at - 1
+    while i >= 0 and words[i] in _CHANGE_AUX:
+        i -= 1
+    subject: list[str] = []
+    while i >= 0 and len(subject) < 4 and words[i] not in _CLAUSE_START:
+        subject.append(words[i])
+        i -= 1
+    before = words[i] if i >= 0 else ""
+    return (
+        bool(_content(subject))
+        and not set(subject) & (_NOT_SUBJECTS | _MODALS | _PLAN | _SUBORDINATE)
+        and before not in _SUBORDINATE
+    )
+
+
 def _subject(word: str, prev: str) -> bool:
     """Whether ``word`` opens a clause that states something: a subject pronoun not in a
     condition or a report ("if I…", "that he…"), or "my"/"our" opening the sentence or a
@@ -398,6 +461,8 @@ def _statement(sentence: str) -> str | None:
         prev = words[at - 1] if at else ""
         if _subject(w, prev):
             verdicts.append(_clause(words, at, dated))
+        elif w in _CHANGED and not set(words) & _HEDGES and _change(words, at):
+            verdicts.append("durable")
     if "durable" in verdicts:
         return "durable"
     return "transient" if "transient" in verdicts else None
@@ -425,10 +490,20 @@ def durable(sentence: str, speaker: str = "") -> bool:
     return bool(_DURABLE_RE.search(sentence))
 
 
+def _opening(rest: str) -> str:
+    """What a wrapper held, as a sentence: its first word capitalised when it is a plain word
+    ("the staging DB is…" -> "The staging DB is…"), never a path or a name spelt in lower
+    case ("scripts/deploy.sh is gone", "pg-staging-2 is the new host")."""
+    if re.match(r"[a-z]+(?![\w/.\-])", rest):
+        return rest[0].upper() + rest[1:]
+    return rest
+
+
 def _candidates(dump: str) -> list[tuple[str, str]]:
     """``(sentence, speaker)`` for each sentence of the dump's turns. A line without a label
-    continues the last labelled turn. A first-person sentence on a labelled line keeps who said
-    it ("User: I prefer…"), since "I" means nothing once the turn is out of its context."""
+    continues the last labelled turn. The label itself is never part of a sentence: "User: I
+    prefer tabs" is kept as "I prefer tabs", since a "User:" in memory reads as raw chat, and
+    as a name ("User") to whatever files notes by the people they are about."""
     out: list[tuple[str, str]] = []
     in_fence = False
     turn = ""
@@ -443,9 +518,8 @@ def _candidates(dump: str) -> list[tuple[str, str]]:
         if in_fence or not line.strip():
             continue
         role = _ROLE_RE.match(line)
-        speaker = _SPEAKERS[role.group(1).lower()] if role else ""
-        if speaker:
-            turn = speaker.lower()
+        if role:
+            turn = _SPEAKERS[role.group(1).lower()]
         body = line[role.end() :] if role else line
         body = body.strip().lstrip("-*• ").strip()
         for sentence in lexical.sentences(body):
@@ -453,13 +527,13 @@ def _candidates(dump: str) -> list[tuple[str, str]]:
             bare = _WRAPPER_RE.sub("", sentence, count=1)
             asked = bare != sentence and bare[:1].isalnum() and not _never_kept(bare)
             if asked:  # the person asked for it to be kept: what the wrapper held, without it
-                sentence = bare[0].upper() + bare[1:]
+                sentence = _opening(bare)
+            elif not durable(sentence, turn):
+                continue
+            elif (told := _REMINDER_RE.sub("", sentence, count=1)) != sentence:
+                sentence = _opening(told)
             if turn == "assistant" and _ECHO_RE.search(sentence):
                 continue
-            if not asked and not durable(sentence, turn):
-                continue
-            if speaker and _FIRST_PERSON_RE.search(sentence):
-                sentence = f"{speaker}: {sentence}"
             out.append((sentence, turn))
     return out
 
