@@ -162,7 +162,8 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
 
     A capitalised word counts when it is not at a sentence start, or when ``known`` (words seen
     capitalised mid-sentence elsewhere) holds it. Runs of capitalised words make one name
-    ("New York"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver")."""
+    ("New York"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver"); the letters of a
+    code are none ("PAY" of "PAY-1049": :func:`_code_letters`)."""
     known_set = frozenset(known or ())
     _, body = lexical.split_speaker(text)
     body, _caption = split_caption(_unredacted(body))
@@ -174,7 +175,7 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         opener = ""  # the word before, when it opened the sentence and was left out
         for m in _WORD_RE.finditer(sentence):
             word = _name_word(m.group(0))
-            good = bool(word) and word not in vocative
+            good = bool(word) and word not in vocative and not _code_letters(sentence, m)
             before, opener = opener, ""
             if good and _at_start(sentence, m.start()) and word not in known_set:
                 good, opener = False, word
@@ -206,6 +207,20 @@ def _unredacted(text: str) -> str:
     """``text`` with each redaction placeholder blanked out: "[REDACTED:…]" is never a name."""
     return (
         PLACEHOLDER_RE.sub(lambda m: "#" * len(m.group(0)), text) if "[REDACTED:" in text else text
+    )
+
+
+def _code_letters(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the word ``m`` found in ``sentence`` is the capital letters of a code, joined to
+    its number by a hyphen: a ticket ("PAY-1049", "BUG-240", "ABC-DEF-12"; "GPT-4" is one too,
+    "Windows-11" is not). They name a tracker's project, not what the note is about: "Dave
+    reviewed ticket PAY-1049" filed a run's notes on ``bank/entities/pay.md``, the one word
+    every ticket shared, rather than on Dave's."""
+    word = m.group(0)
+    return (
+        word.endswith("-")
+        and word.replace("-", "").isupper()
+        and sentence[m.end() : m.end() + 1].isdigit()
     )
 
 
@@ -268,7 +283,7 @@ def known_names(texts: Iterable[str]) -> frozenset[str]:
         for sentence in lexical.sentences(body):
             for m in _WORD_RE.finditer(sentence):
                 w = _name_word(m.group(0))
-                if not w:
+                if not w or _code_letters(sentence, m):
                     continue
                 if _at_start(sentence, m.start()):
                     openers[w] = openers.get(w, 0) + 1

@@ -5,7 +5,8 @@ returns a :class:`Plan` (new texts for MEMORY.md and bank pages, suffixes for da
 and the superseded entries). The run writes the plan atomically under the workspace lock; a dry
 run prints it as a diff. Every item must cite ids that were in the input; text is redacted;
 slugs become ``[a-z0-9-]+``, and an entity slug with no page of its own goes to the page of the
-same name ("jordan" to ``jordan-reyes``: ``pages.py``); paths are confined to the workspace; a
+same name ("jordan" to ``jordan-reyes``: ``pages.py``), a concept slug to the page of its other
+number ("services" to ``service``); paths are confined to the workspace; a
 list that files notes gives at most ``ITEMS_PER_NOTE`` items per note of the run
 (``item_cap``); a confidence must be a number from 0 to 1 (``bad_confidence``; never clamped).
 
@@ -511,6 +512,11 @@ class Builder:
         out = [n.text for n in fmt.notes_in(self._page_text(path, slug, "entity"))]
         return out + [n.text for sec in self.added.get(path, {}).values() for n in sec]
 
+    def _concept_exists(self, slug: str) -> bool:
+        """Whether the concept page ``slug`` exists, or this run writes it."""
+        path = self.ws.concepts_dir / f"{slug}.md"
+        return path in self.pages or os.path.lexists(path)
+
     def _existing(self, slug: str) -> Path | None:
         """The page named ``slug`` that exists or this run writes (the entity page first)."""
         for d in (self.ws.entities_dir, self.ws.concepts_dir):
@@ -551,6 +557,8 @@ class Builder:
         asked = slug
         if kind == "entity" and not force:  # History and the archive name their page exactly
             slug = self._same_name(slug, entries)
+        elif kind == "concept" and not force and self._existing(slug) is None:
+            slug = pages.same_concept(slug, self._concept_exists)
         path = self._page_path(slug, kind)
         if path is None:
             return False

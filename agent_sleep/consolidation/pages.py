@@ -13,10 +13,23 @@ that already holds that name (:meth:`Names.resolve`):
   another full name with it ("Jordan Lee" on ``jordan``). The existing page keeps what is
   known, rather than a new full-name page splitting it (no file is moved or rewritten whole);
   the entries filed there write the full name, so a later "Jordan Lee" finds the page taken
-  and gets a page of its own, while "Jordan Reyes" keeps coming back to it.
+  and gets a page of its own, while "Jordan Reyes" keeps coming back to it;
+- a single word with no full-name page, which the entries write in just one full name, goes
+  where that full name would by the rule above, when that is a page the name has. The words
+  of the entity pages' names, and the slug's own word, are names where they open a sentence:
+  "Hannah Cole is the tech lead" names only "Cole" otherwise (a sentence's first word is no
+  name until the notes show it is one) and opened ``cole.md`` beside ``hannah.md``; now it
+  goes to ``hannah.md``. Otherwise (no such page, or an ambiguous one) the slug keeps its
+  own page, as asked.
 
 Within a run, a first name or a surname goes to a full name the same answer files under when
 neither page exists yet: the full name is the better title, and later short names find it.
+
+A concept is one page whatever the number its name is written in: a concept slug with no page
+of its own goes to the one concept page of its other number (:func:`same_concept`), so
+"services" files on ``service.md`` and "invoice" on ``invoices.md``, where runs that picked
+the word as it stood in their notes had made both. Entity slugs are left alone: "Adams" and
+"Adam", "Williams" and "William" are names of different people.
 
 Nothing merges when it is ambiguous (two full-name pages with the word, or pages of both the
 first and the last name), for a slug that is no name (a word with a digit, a function word,
@@ -30,6 +43,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from agent_sleep.analysis import distill
@@ -69,10 +83,17 @@ def _within(part: Sequence[str], whole: Sequence[str]) -> bool:
     return any(tuple(whole[i : i + n]) == tuple(part) for i in range(len(whole) - n + 1))
 
 
-def full_names(word: str, texts: Sequence[str]) -> list[tuple[str, ...]]:
+def full_names(
+    word: str, texts: Sequence[str], name_slugs: AbstractSet[str] = frozenset()
+) -> list[tuple[str, ...]]:
     """The full names ``texts`` write with ``word`` first or last, as slug words ("Jordan
-    Reyes" -> ``("jordan", "reyes")``)."""
-    known = distill.known_names(texts)
+    Reyes" -> ``("jordan", "reyes")``). A capitalised word whose slug is one of ``name_slugs``
+    is a name wherever it stands, a sentence's first word too ("Hannah Cole is…" writes Hannah
+    Cole when ``hannah`` is one; without that, only "Cole" is read as a name there)."""
+    known = distill.known_names(texts) | {
+        token for text in texts for token in _WORD.findall(text)
+        if token[0].isupper() and fmt.slugify(token) in name_slugs
+    }  # fmt: skip
     out = []
     for text in texts:
         for name in distill.names(text, known):
@@ -141,6 +162,11 @@ class Names:
             full = sorted(s for s in slugs if _ends_with(s, word))
             if len(full) == 1 and not names_another(word, full[0].split("-"), texts):
                 return full[0]
+            whole = None if full else self._whole_name(word, texts)
+            if whole is not None:
+                page = self.resolve(whole, texts, page_texts)
+                if page != whole:  # a page the full name has; else the slug's own, as asked
+                    return page
             return slug
         short = [w for w in dict.fromkeys((words[0], words[-1])) if w in slugs]
         if len(short) != 1:
@@ -153,3 +179,56 @@ class Names:
         if not on_page and any(s != slug and _ends_with(s, word) for s in slugs):
             return slug  # another full name of the word has a page: which one it is is unclear
         return word
+
+    def _whole_name(self, word: str, texts: Sequence[str]) -> str | None:
+        """The one full name ``texts`` write ``word`` in, first or last, as a slug; None when
+        they write none, or several. The words of the entity pages, and ``word`` itself, are
+        read as names where they open a sentence: "Hannah Cole is the tech lead" gave the name
+        "Cole" alone (a sentence's first word is a name only when the run's notes show it is
+        one), and ``cole.md`` opened beside ``hannah.md``; read whole, the full name goes to the
+        page of its first name."""
+        pages = {w for s in self.slugs() for w in s.split("-")} | {word}
+        found = {"-".join(parts) for parts in full_names(word, texts, pages)}
+        found = {s for s in found if name_words(s)}
+        return found.pop() if len(found) == 1 else None
+
+
+_SIBILANT = ("s", "x", "z", "ch", "sh")  # whose plural takes "es": "box" -> "boxes"
+
+
+def other_number(slug: str) -> list[str]:
+    """The slugs of ``slug`` with its last word in the other grammatical number, by the regular
+    English endings; those it makes of a word that has no other number ("news" -> "new") name
+    no page, or a page of another concept only by chance, and :func:`same_concept` takes only
+    one that exists::
+
+        "invoice" -> ["invoices"]              "invoices" -> ["invoice"]
+        "policy" -> ["policies"]               "policies" -> ["policy"]
+        "pull-request" -> ["pull-requests"]    "boxes" -> ["box", "boxe"]
+        "status" -> ["statuses"]               "api" -> []  (shorter than four letters)
+    """
+    *head, last = slug.split("-")
+    if not re.fullmatch(r"[a-z]{4,}", last):
+        return []
+    forms: list[str] = []
+    if last.endswith("ies"):
+        forms.append(last[:-3] + "y")
+    elif last.endswith("es") and last[:-2].endswith(_SIBILANT):
+        forms.append(last[:-2])
+    if last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        forms.append(last[:-1])
+    elif last.endswith("y") and last[-2] not in "aeiou":
+        forms.append(last[:-1] + "ies")
+    elif last.endswith(_SIBILANT):
+        forms.append(last + "es")
+    else:
+        forms.append(last + "s")
+    return ["-".join([*head, form]) for form in forms]
+
+
+def same_concept(slug: str, exists: Callable[[str], bool]) -> str:
+    """The concept page for ``slug``, which has no page of its own: the one concept page of its
+    other number (``exists(slug)``: a concept page of that slug exists, or the run writes
+    it), or ``slug`` itself."""
+    found = [s for s in other_number(slug) if exists(s)]
+    return found[0] if len(found) == 1 else slug

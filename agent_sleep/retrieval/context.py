@@ -3,8 +3,8 @@
 Sections, each under a clear heading and left out when empty:
 
 1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
-   not fit, each section keeps its newest entries, taken in turn; what was left out is said in
-   one line.
+   not fit, each section keeps its newest entries by their dates, taken in turn; what was left
+   out is said in one line.
 2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
    ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs,
@@ -112,11 +112,11 @@ def _held_back(ws: Workspace) -> str:
 def memory_section(text: str, max_chars: int) -> str:
     """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, what a
     session must not miss comes first (an allergy, a diet, a name: however old, it is not cut
-    for last week's events), then every section keeps its newest entries, taken in turn from
-    each section (so a short
-    "Preferences" section is not lost behind a long "Facts" one, nor a fact learned last week
-    behind older ones), whole entries only, shown in the file's order and layout; what was
-    left out is said in one line."""
+    for last week's events), then every section keeps its newest entries by their dates
+    (:func:`_newest_first`), taken in turn from each section (so a short "Preferences" section
+    is not lost behind a long "Facts" one, nor a fact learned last week behind older ones),
+    whole entries only, shown in the file's order and layout; what was left out is said in one
+    line."""
     return _memory_view(text, max_chars)[0]
 
 
@@ -128,6 +128,7 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
     items: list[tuple[str, str, int, int]] = []  # (kind, shown, section, entry) in file order
     sections: list[tuple[list[str], list[tuple[str, bool]]]] = []  # (headings, (entry, note?))
     entry_notes: dict[tuple[int, int], notes.Note] = {}  # (section, entry): its note
+    days: list[list[str]] = []  # each section's entries' dates, "" for none
     headings: list[str] = []
     for block in notes.parse(text).blocks:
         shown = notes.strip_meta(block.raw)
@@ -143,18 +144,20 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
             continue
         if headings or not sections:
             sections.append((headings, []))
+            days.append([])
             headings = []
         entries = sections[-1][1]
         items.append(("entry", shown, len(sections) - 1, len(entries)))
         if block.note is not None:
             entry_notes[len(sections) - 1, len(entries)] = block.note
         entries.append((shown, block.note is not None))
+        days[-1].append(_day_of(block.note))
     size = sum(_heading_cost(h) + sum(len(e) for e, _n in es) for h, es in sections)
     if size <= max_chars:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
         first = {key for key, note in entry_notes.items() if vital(note.text)}
-        chosen = _newest_in_turn(sections, max_chars, first)
+        chosen = _newest_in_turn(sections, [_newest_first(d) for d in days], max_chars, first)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -193,15 +196,44 @@ def _heading_cost(headings: list[str]) -> int:
     return sum(map(len, headings)) + (1 if headings else 0) + 1
 
 
+def _day_of(note: notes.Note | None) -> str:
+    """The day an entry was written, from its ``date=`` ("2026-12-01"); "" without a valid one
+    (a line written by hand or by Claude's memory tool, a hand-mangled date)."""
+    value = note.meta.get("date", "") if note is not None else ""
+    day = _day(value[:10])
+    return day.isoformat() if day else ""
+
+
+def _newest_first(days: list[str]) -> list[int]:
+    """The entries of a section (their dates, "" for none), newest first: by date, since sleep
+    puts a replacement where the entry it replaces stood, often near the top of its section, so
+    the file's order is no age; on one day, the last in the file first. An entry without a
+    date (written by hand, or by Claude's memory tool) counts as written on the day of the
+    dated entry above it and after it, or, with none above, as older than every dated one:
+    where no date says otherwise the file's order does, so a section without dates keeps its
+    last entries::
+
+        ["2026-12-01", "2026-11-05", "", "2026-11-05"] -> [0, 3, 2, 1]
+        ["", "2026-11-05", ""]                        -> [2, 1, 0]
+    """
+    dated: list[str] = []
+    above = ""
+    for day in days:
+        above = day or above
+        dated.append(above)
+    return sorted(range(len(days)), key=lambda k: (dated[k], k), reverse=True)
+
+
 def _newest_in_turn(
     sections: list[tuple[list[str], list[tuple[str, bool]]]],
+    orders: list[list[int]],
     max_chars: int,
     first: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> list[set[int]]:
     """Which entries of each section to show: those of ``first`` (what a session must not
     miss, an allergy or a name: :func:`agent_sleep.analysis.vital.vital`), then one from each
-    section in turn, newest (last in the file) first, each while it fits; an entry too long to
-    fit is passed over."""
+    section in turn, newest first (``orders``: each section's entries in that order,
+    :func:`_newest_first`), each while it fits; an entry too long to fit is passed over."""
     chosen: list[set[int]] = [set() for _ in sections]
     size = 0
     for i, k in sorted(first):
@@ -210,19 +242,17 @@ def _newest_in_turn(
         if size + cost <= max_chars:
             chosen[i].add(k)
             size += cost
-    nxt = [len(es) - 1 for _h, es in sections]
+    queues = [iter(order) for order in orders]
     moved = True
     while moved:
         moved = False
         for i, (heads, entries) in enumerate(sections):
-            while nxt[i] >= 0:
-                entry = entries[nxt[i]][0]
-                nxt[i] -= 1
-                if nxt[i] + 1 in chosen[i]:
+            for k in queues[i]:
+                if k in chosen[i]:
                     continue  # shown already, as one a session must not miss
-                cost = len(entry) + (0 if chosen[i] else _heading_cost(heads))
+                cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
                 if size + cost <= max_chars:
-                    chosen[i].add(nxt[i] + 1)
+                    chosen[i].add(k)
                     size += cost
                     moved = True
                     break
