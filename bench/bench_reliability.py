@@ -224,6 +224,7 @@ def hostile_output(root: Path, outside: Path) -> dict[str, Any]:
 def large_log(root: Path, megabytes: float) -> dict[str, Any]:
     ws = root / "large"
     count = write_large_log(ws, megabytes)
+    cli("init", "-w", str(root / "empty"))  # status on a missing workspace is an error
     baseline = peak_rss_mb("status", "-w", str(root / "empty"))
     out: dict[str, Any] = {"log_mb": megabytes, "notes": count, "baseline_rss_mb": round(baseline)}
     for args in (

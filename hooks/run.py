@@ -3,7 +3,7 @@
 
 The plugin's hooks and MCP server start here. When ``agent_sleep`` cannot be imported (its
 dependencies are missing), a hook prints one line on stderr and exits 0, so it never breaks the
-session; ``mcp`` exits 1 with the same line.
+session; ``mcp`` exits 1 with the same line, naming the ``mcp`` extra the server needs.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ if __name__ == "__main__":
     try:
         from agent_sleep.cli.app import main
     except ImportError as e:
-        sys.stderr.write(f"agent-sleep: cannot start ({e}); pip install agent-sleep\n")
+        package = "'agent-sleep[mcp]'" if args[:1] == ["mcp"] else "agent-sleep"
+        sys.stderr.write(f"agent-sleep: cannot start ({e}); pip install {package}\n")
         sys.exit(0 if args[:1] == ["hook"] else 1)
     main(args)

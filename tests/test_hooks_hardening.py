@@ -172,3 +172,82 @@ def test_session_start_on_a_workspace_that_is_a_file_says_so(tmp_path: Path) -> 
     assert json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] == ""
     assert "is a file, not a folder" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert afile.read_text() == "not a workspace\n"
+
+
+# -- 5. every failure is one stderr line, whatever the scope --------------------------------------
+
+
+def scoped(event: str, data: dict[str, Any], base: Path, project: Path) -> Any:
+    return subprocess.run(
+        [sys.executable, "-m", "agent_sleep", "hook", event, "--scope", "project"]
+        + ["--workspace", str(base)],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CLAUDE_PROJECT_DIR": str(project), **OFFLINE},
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    ("event", "name"),
+    [
+        ("session-start", "SessionStart"),
+        ("pre-compact", "PreCompact"),
+        ("session-end", "SessionEnd"),
+    ],
+)
+def test_a_project_scoped_hook_on_a_workspace_that_is_a_file_says_so(
+    tmp_path: Path, event: str, name: str
+) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a workspace\n")
+    r = scoped(event, payload(name, None, tmp_path), afile, tmp_path)
+    assert r.returncode == 0  # a hook never blocks the session
+    assert r.stderr == f"agent-sleep {event} hook: workspace {afile} is a file, not a folder\n"
+    if event == "session-start":
+        assert json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] == ""
+    assert afile.read_text() == "not a workspace\n"
+
+
+def test_session_start_names_a_file_standing_where_a_folder_above_the_workspace_goes(
+    tmp_path: Path,
+) -> None:
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "projects").write_text("a file\n")
+    r = scoped("session-start", payload("SessionStart", None, tmp_path), base, tmp_path)
+    assert r.returncode == 0
+    assert r.stderr.count("\n") == 1
+    assert f"{base / 'projects'} is a file, not a folder" in r.stderr
+
+
+def test_a_hook_whose_journal_line_cannot_be_written_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_sleep.consolidation import journal as journal_module
+    from agent_sleep.core.errors import StorageError
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.integrations import claude_code
+
+    def refused(*_: object) -> None:
+        raise StorageError("disk full")
+
+    monkeypatch.setattr(journal_module, "append", refused)
+    monkeypatch.setattr(
+        claude_code, "_dispatch", lambda *_: claude_code.HookResult(journal={"hook": "pre-compact"})
+    )
+    ws = Workspace(tmp_path / "ws")
+    raw = json.dumps(payload("PreCompact", None, tmp_path))
+    result = claude_code.run_hook("pre-compact", raw, lambda _cwd: ws)
+    assert result.warning == (
+        "agent-sleep pre-compact hook: its journal line was not written (disk full)"
+    )
+
+
+def test_the_mcp_server_on_a_project_workspace_inside_a_file_is_refused(tmp_path: Path) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a workspace\n")
+    r = run_cli("mcp", "--scope", "project", "-w", str(afile), input="")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"Error: workspace {afile} is a file, not a folder\n"

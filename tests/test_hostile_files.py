@@ -286,6 +286,7 @@ def write_large_log(ws: Path, megabytes: float) -> int:
 @pytest.mark.slow
 def test_large_log_memory_stays_bounded(ws: Path) -> None:
     count = write_large_log(ws, 1)
+    assert cli("init", "-w", str(ws / "empty")).returncode == 0  # status refuses a missing one
     baseline = peak_rss_mb("status", "-w", str(ws / "empty"))
     peaks: dict[str, Any] = {}
     for args in (("sleep", "-p", "offline"), ("context",), ("search", "--bm25-only", "beta")):

@@ -252,3 +252,26 @@ def test_the_plugin_layout_runs_from_the_plugin_root(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "package"),
+    [
+        (["mcp"], 1, "pip install 'agent-sleep[mcp]'"),  # the server needs the mcp extra
+        (["hook", "session-start"], 0, "pip install agent-sleep"),  # a hook never blocks
+    ],
+)
+def test_the_plugin_runner_without_its_dependencies_names_what_to_install(
+    args: list[str], code: int, package: str
+) -> None:
+    # -S -I: no site-packages, so click (and the rest) cannot be imported
+    r = subprocess.run(
+        [sys.executable, "-S", "-I", str(ROOT / "hooks" / "run.py"), *args],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == code
+    assert r.stderr.startswith("agent-sleep: cannot start (No module named ")
+    assert r.stderr.endswith(f"); {package}\n") and r.stderr.count("\n") == 1

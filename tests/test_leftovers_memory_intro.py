@@ -1,5 +1,6 @@
 """The memory tool's ``insert`` into MEMORY.md never lands inside the intro the workspace writes
-at its top: a line inside it (or 0, above it) means right after it, and the reply says so."""
+at its top: a line inside it (or 0, above it) means right after it, and the reply says so. (An
+entry with no heading of its own goes on under its section: tests/test_memory_tool_runs.py.)"""
 
 from __future__ import annotations
 
@@ -32,10 +33,10 @@ def _insert(ws: Path, line: int, text: str = "- W: Staging resets every Sunday")
 def test_an_insert_inside_the_intro_lands_after_it(ws: Path, line: int) -> None:
     w = Workspace.at(ws).ensure()
     w.write_text(w.memory_md, MEMORY_HEADER + ENTRIES)
-    out = _insert(ws, line)
+    out = _insert(ws, line, "## Ops\n\n- W: Staging resets every Sunday\n\n")
     assert f"inserted after line {INTRO}" in out
     text = w.memory_md.read_text()
-    assert text.startswith(MEMORY_HEADER + "- W: Staging resets every Sunday <!-- id=")
+    assert text.startswith(MEMORY_HEADER + "## Ops\n\n- W: Staging resets every Sunday <!-- id=")
     assert text.endswith(ENTRIES)
     assert [n.text for n in notes.notes_in(text)] == [
         "Staging resets every Sunday",
@@ -47,7 +48,7 @@ def test_an_insert_after_the_intro_goes_where_it_was_asked(ws: Path) -> None:
     w = Workspace.at(ws).ensure()
     w.write_text(w.memory_md, MEMORY_HEADER + ENTRIES)
     out = _insert(ws, INTRO + 2)  # under "## Facts" and its blank line
-    assert out == "The file /memories/MEMORY.md has been edited."
+    assert out.startswith("The file /memories/MEMORY.md has been edited.\n(run ")
     lines = w.memory_md.read_text().splitlines()
     assert lines[INTRO + 2].startswith("- W: Staging resets every Sunday")
 

@@ -7,7 +7,12 @@ a missing workspace, a status on a file and a sync with a remote that does not e
   the next sleep, and that ``--prune-memory`` lifts the cap.
 - ``sleep`` (the CLI) refuses a workspace that does not exist, as ``context`` and ``search`` do:
   a cron job with a mistyped path must not consolidate nothing into a new, empty workspace.
-- ``status`` on a path that is a file says so (exit 2), as every other command does.
+- ``status`` on a path that is a file says so (exit 2), as every other command does; on a
+  path that does not exist too (the library's ``status`` still reports it as a value).
+- ``sleep`` and ``flush`` with ``--provider anthropic`` and no API key: bad configuration, one
+  line and exit 2 before any progress line, nothing written.
+- ``status`` counts MEMORY.md's entries in words ("1 entry") and names those written by hand
+  without an id, which sleep leaves as they are.
 - ``sync --remote NAME`` with no such remote is bad input (exit 2), not a failed run (exit 1).
 """
 
@@ -16,6 +21,8 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.consolidation.status import status
@@ -174,9 +181,24 @@ def test_status_on_a_file_is_an_error_not_a_missing_workspace(tmp_path: Path) ->
         "exit_code": 2,
     }
     assert afile.read_text() == "not a folder\n"
-    # a path that does not exist at all is still reported, not refused
-    missing = json.loads(_ok("status", "-w", str(tmp_path / "nope"), "--json"))
-    assert missing == {"workspace": str(tmp_path / "nope"), "exists": False}
+
+
+def test_status_on_a_missing_workspace_is_an_error_as_for_context_search_and_sleep(
+    tmp_path: Path,
+) -> None:
+    nope = tmp_path / "nope"
+    said = {
+        command: run_cli(command, *extra, "-w", str(nope))
+        for command, extra in (("status", ()), ("context", ()), ("search", ("x",)))
+    }
+    for command, r in said.items():
+        assert r.returncode == 2 and r.stdout == "", (command, r)
+        assert r.stderr == f"Error: no workspace at {nope}: run `agent-sleep init` first\n"
+    r = run_cli("status", "-w", str(nope), "--json")
+    assert r.returncode == 2 and json.loads(r.stdout)["exit_code"] == 2
+    assert not nope.exists()
+    # the library (and the MCP server's memory_status) still reports it as a value
+    assert status(nope) == {"workspace": str(nope), "exists": False}
 
 
 # -- sync with a remote that does not exist ------------------------------------------------
@@ -209,3 +231,48 @@ def test_sync_with_a_remote_that_does_not_exist_is_bad_input(tmp_path: Path) -> 
     # the remote that does exist syncs
     done = json.loads(_ok("sync", "-w", str(ws), "--json"))
     assert done["remote"] == "origin" and done["pushed"]
+
+
+# -- the anthropic provider with no key ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("sleep", "--provider", "anthropic"),
+        ("sleep", "--phase", "nrem", "--json"),  # the provider from AGENT_SLEEP_PROVIDER
+        ("flush", "--provider", "anthropic", "--context-dump", "User prefers tabs."),
+    ],
+)
+def test_anthropic_with_no_api_key_is_bad_input_before_the_run_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    ws = tmp_path / "ws"
+    _ok("init", "-w", str(ws))
+    _ok("rest", "-w", str(ws), "-t", "W", "--note", "Redis default port is 6379")
+    before = {p: p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()}
+    r = run_cli(*command, "-w", str(ws), env={"AGENT_SLEEP_PROVIDER": "anthropic"})
+    assert r.returncode == 2, r
+    assert r.stderr == "Error: no API key: set ANTHROPIC_API_KEY, or use --provider offline\n"
+    if "--json" in command:
+        assert json.loads(r.stdout)["exit_code"] == 2
+    assert {p: p.read_bytes() for p in sorted(ws.rglob("*")) if p.is_file()} == before
+
+
+# -- status in words -----------------------------------------------------------------------
+
+
+def test_status_says_one_entry_and_counts_the_ones_written_by_hand(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    micro_rest("Redis default port is 6379", "W", workspace=ws)
+    sleep_cycle(ws, provider="offline")
+    assert "chars, 1 entry\n" in _ok("status", "-w", str(ws))
+    with (ws / "MEMORY.md").open("a", encoding="utf-8") as f:
+        f.write("- Deploys happen on Fridays\n- W: The VPN gateway is vpn1\n")
+    data = json.loads(_ok("status", "-w", str(ws), "--json"))
+    assert data["memory_entries"] == 1 and data["memory_entries_without_id"] == 2
+    said = _ok("status", "-w", str(ws))
+    assert (
+        "1 entry, plus 2 without an id (written by hand: recall reads them, sleep leaves " in said
+    )

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from agent_sleep.core import args
 from agent_sleep.core.errors import BadInput, WorkspaceError
 from agent_sleep.core.workspace import DEFAULT_WORKSPACE, WORKSPACE_ENV, Workspace
 
@@ -83,15 +84,9 @@ def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 
 def moment(value: str | None, option: str = "--when") -> dt.datetime | None:
-    """An ISO date or date-time option as a local time (a date alone is its midnight)."""
-    if value is None:
-        return None
-    try:
-        out = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise BadInput(f"{option} {value!r} is not an ISO date or date-time") from None
-    _in_range(out.date(), option, value)
-    return out
+    """An ISO date or date-time option as a local time (a date alone is its midnight), read as
+    the Python API reads ``micro_rest(when="…")``."""
+    return None if value is None else args.iso_moment(value, option)
 
 
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -108,16 +103,7 @@ def day(value: str | None, option: str = "--date") -> dt.date | None:
         out = dt.date.fromisoformat(value)
     except ValueError:
         raise BadInput(f"{option} {value!r} is not a date (YYYY-MM-DD)") from None
-    return _in_range(out, option, value)
-
-
-FIRST_YEAR, LAST_YEAR = 1000, 9998  # room for the look-back windows on either side
-
-
-def _in_range(d: dt.date, option: str, value: str) -> dt.date:
-    if not FIRST_YEAR <= d.year <= LAST_YEAR:
-        raise BadInput(f"{option} {value!r} is out of range (years {FIRST_YEAR} to {LAST_YEAR})")
-    return d
+    return args.in_range(out, option, value)
 
 
 def progress_lines(as_json: bool) -> Callable[[str], None] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING
@@ -59,15 +60,20 @@ context_tokens_option = click.option(
 )
 
 
+ANTHROPIC_KEYS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")  # what the SDK authenticates with
+
+
 def _provider(
     provider: str | None, model: str | None, base_url: str | None, context_tokens: int | None
-) -> str | Provider | None:
-    """The provider object when the local-model options are used, else its name."""
-    if base_url is None and context_tokens is None:
-        return provider
+) -> Provider:
+    """The provider the options name. One that cannot be called as configured (anthropic with
+    no API key) is bad input: refused before the command prints a progress line or writes."""
     from agent_sleep.providers.base import get_provider
 
-    return get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
+    prov = get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
+    if prov.name == "anthropic" and not any(os.environ.get(k) for k in ANTHROPIC_KEYS):
+        raise BadInput("no API key: set ANTHROPIC_API_KEY, or use --provider offline")
+    return prov
 
 
 @click.command(
@@ -124,6 +130,7 @@ def flush_cmd(
             "(stdin); dumps over 128 KiB must use the file or stdin form, since one argv string "
             "is capped at 128 KiB on Linux"
         )
+    prov = _provider(provider, model, base_url, context_tokens)
     if path is not None:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -139,7 +146,6 @@ def flush_cmd(
                 "warning: this dump is close to the 128 KiB argv limit; use --context-file PATH "
                 "or --context-dump - (stdin) for bigger ones"
             )
-    prov = _provider(provider, model, base_url, context_tokens)
     r = flush(text, workspace=workspace, provider=prov, model=model, now=moment(when))
     if r.already_flushed:
         message = f"This dump was already flushed ({r.dump_hash}); nothing written."
@@ -270,12 +276,11 @@ def sleep_cmd(
     from agent_sleep.consolidation.sleep import sleep_cycle
     from agent_sleep.consolidation.snapshot import parse_since
     from agent_sleep.core.memory import memory_budget as budget_of
-    from agent_sleep.providers.base import get_provider
 
     # the options first (a provider with no server, a bad budget or date), then the workspace,
     # which must exist: a mistyped path (a cron job) is an error, not a new, empty workspace
     at = moment(when)
-    prov = get_provider(provider, model, base_url=base_url, context_tokens=context_tokens)
+    prov = _provider(provider, model, base_url, context_tokens)
     budget_of(memory_budget)
     parse_since(since, dt.date.today())
     existing_workspace(workspace)
@@ -349,10 +354,13 @@ Examples:
 def status_cmd(
     memory_budget: int | None, as_of: str | None, workspace: str | None, as_json: bool
 ) -> None:
-    """Show pending notes, MEMORY.md size against its budget, and recent sleep runs."""
+    """Show pending notes, MEMORY.md size against its budget, recent sleep runs and
+    memory-tool edits (each a run that rollback undoes)."""
     from agent_sleep.consolidation.status import render, status
 
-    s = status(workspace, memory_budget_chars=memory_budget, today=day(as_of))
+    when = day(as_of)  # the options first, then the workspace, which must exist: a mistyped
+    # path is an error, as for context, search and sleep, not "no workspace yet"
+    s = status(existing_workspace(workspace), memory_budget_chars=memory_budget, today=when)
     emit(as_json, s, render(s))
 
 

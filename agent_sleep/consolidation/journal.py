@@ -27,7 +27,7 @@ from agent_sleep.consolidation.plan import Plan
 from agent_sleep.core import args
 from agent_sleep.core import notes as fmt
 from agent_sleep.core.errors import AgentSleepError, BadInput, StorageError
-from agent_sleep.core.memory import front_matter_end
+from agent_sleep.core.memory import front_matter_end, keep_sections
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, JOURNAL, Workspace
 
@@ -350,8 +350,8 @@ def _restore_action(
     after = _image(run_dir, info.get("after"))
     if merge is None or after is None or current is None:  # a run of an earlier release
         return path, before
-    if before is not None:
-        return path, merge(rel, after, current, before)
+    if before is not None:  # the merge may drop a heading a later entry sits under
+        return path, keep_sections(merge(rel, after, current, before), before, after, current)
     # a page the run created: undo its entries, keep what later runs or hands added there with
     # the page around it (front matter, title, headings); with nothing of theirs left, the
     # page goes, as it was before the run

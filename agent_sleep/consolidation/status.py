@@ -114,6 +114,7 @@ def status(
     # all in UTC, ISO 8601 to the second: ordered as text (a stable sort: journal order within
     # a second)
     recent = sorted(recent + unfinished, key=lambda r: str(r["time"] or ""))[-RECENT:]
+    edits = [_edit_row(e, rolled) for e in lines if e.get("event") == "memory-tool"][-RECENT:]
     return {
         "workspace": str(ws.root),
         "exists": True,
@@ -124,9 +125,32 @@ def status(
         "memory_chars": len(memory_text),
         "memory_budget": memory_budget(memory_budget_chars),
         "memory_entries": len(MemoryDoc(memory_text).entries()),
+        "memory_entries_without_id": _without_id(memory_text),
         "bank_pages": len(ws.bank_pages()),
         "daily_logs": len(ws.daily_logs()),
         "recent_runs": recent,
+        "memory_tool_runs": edits,
+    }
+
+
+def _without_id(memory_text: str) -> int:
+    """MEMORY.md's list items with no id comment (written by hand): recall reads them, sleep
+    leaves them as they are (it neither updates, supersedes nor moves them)."""
+    from agent_sleep.retrieval.units import memory_units
+
+    return sum(1 for u in memory_units(memory_text) if not u.ids)
+
+
+def _edit_row(e: dict[str, Any], rolled: set[Any]) -> dict[str, Any]:
+    """A memory-tool edit's journal line as ``status`` lists it: a run of its own, which
+    ``agent-sleep rollback RUN_ID`` undoes like a sleep run."""
+    files = e.get("files_changed")
+    return {
+        "run_id": e.get("run_id"),
+        "time": e.get("time"),
+        "command": e.get("command"),
+        "files_changed": [str(f) for f in files] if isinstance(files, list) else [],
+        "rolled_back": e.get("run_id") in rolled,
     }
 
 
@@ -163,12 +187,20 @@ def render(s: dict[str, Any]) -> str:
             f"Skipped by sleep: {_n(s['notes_without_id'], 'note')} with no id comment, which "
             "sleep cannot track (take notes with `agent-sleep rest`)"
         )
+    entries = _n(s["memory_entries"], "entry")
+    by_hand = s.get("memory_entries_without_id", 0)
+    if by_hand:
+        them = "it" if by_hand == 1 else "them"
+        entries += (
+            f", plus {by_hand} without an id (written by hand: recall reads {them}, sleep "
+            f"leaves {them} as written)"
+        )
     lines += [
-        f"MEMORY.md: {s['memory_chars']}/{s['memory_budget']} chars, {s['memory_entries']} entries",
+        f"MEMORY.md: {s['memory_chars']}/{s['memory_budget']} chars, {entries}",
         f"Bank pages: {s['bank_pages']}; daily logs: {s['daily_logs']}",
     ]
     if s["recent_runs"]:
-        lines.append("Recent runs:")
+        lines.append("Recent sleep runs:")
         for r in s["recent_runs"]:
             mark = " (rolled back)" if r["rolled_back"] else ""
             if r.get("unfinished"):
@@ -185,8 +217,19 @@ def render(s: dict[str, Any]) -> str:
             )
     else:
         lines.append("No sleep runs yet.")
+    if s.get("memory_tool_runs"):
+        lines.append(
+            "Memory-tool edits (Claude's memory tool; `agent-sleep rollback ID` undoes one):"
+        )
+        for r in s["memory_tool_runs"]:
+            mark = " (rolled back)" if r["rolled_back"] else ""
+            lines.append(
+                f"  {r['run_id']}  {r['command'] or '?':<11}  {', '.join(r['files_changed'])}{mark}"
+            )
     return "\n".join(lines)
 
 
 def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    if count == 1:
+        return f"1 {noun}"
+    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"

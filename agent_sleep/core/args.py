@@ -95,6 +95,27 @@ def instance_or_none(**values: tuple[Any, type]) -> None:
             raise _refuse(name, f"a {cls.__name__} or None", value)
 
 
+FIRST_YEAR, LAST_YEAR = 1000, 9998  # room for the look-back windows on either side
+
+
+def iso_moment(value: str, name: str = "when") -> dt.datetime:
+    """An ISO date or date-time as a local time (a date alone is its midnight), years
+    ``FIRST_YEAR`` to ``LAST_YEAR``: what the CLI's ``--when`` takes, and ``micro_rest``'s
+    ``when`` as a string, read by this one parser."""
+    try:
+        out = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"{name} {value!r} is not an ISO date or date-time") from None
+    in_range(out.date(), name, value)
+    return out
+
+
+def in_range(day: dt.date, name: str, value: str) -> dt.date:
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise BadInput(f"{name} {value!r} is out of range (years {FIRST_YEAR} to {LAST_YEAR})")
+    return day
+
+
 def moment_or_none(**values: Any) -> None:
     """Each value is a ``datetime.datetime`` (local time) or None; a date or an ISO string is
     refused with the call that makes one."""

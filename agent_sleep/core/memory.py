@@ -1,7 +1,8 @@
 """MEMORY.md and bank pages as documents: parsed blocks edited in place (hand-written lines
 survive), the sections entries are filed under (a bank page's date sections kept in date
-order; a section a run leaves with nothing under it removed), page headers, and the size
-budget.
+order; a section a run leaves with nothing under it removed; every entry kept under its
+section when a forced rollback undoes the run that wrote the heading), page headers, and the
+size budget.
 
 Pure functions of strings, no I/O: the consolidation plan builds new texts with them, and
 status and context read MEMORY.md through them.
@@ -162,14 +163,19 @@ def sections_of(text: str, ids: Collection[str]) -> dict[str, str]:
     return out
 
 
-def _insert_at(blocks: Sequence[fmt.Block], title: str) -> int | None:
+def _insert_at(
+    blocks: Sequence[fmt.Block], title: str, ahead_of: Collection[str] = ()
+) -> int | None:
     """Where a new section ``title`` goes on a page that has sections after it: before the
-    first section of a later day (a date section), else before ``## History`` (a page opens
-    with what is current; its History stays last). None: at the end."""
+    first of the sections ``ahead_of`` names, or of a later day (a date section), else before
+    ``## History`` (a page opens with what is current; its History stays last). None: at the
+    end."""
     day = section_day(title)
     for i, b in enumerate(blocks):
         if b.heading is None or b.heading.level != 2:
             continue
+        if b.heading.title in ahead_of:
+            return i
         if title != HISTORY_TITLE and b.heading.title == HISTORY_TITLE:
             return i
         later = section_day(b.heading.title)
@@ -178,10 +184,13 @@ def _insert_at(blocks: Sequence[fmt.Block], title: str) -> int | None:
     return None
 
 
-def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
+def add_to_page(
+    text: str, section: str, entries: Sequence[str], *, ahead_of: Collection[str] = ()
+) -> str:
     """``text`` with ``entries`` appended at the end of ``section``. A missing section is
-    created before History; a missing date section (``## 2026-11-12``) before the first
-    section of a later day, so a page's date sections stay in date order."""
+    created before the first of the sections ``ahead_of`` names, else before History; a missing
+    date section (``## 2026-11-12``) before the first section of a later day, so a page's date
+    sections stay in date order."""
     title = section.lstrip("#").strip()
     blocks = list(fmt.parse(text).blocks)
     start = None
@@ -189,7 +198,7 @@ def add_to_page(text: str, section: str, entries: Sequence[str]) -> str:
         if b.heading is not None and b.heading.level == 2 and b.heading.title == title:
             start = i
     if start is None:
-        at = _insert_at(blocks, title)
+        at = _insert_at(blocks, title, ahead_of)
         if at is not None:
             before = "".join(b.raw for b in blocks[:at])
             after = "".join(b.raw for b in blocks[at:])
@@ -242,3 +251,71 @@ def drop_empty_sections(text: str, titles: Collection[str]) -> str:
         out.append(b)
         i += 1
     return "".join(b.raw for b in out)
+
+
+def keep_sections(merged: str, before: str, after: str, now: str) -> str:
+    """``merged``, the three-way merge that undid a run on a page (``rollback --force``:
+    ``now`` as it is, the run's ``after`` image as the base, ``before`` the run), with every
+    entry under the ``##`` section it belongs to. The merge drops a heading the run wrote
+    though a later entry still sits under it; such an entry goes back to the end of its
+    section, made again where it stood among the sections. An entry belongs where it is
+    ``now``, unless the run moved it and nothing since did (then where it was ``before``);
+    an entry the rollback brings back belongs where it was ``before``. The blank lines a
+    moved entry leaves collapse to one; a page whose entries are all at home is returned as
+    it is."""
+    was, ran, cur = _homes(before), _homes(after), _homes(now)
+    later: dict[str, list[str]] = {}  # a section: the sections after it, where it was
+    for page in (now, before, after):
+        heads = [b.heading for b in fmt.parse(page).blocks if b.heading is not None]
+        titles = [h.title for h in heads if h.level == 2]
+        for i, title in enumerate(titles):
+            later.setdefault(title, titles[i + 1 :])
+    kept: list[fmt.Block] = []
+    moved: dict[str, list[str]] = {}
+    gap = False  # right after a moved entry: the blank lines around it collapse
+    for b in fmt.parse(merged).blocks:
+        home = _home(b.note.id, was, ran, cur) if b.note is not None and b.note.id else None
+        if home is not None and b.section != home:
+            moved.setdefault(home, []).append(b.raw if b.raw.endswith("\n") else b.raw + "\n")
+            while len(kept) > 1 and not kept[-1].raw.strip() and not kept[-2].raw.strip():
+                kept.pop()
+            gap = True
+            continue
+        blank = not b.raw.strip()
+        if gap and blank and kept and not kept[-1].raw.strip():
+            continue
+        gap = gap and blank
+        kept.append(b)
+    if not moved:
+        return merged
+    if gap:  # the moved entries ended the page: so does the line before them
+        while kept and not kept[-1].raw.strip():
+            kept.pop()
+    text = "".join(b.raw for b in kept)
+    for title, raws in moved.items():
+        text = add_to_page(text, title, raws, ahead_of=later.get(title, ()))
+    return text
+
+
+def _homes(page: str) -> dict[str, str | None]:
+    """``{entry id: the title of its ## section}``, None for an entry in the page's intro."""
+    out: dict[str, str | None] = {}
+    section: str | None = None
+    for b in fmt.parse(page).blocks:
+        if b.heading is not None and b.heading.level <= 2:
+            section = b.heading.title if b.heading.level == 2 else None
+        elif b.note is not None and b.note.id:
+            out.setdefault(b.note.id, section)
+    return out
+
+
+def _home(
+    entry: str,
+    was: dict[str, str | None],
+    ran: dict[str, str | None],
+    cur: dict[str, str | None],
+) -> str | None:
+    """The section an entry belongs to once its run is undone (see :func:`keep_sections`)."""
+    if entry in cur and (entry not in ran or entry not in was or cur[entry] != ran[entry]):
+        return cur[entry]
+    return was.get(entry, cur.get(entry))

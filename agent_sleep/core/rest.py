@@ -153,19 +153,22 @@ def micro_rest(
     *,
     workspace: str | os.PathLike[str] | Workspace | None = None,
     confidence: float | None = None,
-    when: dt.datetime | None = None,
+    when: dt.datetime | str | None = None,
     source: str | None = None,
     agent: str | None = None,
 ) -> str:
     """Append one W/B/O/S note to the day's log and return its id.
 
-    ``when`` files the note in that day's log (for importing history); credentials in the
-    note and in ``source`` are redacted before anything is written. ``agent`` (default
-    ``$AGENT_SLEEP_AGENT``) names the writing agent in the note's ``agent=`` metadata.
+    ``when`` files the note in that day's log (for importing history): a datetime, or an ISO
+    string as ``rest --when`` takes it; credentials in the note and in ``source`` are redacted
+    before anything is written. ``agent`` (default ``$AGENT_SLEEP_AGENT``) names the writing
+    agent in the note's ``agent=`` metadata.
     """
     args.text(note=note, type=type)
     args.text_or_none(source=source, agent=agent)
     args.confidence(confidence)
+    if isinstance(when, str):
+        when = args.iso_moment(when, "when")
     return micro_rest_detail(
         note,
         type,

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -197,10 +197,13 @@ def _cut(text: str, chars: int) -> str:
 def session_start(ws: Workspace) -> HookResult:
     """The answer, under ``OUTPUT_CHARS`` as JSON: quotes, backslashes and newlines take two
     characters there, so a context full of them is built again in a smaller budget."""
-    if ws.root.exists() and not ws.root.is_dir():  # a misconfigured hook, not an empty memory
+    blocked = _file_in_the_way(ws.root)
+    if blocked is not None:  # a misconfigured hook, not an empty memory
+        what = f"workspace {ws.root} is a file, not a folder"
+        if blocked != ws.root:
+            what = f"workspace {ws.root} cannot exist: {blocked} is a file, not a folder"
         return HookResult(
-            stdout=_empty_answer("session-start"),
-            warning=f"agent-sleep session-start hook: workspace {ws.root} is a file, not a folder",
+            stdout=_empty_answer("session-start"), warning=f"agent-sleep session-start hook: {what}"
         )
     limit = OUTPUT_CHARS - 200
     for _ in range(6):
@@ -212,7 +215,19 @@ def session_start(ws: Workspace) -> HookResult:
         if len(answer) < OUTPUT_CHARS:
             return HookResult(stdout=answer)
         limit = int(limit * OUTPUT_CHARS / len(answer) * 0.9)
-    return HookResult(stdout=_empty_answer("session-start"), warning="memory too large to show")
+    return HookResult(
+        stdout=_empty_answer("session-start"),
+        warning="agent-sleep session-start hook: memory too large to show",
+    )
+
+
+def _file_in_the_way(root: Path) -> Path | None:
+    """The file that stands where the workspace or a folder above it should be, if any: the
+    workspace cannot exist, which a hook reports (a missing folder is only an empty memory)."""
+    for path in (root, *root.parents):
+        if path.exists():
+            return None if path.is_dir() else path
+    return None
 
 
 # -- PreCompact ------------------------------------------------------------------------------
@@ -444,18 +459,23 @@ def run_hook(event: str, raw: str, ws_for: Callable[[str], Workspace]) -> HookRe
             journal={"hook": event, "session_id": payload.get("session_id"), "error": reason},
         )
     if result.journal is not None:
-        _journal(ws, ws_for, result.journal)
+        failed = _journal(ws, ws_for, result.journal)
+        if failed and result.warning is None:  # the one line a failure gets is this one
+            result = replace(result, warning=f"agent-sleep {event} hook: {failed}")
     return result
 
 
 def _journal(
     ws: Workspace | None, ws_for: Callable[[str], Workspace], entry: dict[str, Any]
-) -> None:
-    """Best effort: a hook never fails on its own journal line."""
+) -> str | None:
+    """Best effort: a hook never fails on its own journal line. Why it was not written, or
+    None."""
     from agent_sleep.consolidation import journal
 
     try:
         target = (ws or ws_for(_cwd({}))).ensure()
         journal.append(target, {"event": "hook", "time": now_iso(), **entry})
-    except Exception:  # noqa: S110 - see the docstring
-        pass
+    except Exception as e:  # noqa: BLE001 - see the docstring
+        reason = " ".join(str(e).split()) or type(e).__name__
+        return f"its journal line was not written ({reason})"
+    return None

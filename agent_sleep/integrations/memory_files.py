@@ -34,6 +34,7 @@ from urllib.parse import unquote
 from agent_sleep.consolidation import journal
 from agent_sleep.core import notes
 from agent_sleep.core.errors import BadInput, StorageError, WorkspaceError
+from agent_sleep.core.memory import SECTIONS, add_to_page
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import ENCODING, ERRORS, MEMORY_HEADER, Workspace
 
@@ -158,6 +159,46 @@ def intro_lines(view: str) -> int:
         if view.startswith(intro):
             return intro.count("\n")
     return 0
+
+
+def insert_memory(head: str, text: str, tail: str, intro: int) -> tuple[str, list[str]]:
+    """MEMORY.md's view with ``text`` inserted between ``head`` and ``tail``, and the sections
+    its entries were filed under instead ([] when it went where it was asked).
+
+    An entry lives under a ``##`` section: one inserted above the first (at line 0, in or
+    after the intro) would be outside any, where sleep never files it. So the entries ``text``
+    opens with (before a heading of its own) go to the end of their type's section, as sleep
+    files them (W: Facts, O: Preferences, B: Experiences, S: Summaries; made when missing);
+    the rest of ``text`` goes where it was asked. A MEMORY.md written by hand, with neither
+    the workspace's intro nor ``##`` sections, takes the text where it was asked."""
+    kept: list[str] = []
+    loose: list[tuple[str, str]] = []
+    opened = False
+    for block in notes.parse(text).blocks:
+        opened = opened or (block.heading is not None and block.heading.level <= 2)
+        note = None if opened else _as_note(block, "memory")
+        if note is None:
+            kept.append(block.raw)
+        else:
+            loose.append((SECTIONS.get(note.type, SECTIONS["W"]), block.raw))
+    blocks = notes.parse(head + tail).blocks
+    sectioned = intro > 0 or any(b.heading is not None and b.heading.level == 2 for b in blocks)
+    if not loose or not sectioned or _section_at_end(head) is not None:
+        return head + text + tail, []
+    rest = "".join(kept)
+    view = head + (rest if rest.strip() else "") + tail  # blank lines alone stay out
+    for title, raw in loose:
+        view = add_to_page(view, title, [raw if raw.endswith("\n") else raw + "\n"])
+    return view, list(dict.fromkeys(title for title, _ in loose))
+
+
+def _section_at_end(text: str) -> str | None:
+    """The ``##`` section the end of ``text`` is in; None above the first (or under a ``#``)."""
+    section: str | None = None
+    for block in notes.parse(text).blocks:
+        if block.heading is not None and block.heading.level <= 2:
+            section = block.heading.title if block.heading.level == 2 else None
+    return section
 
 
 def _as_note(block: notes.Block, kind: str) -> notes.Note | None:

@@ -8,7 +8,9 @@ Hand it to the SDK's tool runner and Claude's ``/memories`` become the workspace
     )
 
 The mapping, the note format and the runs are in ``memory_files``. Every refusal is a tool
-error carrying one line that says what to do instead; nothing is written then.
+error carrying one line that says what to do instead; nothing is written then. Every change is
+a run, and its result ends with the run id and how to undo it (``agent-sleep status`` lists
+them too), so the model can tell the user.
 
 This module subclasses the SDK's class, so it imports ``anthropic`` when it is imported; the
 package exports ``MemoryTool`` lazily, so nothing else pays for that.
@@ -53,6 +55,12 @@ def _field(command: Any, name: str, kind: type = str) -> Any:
     if not isinstance(value, kind) or isinstance(value, bool):
         raise BadInput(f"`{name}` is missing or not {kind.__name__}")
     return value
+
+
+def _undo(run_id: str) -> str:
+    """The line an edit's reply ends with: its run id, which ``agent-sleep status`` lists and
+    ``agent-sleep rollback`` takes (the model can tell the user how to undo what it did)."""
+    return f"\n(run {run_id}; undo: agent-sleep rollback {run_id})"
 
 
 def _numbered(lines: list[str], first: int) -> str:
@@ -165,17 +173,17 @@ class MemoryTool(BetaAbstractMemoryTool):
             )
         return target, self.ws.root / target.rel
 
-    def _write(self, command: str, target: mf.Target, old: str, new_view: str) -> bool:
-        """Whether the edit changed the file (an edit that reads the same writes nothing)."""
+    def _write(self, command: str, target: mf.Target, old: str, new_view: str) -> str | None:
+        """The run id of the edit; None when it changed nothing (it reads the same: nothing
+        is written)."""
         if new_view == mf.view_text(old):
-            return False
+            return None
         text = mf.reconcile(old, new_view, target.kind)
         if len(text) > mf.MAX_FILE_CHARS:
             raise BadInput(f"{target.shown} would be over {mf.MAX_FILE_CHARS} characters")
         if text == old:
-            return False
-        mf.commit(self.ws, command, {target.rel: ("write", text)})
-        return True
+            return None
+        return mf.commit(self.ws, command, {target.rel: ("write", text)})
 
     @_refusals
     def create(self, command: Any) -> str:
@@ -194,14 +202,13 @@ class MemoryTool(BetaAbstractMemoryTool):
                 rendered = [notes.render_note(n) for n in self._log_notes(body, day)]
                 header = notes.day_header(day)
                 text = header + notes.append_block(header, rendered)
-                mf.commit(self.ws, "create", {target.rel: ("write", text)})
             else:
                 text = mf.reconcile("", body, target.kind)
                 if len(text) > mf.MAX_FILE_CHARS:
                     raise BadInput(f"{target.shown} would be over {mf.MAX_FILE_CHARS} characters")
-                mf.commit(self.ws, "create", {target.rel: ("write", text)})
+            run = mf.commit(self.ws, "create", {target.rel: ("write", text)})
         where = " (top-level pages are kept as bank concept pages)" if target.alias else ""
-        return f"File created successfully at: {target.shown}{where}"
+        return f"File created successfully at: {target.shown}{where}" + _undo(run)
 
     def _log_notes(self, body: str, day: dt.date) -> list[Any]:
         found = mf.log_notes(body)
@@ -232,7 +239,8 @@ class MemoryTool(BetaAbstractMemoryTool):
                 where = "did not appear verbatim" if count == 0 else f"appears {count} times"
                 raise BadInput(f"no replacement was made: old_str {where} in {target.shown}")
             at = view.index(old_str)
-            if not self._write("str_replace", target, raw, view.replace(old_str, new_str, 1)):
+            run = self._write("str_replace", target, raw, view.replace(old_str, new_str, 1))
+            if run is None:
                 why = (
                     "new_str is the same as old_str"
                     if new_str == old_str
@@ -243,7 +251,10 @@ class MemoryTool(BetaAbstractMemoryTool):
         lines = mf.view_text(self.ws.read_text(path)).split("\n")
         lo, hi = max(0, line - 2), min(len(lines), line + 3 + new_str.count("\n"))
         snippet = _numbered(lines[lo:hi], lo + 1)
-        return f"The memory file has been edited. Here is the snippet with line numbers:\n{snippet}"
+        return (
+            f"The memory file has been edited. Here is the snippet with line numbers:\n{snippet}"
+            + _undo(run)
+        )
 
     @_refusals
     def insert(self, command: Any) -> str:
@@ -255,25 +266,42 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise BadInput(f"{target.shown} does not exist; create it first")
             raw = self.ws.read_text(path)
             if target.kind == "log":
-                day = dt.date.fromisoformat(path.stem)
-                rendered = [notes.render_note(n) for n in self._log_notes(text, day)]
-                suffix = notes.append_block(raw, rendered)
-                mf.commit(self.ws, "insert", {target.rel: ("append", suffix)})
-                return f"Appended {len(rendered)} notes at the end of {target.shown} (append-only)"
+                return self._append(target, raw, text)
             view = mf.view_text(raw)
             lines = view.splitlines(keepends=True)
             if not 0 <= at <= len(lines):
                 raise BadInput(f"insert_line {at} is outside 0..{len(lines)}")
             intro = mf.intro_lines(view) if target.kind == "memory" else 0
             moved = ""
+            filed: list[str]
             if at < intro:  # inside the fixed intro, or above it: the text goes right after it
                 moved = f" (lines 1-{intro} are its intro: inserted after line {intro})"
                 at = intro
             if lines and not lines[-1].endswith("\n"):
                 lines[-1] += "\n"
             block = text if text.endswith("\n") else text + "\n"
-            self._write("insert", target, raw, "".join(lines[:at]) + block + "".join(lines[at:]))
-        return f"The file {target.shown} has been edited{moved}."
+            head, tail = "".join(lines[:at]), "".join(lines[at:])
+            new_view, filed = head + block + tail, []
+            if target.kind == "memory":  # an entry above its sections goes under its own
+                new_view, filed = mf.insert_memory(head, block, tail, intro)
+            run = self._write("insert", target, raw, new_view)
+        if filed:
+            moved = (
+                " (entries go under a ## section, never above the first: filed at the end of "
+                + ", ".join(f"## {title}" for title in filed)
+                + ")"
+            )
+        said = f"The file {target.shown} has been edited{moved}."
+        return said + _undo(run) if run else said
+
+    def _append(self, target: mf.Target, raw: str, text: str) -> str:
+        """An insert into a daily log: notes at its end, whatever the line (append-only)."""
+        day = dt.date.fromisoformat(Path(target.rel).stem)
+        rendered = [notes.render_note(n) for n in self._log_notes(text, day)]
+        suffix = notes.append_block(raw, rendered)
+        run = mf.commit(self.ws, "insert", {target.rel: ("append", suffix)})
+        said = f"Appended {len(rendered)} notes at the end of {target.shown} (append-only)"
+        return said + _undo(run)
 
     @_refusals
     def delete(self, command: Any) -> str:
@@ -289,7 +317,7 @@ class MemoryTool(BetaAbstractMemoryTool):
             if not path.is_file():
                 raise BadInput(f"{target.shown} does not exist")
             run = mf.commit(self.ws, "delete", {target.rel: ("delete", None)})
-        return f"Successfully deleted {target.shown} (agent-sleep rollback {run} restores it)"
+        return f"Successfully deleted {target.shown}" + _undo(run)
 
     @_refusals
     def rename(self, command: Any) -> str:
@@ -308,8 +336,8 @@ class MemoryTool(BetaAbstractMemoryTool):
                 old.rel: ("delete", None),
                 new.rel: ("write", text),
             }
-            mf.commit(self.ws, "rename", changes)
-        return f"Successfully renamed {old.shown} to {new.shown}"
+            run = mf.commit(self.ws, "rename", changes)
+        return f"Successfully renamed {old.shown} to {new.shown}" + _undo(run)
 
     def clear_all_memory(self) -> str:
         raise ToolError("clearing all memory is refused; delete bank pages one at a time")

@@ -58,4 +58,7 @@ def workspace_for(
     base = resolve_path(workspace)
     if chosen == "shared":
         return Workspace(base)
+    # the projects' workspaces live inside it: a file there is a misconfiguration to report
+    # (a hook says so on stderr), not a project with no memory yet
+    Workspace(base).refuse_file()
     return Workspace(base / PROJECTS / project_key(project_folder(cwd)))
