@@ -157,3 +157,56 @@ def test_a_small_number_named_as_replaced_counts_the_same_thing() -> None:
 )
 def test_other_words_are_not(word: str) -> None:
     assert not update_model._code_name(word)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a switch thrown the other way
+        ("The billing.async_invoices feature flag is off in production for orders-api",
+         "Turned on billing.async_invoices in production for orders-api"),
+        ("checkout.fast_path is enabled for all users",
+         "Disabled checkout.fast_path after the incident"),
+        # a host of one series, a release of one service
+        ("invoice-svc's Postgres database lives on pg-main-1",
+         "invoice-svc's Postgres is pg-main-3"),
+        ("invoice-svc is now at v1.5.0 in production", "invoice-svc v1.6.0 is out"),
+    ],
+)  # fmt: skip
+def test_a_value_of_the_same_thing_replaces_it(ws: Path, old: str, new: str) -> None:
+    _two_days(ws, [old], [("W", new)])
+    current = _current(ws)
+    assert new in current
+    assert old not in current
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The billing.async_invoices feature flag is off in production for orders-api",
+         "Turned on billing.async_invoices in staging for orders-api"),
+        ("checkout.fast_path is enabled for all users", "Disabled search.fuzzy after the incident"),
+        ("orders-api is at v2.8.1 after the rounding hotfix", "invoice-svc v1.6.0 is out"),
+    ],
+)  # fmt: skip
+def test_another_switch_or_another_service_replaces_nothing(ws: Path, old: str, new: str) -> None:
+    _two_days(ws, [old], [("W", new)])
+    assert old in _current(ws)
+
+
+def test_a_new_version_outranks_the_plan_it_fulfils(ws: Path) -> None:
+    """The plan reads as like the new note as the version it replaces, or more: the rules'
+    reading ("a new version") ranks above the learned model's."""
+    for text in [*CONTEXT, "orders-api runs on Python 3.11"]:
+        micro_rest(text, "W", workspace=ws, when=DAY1)
+    sleep_cycle(ws, provider="offline", now=DAY1.replace(hour=22))
+    later = DAY1 + dt.timedelta(days=3)
+    micro_rest(
+        "Plan for next week: upgrade orders-api to Python 3.12", "B", workspace=ws, when=later
+    )
+    sleep_cycle(ws, provider="offline", now=later.replace(hour=22))
+    micro_rest("orders-api runs on Python 3.12 now", "W", workspace=ws, when=DAY2)
+    sleep_cycle(ws, provider="offline", now=DAY2.replace(hour=22))
+    current = _current(ws)
+    assert "orders-api runs on Python 3.12 now" in current
+    assert "orders-api runs on Python 3.11" not in current

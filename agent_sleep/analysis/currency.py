@@ -658,7 +658,11 @@ def relation(
         named = _word_corrected(new_text, old_text)
         if named is not None:
             return named
-    version = _new_version(new_text, old_text) or _new_one(new_text, old_text)
+    version = (
+        _new_version(new_text, old_text)
+        or _new_one(new_text, old_text)
+        or _toggled(new_text, old_text)
+    )
     if version is not None:
         return version
     new_claims, old_claims = claims(new_text, names), claims(old_text, names)
@@ -882,7 +886,8 @@ def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
     return bool(at) and not counted & _content(new_text)
 
 
-# A name and its version: "Node 22", "Python 3.12", "Grafana v11", or a dotted or v-number a
+# A name and its version: "Node 22", "Python 3.12", "Grafana v11", "ledger-api v1.6.0" (a name
+# joined the way code names things), or a dotted or v-number a
 # few words on that "to", "on" or "at" leads to ("Postgres upgraded to 16.2", "Postgres minor
 # bump to 16.4"). A bare whole number counts only right after its name and after a word that
 # says what something runs on ("are on Node 22", "bumped to Node 20"): "in Room 204", "Sprint
@@ -890,7 +895,7 @@ def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
 _VERSION = r"v?\d+(?:\.\d+){1,2}|v\d+"
 _NAMED_VERSION_RE = re.compile(
     r"(?P<lead>\b(?:on|to|with|uses?|using|runs?|from)\s+)?"
-    r"\b(?P<name>[A-Z][A-Za-z][\w+#]*)"
+    r"\b(?P<name>[A-Z][A-Za-z][\w+#]*|[a-z]{2,}(?:[-_][a-z]{2,})+)"
     rf"(?:\s+(?P<near>{_VERSION}|\d+)|(?:\s+[a-z][\w-]*){{0,3}}?\s+(?:to|on|at)\s+(?P<far>{_VERSION}))"
     r"(?!\.?\d|[\w%:/$])(?:\s+(?P<after>[A-Za-z]+))?"
 )
@@ -963,6 +968,58 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
         was, now = " ".join(sorted(old_v[name])), " ".join(sorted(new_v[name]))
         return Verdict(SUPERSEDE, "a new version", was, now)
     return None
+
+
+# a switch's state: "is off", "enabled", "=true"; and a switch thrown: "Turned on", "disabled"
+_ON_WORDS = frozenset({"on", "enabled", "true", "active"})
+_OFF_WORDS = frozenset({"off", "disabled", "false", "inactive"})
+_STATE_RE = re.compile(r"\b(on|off|enabled|disabled|true|false|active|inactive)\b", re.I)
+_THROWN_RE = re.compile(
+    r"\b(?:turned|switched|flipped|toggled|set)\s+(on|off)\b|\b(enabled|disabled|re-?enabled)\b"
+    r"|=\s*(true|false|on|off)\b",
+    re.I,
+)
+
+
+_FLAG_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+\b")
+_ENV_RE = re.compile(r"\b(prod|production|staging|stage|dev|development|test|qa|local|sandbox)\b")
+
+
+def _flags(text: str) -> set[str]:
+    """The names a switch may go by: words joined by a dot or an underscore."""
+    return {m.group(0).lower() for m in _FLAG_RE.finditer(text)}
+
+
+def _env(word: str) -> str:
+    return {"production": "prod", "stage": "staging", "development": "dev"}.get(word, word)
+
+
+def _state(word: str) -> str:
+    w = word.lower().removeprefix("re-").removeprefix("re")
+    return "on" if w in _ON_WORDS or w == "enabled" else "off"
+
+
+def _toggled(new_text: str, old_text: str) -> Verdict | None:
+    """A switch the older note gives a state of, thrown the other way: "Turned on
+    billing.async_invoices in production" for "The billing.async_invoices feature flag is off
+    in production"; "FEATURE_X=true" for "FEATURE_X=false". The two share an identifier (a
+    flag's name: a word with a dot, an underscore or capitals and digits), the newer note
+    throws it (no intention, question or chat turn) and the older says the other state."""
+    if "?" in new_text or _chat(new_text) or _chat(old_text):
+        return None
+    if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
+        return None
+    flags = _flags(new_text) & _flags(old_text)
+    thrown = {_state(next(g for g in m.groups() if g)) for m in _THROWN_RE.finditer(new_text)}
+    said = {_state(m.group(1)) for m in _STATE_RE.finditer(old_text)}
+    if not flags or len(thrown) != 1 or len(said) != 1 or thrown == said:
+        return None
+    places = _ENV_RE.findall(new_text.lower()), _ENV_RE.findall(old_text.lower())
+    if all(places) and not {_env(p) for p in places[0]} & {_env(p) for p in places[1]}:
+        return None  # "turned on … in staging" says nothing of production
+    (now,) = thrown
+    was = "on" if now == "off" else "off"
+    return Verdict(SUPERSEDE, "a switch thrown", was, now)
 
 
 # nouns that name a change, as a change word's verb would: "Migration to SQLAlchemy 2.0 is merged"

@@ -354,8 +354,8 @@ _CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:[.:]\d{2})?(?:am|pm)"
 
 
 def _number_kinds(values: frozenset[str] | set[str]) -> set[str]:
-    """The kinds of the numbers among ``values``: a date, a time of day, or a quantity (a
-    count, an amount): a date says nothing of a phone number's digits."""
+    """The kinds of the numbers among ``values``: a date, a time of day, a release ("v1.5.0"),
+    or a quantity (a count, an amount): a date says nothing of a phone number's digits."""
     out = set()
     for v in values:
         if not any(ch.isdigit() for ch in v):
@@ -364,6 +364,8 @@ def _number_kinds(values: frozenset[str] | set[str]) -> set[str]:
             out.add("date")
         elif _CLOCK_RE.fullmatch(v):
             out.add("time")
+        elif re.fullmatch(r"v\d+(?:\.\d+)+", v, re.I):
+            out.add("version")  # "v1.5.0": a release ("3.11" may be a version of anything)
         else:
             out.add("quantity")
     return out
@@ -384,8 +386,15 @@ def _shape(value: str) -> str:
 def _same_shape(fresh: frozenset[str] | set[str], gone: frozenset[str] | set[str]) -> bool:
     """Whether a new value and an old one are numbers of one long shape: a phone number for a
     phone number ("555-0199" for "555-0142"), an identifier for an identifier."""
-    shapes = {_shape(v) for v in gone if sum(ch.isdigit() for ch in v) >= 5}
+    shapes = {_shape(v) for v in gone if _long_or_named(v)}
     return any(_shape(v) in shapes for v in fresh)
+
+
+def _long_or_named(value: str) -> bool:
+    """Whether a number's shape tells its kind: five digits or more (a phone number), or digits
+    beside two letters or more ("pg-prod-1", a host of a series; not "3" of "3 seats")."""
+    digits = sum(ch.isdigit() for ch in value)
+    return digits >= 5 or (digits > 0 and sum(ch.isalpha() for ch in value) >= 2)
 
 
 def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> bool:

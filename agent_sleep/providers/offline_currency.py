@@ -97,8 +97,11 @@ class Lazy:
 STRENGTH = {
     "the old value named": 4,
     "a new value": 3,
+    "a new version": 3,  # "Python 3.12" for "Python 3.11": a name and its version
+    "a switch thrown": 3,  # "Turned on billing.async_invoices" for "… is off"
     "negation": 3,
     "change language": 2,
+    "a new one": 2,  # "her new piano teacher, Ms. Brandt"
     "a generic change": 1,
     "said alike": 0,  # the embedding's reading, below every rule's
     "likely update": 0,  # the learned model's (analysis/update_model.py)
