@@ -15,6 +15,7 @@ from agent_sleep.cli.common import (
     existing_workspace,
     finite,
     numpy_on_one_thread,
+    say,
 )
 
 
@@ -154,7 +155,9 @@ def search_cmd(
     """Hybrid search (BM25 + MiniLM vectors) over MEMORY.md, bank pages and daily notes.
 
     A superseded entry (or a note only it cited) is labelled with the date and what replaced
-    it; --history prints each hit's chain of versions."""
+    it; --history prints each hit's chain of versions. Scores rank the hits against each
+    other only: when no hit shares a word with the query (or the code it names) nor reads
+    like it, a line on stderr says so (in --json, every hit's "match" is "weak")."""
     if not query.strip():  # as the MCP tool: an empty query finds nothing, so say so
         raise click.BadParameter("give some words to search for", param_hint="QUERY")
     existing_workspace(workspace)
@@ -165,7 +168,7 @@ def search_cmd(
     numpy_on_one_thread()
     from dataclasses import asdict, replace
 
-    from agent_sleep.retrieval.recall import Fusion
+    from agent_sleep.retrieval.recall import Fusion, nothing_close
     from agent_sleep.sync.shared import search
 
     fusion = Fusion(half_life_days=half_life)
@@ -197,6 +200,12 @@ def search_cmd(
     if history:
         for d, s in zip(data, found, strict=True):
             d["history"] = _chains(workspace, s.hit.ids)
+    # the scores are relative (the best hit scores high however far it is): when no hit is
+    # close, a person (or an agent reading the text) is told first, the hits still shown;
+    # JSON carries each hit's match, and stdout stays one JSON document
+    why = None if as_json else nothing_close(query, [s.hit for s in found])
+    if why:
+        say(f"({why})")
     emit(as_json, data, "\n".join(lines) if lines else "(no matches)")
 
 

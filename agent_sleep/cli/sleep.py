@@ -274,7 +274,6 @@ def sleep_cmd(
     it applies what an earlier run held back: a run changes at most 25% of MEMORY.md's entries
     (--prune-memory lifts this cap), and the notes of the other changes stay pending."""
     from agent_sleep.consolidation.sleep import sleep_cycle
-    from agent_sleep.consolidation.snapshot import parse_since
     from agent_sleep.core.memory import memory_budget as budget_of
 
     # the options first (a provider with no server, a bad budget or date), then the workspace,
@@ -282,7 +281,7 @@ def sleep_cmd(
     at = moment(when)
     prov = _provider(provider, model, base_url, context_tokens)
     budget_of(memory_budget)
-    parse_since(since, dt.date.today())
+    _since_not_after(since, when, at)
     existing_workspace(workspace)
     r = sleep_cycle(
         workspace,
@@ -320,6 +319,24 @@ def sleep_cmd(
     held = r.dropped.get("removal_cap", 0)
     if held:
         click.echo(_held_back(held, r.deferred))
+
+
+def _since_not_after(since: str | None, when: str | None, at: dt.datetime | None) -> None:
+    """Refuse a ``--since`` that is no date, or later than the day the run is as of (``--when``,
+    else today): the logs read run from the one to the other, so it would read none and say
+    "Nothing to consolidate", which hides the mistyped date."""
+    from agent_sleep.consolidation.snapshot import parse_since
+
+    if since is None:
+        return
+    run_day = at.date() if at is not None else dt.date.today()
+    if parse_since(since, run_day) <= run_day:
+        return
+    as_of = f"--when {when}" if when is not None else f"today ({run_day})"
+    raise BadInput(
+        f"--since {since} is after {as_of}: no log would be read; give a --since on or "
+        f"before {run_day}"
+    )
 
 
 def _held_back(changes: int, notes: int) -> str:

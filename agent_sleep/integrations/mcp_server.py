@@ -235,6 +235,8 @@ def _hit(h: Any) -> dict[str, Any]:
         "ids": list(h.ids),
         "score": round(float(h.score), 4),
         "exact": h.exact,
+        "match": h.match,  # words, meaning or weak: the score is relative, this is not
+        "cosine": h.cosine,
     }
     if current is not None:
         out["current"] = current
@@ -255,8 +257,11 @@ DESCRIPTIONS = {
         "and meaning matching. Use before answering anything that may depend on earlier "
         f"sessions. `query` (alias q); `k` (alias limit) results (at most {MAX_SEARCH_K}), or a "
         f"`budget_tokens` budget (at most {MAX_BUDGET_TOKENS}). "
-        "Each hit has text, path, date, sources, score and, where it applies, whether it is "
-        "current; read more around a hit with memory_get."
+        "Each hit has text, path, date, sources, score, match ('words': it holds a word or "
+        "code of the query, 'meaning': it reads like it, 'weak': neither) and, where it "
+        "applies, whether it is current. relevant is false when every hit is weak: memory "
+        "most likely holds nothing on the question, so do not act on those hits. Read more "
+        "around a hit with memory_get."
     ),
     "memory_get": (
         "Read a memory file of the workspace, or a line range of it (1-based, "
@@ -350,11 +355,15 @@ class MemoryTools:
         count = _positive("k", _pick("k", k, limit), MAX_SEARCH_K)
         budget = _positive("budget_tokens", budget_tokens, MAX_BUDGET_TOKENS)
         if not self.ws.root.is_dir():
-            return {"query": shorten(wanted), "hits": []}
-        from agent_sleep.retrieval.recall import recall
+            return {"query": shorten(wanted), "relevant": False, "hits": []}
+        from agent_sleep.retrieval.recall import recall, relevant
 
         hits = recall(self.ws, wanted, k=count, budget_tokens=budget)
-        return {"query": shorten(wanted), "hits": [_hit(h) for h in hits]}
+        return {
+            "query": shorten(wanted),
+            "relevant": relevant(hits),
+            "hits": [_hit(h) for h in hits],
+        }
 
     @_tool_errors
     def memory_get(

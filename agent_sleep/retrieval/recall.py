@@ -34,6 +34,10 @@ How a query is scored (every constant lives in ``Fusion``; see references/recall
    sources absorb theirs.
 7. Packing: hits are taken greedily by rank while they fit ``budget_tokens`` (tokens ≈ words ×
    1.3), up to ``k``.
+8. Closeness (no effect on 1.-7.): scores are relative, so the best hit scores high however
+   far it is from the query. Each hit also says how it matches: ``words`` (it holds a content
+   word of the query, or the query's code), ``meaning`` (its raw cosine to the query is at
+   least ``CLOSE_COSINE``) or ``weak``; ``relevant(hits)`` is False when every hit is weak.
 
 Without the embedding model the vector weight is 0 and BM25 alone ranks (one warning).
 """
@@ -46,7 +50,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from agent_sleep.core import args
 from agent_sleep.core.workspace import Workspace
@@ -73,6 +77,11 @@ if TYPE_CHECKING:
 
 DEFAULT_K = 6
 TOKENS_PER_WORD = 1.3
+# a hit sharing no word with the query is close in meaning from this raw MiniLM cosine
+# (query to hit, before fusion); chosen from measured distributions: references/recall.md
+CLOSE_COSINE = 0.20
+
+Match = Literal["words", "meaning", "weak"]
 _IDENTIFIER = re.compile(r"[A-Za-z]*\d[\w.\-]*|\w+[_.\-]\w[\w.\-]*|[a-z]+[A-Z]\w*")
 
 
@@ -120,10 +129,20 @@ class Hit:
     current: bool = True
     superseded_by: str | None = None  # the text of what replaced it
     superseded_on: str | None = None  # the date it stopped being current
+    # closeness to the query (step 8): the raw cosine (None without the model or the unit's
+    # vector) and how the hit matches it
+    cosine: float | None = None
+    match: Match = "weak"
 
     @property
     def tokens(self) -> int:
         return count_tokens(self.text)
+
+
+def relevant(hits: list[Hit]) -> bool:
+    """Whether any hit matches the query by its words or its meaning: False when memory
+    most likely holds nothing on it (the hits are only the least far of unrelated notes)."""
+    return any(h.match != "weak" for h in hits)
 
 
 def count_tokens(text: str) -> int:
@@ -181,7 +200,7 @@ def recall(
     superseded = currency.superseded_map(ws)
     ranked = currency.reorder(index, ranked, superseded)
     ranked = currency.newer_first(index, ranked, superseded)
-    hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query)
+    hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query, vector)
     return currency.label(hits, superseded)
 
 
@@ -394,11 +413,14 @@ def pack(
     budget_tokens: int | None,
     duplicate: float = 0.9,
     query: str = "",
+    vector: np.ndarray | None = None,
 ) -> list[Hit]:
     """Greedy by rank: each hit that still fits the budget is taken, up to ``k`` hits; a
-    near-duplicate of a taken hit (token Jaccard >= ``duplicate``) adds its sources to it."""
+    near-duplicate of a taken hit (token Jaccard >= ``duplicate``) adds its sources to it.
+    Each hit says how close it is to the query (``vector``: its embedding, None without)."""
     content, identifiers = _keywords(query)
     out: list[Hit] = []
+    rows_out: list[int] = []
     shapes = _Shapes(duplicate, index)
     taken: set[int] = set()  # rows shown (a window shows its notes; each is paid for once)
     used = 0
@@ -436,9 +458,66 @@ def pack(
                     exact=_exact(unit.text, content, identifiers),
                 )
             )
+            rows_out.append(r)
             shapes.add(shape)
             used += count_tokens(unit.text)
-    return out
+    return _closeness(index, out, rows_out, query, vector)
+
+
+def _closeness(
+    index: Loaded, hits: list[Hit], rows: list[int], query: str, vector: np.ndarray | None
+) -> list[Hit]:
+    """``hits`` (of ``rows``) with their raw cosine to the query and how they match it (step
+    8): read after ranking, so it changes no score and no order."""
+    if not hits:
+        return hits
+    cosines: list[float | None] = [None] * len(hits)
+    if vector is not None and index.vectors is not None:
+        import numpy as np
+
+        vecs = np.asarray(index.vectors[np.asarray(rows, dtype=np.int64)], dtype=np.float32)
+        norms = np.linalg.norm(vecs, axis=1)
+        dots = vecs @ np.asarray(vector, dtype=np.float32)
+        # a unit whose vector is left for a later update is a row of zeros: no cosine
+        cosines = [
+            round(float(d / n), 4) if n > 0 else None for d, n in zip(dots, norms, strict=True)
+        ]
+    terms = {t for t in tokenize(query) if len(t) > 1}
+    codes = _codes(query)
+    return [
+        replace(h, cosine=cos, match=_match(h.text, cos, terms, codes))
+        for h, cos in zip(hits, cosines, strict=True)
+    ]
+
+
+def _match(text: str, cosine: float | None, terms: set[str], codes: set[str]) -> Match:
+    """How a hit matches the query. A query that names a code (``ERR_42``, ``PAY-402``) asks
+    for that code: only a hit holding it, whole, matches, however alike the others read (a
+    code in no note is what memory lacks). Otherwise a shared content word (stemmed, as BM25
+    reads it), else a raw cosine of at least ``CLOSE_COSINE``."""
+    if codes:
+        lowered = text.lower()
+        held = any(c in lowered and _whole(c).search(lowered) for c in codes)
+        return "words" if held else "weak"
+    if terms and not terms.isdisjoint(tokenize(text)):
+        return "words"
+    if cosine is not None and cosine >= CLOSE_COSINE:
+        return "meaning"
+    return "weak"
+
+
+def nothing_close(query: str, hits: list[Hit]) -> str | None:
+    """Why no hit is close to ``query``, in one line for a person or an agent; None when one
+    is (or there are no hits: that says it already)."""
+    if not hits or relevant(hits):
+        return None
+    named = _codes(query)
+    codes = [t for t in _TOKEN.findall(query) if t.lower() in named]
+    if codes:
+        return f"nothing close to the query: no hit holds {', '.join(dict.fromkeys(codes))}"
+    if all(h.cosine is None for h in hits):
+        return "nothing close to the query: the hits share no word with it"
+    return "nothing close to the query: the hits share no word with it and read unlike it"
 
 
 def _said(text: str, kind: str) -> str:
