@@ -99,7 +99,7 @@ def test_session_start_stays_under_ten_thousand_characters_and_says_so(
 ) -> None:
     big_memory(ws)
     for i in range(200):
-        rest(ws, f"Today's note {i}: " + "context " * 20)
+        rest(ws, f"Session note {i}: " + "context " * 20)
     assert len((ws / "MEMORY.md").read_text()) > 60_000
     r = hook("session-start", payload("SessionStart", None, tmp_path, source="resume"), ws)
     assert r.returncode == 0
@@ -108,7 +108,7 @@ def test_session_start_stays_under_ten_thousand_characters_and_says_so(
     hints = [line for line in context.splitlines() if "memory_search" in line]
     assert len(hints) == 1 and "more than fits" in hints[0]
     assert "Durable fact number 299" in context  # MEMORY.md's newest entries are kept
-    assert "Today's note 199" in context  # and today's newest notes
+    assert "Session note 199" in context  # and today's newest notes
 
 
 def test_session_start_uses_its_room_for_a_whole_budgeted_memory_md(

@@ -5,11 +5,16 @@
 - ``/memories/MEMORY.md`` and ``/memories/bank/{entities,concepts}/<slug>.md`` are note files.
   The model reads them without the metadata comments and edits that view; ``reconcile`` writes
   the edit back through the note format: entries it left alone stay byte for byte, an entry whose
-  text it changed keeps its id and metadata, a new list item becomes a note with a fresh id, and
-  metadata the model typed is never taken.
+  text it changed keeps its id and metadata, a new list item becomes a note with a fresh id and
+  the day of the edit as its ``date=``, and metadata the model typed is never taken.
 - ``/memories/memory/YYYY-MM-DD.md`` are daily logs, append-only: what the model adds becomes
   notes under ``## Retain``; replacing, deleting or renaming a log is refused.
 - Another top-level ``/memories/<name>.md`` is kept as the bank concept page of that name.
+
+What the model writes says "last week" of the day it writes it, a day no later reader knows:
+each relative time an entry or a log note gains is followed by the date it means, seen from
+the day of the edit (:func:`anchor`): "User moved to Lisbon last week" -> "… last week (week of
+2026-03-02)".
 
 Paths are refused when they are not under ``/memories``, hold ``..`` (``/`` or ``\\``),
 URL-encoding, hidden parts (the ``.agent-sleep`` state folder), control characters, or pass
@@ -26,11 +31,13 @@ import json
 import os
 import re
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from agent_sleep.analysis import temporal
 from agent_sleep.consolidation import journal
 from agent_sleep.core import notes
 from agent_sleep.core.errors import BadInput, StorageError, WorkspaceError
@@ -215,19 +222,70 @@ def _as_note(block: notes.Block, kind: str) -> notes.Note | None:
     )
 
 
-def _fresh(n: notes.Note, old: notes.Note | None) -> notes.Note:
+def _fresh(n: notes.Note, old: notes.Note | None, today: dt.date) -> notes.Note:
+    """The note of an entry the model wrote on ``today``: ``old``'s id and metadata when it
+    edits ``old``, else a fresh id dated ``today``, as sleep dates its entries."""
     text = notes.normalize_text(redact(n.text))
     if not text:
         raise BadInput("an entry is empty")
     if old is not None:  # the same entry, edited: it keeps its id and metadata
+        text = anchor(text, today, old.text)
         return notes.Note(n.type, text, old.id, old.time, n.confidence, dict(old.meta))
     new_id = notes.new_id()
     conf = n.confidence if n.type != "O" or n.confidence is not None else 0.7
-    return notes.Note(n.type, text, new_id, n.time, conf, {"id": new_id, "source": "memory-tool"})
+    meta = {"id": new_id, "source": "memory-tool", "date": today.isoformat()}
+    return notes.Note(n.type, anchor(text, today), new_id, n.time, conf, meta)
 
 
-def reconcile(old_raw: str, new_view: str, kind: str) -> str:
-    """``old_raw`` edited to read as ``new_view`` (see the module docstring)."""
+# what ``temporal.resolve`` adds after a relative time: " (2026-03-09)", " (week of 2026-03-02)",
+# " (2026-03)", " (2026)", " (2026-03-04 to 2026-03-06)"
+_ANCHOR = re.compile(
+    r" \((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}(?: to \d{4}(?:-\d{2}){0,2})?\)"
+)
+_WORD = re.compile(r"[\w'’]+")
+
+
+def anchor(text: str, day: dt.date, before: str | None = None) -> str:
+    """``text``, written on ``day``, with each relative time followed by the date it means
+    (:func:`agent_sleep.analysis.temporal.resolve`; one already followed by a date stays)::
+
+        "User moved to Lisbon last week", 2026-03-10 -> "… last week (week of 2026-03-02)"
+
+    ``before``: the text of the entry ``text`` edits. A relative time the edit kept from it
+    unresolved ("last week" of an entry written by hand, on a day nothing recorded) stays as
+    it was: only those the edit brought are of ``day``."""
+    if before is None:
+        return temporal.resolve(text, day)
+    kept = Counter(key for _at, key in _anchors(before, day))
+    out: list[str] = []
+    done = 0
+    for at, key in _anchors(text, day):
+        if kept[key] > 0:
+            kept[key] -= 1
+            continue
+        out += [text[done:at], key[1]]
+        done = at
+    return "".join(out) + text[done:]
+
+
+def _anchors(text: str, day: dt.date) -> list[tuple[int, tuple[str, str]]]:
+    """Where ``temporal.resolve`` adds a date to ``text``: (the offset in ``text``, (the word
+    it follows, what it adds)). A date the text itself holds is no addition: resolve never
+    adds one right before another (its idempotence)."""
+    out: list[tuple[int, tuple[str, str]]] = []
+    added = 0
+    for m in _ANCHOR.finditer(temporal.resolve(text, day)):
+        at = m.start() - added
+        if text.startswith(m.group(), at):
+            continue  # written so
+        word = _WORD.findall(text, max(0, at - 40), at)[-1:]
+        out.append((at, (word[0].lower() if word else "", m.group())))
+        added += len(m.group())
+    return out
+
+
+def reconcile(old_raw: str, new_view: str, kind: str, today: dt.date) -> str:
+    """``old_raw`` edited on ``today`` to read as ``new_view`` (see the module docstring)."""
     old_blocks = list(notes.parse(old_raw).blocks)
     new_blocks = list(notes.parse(redact(new_view)).blocks)
     matcher = difflib.SequenceMatcher(
@@ -239,7 +297,7 @@ def reconcile(old_raw: str, new_view: str, kind: str) -> str:
         if op == "equal":
             out += [b.raw for b in old_blocks[i1:i2]]
             continue
-        for piece in _changed(old_blocks[i1:i2], new_blocks[j1:j2], kind):
+        for piece in _changed(old_blocks[i1:i2], new_blocks[j1:j2], kind, today):
             out.append(piece.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else piece)
     text = "".join(out)
     if text and not text.endswith("\n"):
@@ -247,8 +305,11 @@ def reconcile(old_raw: str, new_view: str, kind: str) -> str:
     return text
 
 
-def _changed(old_blocks: list[notes.Block], new_blocks: list[notes.Block], kind: str) -> list[str]:
-    """A changed run of blocks as written: its entries keep the ids of those they replace."""
+def _changed(
+    old_blocks: list[notes.Block], new_blocks: list[notes.Block], kind: str, today: dt.date
+) -> list[str]:
+    """A changed run of blocks as written on ``today``: its entries keep the ids of those
+    they replace."""
     spare = [b.note for b in old_blocks if b.note is not None and b.note.id]
     out = []
     for block in new_blocks:
@@ -256,7 +317,7 @@ def _changed(old_blocks: list[notes.Block], new_blocks: list[notes.Block], kind:
         if note is None:
             out.append(block.raw)
             continue
-        out.append(notes.render_note(_fresh(note, spare.pop(0) if spare else None)))
+        out.append(notes.render_note(_fresh(note, spare.pop(0) if spare else None, today)))
     return out
 
 

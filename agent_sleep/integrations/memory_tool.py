@@ -18,15 +18,17 @@ package exports ``MemoryTool`` lazily, so nothing else pays for that.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from anthropic.lib.tools import ToolError
 from anthropic.tools import BetaAbstractMemoryTool
 
-from agent_sleep.core import notes
+from agent_sleep.core import args, notes
 from agent_sleep.core.errors import AgentSleepError, BadInput
 from agent_sleep.core.rest import build_note
 from agent_sleep.core.workspace import Workspace
@@ -103,16 +105,23 @@ def _page(
 
 
 class MemoryTool(BetaAbstractMemoryTool):
-    """Claude's memory tool over an agent-sleep workspace (see the module docstring)."""
+    """Claude's memory tool over an agent-sleep workspace (see the module docstring).
+
+    ``clock`` gives the local time of an edit (default the system's): the day the relative
+    times the model writes ("last week") are resolved against and its new entries are dated,
+    and the time its log notes carry."""
 
     def __init__(
         self,
         workspace: str | os.PathLike[str] | Workspace | None = None,
         *,
         cache_control: Any = None,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
+        args.callable_or_none(clock=clock)
         super().__init__(cache_control=cache_control)
         self.ws = Workspace.at(workspace)
+        self.clock = clock or dt.datetime.now
 
     # -- reading -------------------------------------------------------------------------
 
@@ -178,7 +187,7 @@ class MemoryTool(BetaAbstractMemoryTool):
         is written)."""
         if new_view == mf.view_text(old):
             return None
-        text = mf.reconcile(old, new_view, target.kind)
+        text = mf.reconcile(old, new_view, target.kind, self._today())
         if len(text) > mf.MAX_FILE_CHARS:
             raise BadInput(f"{target.shown} would be over {mf.MAX_FILE_CHARS} characters")
         if text == old:
@@ -203,23 +212,30 @@ class MemoryTool(BetaAbstractMemoryTool):
                 header = notes.day_header(day)
                 text = header + notes.append_block(header, rendered)
             else:
-                text = mf.reconcile("", body, target.kind)
+                text = mf.reconcile("", body, target.kind, self._today())
                 if len(text) > mf.MAX_FILE_CHARS:
                     raise BadInput(f"{target.shown} would be over {mf.MAX_FILE_CHARS} characters")
             run = mf.commit(self.ws, "create", {target.rel: ("write", text)})
         where = " (top-level pages are kept as bank concept pages)" if target.alias else ""
         return f"File created successfully at: {target.shown}{where}" + _undo(run)
 
+    def _today(self) -> dt.date:
+        return self.clock().date()
+
     def _log_notes(self, body: str, day: dt.date) -> list[Any]:
+        """The notes ``body`` adds to the log of ``day``, at the clock's time, their relative
+        times those of the day they are written (the log may be an earlier day's)."""
         found = mf.log_notes(body)
         if not found:
             raise BadInput("nothing to note: write one note per line")
         out = []
+        now = self.clock()
         for n in found:
-            when = dt.datetime.combine(day, dt.datetime.now().time())
+            when = dt.datetime.combine(day, now.time())
             conf = n.confidence if n.type == "O" else None
             note, _ = build_note(n.text, n.type, confidence=conf, when=when, source="memory-tool")
-            out.append(note)
+            # resolved once checked: the dates added never push a note over its size cap
+            out.append(dataclasses.replace(note, text=mf.anchor(note.text, now.date())))
         return out
 
     @_refusals

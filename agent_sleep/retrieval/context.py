@@ -13,8 +13,11 @@ Sections, each under a clear heading and left out when empty:
 4. Relevant memories (only with ``query``): hybrid recall within ``budget_tokens``, less the
    notes the sections above already show (left out before the budget is spent).
 
-Notes are shown without their metadata comments. Without a query this path reads a few files
-and imports nothing heavy (no numpy, no model): it runs on every session start.
+Notes are shown without their metadata comments, and the text of a daily log with its relative
+times resolved against the log's day (:func:`anchored`): "yesterday" in yesterday's log is the
+day before it, not the day before the session. Only what is shown changes, never a file.
+Without a query this path reads a few files and imports nothing heavy (no numpy, no model): it
+runs on every session start.
 """
 
 from __future__ import annotations
@@ -321,7 +324,11 @@ def log_section(
     notes of the day (``## Retain``, and anything above the first section) come first without
     a heading, then every other section under ``### <title>`` in the order it first appears;
     within each, the notes in time order (a line without a time stays after the one before
-    it)."""
+    it).
+
+    When ``name`` gives the log's day (``memory/2026-03-09.md``: a log is named by its day),
+    its lines show their relative times resolved against that day (:func:`anchored`), and
+    ``max_chars`` counts them as shown."""
     return _log_view(text, max_chars, name, cut)[0]
 
 
@@ -329,6 +336,7 @@ def _log_view(
     text: str, max_chars: int | None = None, name: str = "this log", cut: bool = False
 ) -> tuple[str, list[notes.Note]]:
     """``log_section``, and the notes it shows."""
+    day = _day(Path(name).stem)
     parts: list[tuple[str | None, str, str, notes.Note | None]] = []  # (section, time, shown, note)
     group: str | None = None  # the section a block shows under (None: the notes of the day)
     last: dict[str | None, str] = {}  # the time of each section's latest line
@@ -342,7 +350,7 @@ def _log_view(
         if heading is not None:  # a sub-heading, one level down like its section's
             shown = f"{'#' * min(heading.level + 1, 6)} {heading.title}\n"
         elif block.raw.strip():
-            shown = notes.strip_meta(block.raw)
+            shown = anchored(notes.strip_meta(block.raw), day)
         else:
             continue
         note = block.note
@@ -387,6 +395,17 @@ def _heading(section: str | None) -> str:
     return f"### {section}\n" if section is not None else ""
 
 
+def anchored(text: str, day: dt.date | None) -> str:
+    """Text of the log of ``day`` as a session reads it: each relative time followed by the
+    date it means seen from ``day`` (:func:`agent_sleep.analysis.temporal.resolve`), since a
+    session reads "yesterday" as the day before its own::
+
+        "Went to the dentist yesterday", 2026-03-09 -> "… yesterday (2026-03-08)"
+
+    A time already resolved stays as it is; without a day, ``text`` is returned unchanged."""
+    return temporal.resolve(text, day) if day is not None else text
+
+
 def next_session(ws: Workspace, today: dt.date | None = None) -> tuple[str, str] | None:
     """(date, actions) of the newest ``## Next session`` list with an action still to show,
     with the actions of the lists planned in the days before (see :func:`_next_session`)."""
@@ -422,15 +441,16 @@ def _next_session(
     What is shown is kept current:
 
     - an action is past, and not shown, when the dates it names that lay ahead on the day it
-      was planned ("installed on Dec 2", "next week (week of 2026-11-30)", "due 2026-11-20")
-      all lie before today; a date already behind it then (a birthday, "since 2019") says
-      nothing of whether it is done;
+      was planned ("installed on Dec 2", "next week (week of 2026-11-30)", "due 2026-11-20",
+      a "tomorrow" read from that day: :func:`anchored`, as it is shown) all lie before today;
+      a date already behind it then (a birthday, "since 2019") says nothing of whether it is
+      done;
     - a list planned more than ``NEXT_SESSION_STALE`` days before the newest log a later sleep
       wrote to (its ``## Dreams`` or ``## Next session``) is not shown: sleeps have read a
       week of notes since and planned from those. Without such a sleep an old list stays, and
       the heading says its age (:func:`planned_heading`)."""
     today = today or dt.date.today()
-    lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []
+    lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []  # (log, [(shown, note)])
     recent = (today - dt.timedelta(days=NEXT_SESSION_DAYS)).isoformat()
     slept = ""  # the newest log up to today that a sleep wrote dreams or actions to
     for path in reversed(ws.daily_logs()[-NEXT_SESSION_LOOKBACK:]):
@@ -446,13 +466,13 @@ def _next_session(
         if not lists and slept and _days_between(path.stem, slept) > NEXT_SESSION_STALE:
             break  # older lists are older still
         planned = _day(path.stem)
-        found = [
-            (b.raw, b.note)
-            for b in notes.parse(text).blocks
-            if b.section == notes.NEXT_SESSION
-            and b.note is not None
-            and not (planned and _past(b.note.text, planned, today))
-        ]
+        found: list[tuple[str, notes.Note]] = []
+        for b in notes.parse(text).blocks:
+            if b.section != notes.NEXT_SESSION or b.note is None:
+                continue
+            line = anchored(notes.strip_meta(b.raw), planned)  # as shown, past or not by it
+            if not (planned and _past(line, planned, today)):
+                found.append((line, b.note))
         if found:
             lists.append((path, found))
     if not lists:
@@ -461,13 +481,13 @@ def _next_session(
     parts: list[str] = []
     shown: list[tuple[str, list[notes.Note]]] = []
     for k, (path, found) in enumerate(lists):
-        fresh = [(raw, n) for raw, n in found if one_line(n.text) not in seen]
-        seen.update(one_line(n.text) for _raw, n in found)
+        fresh = [(line, n) for line, n in found if one_line(n.text) not in seen]
+        seen.update(one_line(n.text) for _, n in found)
         if not fresh:
             continue
-        body = "".join(notes.strip_meta(raw) for raw, _n in fresh).strip("\n")
+        body = "".join(line for line, _n in fresh).strip("\n")
         parts.append(body if k == 0 else f"### Planned {path.stem}\n{body}")
-        shown.append((path.relative_to(ws.root).as_posix(), [n for _raw, n in fresh]))
+        shown.append((path.relative_to(ws.root).as_posix(), [n for _, n in fresh]))
     return lists[0][0].stem, "\n".join(parts), shown
 
 
@@ -593,11 +613,13 @@ def relevant_section(
 
 def _line(h: Hit) -> str:
     """A hit as the section shows it: its day and time, a superseded one labelled with what
-    replaced it (currency: never shown as if it were still true), and its file unless a log."""
+    replaced it (currency: never shown as if it were still true), and its file unless a log;
+    the text of a log :func:`anchored` to its day."""
     when = " ".join(x for x in (h.date, h.time) if x)
     where = f"[{when}] " if when else ""
-    text = h.text.replace("\n", "\n  ")
-    origin = "" if h.path.startswith("memory/") else f" ({h.path})"
+    log = h.path.startswith("memory/")
+    text = anchored(h.text, _day(h.date or "") if log else None).replace("\n", "\n  ")
+    origin = "" if log else f" ({h.path})"
     if not h.current:
         where += f"[superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}] "
     return f"- {where}{text}{origin}"
