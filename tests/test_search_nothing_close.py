@@ -143,3 +143,13 @@ def test_mcp_search_carries_it(filled: Path) -> None:
     found = tools.memory_search(query=REAL)
     assert found["relevant"] is True and found["hits"][0]["match"] == "words"
     assert isinstance(found["hits"][0]["cosine"], float)
+
+
+def test_the_session_start_context_says_so_above_the_nearest(filled: Path) -> None:
+    from agent_sleep import get_context
+
+    far = get_context(workspace=filled, query=NONSENSE, today=dt.date(2026, 3, 20))
+    assert "(nothing in memory is close to the query: these are only the nearest)" in far
+    near = get_context(workspace=filled, query=REAL, today=dt.date(2026, 3, 20))
+    assert "## Relevant memories" in near and "6380" in near
+    assert "nothing in memory is close" not in near

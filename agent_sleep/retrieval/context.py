@@ -594,10 +594,12 @@ def relevant_section(
     today: dt.date | None = None,
 ) -> str:
     """The hits of ``query`` that no section above shows, within ``budget_tokens``."""
-    from agent_sleep.retrieval.recall import recall
+    from agent_sleep.retrieval.recall import recall, relevant
 
     hits = _unshown_hits(ws, query, budget_tokens, shown, today)
     title = f"## Relevant memories (query: {shorten(' '.join(query.split()))})"
+    if hits and not relevant(hits):  # scores only rank: say so when none is close
+        title += "\n\n(nothing in memory is close to the query: these are only the nearest)"
     if not hits:
         nearest = _as_of(recall(ws, query, k=10, today=today), today)
         if budget_tokens and any((h.path, h.text) not in shown for h in nearest):
