@@ -142,6 +142,9 @@ def test_a_new_name_replaces_what_it_is_called() -> None:
         ("Marta (Rua Nova manager) mobile: +351 912 345 678.",
          "Pedro's new mobile number is +351 936 111 222."),
         ("Sven's desk phone: +46 8 123 456 78.", "Sven's new office is room 4.12."),
+        # a new one of another thing the older note names only in part ("piano" lessons)
+        ("Sofia's piano lessons are on Wednesdays at 17:30.",
+         "Sofia had her first lesson with Ms. Brandt, her new piano teacher, and came home happy."),
         # the change is of another thing ("flat" only places the new dentist)
         ("Inês lives at Rua do Almada 45, 3rd floor, Porto.",
          "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat."),

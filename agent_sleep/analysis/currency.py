@@ -1070,14 +1070,15 @@ def _new_one(new_text: str, old_text: str) -> Verdict | None:
         return None  # "Kwame's new manager" is not Marisol's
     for m in _NEW_ONE_RE.finditer(new_text):
         words = [lemma(w) for w in (m.group(1) or m.group(2)).split() if w not in cw.STOP]
-        if words and words[-1] not in said:
+        numbers = _numbers_apart(new_text, old_text)
+        if words and words[-1] not in said and all(numbers):
             words = words[:-1]  # "her new mobile number" of "mobile: +351 …"
         if not words or not all(w in said for w in words):
             continue
         fresh = _proper(new_text) - _proper(old_text)
         gone = _proper(old_text) - _proper(new_text)
         if not (fresh and gone):  # a number of one long shape for another (a phone number)
-            fresh, gone = _numbers_apart(new_text, old_text)
+            fresh, gone = numbers
         if fresh and gone:
             return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
     return None
