@@ -67,10 +67,11 @@ _LABELLED_RE = re.compile(
 
 # a line of a work log, a past act of work: "Implemented the rate limiter behind a feature
 # flag" says nothing new of where feature flags live, "Drafted the v2.0 release notes" nothing
-# of the v2.0 deadline
+# of the v2.0 deadline, "Emailed Brightpath the case study" nothing of its billing email
 _WORK_LOG_RE = re.compile(
     r"^\s*(?:implemented|drafted|fixed|wrote|reviewed|tested|debugged|investigated|refactored|"
-    r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran)\b",
+    r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran|"
+    r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke)\b",
     re.I,
 )
 

@@ -157,13 +157,15 @@ def supersedes(
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
-        hit, best, hit_text = None, (-1, -1.0, -1), text
-        # the strongest evidence wins (the old value named, then the same verb, then a
-        # generic one); among equals the entry most like the new one (currency.likeness:
-        # "raised the retry limit" replaces the retry limit, not the connection limit, and a
-        # one-fact entry rather than a merged one that holds it among others); then the one
-        # that shares most names with it (its owner's); then the newest: an item of this run,
-        # then bank, MEMORY.md
+        hit, best, hit_text = None, (False, -1, -1.0, -1), text
+        # a standing entry before one that tells what happened (a B entry), for a note that is
+        # no such line itself ("Tom Becker has left Northwind" replaces who the main contact
+        # is, not "Called Tom at Northwind …"); then the strongest evidence wins (the old value
+        # named, then the same verb, then a generic one); among equals the entry most like the
+        # new one (currency.likeness: "raised the retry limit" replaces the retry limit, not
+        # the connection limit, and a one-fact entry rather than a merged one that holds it
+        # among others); then the one that shares most names with it (its owner's); then the
+        # newest: an item of this run, then bank, MEMORY.md
         live = [i for i in reversed(index.of(text)) if pool[i] is not None]
         for i in live[:MAX_COMPARED]:
             entry = pool[i]
@@ -175,7 +177,12 @@ def supersedes(
             # Redis and Memcached"): the entry rewritten without it replaces the entry
             edit = lists.edited(text, old_text)
             if edit is not None:
-                rank = (STRENGTH["the old value named"], 1.0, currency.shared_names(text, old_text))
+                rank = (
+                    kind == "B" or types.get(ref) != "B",
+                    STRENGTH["the old value named"],
+                    1.0,
+                    currency.shared_names(text, old_text),
+                )
                 if rank > best:
                     hit, best, hit_text = ref, rank, edit.text
                 continue
@@ -200,6 +207,7 @@ def supersedes(
             if verdict.why in WEAK and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             rank = (
+                kind == "B" or types.get(ref) != "B",  # a fact before what happened
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),
                 currency.shared_names(text, old_text),
