@@ -77,6 +77,28 @@ def test_nrem_files_a_restatement_as_an_update_of_its_entry() -> None:
     assert item["action"] == "update" and item["replaces"] == "m1"
     assert item["sources"] == ["n1"] and item["confidence"] > 0.9
     assert not out["bank_updates"]
-    # a fact restated this way is left to the near-duplicate rule (a new value may hide in it)
-    fact = offline.nrem(_payload("Still lives in Denver.", "Maya lives in Denver.", "W"))
-    assert all(u["action"] == "add" for u in fact["memory_md_updates"])
+
+
+def test_a_fact_said_to_hold_still_reinforces_its_entry() -> None:
+    """ "Orla is still our main contact at Halden Foods" had become a second entry beside
+    "Orla Byrne is the main contact at Halden Foods" (an account manager's notes)."""
+    for note, entry in [
+        ("Still lives in Denver.", "Maya lives in Denver."),
+        ("Orla is still our main contact at Halden Foods.",
+         "Orla Byrne is the main contact at Halden Foods."),
+        ("The standup remains at 9:30.", "The team standup is at 9:30 every weekday."),
+    ]:  # fmt: skip
+        [item] = offline.nrem(_payload(note, entry, "W"))["memory_md_updates"]
+        assert item["action"] == "update" and item["replaces"] == "m1", note
+        assert item["text"] == entry and item["sources"] == ["n1"]
+
+
+def test_a_fact_said_without_holding_still_or_with_a_word_of_its_own_is_filed() -> None:
+    for note, entry in [
+        ("Lives in Denver.", "Maya lives in Denver and works in Boulder."),  # not said to hold
+        ("Still lives in Denver, now with her sister.", "Maya lives in Denver."),  # a new fact
+        ("Orla is still the main contact at Kestrel.", "Orla Byrne is the main contact at "
+         "Halden Foods."),  # another company
+    ]:  # fmt: skip
+        items = offline.nrem(_payload(note, entry, "W"))["memory_md_updates"]
+        assert not any(u["action"] == "update" for u in items), note

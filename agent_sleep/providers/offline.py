@@ -15,7 +15,8 @@ NREM
   4. Fast track -> MEMORY.md: confident (>= 0.7), uncontradicted statements (not questions)
      that are salient (``keep``), reinforced, or deliberate W/O notes. An item repeating a
      MEMORY.md entry updates it (adding its sources) instead of adding a copy; so does an
-     opinion said again in fewer words ("Still wants short, direct answers.").
+     opinion said again in fewer words ("Still wants short, direct answers."), and a fact said
+     to hold still ("Orla is still our main contact at Halden Foods.").
   5. Slow track -> bank pages: everything else kept, grouped by the name it mentions most
      (entity page), else by its speaker, else by its main topic (concept page), in a section
      per log date.
@@ -284,20 +285,34 @@ def _clusters(b: _Batch) -> dict[int, list[int]]:
     return clusters
 
 
+# a state told as holding on: "still", "remains", "as before", "unchanged", "as usual"
+_GOING_ON_RE = re.compile(
+    r"\b(?:still|remains?|remained|again|as before|unchanged|as usual|continues? to)\b", re.I
+)
+
+
 def _restates(b: _Batch, rep: int, text: str) -> dict[str, Any] | None:
     """The MEMORY.md entry the item restates with the same value (reinforced), if any: a near
-    duplicate that disagrees on no value, or an opinion said again in fewer words of its own
-    (``offline_rem.restated``: its words are all the entry's, so it states no other value, and
-    REM would count it as the entry's evidence; filed, it was a second entry beside it)."""
+    duplicate that disagrees on no value, or an opinion said again, or a fact said to hold
+    still, in fewer words of its own (``offline_rem.restated``: its words are all the entry's,
+    so it states no other value, and REM would count it as the entry's evidence; filed, it was
+    a second entry beside it)."""
     k = len(b.kept)
-    opinion = b.kept[rep]["type"] == "O"
+    kind = b.kept[rep]["type"]
+    # a fact said to hold still ("Orla is still our main contact at Halden Foods") restates
+    # the entry its words are all in, like an opinion said again
+    confirms = kind == "O" or (kind == "W" and bool(_GOING_ON_RE.search(text)))
     for m, entry in enumerate(b.memory):
         if b.negs[k + m] != b.negs[rep] or not _anchors(text) <= _anchors(entry["text"]):
             continue
         same = b.sim[rep, k + m] >= DUPLICATE and not offline_currency.differ(
             text, entry["text"], b.known
         )
-        again = opinion and entry.get("type") == "O" and restated(text, entry["text"])
+        again = (
+            confirms
+            and entry.get("type") == kind
+            and restated(_GOING_ON_RE.sub(" ", text), entry["text"])
+        )
         if (same or again) and currency.relation(
             text, entry["text"], b.known
         ).kind != currency.SUPERSEDE:
