@@ -1077,11 +1077,35 @@ def _new_one(new_text: str, old_text: str) -> Verdict | None:
             continue
         fresh = _proper(new_text) - _proper(old_text)
         gone = _proper(old_text) - _proper(new_text)
+        if m.group(1) and not told and not _beside(new_text, m, fresh):
+            # "… after Hartwell and the new caterer" names no caterer: the name of a new one
+            # stands beside it ("Ms. Brandt, her new piano teacher")
+            fresh = frozenset()
         if not (fresh and gone):  # a number of one long shape for another (a phone number)
             fresh, gone = numbers
         if fresh and gone:
             return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
     return None
+
+
+# what may stand between a new one and its name: "Ms. Brandt, her new piano teacher", "her
+# new piano teacher, Ms. Brandt", "the new vet (Dr. Lind)", "our new accountant is Mo Reed"
+_BEFORE_NEW_RE = re.compile(
+    r"([A-Z][\w'’.-]*)[\s,:;()–—-]*(?:(?:her|his|their|our|my|your|its|the|a|an|[A-Z][\w.-]*['’]s)\s+)?$"
+)
+_AFTER_NEW_RE = re.compile(
+    r"^[\s,:;()–—-]*(?:(?:is|are|was|named|called)\s+)?(?:(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+)?([A-Z][\w'’.-]*)"
+)
+
+
+def _beside(text: str, match: re.Match[str], names: frozenset[str]) -> bool:
+    """Whether one of ``names`` (lower case) stands right beside a "new …" phrase of ``text``,
+    before it or after it, with nothing between but punctuation, a determiner, "is" or a
+    title."""
+    before = _BEFORE_NEW_RE.search(text[: match.start()])
+    after = _AFTER_NEW_RE.match(text[match.end() :])
+    said = (re.sub(r"['’]s$", "", m.group(1).rstrip(".")).lower() for m in (before, after) if m)
+    return any(name in names for name in said)
 
 
 # "Ines Duarte is the new head chef …", "Lee Park is Kwame's new manager": the name is the value
@@ -1372,7 +1396,20 @@ def same_class(new_text: str, old_text: str) -> bool:
     if shared == {"version"}:  # of one thing: "upgraded to Python 3.11" is no new release
         new_v, old_v = _versions(new_text).keys(), _versions(old_text).keys()
         return bool(new_v & old_v) or not (new_v or old_v)
+    if shared == {"schedule"}:  # "takes vitamin D daily" / "started eating fish": no when
+        return _says_when(new_text) and _says_when(old_text)
     return bool(shared)
+
+
+_WHEN_KINDS = frozenset({"weekday", "time", "month"})
+
+
+def _says_when(text: str) -> bool:
+    """Whether ``text`` names a day, a weekday, a month or a time of day: what a schedule
+    ("starts", "takes", "meets") is a value of."""
+    return bool(_fine_kinds(_strong_words(text)) & _WHEN_KINDS) or bool(
+        re.search(r"\b\d{4}-\d{2}-\d{2}\b", text)
+    )
 
 
 @functools.lru_cache(maxsize=1 << 12)

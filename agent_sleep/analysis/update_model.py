@@ -156,6 +156,12 @@ def relation(
     return last_word(new_text, old_text, c.relation(new_text, old_text, names, similar), similar)
 
 
+def logged_work(text: str) -> bool:
+    """Whether ``text`` is a line of a work log: a past act of work ("Emailed Sara the updated
+    guest count", "Implemented the rate limiter"), which says no new value of what it names."""
+    return bool(_WORK_LOG_RE.search(text))
+
+
 def last_word(
     new_text: str,
     old_text: str,
@@ -202,6 +208,12 @@ def last_word(
         return verdict  # "started learning French": one speaks German and Spanish still
     if _shapes(fresh) and _shapes(gone) and not _shapes(fresh) & _shapes(gone):
         return verdict  # "staging is at https://…" is no new port ("listens on port 8081")
+    if _contacts(old_text, gone) - _contacts(new_text, fresh):
+        return verdict  # "second shooter will be Kai Mendes" is no new phone or email
+    if _whens(gone & _stated(old_text)) and not (_whens(fresh) or _has_number(fresh)):
+        return verdict  # "menu at Osteria Lupa: pasta" says no other day, time or count
+    if _only_feelings_shared(new_text, old_text, known | names):
+        return verdict  # "Ana loves the idea" is no newer view of the linens she loves
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
         return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
@@ -212,6 +224,62 @@ def last_word(
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+# words of a day any two notes may share: "takes losartan once a day" / "gym days are Monday
+# …" (a month or a week is more often the period a value is of: "the 25th of each month")
+_TIME_WORDS = frozenset(
+    c.lemma(w) for w in ["day", "days", "today", "tonight", "morning", "evening", "night", "time"]
+)
+
+
+_PHONE_RE = re.compile(r"\+?\d[\d ().-]{5,}\d")
+
+
+def _contacts(text: str, values: frozenset[str]) -> set[str]:
+    """The kinds of contact detail among ``values`` (of ``text``): an email or web address, or
+    a phone number (seven digits or more, grouped)."""
+    out = {"address" for v in values if _shapes({v}) == {"address"}}
+    for m in _PHONE_RE.finditer(text):
+        digits = sum(ch.isdigit() for ch in m.group(0))
+        if digits >= 7 and any(p in values for p in re.split(r"[\s()]+", m.group(0).lower())):
+            out.add("phone")
+    return out
+
+
+_PLAIN_NUMBER_RE = re.compile(r"[$€£]?\d[\d,.:/]*(?:am|pm|k|%)?")
+
+
+def _whens(values: frozenset[str] | set[str]) -> bool:
+    """Whether ``values`` hold a plain number (not an identifier: "build-01", "s3") or a
+    weekday or month: a value of a day, a time, an amount or a count."""
+    return any(_PLAIN_NUMBER_RE.fullmatch(v) for v in values) or bool(
+        c._fine_kinds(values) & {"weekday", "month"}
+    )
+
+
+def _stated(text: str) -> set[str]:
+    """The values ``text``'s claims state (not a number that names the thing: "the -80
+    freezer")."""
+    return {v for x in claims(text) for v in x.values}
+
+
+_FEELINGS = frozenset(
+    c.lemma(w)
+    for w in ["love", "loves", "like", "likes", "enjoy", "enjoys", "hate", "hates", "adore"]
+    + ["think", "feel"]
+)
+
+
+def _only_feelings_shared(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether all the two notes share, besides names, is a word of feeling ("loves")."""
+    known = {n.casefold() for n in names}
+    shared = {
+        w
+        for w in c._content(new_text) & c._content(old_text)
+        if w.casefold() not in known and not _named(w, new_text, old_text)
+    }
+    return bool(shared) and shared <= _FEELINGS
 
 
 def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
@@ -227,8 +295,8 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     if _has_number(c._strong_words(new_text) & c._strong_words(old_text)):
         return True  # an identifier both say ("INV-2041")
     for w in shared:
-        if w in c._LIGHT_VERBS:
-            continue
+        if w in c._LIGHT_VERBS or w in _TIME_WORDS:
+            continue  # "once a day" / "gym days": a word of time is no thing
         if _acronym(w, new_text, old_text):
             return True  # "CI", "POS": a thing, however it is written
         if w.casefold() in known or _named(w, new_text, old_text) or _code_name(w):

@@ -14,7 +14,11 @@ _KINDS = {
         r"|\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|μg)\b",
         re.I,
     ),
-    "diet": re.compile(r"\b(?:vegetarian|vegan|halal|kosher|gluten)\b", re.I),
+    "diet": re.compile(
+        r"\b(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|halal|kosher|gluten|"
+        r"dairy-free|lactose-free|keto|paleo|plant-based)\b",
+        re.I,
+    ),
     "identity": re.compile(
         r"\b(?:pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
         r"(?:goes|go) by)\b",

@@ -206,6 +206,12 @@ def supersedes(
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
             if verdict.why in WEAK and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
+            if verdict.why in WEAK and types.get(ref) == "B":
+                continue  # "Gym Wednesday: full body circuit": Monday's session happened too
+            if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):
+                continue  # "prefers running in the early morning" is no new weekly distance
+            if verdict.why in WEAK | {"a generic change"} and update_model.logged_work(text):
+                continue  # "Emailed Sara the updated guest count" gives no guest count
             rank = (
                 kind == "B" or types.get(ref) != "B",  # a fact before what happened
                 STRENGTH.get(verdict.why, 0),

@@ -1,0 +1,138 @@
+"""A note about another attribute of the same person or thing retires no true fact.
+
+Two exploratory tests, untuned: five weeks of a health assistant's notes about one person, and
+of a wedding planner's notes about one couple. A diet change retired "takes vitamin D 1000 IU
+daily" (both read as a schedule: "takes", "started"); a new 10K best retired the 5K best ("a
+new personal best" read as a new one of any best); a gym session logged as what happened
+retired the gym days, and the gym days' change then retired the blood-pressure dose (they shared
+"day"); an opinion retired the running plan; one gym session "replaced" another; "Emailed guests
+the hotel booking code again" retired the florist's email; "the second shooter will be Kai
+Mendes" retired the photographer's phone and email; the rehearsal dinner's menu retired its
+date, time and size; "Ana loves the idea" retired "Ana loves the lavender linens". The updates
+of the same notes are still read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import vital
+from agent_sleep.core import notes
+from agent_sleep.providers import offline_currency
+
+START = dt.datetime(2026, 10, 12, 9, 0)
+
+
+def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
+    names = frozenset({"Maya", "Ana", "Ben", "Jorge", "Sara", "Riverside", "Inn"})
+    out = offline_currency.supersedes(
+        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
+        [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
+        [],
+        names,
+        offline_currency.similarity(),
+    )
+    return bool(out)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("W", "Maya takes vitamin D 1000 IU daily."),
+         ("W", "Maya has started eating fish again — she's pescatarian now, mainly for protein.")),
+        (("W", "Maya's 5K personal best is 24:10, set at the Parkrun in June."),
+         ("B", "Maya raced the Harbour 10K today and finished in 51:15 — a new personal best!")),
+        (("W", "Maya's gym days are Tuesday and Thursday (strength work at FitHub)."),
+         ("B", "Gym session: squats and deadlifts, Maya felt strong.")),
+        (("W", "Maya takes losartan 25 mg once a day in the morning for high blood pressure."),
+         ("W", "From now on Maya's gym days are Monday and Wednesday — the Tuesday class clashes "
+               "with a work meeting.")),
+        (("W", "Maya's running plan right now is about 25 km per week, with the long run on "
+               "Sundays."),
+         ("O", "Maya prefers running in the early morning rather than after work.")),
+        (("B", "Gym Monday: light lower body after the race."),
+         ("B", "Gym Wednesday: full body circuit.")),
+        (("W", "Ben's parents are Linda and Tom Carter in Portland, Oregon; phone 503-555-0198."),
+         ("B", "Ben's parents contributed $5,000 toward the budget.")),
+        (("W", "Photographer: Lumen Studio, contact Priya Shah, phone 555-0147, "
+               "priya@lumenstudio.com."),
+         ("W", "Photographer's second shooter will be Kai Mendes.")),
+        (("W", "Florist contact email: dana@petalandstem.com."),
+         ("B", "Emailed guests the hotel booking code ANABEN27 again after a few people lost it.")),
+        (("W", "Guest count is 130 after Ana and Ben trimmed the plus-ones."),
+         ("B", "Emailed Sara at Olive & Thyme the updated guest count.")),
+        (("W", "Rehearsal dinner will be at Osteria Lupa on Friday June 11, 2027 at 7 PM, about "
+               "40 people."),
+         ("W", "Rehearsal dinner menu at Osteria Lupa: family-style pasta and a tiramisu.")),
+        (("O", "Ana loves the lavender linens she saw at the Petal & Stem showroom."),
+         ("O", "Jorge wants to give a toast in Spanish; Ana loves the idea.")),
+    ],
+)  # fmt: skip
+def test_another_attribute_replaces_nothing(old: tuple[str, str], new: tuple[str, str]) -> None:
+    assert not _replaces(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("W", "Maya's 10K personal best is 52:40."),
+         ("B", "Maya raced the Harbour 10K today and finished in 51:15 — a new personal best!")),
+        (("W", "Maya's gym days are Tuesday and Thursday (strength work at FitHub)."),
+         ("W", "From now on Maya's gym days are Monday and Wednesday — the Tuesday class clashes "
+               "with a work meeting.")),
+        (("W", "Maya's running plan right now is about 25 km per week, with the long run on "
+               "Sundays."),
+         ("W", "Maya is running about 32 km a week now as the half-marathon block builds.")),
+        (("W", "Total wedding budget is $35,000, set by Ana and Ben together."),
+         ("W", "Ana and Ben bumped the total budget up to $42,000 after Hartwell and the new "
+               "caterer.")),
+        (("W", "Hotel block at the Riverside Inn: 20 rooms at $169/night."),
+         ("W", "Riverside Inn agreed to $149/night for the block since it's a weekend in June.")),
+    ],
+)  # fmt: skip
+def test_the_same_notes_updates_are_still_read(old: tuple[str, str], new: tuple[str, str]) -> None:
+    assert _replaces(old, new)
+
+
+def test_a_new_one_needs_its_name_beside_it() -> None:
+    from agent_sleep.analysis import currency
+
+    old = "Our caterer is Olive & Thyme Catering now; Harvest Table is out."
+    new = "Ana and Ben bumped the total budget up to $42,000 after Hartwell and the new caterer."
+    assert currency._new_one(new, old) is None  # "Hartwell and the new caterer": no caterer named
+    teacher = "Sofia's piano teacher is Mr. Okonkwo."
+    for said in (
+        "Sofia had her first lesson with Ms. Brandt, her new piano teacher.",
+        "Sofia's new piano teacher, Ross Hale, is great.",
+        "Sofia's new piano teacher is Ms. Brandt.",
+    ):
+        verdict = currency._new_one(said, teacher)
+        assert verdict is not None and verdict.why == "a new one", said
+
+
+def test_a_pescatarian_diet_is_vital() -> None:
+    assert "diet" in vital.kinds("She's pescatarian now.")
+    assert "diet" in vital.kinds("Keeps a dairy-free diet.")
+
+
+def test_in_a_workspace_the_dose_and_the_gym_days_each_keep_their_own(ws: Path) -> None:
+    days = [
+        [("W", "Maya takes losartan 25 mg once a day in the morning for high blood pressure.")],
+        [("W", "Maya's gym days are Tuesday and Thursday (strength work at FitHub).")],
+        [("B", "Gym session: squats and deadlifts, Maya felt strong.")],
+        [("W", "From now on Maya's gym days are Monday and Wednesday — the Tuesday class clashes "
+               "with a work meeting.")],
+    ]  # fmt: skip
+    for d, day in enumerate(days):
+        when = START + dt.timedelta(days=d)
+        for kind, text in day:
+            micro_rest(text, kind, workspace=ws, when=when)
+        sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    assert days[0][0][1] in current
+    assert days[3][0][1] in current
+    assert days[1][0][1] not in current
