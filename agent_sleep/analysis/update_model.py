@@ -282,6 +282,18 @@ def _only_feelings_shared(new_text: str, old_text: str, names: frozenset[str]) -
     return bool(shared) and shared <= _FEELINGS
 
 
+def _shared_content(a: frozenset[str], b: frozenset[str]) -> set[str]:
+    """The content words two notes share, a word and its plural in "-es" included (the lemma
+    reads "coffees" as "coffe", "coffee" as it is)."""
+    shared = set(a & b)
+    for x in a - b:
+        for y in b - a:
+            short, long = sorted((x, y), key=len)
+            if len(short) >= 4 and long.startswith(short) and len(long) - len(short) == 1:
+                shared.add(short)
+    return shared
+
+
 def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     """Whether two notes speak of one thing, not only of one owner: they share a word that is
     no name (of ``names``, or written capitalised past a sentence's start) and no light verb,
@@ -291,7 +303,7 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     notes of one restaurant, one person or one client share its name and nothing else: "The
     Olive Press uses Lightspeed for POS" and "The Olive Press manager is Dev Patel"."""
     known = {n.casefold() for n in names}
-    shared = c._content(new_text) & c._content(old_text)
+    shared = _shared_content(c._content(new_text), c._content(old_text))
     if _has_number(c._strong_words(new_text) & c._strong_words(old_text)):
         return True  # an identifier both say ("INV-2041")
     for w in shared:
