@@ -301,8 +301,14 @@ def _actions(
             )
     for q in p.get("open_questions", []):
         actions.append({"text": f"Find out: {excerpt(q['text'], 200)}", "sources": q["sources"]})
+    # a task the agent wrote down ("TODO: confirm DJ playlist by mid-December") before an
+    # intention read in a note: the list has room for MAX_ACTIONS
+    tasks = [(i, _task(notes[i]["text"])) for i in range(len(notes))]
+    for i, task in tasks:
+        if task:
+            actions.append({"text": f"To do: {task}", "sources": [notes[i]["id"]]})
     for i in useful:
-        intent = _intention(notes[i]["text"], known)
+        intent = "" if tasks[i][1] else _intention(notes[i]["text"], known)
         if intent:
             actions.append({"text": f"Follow up: {intent}", "sources": [notes[i]["id"]]})
     out: list[dict[str, Any]] = []
@@ -446,6 +452,23 @@ def _topics(
     cap = max(RECURRING, TOPIC_SHARE * len(useful))
     found = [(w, idx) for w, idx in where.items() if RECURRING <= len(idx) <= cap]
     return sorted(found, key=lambda t: (-len(t[1]), t[0]))
+
+
+# a task written down under its label: "TODO: …", "todo call …", "To do - …", "Action item: …",
+# "Next step: …"
+_TASK_LABEL_RE = re.compile(
+    r"^\s*(?:(?:TODO|To[- ]?do)\s*(?:[:\-–—]\s*|\s+(?=[a-z]))"
+    r"|(?:Action(?: items?)?|Next steps?|Tasks?)\s*[:\-–—]\s*)(.+)",
+    re.I,
+)
+
+
+def _task(text: str) -> str:
+    """The task of a note written as one ("TODO: confirm DJ playlist …"), or ""."""
+    m = _TASK_LABEL_RE.match(text)
+    if m is None or QUESTION_RE.search(m.group(1)):
+        return ""
+    return excerpt(m.group(1).strip(), 200)
 
 
 def _intention(text: str, known: frozenset[str]) -> str:
