@@ -162,8 +162,8 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
 
     A capitalised word counts when it is not at a sentence start, or when ``known`` (words seen
     capitalised mid-sentence elsewhere) holds it. Runs of capitalised words make one name
-    ("New York"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver"); the letters of a
-    code are none ("PAY" of "PAY-1049": :func:`_code_letters`)."""
+    ("New York", "Olive & Thyme"); a possessive ``'s`` is dropped ("Oliver's" -> "Oliver");
+    the letters of a code are none ("PAY" of "PAY-1049": :func:`_code_letters`)."""
     known_set = frozenset(known or ())
     _, body = lexical.split_speaker(text)
     body, _caption = split_caption(_unredacted(body))
@@ -181,8 +181,9 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
                 good, opener = False, word
             elif before and good and word.lower() in ORG_WORDS and not run:
                 run = [before]  # "Tyrell Systems has 200 seats": the company, not "Systems"
-            if good and run and sentence[run_end : m.start()] == " ":
-                run.append(word)
+            between = sentence[run_end : m.start()]
+            if good and run and between in (" ", " & "):  # "Olive & Thyme": one name
+                run.append(f"& {word}" if between == " & " else word)
             else:
                 if run and " ".join(run) not in out:
                     out.append(" ".join(run))

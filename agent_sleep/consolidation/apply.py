@@ -737,18 +737,30 @@ _WORD = re.compile(r"[^\W_][\w'’.-]*")
 
 def _written_title(slug: str, texts: Iterable[str]) -> str | None:
     """A new page's title as its entries write the name, where the slug lost letters of it:
-    "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only), "李雷" for the digest slug of a
-    name of another script. None when the name is plain ASCII (the slug's words capitalised
-    are the title) or no entry writes it."""
+    "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only), "Olive & Thyme" for
+    ``olive-thyme``, "李雷" for the digest slug of a
+    name of another script, "BP" for ``bp``. None when the name is plain ASCII (the slug's
+    words capitalised are the title) or no entry writes it."""
     if fmt.HASHED_SLUG_RE.match(slug):
         return _name_of_digest(slug, texts)
+    texts = list(texts)
+    # "Olive & Thyme" for ``olive-thyme``: the slug has no "&"
+    anded = re.compile(
+        r"(?<!\w)" + r"(?:\s+&)?\s+".join(map(re.escape, slug.split("-"))) + r"(?!\w)", re.I
+    )
+    for text in texts:
+        m = anded.search(text) if "&" in text else None
+        if m is not None and "&" in m.group(0) and m.group(0)[:1].isupper():
+            return " ".join(m.group(0).split())
     parts = slug.count("-") + 1
     for text in texts:
         words = _WORD.findall(text)
         for i in range(len(words) - parts + 1):
             phrase = " ".join(w.strip(".'’-") for w in words[i : i + parts])
-            if phrase.isascii() or fmt.slugify(phrase) != slug:
+            if fmt.slugify(phrase) != slug:
                 continue
+            if phrase.isascii() and not (phrase.isupper() and len(phrase) > 1):
+                continue  # the slug's words capitalised; an acronym as written ("BP")
             return phrase.title() if phrase.islower() else phrase
     return None
 

@@ -141,13 +141,21 @@ def _group(
 def _no_topic(word: str) -> bool:
     """Whether a note's strongest term names no topic a page could be about: an adjective or
     a quantifier ("new", "first"), a word that opens log lines ("plan", "question"), a past
-    form ("packed", "booked"), or a time ("saturday", "day", "morning": when, not what)."""
+    form ("packed", "booked", "felt"), or a time ("saturday", "day", "morning": when, not what)."""
     return (
         word in NOT_TOPICS
         or word in distill.LOG_OPENERS
         or word.rstrip("s") in _TIMES
         or (len(word) >= 5 and word.endswith("ed"))
+        or word in _IRREGULAR_PAST
     )
+
+
+# past forms that do not end in "-ed" ("Long run 16 km, felt good": no page "Felt")
+_IRREGULAR_PAST = frozenset(
+    """felt went got made said thought took came saw left kept told found gave bought brought
+    sat met paid ran began spent sent held won lost""".split()  # noqa: SIM905
+)
 
 
 _TIMES = frozenset(

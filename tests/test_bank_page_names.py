@@ -1,0 +1,59 @@
+"""Bank page names. A business named with "&" ("Olive & Thyme", "Petal & Stem") is one name:
+one page, titled as written (a wedding planner's notes had filed its entries on olive.md and
+thyme.md); an acronym's page is titled as written; a past form is no topic."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import distill
+
+
+def test_a_name_joined_by_an_ampersand_is_one_name() -> None:
+    known = frozenset({"Olive", "Thyme", "Sara"})
+    assert distill.names("Sara at Olive & Thyme sent the menu & the costs.", known) == [
+        "Sara",
+        "Olive & Thyme",
+    ]
+    assert "Olive & Thyme Catering" in distill.names("Our caterer is Olive & Thyme Catering.")
+    # a lower-case word after "&" is no part of a name
+    assert distill.names("We paid Olive & the florist today.", known) == ["Olive"]
+
+
+def test_its_bank_page_is_one_page_titled_as_written(ws: Path) -> None:
+    day = dt.datetime(2026, 10, 14, 9, 0)
+    for k, text in enumerate(
+        [
+            "Paid Olive & Thyme the $2,000 catering deposit.",
+            "Tasting at Olive & Thyme went well; Ana loved the short rib.",
+            "Olive & Thyme needs the final headcount by May 1.",
+        ]
+    ):
+        micro_rest(text, "B", workspace=ws, when=day + dt.timedelta(minutes=10 * k))
+    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+    pages = {p.name for p in (ws / "bank" / "entities").glob("*.md")}
+    assert "olive.md" not in pages and "thyme.md" not in pages
+    assert "olive-thyme.md" in pages
+    assert "\n# Olive & Thyme\n" in (ws / "bank" / "entities" / "olive-thyme.md").read_text()
+
+
+def test_an_acronym_page_is_titled_as_written_and_a_past_form_is_no_topic(ws: Path) -> None:
+    """A health assistant's notes had a page titled "Bp" and a concept page "Felt"."""
+    day = dt.datetime(2026, 10, 26, 8, 0)
+    for k, text in enumerate(
+        [
+            "Home BP this morning 131/84.",
+            "BP after the run was 128/80.",
+            "Long run 16 km, felt good.",
+            "Easy run 8 km, felt tired.",
+            "Tempo run 10 km, felt strong.",
+        ]
+    ):
+        micro_rest(text, "B", workspace=ws, when=day + dt.timedelta(minutes=10 * k))
+    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+    bank = ws / "bank"
+    bp = bank / "entities" / "bp.md"
+    assert bp.exists() and "\n# BP\n" in bp.read_text()
+    assert not (bank / "concepts" / "felt.md").exists()
