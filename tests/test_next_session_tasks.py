@@ -4,10 +4,13 @@ none surfaced, while "Follow up: Jorge wants to give a toast in Spanish" was).""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
 from typing import Any
 
+from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.providers import offline
-from agent_sleep.providers.offline_rem import _task
+from agent_sleep.providers.offline_rem import written_task
 
 
 def _n(i: str, text: str, kind: str = "W") -> dict[str, Any]:
@@ -35,10 +38,10 @@ def test_a_written_task_is_an_action_first() -> None:
 
 
 def test_what_reads_as_a_task_label() -> None:
-    assert _task("TODO: confirm DJ playlist.") == "confirm DJ playlist."
-    assert _task("todo call the florist") == "call the florist"
-    assert _task("To do - book the room.") == "book the room."
-    assert _task("Action item: send the invoice") == "send the invoice"
+    assert written_task("TODO: confirm DJ playlist.") == "confirm DJ playlist."
+    assert written_task("todo call the florist") == "call the florist"
+    assert written_task("To do - book the room.") == "book the room."
+    assert written_task("Action item: send the invoice") == "send the invoice"
     for not_a_task in (
         "Tasks are tracked in Jira.",
         "Todoist is our to-do app.",
@@ -46,4 +49,19 @@ def test_what_reads_as_a_task_label() -> None:
         "Action movies are her favourite.",
         "TODO: who owns the arch?",  # a question is asked as a question
     ):
-        assert _task(not_a_task) == "", not_a_task
+        assert written_task(not_a_task) == "", not_a_task
+
+
+def test_a_task_is_listed_once_as_a_task_not_as_an_open_question(ws: Path) -> None:
+    day = dt.datetime(2026, 11, 3, 9, 0)
+    for k, (kind, text) in enumerate(
+        [("S", "todo: book the tasting"),
+         ("W", "Not sure whether the arch is included in the venue fee.")]
+    ):  # fmt: skip
+        micro_rest(text, kind, workspace=ws, when=day + dt.timedelta(minutes=k))
+    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+    log = (ws / "memory" / "2026-11-03.md").read_text()
+    actions = log.split("## Next session")[1]
+    assert "To do: book the tasting" in actions
+    assert "Find out: todo" not in actions
+    assert "Find out: Not sure whether the arch is included" in actions

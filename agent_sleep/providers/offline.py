@@ -47,7 +47,7 @@ from agent_sleep.providers.offline_common import (
     slugify,
 )
 from agent_sleep.providers.offline_flush import classify, flush
-from agent_sleep.providers.offline_rem import NOT_TOPICS, rem, restated
+from agent_sleep.providers.offline_rem import NOT_TOPICS, rem, restated, written_task
 
 __all__ = ["OfflineProvider", "classify", "condense", "flush", "nrem", "rem", "run", "slugify"]
 
@@ -198,7 +198,10 @@ def _code_or_unit(name: str, text: str) -> bool:
 def _open_question(text: str, known: frozenset[str]) -> str:
     """The sentence of a note that states a gap worth a next-session action, or "": an
     informative "not sure / TBD / find out…", or a question with real content (not "How have
-    you been?"). Returned with the speaker label."""
+    you been?"). Returned with the speaker label. A task written down ("todo: book the
+    tasting") is REM's to list, as a task."""
+    if written_task(text):
+        return ""
     label, _ = lexical.split_speaker(text)
     for s in distill.analyse(text, known):
         if s.caption or not QUESTION_RE.search(s.text):

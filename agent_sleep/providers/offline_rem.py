@@ -303,7 +303,7 @@ def _actions(
         actions.append({"text": f"Find out: {excerpt(q['text'], 200)}", "sources": q["sources"]})
     # a task the agent wrote down ("TODO: confirm DJ playlist by mid-December") before an
     # intention read in a note: the list has room for MAX_ACTIONS
-    tasks = [(i, _task(notes[i]["text"])) for i in range(len(notes))]
+    tasks = [(i, written_task(notes[i]["text"])) for i in range(len(notes))]
     for i, task in tasks:
         if task:
             actions.append({"text": f"To do: {task}", "sources": [notes[i]["id"]]})
@@ -463,7 +463,7 @@ _TASK_LABEL_RE = re.compile(
 )
 
 
-def _task(text: str) -> str:
+def written_task(text: str) -> str:
     """The task of a note written as one ("TODO: confirm DJ playlist …"), or ""."""
     m = _TASK_LABEL_RE.match(text)
     if m is None or QUESTION_RE.search(m.group(1)):
