@@ -393,6 +393,10 @@ def _joined_items(text: str) -> list[str]:
     return out
 
 
+# what a list of things left out opens with: "no meat or fish", "neither tea nor coffee"
+_NONE_OF_RE = re.compile(r"\b(?:no|not|neither|never|without)\s+$", re.I)
+
+
 def about_one_item(new_text: str, old_text: str) -> bool:
     """Whether the newer note speaks of some items of a list of the older text, not of the
     list ("Ben is the team lead now", "The kids had a piano recital" for "Kids do piano, swim
@@ -403,6 +407,9 @@ def about_one_item(new_text: str, old_text: str) -> bool:
     listed = _joined_items(old_text)
     if len(listed) < 2 or _joined_items(new_text):
         return False
+    first = min((sp for i in listed for sp in _spans(old_text, i)), default=None)
+    if first is not None and _NONE_OF_RE.search(old_text[: first[0]]):
+        return False  # "vegetarian: no meat or fish" lists what is left out: a rule, no items
     named = [i for i in listed if _spans(new_text, i)]
     if any(
         re.search(
