@@ -70,6 +70,24 @@ def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
          ("W", "Rehearsal dinner menu at Osteria Lupa: family-style pasta and a tiramisu.")),
         (("O", "Ana loves the lavender linens she saw at the Petal & Stem showroom."),
          ("O", "Jorge wants to give a toast in Spanish; Ana loves the idea.")),
+        # a family assistant's notes: someone dropped off somewhere is no change, and a vital
+        # fact gives way to no generic change
+        (("W", "Zara has a severe peanut allergy — EpiPen goes in her backpack every day."),
+         ("B", "Dropped Zara at ballet after school.")),
+        (("W", "Zara's ballet class is Mondays at 4pm at Pointe Dance Studio; her teacher is "
+               "Miss Clara."),
+         ("B", "Dropped Zara at ballet; Miss Renata has them working on a new routine.")),
+        (("W", "Dr. Greene changed Tobi's rescue inhaler to ProAir HFA."),
+         ("B", "Picked up the new inhaler from Walgreens.")),  # no inhaler named beside "new"
+        (("W", "Tobi has swim lessons on Tuesdays at 4:30pm at the Eastside YMCA."),
+         ("B", "Took Tobi to his swim lesson; he passed the level 3 test.")),
+        (("S", "TODO: buy Tobi a new pair of swim goggles."),
+         ("W", "The YMCA moved Tobi's swim lessons to Thursdays at 4:30pm starting next week.")),
+        # a research assistant's notes: a percentage is no new count, nor a new setting
+        (("W", "LowResQA test split has 6,000 examples."),
+         ("W", "The mBERT baseline gets 64.3% accuracy on LowResQA test.")),
+        (("W", "Training config for the adapter model: learning rate 3e-5, batch size 32."),
+         ("W", "The adapter model now hits 73.5% accuracy on LowResQA test.")),
     ],
 )  # fmt: skip
 def test_another_attribute_replaces_nothing(old: tuple[str, str], new: tuple[str, str]) -> None:
@@ -92,6 +110,13 @@ def test_another_attribute_replaces_nothing(old: tuple[str, str], new: tuple[str
                "caterer.")),
         (("W", "Hotel block at the Riverside Inn: 20 rooms at $169/night."),
          ("W", "Riverside Inn agreed to $149/night for the block since it's a weekend in June.")),
+        (("W", "Maya is vegetarian — no meat or fish."),
+         ("W", "Maya has started eating fish again — she's pescatarian now.")),
+        (("W", "Our babysitter is Maya Patel; she charges $16 an hour and usually does Friday "
+               "nights."),
+         ("W", "Hannah Brooks is our new babysitter; she charges $18 an hour.")),
+        (("W", "Pinned numpy to 1.24.4 because the legacy scipy wheels break on anything newer."),
+         ("W", "Pinned numpy to 1.26.4 for the scipy 1.13 wheels.")),
     ],
 )  # fmt: skip
 def test_the_same_notes_updates_are_still_read(old: tuple[str, str], new: tuple[str, str]) -> None:
@@ -136,3 +161,18 @@ def test_in_a_workspace_the_dose_and_the_gym_days_each_keep_their_own(ws: Path) 
     assert days[0][0][1] in current
     assert days[3][0][1] in current
     assert days[1][0][1] not in current
+
+
+def test_a_value_put_right_in_place_only_when_the_note_changes_no_other() -> None:
+    from agent_sleep.analysis import currency
+
+    old = "Internet is Xfinity, account in Chidi's name, $79/month."
+    new = "We switched the internet from Xfinity to Sonic fiber; Sonic is $65/month."
+    assert currency.in_place(new, old) is None  # had kept $79/month beside Sonic
+    assert (
+        currency.in_place(
+            "Correction: Postgres is on 5435, not 5434.",
+            "payments-gateway runs locally on port 8443 and its Postgres on 5434.",
+        )
+        == "payments-gateway runs locally on port 8443 and its Postgres on 5435."
+    )

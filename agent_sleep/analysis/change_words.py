@@ -49,7 +49,9 @@ CHANGE_RE = re.compile(
     r"downgraded|updated|rescheduled|shifted|transferred|handed|took over|taken over|"
     r"stopped|swapped|formerly|previously|used to|went from|cut|doubled|halved|extended|"
     r"took-over|taken-over|taking-over|handed-over|hands-over|"
-    r"shortened|postponed|delayed|pushed back|slipped|dropped|rose|fell|grew|jumped|climbed|"
+    r"shortened|postponed|delayed|pushed back|slipped|rose|fell|grew|jumped|climbed|"
+    # "dropped" a thing, not someone dropped off somewhere ("Dropped Zara at ballet")
+    r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b)|"
     r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
     r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
     r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind|"

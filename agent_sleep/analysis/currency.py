@@ -427,7 +427,20 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     m = re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", new_text, re.I)
     if m is None:
         return None
+    # another value the note gives in place of one the older text holds ("switched from
+    # Xfinity to Sonic fiber; Sonic is $65/month" for "Xfinity, …, $79/month"): not one value
+    # put right, the entry is replaced whole
+    shape = {_shape_of(v) for v in _strong_words(old_text) - _strong_words(new_text)}
+    if any(
+        _shape_of(v) in shape and any(ch.isdigit() for ch in v)
+        for v in _strong_words(new_text) - _strong_words(old_text) - {value.lower()}
+    ):
+        return None
     return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
+
+
+def _shape_of(value: str) -> str:
+    return re.sub(r"\d", "9", value)
 
 
 # another fact beside one: "… on 9:30 and retro on Fridays", "…, not …"
@@ -1102,8 +1115,12 @@ def _beside(text: str, match: re.Match[str], names: frozenset[str]) -> bool:
     """Whether one of ``names`` (lower case) stands right beside a "new …" phrase of ``text``,
     before it or after it, with nothing between but punctuation, a determiner, "is" or a
     title."""
+    end = match.end()
+    last = match.group(0).split()[-1]
+    if last.lower() in cw.STOP:  # "the new inhaler from Walgreens": "from" is no word of it
+        end -= len(last)
     before = _BEFORE_NEW_RE.search(text[: match.start()])
-    after = _AFTER_NEW_RE.match(text[match.end() :])
+    after = _AFTER_NEW_RE.match(text[end:])
     said = (re.sub(r"['’]s$", "", m.group(1).rstrip(".")).lower() for m in (before, after) if m)
     return any(name in names for name in said)
 

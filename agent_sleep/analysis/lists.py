@@ -374,6 +374,12 @@ _ITEM = rf"(?:[A-Z0-9][\w$€£@#+'’-]*(?:\.\w+)*(?: [A-Z]{_WORD})?|{_WORD})"
 _LIST_RE = re.compile(rf"(?:{_ITEM}, )*{_ITEM},? (?:and|or|&) {_ITEM}")
 
 
+_HOW_OFTEN = frozenset(
+    ["usually", "often", "always", "never", "sometimes", "rarely", "mostly", "mainly"]
+    + ["generally", "typically", "normally", "also", "then", "still"]
+)
+
+
 def _joined_items(text: str) -> list[str]:
     """The items of the lists of ``text`` joined by a conjunction, all of one shape ("Ana,
     Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
@@ -388,6 +394,8 @@ def _joined_items(text: str) -> list[str]:
             continue
         if any(i.lower() in cw.STOP or i.lower() in cw.PRONOUNS for i in items):
             continue
+        if any(i.lower() in cw.ADVERBS or i.lower() in _HOW_OFTEN for i in items):
+            continue  # "$16 an hour and usually does Friday nights": two clauses, no list
         if len({_shape(i) for i in items}) == 1:
             out += items
     return out

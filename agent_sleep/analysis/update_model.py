@@ -201,7 +201,7 @@ def last_word(
     relative = _RELATIVE_RE.search(new_text)
     if relative and relative.group(0).split()[-1].lower() not in old_text.lower():
         return verdict  # "Inês's mother lives in Braga" says nothing of where Inês lives
-    episode = verdict.why == "an episode, not a state" or _event(new_text)
+    episode = verdict.why == "an episode, not a state" or _logged(new_text)
     if episode and _just_an_episode(new_text, old_text, fresh, gone):
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
@@ -214,6 +214,11 @@ def last_word(
         return verdict  # "menu at Osteria Lupa: pasta" says no other day, time or count
     if _only_feelings_shared(new_text, old_text, known | names):
         return verdict  # "Ana loves the idea" is no newer view of the linens she loves
+    if _LABELLED_RE.search(old_text) or _TASK_RE.match(old_text):
+        return verdict  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
+    amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
+    if amounts_new and amounts_old and not amounts_new & amounts_old:
+        return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
         return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
@@ -248,6 +253,17 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
 
 
 _PLAIN_NUMBER_RE = re.compile(r"[$€£]?\d[\d,.:/]*(?:am|pm|k|%)?")
+
+
+def _amount_kinds(values: frozenset[str] | set[str]) -> set[str]:
+    """What the plain numbers among ``values`` are: a percentage ("64.3%"), an amount of money
+    ("$5,000"), or a count or measure."""
+    out = set()
+    for v in values:
+        if not _PLAIN_NUMBER_RE.fullmatch(v) or _CLOCK_RE.fullmatch(v) or _DATE_RE.fullmatch(v):
+            continue
+        out.add("percent" if v.endswith("%") else "money" if v[:1] in "$€£" else "count")
+    return out
 
 
 def _whens(values: frozenset[str] | set[str]) -> bool:
@@ -544,6 +560,19 @@ def asked(new_text: str, old_text: str) -> bool:
 def _event(text: str) -> bool:
     told = claims(text)
     return bool(told) and all(x.past for x in told)
+
+
+def _logged(text: str) -> bool:
+    """Whether a newer note tells what happened: an event, or, with no claim read (no
+    subject), a log line that opens with a verb in the past ("Took Tobi to his swim lesson; he
+    passed the level 3 test")."""
+    return _event(text) or (not claims(text) and bool(_PAST_OPENER_RE.match(text)))
+
+
+_PAST_OPENER_RE = re.compile(
+    r"\s*(?:[A-Z][a-z]{2,}ed|Took|Went|Got|Made|Met|Ran|Saw|Bought|Brought|Sent|Paid|Gave|"
+    r"Left|Kept|Told|Found|Spent|Did|Had|Sat|Wrote|Spoke|Drove|Flew|Ate|Began|Won|Lost)\b"
+)
 
 
 def probability(

@@ -204,7 +204,7 @@ def supersedes(
                 continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
-            if verdict.why in WEAK and _vital_apart(text, old_text):
+            if verdict.why in WEAK | {"a generic change"} and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
