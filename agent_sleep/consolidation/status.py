@@ -179,7 +179,8 @@ def render(s: dict[str, Any]) -> str:
         return f"No workspace at {s['workspace']} (run `agent-sleep init`)."
     lines = [
         f"Workspace {s['workspace']}",
-        f"Pending notes: {s['pending_notes']} (since {s['window_start']})"
+        f"Pending notes: {s['pending_notes']} not yet slept (sleep reads the logs from "
+        f"{s['window_start']} on)"
         + (f", plus {s['backlog_notes']} older: sleep --since DATE" if s["backlog_notes"] else ""),
     ]
     if s.get("notes_without_id"):
@@ -200,7 +201,7 @@ def render(s: dict[str, Any]) -> str:
         f"Bank pages: {s['bank_pages']}; daily logs: {s['daily_logs']}",
     ]
     if s["recent_runs"]:
-        lines.append("Recent sleep runs:")
+        lines.append("Recent sleep runs (oldest first; ids are when each ran):")
         for r in s["recent_runs"]:
             mark = " (rolled back)" if r["rolled_back"] else ""
             if r.get("unfinished"):
