@@ -57,3 +57,12 @@ def test_an_acronym_page_is_titled_as_written_and_a_past_form_is_no_topic(ws: Pa
     bp = bank / "entities" / "bp.md"
     assert bp.exists() and "\n# BP\n" in bp.read_text()
     assert not (bank / "concepts" / "felt.md").exists()
+
+
+def test_a_title_is_no_name_and_starts_no_sentence() -> None:
+    """A research assistant's notes had pages "Prof" (of "Prof. Okafor") and "Nan" (of "NaN
+    loss") beside the okafor page."""
+    assert distill.names("Emailed Prof. Okafor the draft; Dr. Feld replied.") == ["Okafor", "Feld"]
+    assert distill.names("Dr. Greene changed the inhaler.") == ["Greene"]
+    assert distill.names("Got a NaN loss again on run 7.") == []
+    assert distill.known_names(["Prof. Okafor approved it.", "Emailed Prof. Okafor."]) == {"Okafor"}

@@ -232,14 +232,23 @@ def _name_word(word: str) -> str:
     w = re.sub(r"['’]s$", "", word).strip("-'’")
     if not w or "'" in w or "’" in w or len(w) < 2:
         return ""
-    if w.lower() in NOT_NAMES:
+    if w.lower() in NOT_NAMES or w.lower() in TITLES or w.lower() in _VALUES:
         return ""
     return w
 
 
 def _at_start(sentence: str, at: int) -> bool:
     before = sentence[:at].rstrip(" \"'([“‘")
+    if _TITLE_END_RE.search(before):
+        return False  # "Emailed Prof. Okafor": the title's period ends no sentence
     return not before or before[-1] in ".!?:;-–—→↔>\n"  # "A → Fixed …": a statement opens
+
+
+# values a program prints, no names ("Got a NaN loss again")
+_VALUES = frozenset(["nan", "null", "nil", "none", "undefined", "true", "false", "inf"])
+# a title before a name: never a name of its own ("Prof" of "Prof. Okafor")
+TITLES = frozenset(["dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "fr", "rev"])
+_TITLE_END_RE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev)\.?$")
 
 
 # words that open an agent's log lines, a label or an act: "Bug BUG-240: …", "Plan for
