@@ -83,6 +83,9 @@ def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
          ("B", "Took Tobi to his swim lesson; he passed the level 3 test.")),
         (("S", "TODO: buy Tobi a new pair of swim goggles."),
          ("W", "The YMCA moved Tobi's swim lessons to Thursdays at 4:30pm starting next week.")),
+        # a freelancer's notes: a record of one delivery is no new requirement
+        (("W", "Acme wants all deliverables exported as PDF plus PNG at 2x."),
+         ("B", "Wrapped up the Acme homepage; final files exported as PDF + PNG.")),
         # a research assistant's notes: a percentage is no new count, nor a new setting
         (("W", "LowResQA test split has 6,000 examples."),
          ("W", "The mBERT baseline gets 64.3% accuracy on LowResQA test.")),
@@ -176,3 +179,13 @@ def test_a_value_put_right_in_place_only_when_the_note_changes_no_other() -> Non
         )
         == "payments-gateway runs locally on port 8443 and its Postgres on 5435."
     )
+
+
+def test_a_list_with_asides_is_still_a_list() -> None:
+    from agent_sleep.analysis import lists
+
+    text = (
+        "Priya's current clients: Acme Outdoor (website redesign), Lumen Studio (brand "
+        "guidelines) and Fernway Coffee (packaging)."
+    )
+    assert lists._joined_items(text) == ["Acme Outdoor", "Lumen Studio", "Fernway Coffee"]

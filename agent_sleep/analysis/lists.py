@@ -374,6 +374,7 @@ _ITEM = rf"(?:[A-Z0-9][\w$€£@#+'’-]*(?:\.\w+)*(?: [A-Z]{_WORD})?|{_WORD})"
 _LIST_RE = re.compile(rf"(?:{_ITEM}, )*{_ITEM},? (?:and|or|&) {_ITEM}")
 
 
+_ASIDE_RE = re.compile(r"\s*\([^()]*\)")
 _HOW_OFTEN = frozenset(
     ["usually", "often", "always", "never", "sometimes", "rarely", "mostly", "mainly"]
     + ["generally", "typically", "normally", "also", "then", "still"]
@@ -384,6 +385,7 @@ def _joined_items(text: str) -> list[str]:
     """The items of the lists of ``text`` joined by a conjunction, all of one shape ("Ana,
     Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
     out: list[str] = []
+    text = _ASIDE_RE.sub("", text)  # "Acme Outdoor (website redesign), Lumen Studio (…) and …"
     for m in _LIST_RE.finditer(text):
         items = [i.strip() for i in re.split(r",? (?:and|or|&) |, ", m.group(0)) if i.strip()]
         items = [re.sub(r"^(?:both|either) ", "", i, flags=re.I) for i in items]

@@ -563,10 +563,10 @@ def _event(text: str) -> bool:
 
 
 def _logged(text: str) -> bool:
-    """Whether a newer note tells what happened: an event, or, with no claim read (no
-    subject), a log line that opens with a verb in the past ("Took Tobi to his swim lesson; he
-    passed the level 3 test")."""
-    return _event(text) or (not claims(text) and bool(_PAST_OPENER_RE.match(text)))
+    """Whether a newer note tells what happened: an event, or a log line that opens with a
+    verb in the past, with no subject ("Took Tobi to his swim lesson; he passed the level 3
+    test", "Wrapped up the Acme homepage; final files exported as PDF + PNG")."""
+    return _event(text) or bool(_PAST_OPENER_RE.match(text))
 
 
 _PAST_OPENER_RE = re.compile(
