@@ -65,3 +65,19 @@ def test_a_task_is_listed_once_as_a_task_not_as_an_open_question(ws: Path) -> No
     assert "To do: book the tasting" in actions
     assert "Find out: todo" not in actions
     assert "Find out: Not sure whether the arch is included" in actions
+
+
+def test_search_shows_a_task_and_its_action_once(ws: Path) -> None:
+    """The next-session action says its note again ("S: To do: book the tasting" for "S: todo:
+    book the tasting"): search shows one hit that cites both (an on-call assistant's search
+    had shown every TODO twice)."""
+    from agent_sleep import recall
+
+    day = dt.datetime(2026, 11, 3, 9, 0)
+    micro_rest("todo: book the tasting", "S", workspace=ws, when=day)
+    micro_rest("Jorge wants to give a toast in Spanish.", "W", workspace=ws, when=day)
+    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+    hits = recall(ws, "book the tasting", k=6)
+    said = [h for h in hits if "book the tasting" in h.text]
+    assert len(said) == 1
+    assert len(said[0].sources) >= 2  # the action and the note it says again

@@ -522,12 +522,23 @@ def nothing_close(query: str, hits: list[Hit]) -> str | None:
 
 def _said(text: str, kind: str) -> str:
     """What a unit says, for the near-duplicate check: a bank unit of one entry without its
-    "Page — Section" line (an archived entry is the note it came from, said again)."""
+    "Page — Section" line (an archived entry is the note it came from, said again), a
+    next-session action without its label."""
     if kind == "bank":
         _head, _, body = text.partition("\n")
         if body and "\n" not in body:
-            return body
-    return text
+            text = body
+    # a next-session action says its note again under a label ("S: To do: book the tasting"
+    # for "S: todo: book the tasting", "Follow up: …"): neither the type nor the label is a
+    # word of what it says
+    return _ACTION_LABEL_RE.sub("", _TYPE_PREFIX_RE.sub("", text, count=1), count=1)
+
+
+_TYPE_PREFIX_RE = re.compile(r"^(?:- )?[WBOS](?:\(c=[\d.]+\))?: ")
+_ACTION_LABEL_RE = re.compile(
+    r"^(?:to[- ]?do|follow up|find out|next step|action item|task)\s*[:\-–—]\s*|^todo\s+",
+    re.I,
+)
 
 
 @functools.lru_cache(maxsize=16384)
