@@ -83,7 +83,11 @@ def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
          ("B", "Took Tobi to his swim lesson; he passed the level 3 test.")),
         (("S", "TODO: buy Tobi a new pair of swim goggles."),
          ("W", "The YMCA moved Tobi's swim lessons to Thursdays at 4:30pm starting next week.")),
-        # a freelancer's notes: a record of one delivery is no new requirement
+        # a freelancer's notes: an invoice's amount is no new payment term, a record of one
+        # delivery no new requirement
+        (("W", "Acme Outdoor payment terms are net 30."),
+         ("W", "INV-2041 to Acme Outdoor for £2,400 sent today (status: sent, awaiting "
+               "payment).")),
         (("W", "Acme wants all deliverables exported as PDF plus PNG at 2x."),
          ("B", "Wrapped up the Acme homepage; final files exported as PDF + PNG.")),
         # a research assistant's notes: a percentage is no new count, nor a new setting

@@ -266,6 +266,33 @@ def _amount_kinds(values: frozenset[str] | set[str]) -> set[str]:
     return out
 
 
+_AMOUNT_RE = re.compile(
+    r"(?<![\w.-])([$€£]\s?)?(?<![\w.-])\d[\d,]*(?:\.\d+)?(?![\w-])(\s?%)?"
+    r"(\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|chf|bucks)\b)?",
+    re.I,
+)
+
+
+def _amounts_apart(new_text: str, old_text: str) -> bool:
+    """Whether the numbers each note says are amounts of different kinds only: money in one,
+    percentages or plain counts in the other (read in the text: a value's tokens split
+    "£2,400")."""
+
+    def kinds(text: str) -> set[str]:
+        out = set()
+        for m in _AMOUNT_RE.finditer(text):
+            if re.match(r"\d{4}-\d{2}", text[m.start() :]) or text[m.end() : m.end() + 1] in (
+                ":",
+                "-",
+            ):
+                continue  # a date or a time of day
+            out.add("money" if m.group(1) or m.group(3) else "percent" if m.group(2) else "count")
+        return out
+
+    new, old = kinds(new_text), kinds(old_text)
+    return bool(new and old and not new & old)
+
+
 def _whens(values: frozenset[str] | set[str]) -> bool:
     """Whether ``values`` hold a plain number (not an identifier: "build-01", "s3") or a
     weekday or month: a value of a day, a time, an amount or a count."""
@@ -429,7 +456,9 @@ def _just_an_episode(
         return False
     if cw.ARROW_RE.search(new_text) or cw.NEW_OF_RE.search(new_text):
         return False  # "bump sqlalchemy 1.4 -> 2.0", "booked with my new dentist, Dr. Faria"
-    digits = bool(_number_kinds(fresh) & _number_kinds(gone))
+    digits = bool(_number_kinds(fresh) & _number_kinds(gone)) and not _amounts_apart(
+        new_text, old_text
+    )  # "£2,400 sent" is no new "net 30"
     # a time for a time, a place for a place ("arbitration seat is Singapore"), languages for
     # languages ("met two German clients" gives none for "the Portuguese translators' APT")
     places = c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text) & {gazetteer.PLACE}
