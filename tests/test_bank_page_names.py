@@ -22,17 +22,22 @@ def test_a_name_joined_by_an_ampersand_is_one_name() -> None:
     assert distill.names("We paid Olive & the florist today.", known) == ["Olive"]
 
 
+def _one_day(ws: Path, day: dt.datetime, texts: list[str]) -> None:
+    for k, text in enumerate(texts):
+        micro_rest(text, "B", workspace=ws, when=day + dt.timedelta(minutes=10 * k))
+    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+
+
 def test_its_bank_page_is_one_page_titled_as_written(ws: Path) -> None:
-    day = dt.datetime(2026, 10, 14, 9, 0)
-    for k, text in enumerate(
+    _one_day(
+        ws,
+        dt.datetime(2026, 10, 14, 9, 0),
         [
             "Paid Olive & Thyme the $2,000 catering deposit.",
             "Tasting at Olive & Thyme went well; Ana loved the short rib.",
             "Olive & Thyme needs the final headcount by May 1.",
-        ]
-    ):
-        micro_rest(text, "B", workspace=ws, when=day + dt.timedelta(minutes=10 * k))
-    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+        ],
+    )
     pages = {p.name for p in (ws / "bank" / "entities").glob("*.md")}
     assert "olive.md" not in pages and "thyme.md" not in pages
     assert "olive-thyme.md" in pages
@@ -41,18 +46,17 @@ def test_its_bank_page_is_one_page_titled_as_written(ws: Path) -> None:
 
 def test_an_acronym_page_is_titled_as_written_and_a_past_form_is_no_topic(ws: Path) -> None:
     """A health assistant's notes had a page titled "Bp" and a concept page "Felt"."""
-    day = dt.datetime(2026, 10, 26, 8, 0)
-    for k, text in enumerate(
+    _one_day(
+        ws,
+        dt.datetime(2026, 10, 26, 8, 0),
         [
             "Home BP this morning 131/84.",
             "BP after the run was 128/80.",
             "Long run 16 km, felt good.",
             "Easy run 8 km, felt tired.",
             "Tempo run 10 km, felt strong.",
-        ]
-    ):
-        micro_rest(text, "B", workspace=ws, when=day + dt.timedelta(minutes=10 * k))
-    sleep_cycle(ws, provider="offline", now=day.replace(hour=22))
+        ],
+    )
     bank = ws / "bank"
     bp = bank / "entities" / "bp.md"
     assert bp.exists() and "\n# BP\n" in bp.read_text()
