@@ -332,3 +332,23 @@ def test_plain_rollback_takes_the_newest_run_within_one_second(ws: Path) -> None
     assert rollback(ws)["run_id"] == same_second
     assert rollback(ws)["run_id"] == first
     assert not memory_entries(ws)
+
+
+def test_plain_rollback_takes_the_journals_newest_run_whatever_the_files_times(ws: Path) -> None:
+    """A workspace copied with `cp -r` gives every run's record the time of the copy, in no
+    order: the journal says which run came last (an on-call assistant's copy had rolled back
+    an older run, which then refused)."""
+    import os
+
+    from agent_sleep.consolidation.journal import rollback
+
+    micro_rest("Caroline moved to Boston with Apollo", "W", workspace=ws, when=day(1))
+    first = sleep_cycle(ws, "nrem", "offline", now=NOW).run_id
+    micro_rest("Melanie adopted a cat named Luna", "B", workspace=ws, when=day(1))
+    second = sleep_cycle(ws, "nrem", "offline", now=NOW).run_id
+    assert first and second
+    runs = ws / ".agent-sleep" / "runs"
+    os.utime(runs / first / "meta.json", ns=(2_000_000_000 * 10**9,) * 2)  # the first looks newer
+    os.utime(runs / second / "meta.json", ns=(1_000_000_000 * 10**9,) * 2)
+    assert rollback(ws)["run_id"] == second
+    assert rollback(ws)["run_id"] == first

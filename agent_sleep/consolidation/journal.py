@@ -198,7 +198,18 @@ def latest_run(ws: Workspace) -> str | None:
             started[run_id] = (runs / run_id / "meta.json").stat().st_mtime_ns
         except OSError:
             continue
-    for run_id in sorted(started, key=started.__getitem__, reverse=True):
+    # the journal's order says which run came last, whatever the files' times (a copy made
+    # with `cp -r` gives them all the time of the copy); a run with no journal line goes after
+    # the journaled runs its record is not older than
+    sequence = list(dict.fromkeys(reversed(journaled)))[::-1]  # each at its last line
+    place = {run_id: float(k) for k, run_id in enumerate(sequence)}
+
+    def order(run_id: str) -> float:
+        if run_id in place:
+            return place[run_id]
+        return sum(started.get(j, 0) <= started[run_id] for j in sequence) - 0.5
+
+    for run_id in sorted(started, key=order, reverse=True):
         try:
             if not _meta(ws, run_id).get("rolled_back"):
                 return run_id
