@@ -248,7 +248,7 @@ def _at_start(sentence: str, at: int) -> bool:
 _VALUES = frozenset(["nan", "null", "nil", "none", "undefined", "true", "false", "inf"])
 # a title before a name: never a name of its own ("Prof" of "Prof. Okafor")
 TITLES = frozenset(["dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "fr", "rev"])
-_TITLE_END_RE = re.compile(r"(?<![\w.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev)\.?$")
+_TITLE_END_RE = re.compile(rf"(?<![\w.])(?:{'|'.join(t.capitalize() for t in TITLES)})\.?$")
 
 
 # words that open an agent's log lines, a label or an act: "Bug BUG-240: …", "Plan for

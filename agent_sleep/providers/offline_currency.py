@@ -110,6 +110,8 @@ STRENGTH = {
 
 # the readings of likeness, not of the clause rules: the embedding's and the learned model's
 WEAK = frozenset({"said alike", "likely update"})
+# readings that say nothing of what changed: read only as alike, or a verb of change alone
+UNSAID = WEAK | {"a generic change"}
 
 # verdicts without change language: two such values on one day both stand (the learned model
 # is not asked of two notes of one day at all)
@@ -204,13 +206,13 @@ def supersedes(
                 continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
-            if verdict.why in WEAK | {"a generic change"} and _vital_apart(text, old_text):
+            if verdict.why in UNSAID and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):
                 continue  # "prefers running in the early morning" is no new weekly distance
-            if verdict.why in WEAK | {"a generic change"} and update_model.logged_work(text):
+            if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
             rank = (
                 kind == "B" or types.get(ref) != "B",  # a fact before what happened

@@ -53,6 +53,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from agent_sleep.core import args
+from agent_sleep.core import notes as fmt
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval.bm25 import STOPWORDS, tokenize, words
 from agent_sleep.retrieval.index_matrix import SKETCH_FROM, UNSEEN
@@ -531,10 +532,11 @@ def _said(text: str, kind: str) -> str:
     # a next-session action says its note again under a label ("S: To do: book the tasting"
     # for "S: todo: book the tasting", "Follow up: …"): neither the type nor the label is a
     # word of what it says
-    return _ACTION_LABEL_RE.sub("", _TYPE_PREFIX_RE.sub("", text, count=1), count=1)
+    return _ACTION_LABEL_RE.sub(
+        "", fmt.PREFIX_RE.sub("", text.removeprefix("- "), count=1), count=1
+    )
 
 
-_TYPE_PREFIX_RE = re.compile(r"^(?:- )?[WBOS](?:\(c=[\d.]+\))?: ")
 _ACTION_LABEL_RE = re.compile(
     r"^(?:to[- ]?do|follow up|find out|next step|action item|task)\s*[:\-–—]\s*|^todo\s+",
     re.I,
