@@ -152,8 +152,26 @@ ABOUT_ONE_ITEM = [
     ("Kids do piano, swim and chess", "The kids had a piano recital on Saturday"),
     ("On-call rotation: Ana, Ben and Carla", "Ben moved to Porto"),
     ("Maya does soccer and piano", "Maya's soccer practice is now only on Thursdays"),
+    # titles and asides inside the list; a name said by its first word; a false list in the
+    # note ("leaving for industry and steps down") is none of the same shape
+    (
+        "Lena's thesis committee: Prof. Okafor (chair), Dr. Marcus Feld, and Dr. Priya Raman.",
+        "Dr. Priya Raman is leaving for industry and steps down from Lena's committee; "
+        "Dr. Tomás Ibarra replaces her.",
+    ),
+    (
+        "Current clients: Acme Outdoor (website redesign), Lumen Studio (brand guidelines) and "
+        "Fernway Coffee (packaging).",
+        "Acme website redesign is due Oct 30.",
+    ),
 ]
 NOT_ABOUT_ONE_ITEM = [
+    (
+        "Committee: Prof. Okafor, Dr. Marcus Feld and Dr. Priya Raman.",
+        "The committee is Okafor, Feld and Ibarra.",
+    ),  # fmt: skip
+    # two items start with the same word: "Acme" names neither
+    ("Clients: Acme Outdoor, Acme Foods and Lumen Studio", "Acme is due Oct 30"),
     ("We use Redis and Memcached for caching", "We now use only Redis for caching"),
     ("Our team members are Ana, Ben and Carla", "Only Ana remains on the team"),
     ("Tests run on Python 3.11 and 3.12", "Tests now run on Python 3.12 and 3.13"),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer
 from agent_sleep.analysis.claims import lemma, tokens
+from agent_sleep.analysis.distill import TITLES
 
 # the item went: "no longer use X", "dropped X", "X was removed", "Ben left the team"
 REMOVED_RE = re.compile(
@@ -33,7 +34,7 @@ REMOVED_RE = re.compile(
     r"moved off|migrated off|migrated away from|off the team|no more|turned off|switched off|"
     r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|sold|gave away|"
     r"given away|gave up|given up|passed away|died|let go|laid off|dropped out|pulled out|"
-    r"opted out|stepped down|stepped away|ended|ditched|lost|outgrew|"
+    r"opted out|stepped down|steps down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",
     re.I,
 )
@@ -42,7 +43,7 @@ REMOVED_RE = re.compile(
 ADDED_RE = re.compile(
     r"\b(?:joined|join|joins|took up|takes up|picked up|added|adds|started|starts|signed up for|"
     r"came on board|came aboard|onboarded|brought in|switched to|moved to|now uses?|"
-    r"replaced (?:him|her|them|it)|took (?:his|her|their|its) (?:place|spot|seat))\b",
+    r"replace[sd] (?:him|her|them|it)|took (?:his|her|their|its) (?:place|spot|seat))\b",
     re.I,
 )
 # the new note names the whole list: "we now use only Redis", "Ana alone remains"
@@ -375,6 +376,8 @@ _LIST_RE = re.compile(rf"(?:{_ITEM}, )*{_ITEM},? (?:and|or|&) {_ITEM}")
 
 
 _ASIDE_RE = re.compile(r"\s*\([^()]*\)")
+# a title before a name, which would end a list item at its full stop
+_TITLE_RE = re.compile(rf"\b(?:{'|'.join(t.capitalize() for t in TITLES)})\.? (?=[A-Z])")
 _HOW_OFTEN = frozenset(
     ["usually", "often", "always", "never", "sometimes", "rarely", "mostly", "mainly"]
     + ["generally", "typically", "normally", "also", "then", "still"]
@@ -386,6 +389,7 @@ def _joined_items(text: str) -> list[str]:
     Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
     out: list[str] = []
     text = _ASIDE_RE.sub("", text)  # "Acme Outdoor (website redesign), Lumen Studio (…) and …"
+    text = _TITLE_RE.sub("", text)  # "Prof. Okafor, Dr. Marcus Feld and Dr. Priya Raman"
     for m in _LIST_RE.finditer(text):
         items = [i.strip() for i in re.split(r",? (?:and|or|&) |, ", m.group(0)) if i.strip()]
         items = [re.sub(r"^(?:both|either) ", "", i, flags=re.I) for i in items]
@@ -415,12 +419,14 @@ def about_one_item(new_text: str, old_text: str) -> bool:
     if not _may_list(old_text):
         return False
     listed = _joined_items(old_text)
-    if len(listed) < 2 or _joined_items(new_text):
+    # a list of the new note's own, of the same shape ("The committee is Okafor, Feld and
+    # Ibarra"), is the whole of it; not "leaving for industry and steps down"
+    if len(listed) < 2 or any(_shape(i) == _shape(listed[0]) for i in _joined_items(new_text)):
         return False
     first = min((sp for i in listed for sp in _spans(old_text, i)), default=None)
     if first is not None and _NONE_OF_RE.search(old_text[: first[0]]):
         return False  # "vegetarian: no meat or fish" lists what is left out: a rule, no items
-    named = [i for i in listed if _spans(new_text, i)]
+    named = [i for i in listed if _spans(new_text, i) or _first_name_of(i, listed, new_text)]
     if any(
         re.search(
             _ONLY_BEFORE + re.escape(i) + r"\b|\b" + re.escape(i) + _ONLY_AFTER, new_text, re.I
@@ -429,6 +435,17 @@ def about_one_item(new_text: str, old_text: str) -> bool:
     ):
         return False
     return 0 < len(named) < len(listed)
+
+
+def _first_name_of(item: str, listed: list[str], text: str) -> bool:
+    """Whether ``text`` names ``item``, a name of two or more words, by its first word alone
+    ("Acme" for "Acme Outdoor", "Lumen" for "Lumen Studio"), no other item starting with it."""
+    words = item.split()
+    if len(words) < 2 or not all(_shape(w) for w in words) or words[0].lower() in cw.STOP:
+        return False
+    if sum(1 for i in listed if i.split()[0] == words[0]) > 1:
+        return False
+    return re.search(r"(?<![\w.-])" + re.escape(words[0]) + r"(?![\w-])", text) is not None
 
 
 def _agree(old_text: str, text: str) -> str:
