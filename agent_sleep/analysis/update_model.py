@@ -65,6 +65,14 @@ _LABELLED_RE = re.compile(
     r"^\s*(?:plan|todo|to-do|to do|idea|bug|issue|question|open question)\b[^:\n]{0,24}:", re.I
 )
 
+# the minutes of a meeting: "Aisha's 1:1: release checklist draft for v2.3 done", "Standup:
+# Hana is out Friday" (what was said there, no new value of a standing fact the rules missed)
+_MEETING_RE = re.compile(
+    r"\s*(?:[\w.'’-]+(?:\s[\w.'’-]+){0,3}\s)?(?:1:1|1-on-1|one-on-one|stand-?up|retro|"
+    r"retrospective|sync|check-in|catch-up|meeting)(?:\s(?:with|re)\s[^:\n]{1,30})?\s*:\s",
+    re.I,
+)
+
 # a line of a work log, a past act of work: "Implemented the rate limiter behind a feature
 # flag" says nothing new of where feature flags live, "Drafted the v2.0 release notes" nothing
 # of the v2.0 deadline, "Emailed Brightpath the case study" nothing of its billing email
@@ -187,7 +195,12 @@ def last_word(
         return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds
-    if _LABELLED_RE.search(new_text) or _WORK_LOG_RE.search(new_text) or _TASK_RE.match(new_text):
+    if (
+        _LABELLED_RE.search(new_text)
+        or _WORK_LOG_RE.search(new_text)
+        or _TASK_RE.match(new_text)
+        or _MEETING_RE.match(new_text)
+    ):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
     if c.renamed_only(new_text, old_text):
         return verdict  # the company's new name: Carlos still handles its procurement
@@ -310,7 +323,7 @@ def _stated(text: str) -> set[str]:
 _FEELINGS = frozenset(
     c.lemma(w)
     for w in ["love", "loves", "like", "likes", "enjoy", "enjoys", "hate", "hates", "adore"]
-    + ["think", "feel"]
+    + ["think", "feel", "favorite", "favourite"]
 )
 
 
