@@ -404,6 +404,8 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     parts = re.split(r"\s+[-–—]\s+|;\s+", new_text)
     corrected = set().union(*(_corrected(p) for p in parts))
     named = {p for phrase in _marked_old(new_text) for p in phrase} | corrected
+    if not named:
+        return _slot_put_right(new_text, old_text)
     if len(named) != 1:
         return None
     (gone,) = named
@@ -437,6 +439,54 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     ):
         return None
     return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
+
+
+# a number as a value: "13", "75%", "$12.50", "7:30" (not a version's dots run on: "v2.3")
+_SLOT_VALUE = r"[$€£]?\d[\d,.:]*%?"
+_SLOT_GAP = r"(?:\s+(?:is|are|was|at|now|of|to|on|by|=)|:)*\s+"
+_SLOT_RES = (  # the word before the number, and after it
+    re.compile(rf"(?<![\w.$€£-])(?P<word>[A-Za-z][\w-]{{2,}}){_SLOT_GAP}(?P<value>{_SLOT_VALUE})"
+               r"(?![\w-]|\.\d)"),
+    re.compile(rf"(?<![\w.$€£-])(?P<value>{_SLOT_VALUE}){_SLOT_GAP}(?P<word>[A-Za-z][\w-]{{2,}})"),
+)  # fmt: skip
+
+
+def _slots(text: str) -> dict[str, set[str]]:
+    """The numbers of ``text`` by the word beside them ("Postgres 13": postgres -> 13; "75%
+    hydration": hydration -> 75%), the word's lemma as key (light words aside)."""
+    out: dict[str, set[str]] = {}
+    for rx in _SLOT_RES:
+        for m in rx.finditer(text):
+            word, value = m.group("word").lower(), m.group("value").rstrip(".,:")
+            if word in cw.STOP or word in ("and", "or", "per", "every", "each"):
+                continue
+            out.setdefault(lemma(word), set()).add(value)
+    return out
+
+
+def _slot_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one number the newer note gives anew beside the same word put
+    right ("billing-api listens on port 8080 and runs on Postgres 13", then "… it's on
+    Postgres 15 now": "… port 8080 and runs on Postgres 15"; "40 croissants and 12 loaves …,
+    delivered by 7:30", then "55 croissants and 12 loaves a day"), or None: one pair of
+    numbers only (old, new), each said once beside that word, the old once in the older text."""
+    old_slots, new_slots = _slots(old_text), _slots(new_text)
+    pairs = set()
+    for word in old_slots.keys() & new_slots.keys():
+        olds, news = old_slots[word], new_slots[word]
+        if len(olds) != 1 or len(news) != 1 or olds == news:
+            continue
+        (a,), (b,) = olds, news
+        if _shape_of(a).strip("9") != _shape_of(b).strip("9"):
+            continue  # "75%" and "78%" are one kind, "13" and "$15" two
+        pairs.add((a, b))
+    if len(pairs) != 1:
+        return None
+    ((a, b),) = pairs
+    at = list(re.finditer(rf"(?<![\w.$€£-]){re.escape(a)}(?![\w]|\.\d)", old_text))
+    if len(at) != 1:
+        return None
+    return old_text[: at[0].start()] + b + old_text[at[0].end() :]
 
 
 def _shape_of(value: str) -> str:

@@ -1,0 +1,78 @@
+"""A newer number for one part of an entry that holds several facts puts that number right.
+
+Exploratory tests, untuned: "billing-api listens on port 8080 and runs on Postgres 13", then
+weeks later "… it's on Postgres 15 now", retired the entry whole, so the port left MEMORY.md;
+a café's new order size took its contact and delivery time with it, and a new hydration took a
+formula's salt and levain. The entry is now rewritten with the one number changed, when the
+note gives exactly one new number beside a word the entry has a number beside.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import currency
+from agent_sleep.core import notes
+
+CASES = [
+    (
+        "billing-api listens on port 8080 and runs on Postgres 13.",
+        "Priya finished the billing-api database upgrade over the weekend; it's on Postgres 15 "
+        "now.",
+        "billing-api listens on port 8080 and runs on Postgres 15.",
+    ),
+    (
+        "Café Lumen (contact Mei Tanaka) has a standing order: 40 croissants and 12 sourdough "
+        "loaves every day, delivered by 7:30.",
+        "Café Lumen standing order: 55 croissants and 12 sourdough loaves a day.",
+        "Café Lumen (contact Mei Tanaka) has a standing order: 55 croissants and 12 sourdough "
+        "loaves every day, delivered by 7:30.",
+    ),
+    (
+        "Country sourdough formula: 75% hydration, 2% salt, 20% levain.",
+        "Country sourdough is now at 78% hydration after the trial.",
+        "Country sourdough formula: 78% hydration, 2% salt, 20% levain.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "want"), CASES)
+def test_the_one_number_is_put_right(old: str, new: str, want: str) -> None:
+    assert currency.in_place(new, old) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two numbers anew: no one value to put right
+        ("Order: 40 croissants and 12 loaves, delivered by 7:30.",
+         "Order: 55 croissants and 14 loaves."),
+        # the number beside no word the entry has a number beside
+        ("billing-api listens on port 8080 and runs on Postgres 13.",
+         "billing-api now answers in 40 ms."),
+        # one fact only: the entry is replaced, not edited
+        ("The rent is £1,850 a month.", "The rent is £1,920 a month."),
+        # a different kind of number beside the word
+        ("Postgres 13 and Redis 7 run on the box.", "Postgres $15 and Redis 7 run on the box."),
+    ],
+)  # fmt: skip
+def test_nothing_to_put_right(old: str, new: str) -> None:
+    assert currency.in_place(new, old) is None
+
+
+def test_sleep_keeps_the_port_and_takes_the_new_version(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    old, new, want = CASES[0]
+    first = dt.datetime(2026, 9, 30, 9, 0)
+    micro_rest(old, "W", workspace=ws, when=first)
+    sleep_cycle(ws, provider="offline", now=first.replace(hour=22))
+    later = dt.datetime(2026, 10, 23, 9, 0)
+    micro_rest(new, "W", workspace=ws, when=later)
+    sleep_cycle(ws, provider="offline", now=later.replace(hour=22))
+    current = [b.note.text for b in notes.parse((ws / "MEMORY.md").read_text()).blocks if b.note]
+    assert any(want in text for text in current), current
+    assert not any("Postgres 13" in text for text in current)
