@@ -15,7 +15,7 @@ import functools
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +140,37 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
             )
             if claim is not None:
                 out.append(claim)
-    return tuple(out)
+    return tuple(_of_the_first(out))
+
+
+# a role of someone for something, said with no owner of its own after the note has named it:
+# "Our plumber is Stone Plumbing; contact is Ray Stone", "Flour is from Millstone Mills.
+# Contact there is Dave Okafor"
+_ROLES = frozenset(
+    ["contact", "rep", "representative", "liaison", "email", "phone", "number", "address"]
+    + ["website", "manager", "owner", "lead", "account"]
+)
+
+
+def _of_the_first(told: list[Claim]) -> list[Claim]:
+    """``told`` with each later claim whose owner is a bare role ("contact is Ray Stone") said
+    of what the first claim is about: its owner becomes the role's qualifier, so the contact of
+    the plumber and the contact of the window cleaner are two things."""
+    if len(told) < 2:
+        return told
+    first = told[0]
+    out = [first]
+    for claim in told[1:]:
+        if (
+            claim.owner
+            and claim.owner <= _ROLES
+            and not claim.qualifiers
+            and not claim.whose
+            and not claim.owner & first.owner
+        ):
+            claim = replace(claim, qualifiers=first.owner | first.qualifiers)
+        out.append(claim)
+    return out
 
 
 def _unlabelled(text: str) -> str:

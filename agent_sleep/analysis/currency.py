@@ -1465,7 +1465,9 @@ def same_class(new_text: str, old_text: str) -> bool:
         return bool(new_v & old_v) or not (new_v or old_v)
     if shared == {"schedule"}:  # "takes vitamin D daily" / "started eating fish": no when
         return _says_when(new_text) and _says_when(old_text)
-    return bool(shared)
+    # to like or prefer is no attribute of its own: "likes the matte black faucet" and "both
+    # preferred the quartzite's warmer tones" are of two things
+    return bool(shared - {"preference"})
 
 
 _WHEN_KINDS = frozenset({"weekday", "time", "month"})

@@ -1,0 +1,63 @@
+"""A role said after a note names what it is about belongs to that thing; a liking is no attribute.
+
+Exploratory tests, untuned. A bakery's notes: "Bramble Café standing order is …; contact is
+Jonas Berg" retired "Main bread flour is T65 from Millstone Mills … Contact there is Dave
+Okafor" (two contacts, read as one attribute), and a plumber's contact was retired by a window
+cleaner's. A renovation's: "Switched the countertop to Taj Mahal quartzite - Priya and Arjun
+both preferred its warmer tones" retired "Priya likes the matte black finish for the kitchen
+faucet" (both "preference"). The updates of a contact are still read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_sleep.providers import offline_currency
+
+
+def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
+    out = offline_currency.supersedes(
+        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
+        [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
+        [],
+        frozenset(),
+        offline_currency.similarity(),
+    )
+    return bool(out)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("W", "Main bread flour is T65 from Millstone Mills, £18.40 per 25kg sack. Contact there "
+               "is Dave Okafor (dave@millstonemills.co.uk)."),
+         ("W", "Bramble Café standing order is 30 croissants and 8 sourdough loaves daily "
+               "Tue–Sat; contact is Jonas Berg.")),
+        (("W", "Our plumber is Stone Plumbing; contact is Ray Stone."),
+         ("W", "The window cleaner is ClearView; contact is Jonas Berg.")),
+        (("O", "Priya likes the matte black finish for the kitchen faucet (Delta Trinsic)."),
+         ("W", "Switched the countertop to Taj Mahal quartzite - Priya and Arjun both preferred "
+               "its warmer tones over the Calacatta Laza quartz.")),
+    ],
+)  # fmt: skip
+def test_another_things_role_or_liking_replaces_nothing(
+    old: tuple[str, str], new: tuple[str, str]
+) -> None:
+    assert not _replaces(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("W", "Our plumber is Stone Plumbing; contact is Ray Stone."),
+         ("W", "Stone Plumbing's contact is now Jonas Berg.")),
+        (("W", "Our plumber is Stone Plumbing; contact is Ray Stone."),
+         ("W", "Our plumber is Stone Plumbing; contact is Jonas Berg now.")),
+        (("W", "Acme is our biggest client; the account manager is Dana."),
+         ("W", "The account manager for Acme is now Laura.")),
+        (("O", "Priya likes the matte black finish for the kitchen faucet."),
+         ("O", "Priya now prefers a brushed brass finish for the kitchen faucet.")),
+    ],
+)  # fmt: skip
+def test_a_new_contact_is_still_read(old: tuple[str, str], new: tuple[str, str]) -> None:
+    assert _replaces(old, new)
