@@ -10,8 +10,12 @@ faucet" (both "preference"). The updates of a contact are still read.
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 import pytest
 
+from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.providers import offline_currency
 
 
@@ -61,3 +65,23 @@ def test_another_things_role_or_liking_replaces_nothing(
 )  # fmt: skip
 def test_a_new_contact_is_still_read(old: tuple[str, str], new: tuple[str, str]) -> None:
     assert _replaces(old, new)
+
+
+def test_a_number_asked_for_again_is_its_own_entrys(tmp_path: Path) -> None:
+    """ "Priya asked for Karen's number again: 555-0193" retired the contractor's line with his
+    own phone and email (read as alike); the number stands in the electrician's entry, which the
+    note only says again."""
+    ws = tmp_path / "ws"
+    days = [
+        (dt.datetime(2026, 3, 2, 9), "Priya is renovating her kitchen. General contractor is Tom "
+         "Hadley of Hadley Home Builders, phone 555-0142, email tom@hadleyhomes.com."),
+        (dt.datetime(2026, 3, 4, 9), "Electrician is Karen Voss from Bright Spark Electric, phone "
+         "555-0193, kvoss@brightsparkelectric.com."),
+        (dt.datetime(2026, 3, 31, 9), "Priya asked for Karen's number again: 555-0193."),
+    ]  # fmt: skip
+    for when, text in days:
+        micro_rest(text, "W", workspace=ws, when=when)
+        sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    memory = (ws / "MEMORY.md").read_text()
+    assert "555-0142" in memory and "555-0193" in memory
+    assert "superseded_by" not in "".join(p.read_text() for p in (ws / "bank").rglob("*.md"))

@@ -1596,6 +1596,9 @@ def _strong_words(text: str) -> frozenset[str]:
     )
 
 
+strong_words = _strong_words  # the consolidator reads what a note gives by it too
+
+
 _VALUE_RE = re.compile(r"[$€£]?\d[\w.:,/%+-]*|(?<=\w )[A-Z][\w.+-]*|\S+[@/]\S+|\S+\.\S+\.\S+")
 
 

@@ -214,6 +214,8 @@ def supersedes(
                 continue  # "prefers running in the early morning" is no new weekly distance
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
+            if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
+                continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
             rank = (
                 kind == "B" or types.get(ref) != "B",  # a fact before what happened
                 STRENGTH.get(verdict.why, 0),
@@ -239,6 +241,26 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = kind
     return out
+
+
+def _held_elsewhere(
+    text: str, ref: str, live: Sequence[int], pool: Sequence[tuple[str, str, str] | None]
+) -> bool:
+    """Whether the numbers and identifiers ``text`` gives (a phone number, a port, a code) all
+    stand in another entry than ``ref`` among ``live``: the note says that entry again, and,
+    read only as alike, replaces no other ("asked for Karen's number again: 555-0193" is not
+    the contractor's line with his own number)."""
+    told = {v for v in currency.strong_words(text) if any(ch.isdigit() for ch in v)}
+    if not told:
+        return False
+    for i in live:
+        entry = pool[i]
+        if entry is None or entry[0] == ref:
+            continue
+        said = currency.strong_words(entry[1])
+        if told <= said:
+            return True
+    return False
 
 
 def _vital_apart(new: str, old: str) -> bool:
