@@ -56,6 +56,11 @@ def test_the_one_number_is_put_right(old: str, new: str, want: str) -> None:
          "billing-api now answers in 40 ms."),
         # one fact only: the entry is replaced, not edited
         ("The rent is £1,850 a month.", "The rent is £1,920 a month."),
+        # another number anew the word does not show ("11pm"), or another name ("Revolut")
+        ("Closing time is 10pm every night, last orders at 9:30.",
+         "Closing time pushed to 11pm nightly; kitchen takes last orders at 10:30."),
+        ("Account for client payments: Wise, IBAN ending 7731.",
+         "Client payments should land in my Revolut Business account, IBAN ending 0458."),
         # a different kind of number beside the word
         ("Postgres 13 and Redis 7 run on the box.", "Postgres $15 and Redis 7 run on the box."),
     ],

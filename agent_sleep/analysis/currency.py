@@ -483,6 +483,15 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
     if len(pairs) != 1:
         return None
     ((a, b),) = pairs
+    # the note gives nothing else anew: no other number ("closing time pushed to 11pm; last
+    # orders at 10:30"), and no name where the entry has one it does not say ("should land
+    # in my Revolut Business account, IBAN ending 0458" for "Wise, IBAN ending 7731")
+    fresh = _strong_words(new_text) - _strong_words(old_text)
+    gone = _strong_words(old_text) - _strong_words(new_text)
+    if any(_digit(v) for v in fresh - _pieces([b])):
+        return None
+    if any(not _digit(v) for v in gone) and any(not _digit(v) for v in fresh):
+        return None
     at = list(re.finditer(rf"(?<![\w.$€£-]){re.escape(a)}(?![\w]|\.\d)", old_text))
     if len(at) != 1:
         return None

@@ -232,6 +232,8 @@ def last_word(
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
+    if _amounts_apart(new_text, old_text):
+        return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
         return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
@@ -286,6 +288,14 @@ _AMOUNT_RE = re.compile(
 )
 
 
+_PER_RE = re.compile(
+    r"\s*(?:(?:per|an?|each|every|/)\s*(?:hour|hr|h|day|night|week|month|year|yr|mo|kg|unit|"
+    r"seat|user|head|person|word|page|item)|hourly|daily|nightly|weekly|monthly|yearly|"
+    r"annually)\b",
+    re.I,
+)
+
+
 def _amounts_apart(new_text: str, old_text: str) -> bool:
     """Whether the numbers each note says are amounts of different kinds only: money in one,
     percentages or plain counts in the other (read in the text: a value's tokens split
@@ -299,7 +309,10 @@ def _amounts_apart(new_text: str, old_text: str) -> bool:
                 "-",
             ):
                 continue  # a date or a time of day
-            out.add("money" if m.group(1) or m.group(3) else "percent" if m.group(2) else "count")
+            kind = "money" if m.group(1) or m.group(3) else "percent" if m.group(2) else "count"
+            if kind == "money" and _PER_RE.match(text, m.end()):
+                kind = "rate"  # "80 euros per hour" is no invoice's total ("1,850 euros")
+            out.add(kind)
         return out
 
     new, old = kinds(new_text), kinds(old_text)

@@ -250,7 +250,8 @@ def _held_elsewhere(
     stand in another entry than ``ref`` among ``live``: the note says that entry again, and,
     read only as alike, replaces no other ("asked for Karen's number again: 555-0193" is not
     the contractor's line with his own number)."""
-    told = {v for v in currency.strong_words(text) if any(ch.isdigit() for ch in v)}
+    # three digits at least: a phone, a port, a code; "July 3" or "14 days" is in many entries
+    told = {v for v in currency.strong_words(text) if sum(ch.isdigit() for ch in v) >= 3}
     if not told:
         return False
     for i in live:
