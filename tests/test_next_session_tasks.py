@@ -81,3 +81,18 @@ def test_search_shows_a_task_and_its_action_once(ws: Path) -> None:
     said = [h for h in hits if "book the tasting" in h.text]
     assert len(said) == 1
     assert len(said[0].sources) >= 2  # the action and the note it says again
+
+
+def test_an_opinions_wish_is_no_task_and_a_plan_for_next_week_is() -> None:
+    """ "Lena wants to keep the learning rate at 2e-5; no more sweeps" (an O note) came back
+    as "Follow up: …" at every session start, while "Next week: Nina Park onsite Nov 2" (the
+    last day's plan) did not (exploratory tests of a researcher's and a manager's notes)."""
+    notes = [
+        _n("o1", "Lena wants to keep the learning rate at 2e-5; no more sweeps.", "O"),
+        _n("o2", "Marco wants to cap panettone at 80 this year.", "O"),
+        _n("s1", "Next week: Nina Park onsite on Nov 2, then the debrief.", "S"),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    texts = [a["text"] for a in out["next_session_actions"]]
+    assert not any("Lena" in t or "panettone" in t for t in texts), texts
+    assert any("Nina Park onsite" in t for t in texts), texts

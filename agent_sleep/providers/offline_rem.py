@@ -39,7 +39,7 @@ TOPIC_SHARE = 0.25
 
 _INTENT_RE = re.compile(
     r"\b(?:need to|needs to|plan(?:s|ning)? to|going to|will|want(?:s)? to|should|remember to"
-    r"|follow up|next time|todo|deadline|due)\b",
+    r"|follow up|next time|todo|deadline|due|next week|tomorrow)\b",
     re.I,
 )
 
@@ -308,7 +308,11 @@ def _actions(
         if task:
             actions.append({"text": f"To do: {task}", "sources": [notes[i]["id"]]})
     for i in useful:
-        intent = "" if tasks[i][1] else _intention(notes[i]["text"], known)
+        # an opinion's "wants to" is a preference MEMORY.md keeps ("Lena wants to keep the
+        # learning rate at 2e-5"), no task for the next session
+        if tasks[i][1] or notes[i].get("type") == "O":
+            continue
+        intent = _intention(notes[i]["text"], known)
         if intent:
             actions.append({"text": f"Follow up: {intent}", "sources": [notes[i]["id"]]})
     out: list[dict[str, Any]] = []
