@@ -60,6 +60,15 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
         ("The studio shifted Sofia's Saturday ballet class to 11:30.", None),
         ("The Monday standup moved to 10:00.", None),
         ("Leo's Sunday practice went well.", "Leo's Sunday (2026-11-08) practice went well."),
+        # weekdays joined into a list or a span recur (a bakery's notes: "the Tuesday/Friday
+        # milk run" had become two one-off dates)
+        ("Sarah called to confirm the Tuesday/Friday milk run.", None),
+        ("Milk came Tuesday and Friday as usual.", None),
+        ("The shop was open Monday to Friday.", None),
+        (  # two clauses, each of its own day
+            "We met Monday, and Tuesday was quiet.",
+            "We met Monday (2026-11-09), and Tuesday (2026-11-10) was quiet.",
+        ),
         (
             "We met Tuesday and agreed on the plan.",
             "We met Tuesday (2026-11-10) and agreed on the plan.",

@@ -215,6 +215,13 @@ _NOT_NOUNS = frozenset(
 )
 
 
+# weekdays joined into a list or a span name days that recur, not one date
+_WEEKDAY_NAMES = "|".join(WEEKDAYS) + "|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_JOIN = r"\s*(?:/|&|-|–|—|,)\s*|\s+(?:and|or|to|through|thru)\s+"
+_WEEKDAY_JOINED_AFTER_RE = re.compile(rf"(?:{_JOIN})(?:{_WEEKDAY_NAMES})\b", re.I)
+_WEEKDAY_JOINED_BEFORE_RE = re.compile(rf"\b(?:{_WEEKDAY_NAMES})(?:{_JOIN})$", re.I)
+
+
 def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     """The date a weekday with no "last" / "next" / "this" means, seen from ``day``: the one
     before when its sentence speaks of the past, the one after when of a time to come; None
@@ -230,6 +237,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     after = text[m.end() : m.end() + 16]
     if re.match(r",? *(?:\d|\(|(?:the )?\d|" + MONTH_RE + ")", after):  # "Friday, March 13"
         return None
+    if _WEEKDAY_JOINED_AFTER_RE.match(text, m.end()) or _WEEKDAY_JOINED_BEFORE_RE.search(before):
+        return None  # "the Tuesday/Friday milk run", "Monday and Wednesday": a schedule
     sentence = _sentence(text, m.start(), m.end())
     named = _NAMED_BY_DAY_RE.match(text, m.end())
     if (
