@@ -259,6 +259,16 @@ def test_a_slept_chat_reads_like_memory(chat_workspace: Workspace) -> None:
             ["I run every day - running, reading - which keeps me sane."],
         ),
         ("Researching agencies; Boston has three.", ["Researching agencies.", "Boston has three."]),
+        # an en dash between words is a span, not a break (a bakery's Dreams line had quoted
+        # "… shift through December" without "Ben asked to keep his Wed–")
+        (
+            "Ben asked to keep his Wed–Sun 7am to 3pm shift through December.",
+            ["Ben asked to keep his Wed–Sun 7am to 3pm shift through December."],
+        ),
+        (
+            "The talk went well—Dana wants a follow-up.",
+            ["The talk went well.", "Dana wants a follow-up."],
+        ),
     ],
 )
 def test_clauses_cut_only_where_a_new_statement_starts(sentence: str, pieces: list[str]) -> None:

@@ -100,7 +100,7 @@ _REACTION_RE = re.compile(
     r")\b",
     re.I,
 )
-_CLAUSE_RE = re.compile(r"\s+[-–—]+\s+|(?<=\w)[–—](?=\w)|;\s+")
+_CLAUSE_RE = re.compile(r"\s+[-–—]+\s+|(?<=\w)—(?=\w)|;\s+")  # "Wed–Sun" is one span
 _CLAUSE_START_RE = re.compile(
     r"(?i:it|it's|it’s|we|we're|we’re|they|they're|they’re|she|he|you|that's|that’s"
     r"|this|there|my|our|his|her|their)\b|[A-Z]"
