@@ -246,12 +246,17 @@ def supersedes(
 def _held_elsewhere(
     text: str, ref: str, live: Sequence[int], pool: Sequence[tuple[str, str, str] | None]
 ) -> bool:
-    """Whether the numbers and identifiers ``text`` gives (a phone number, a port, a code) all
-    stand in another entry than ``ref`` among ``live``: the note says that entry again, and,
+    """Whether the contact details ``text`` gives (a phone number, an email address) all stand
+    in another entry than ``ref`` among ``live``: the note says that entry again, and,
     read only as alike, replaces no other ("asked for Karen's number again: 555-0193" is not
     the contractor's line with his own number)."""
-    # three digits at least: a phone, a port, a code; "July 3" or "14 days" is in many entries
-    told = {v for v in currency.strong_words(text) if sum(ch.isdigit() for ch in v) >= 3}
+    # a phone number or an email address is one person's or one firm's; a port, a time or a
+    # size is in many entries ("250" of two services' batch sizes)
+    told = {
+        v
+        for v in currency.strong_words(text)
+        if sum(ch.isdigit() for ch in v) >= 7 or ("@" in v and "." in v)
+    }
     if not told:
         return False
     for i in live:
