@@ -203,6 +203,20 @@ def test_sleep_names_no_concept_page_after_a_time(ws: Path) -> None:
     assert pages and not pages & {"saturday", "day", "morning"}, pages
 
 
+def test_sleep_names_no_page_after_days_of_a_habit_or_a_short_month(ws: Path) -> None:
+    # an engineering manager's five weeks made entities/fridays.md ("Kwame's first 1:1,
+    # Fridays going forward") and concepts/nov.md ("… She starts Nov 16")
+    pages = _pages_slept(
+        ws,
+        "B",
+        "Kwame's first 1:1, Fridays going forward.",
+        "Nina's onsite moved; she starts Nov 16 if the offer lands by Nov 2.",
+        "Offer call with Nina on Nov 3; start date Nov 16 confirmed.",
+        "Retro notes: deploys now on Tuesdays and Thursdays.",
+    )
+    assert pages and not pages & {"fridays", "nov", "tuesdays", "thursdays"}, pages
+
+
 @pytest.mark.parametrize(
     ("text", "names"),
     [

@@ -158,8 +158,13 @@ _IRREGULAR_PAST = frozenset(
 )
 
 
+# weekdays and months as written short ("Nov 16", "Tue–Sat")
+_SHORT_DAYS = frozenset(
+    """mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct
+    nov dec""".split()  # noqa: SIM905
+)
 _TIMES = frozenset(
-    [*temporal.WEEKDAYS, *temporal.MONTHS]
+    [*temporal.WEEKDAYS, *temporal.MONTHS, *_SHORT_DAYS]
     + """day week weekend month year morning afternoon evening night today tomorrow yesterday
     hour minute""".split()  # noqa: SIM905
 )
@@ -173,17 +178,20 @@ _UNITS = frozenset(
 
 # a day, not someone or something a page is about: "Friday", "Veterans Day", "Black Friday"
 _CALENDAR = frozenset(
-    [*temporal.WEEKDAYS, *temporal.MONTHS, "day", "eve", "week", "weekend", "thanksgiving",
+    [*temporal.WEEKDAYS, *temporal.MONTHS, *_SHORT_DAYS, "day", "eve", "week", "weekend",
+     "thanksgiving",
      "christmas", "xmas", "halloween", "easter", "hanukkah", "diwali", "ramadan", "eid",
      "passover"]
 )  # fmt: skip
 
 
 def _calendar(name: str) -> bool:
-    """Whether ``name`` names a day or a season of the calendar ("Friday", "Veterans Day",
-    "Black Friday", "Thanksgiving"): its last word is one."""
+    """Whether ``name`` names a day or a season of the calendar ("Friday", "Fridays", "Nov",
+    "Veterans Day", "Black Friday", "Thanksgiving"): its last word is one."""
     words = name.replace("'s", "").split()
-    return bool(words) and words[-1].lower().strip(".,") in _CALENDAR
+    last = words[-1].lower().strip(".,") if words else ""
+    # "Fridays going forward": the days of a habit
+    return bool(last) and (last in _CALENDAR or (last.endswith("s") and last[:-1] in _CALENDAR))
 
 
 def _code_or_unit(name: str, text: str) -> bool:
