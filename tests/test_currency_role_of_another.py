@@ -85,3 +85,21 @@ def test_a_number_asked_for_again_is_its_own_entrys(tmp_path: Path) -> None:
     memory = (ws / "MEMORY.md").read_text()
     assert "555-0142" in memory and "555-0193" in memory
     assert "superseded_by" not in "".join(p.read_text() for p in (ws / "bank").rglob("*.md"))
+
+
+def test_a_fact_replaces_the_standing_entry_before_a_plan() -> None:
+    """ "Afternoon counter is Dmitri now" replaced the plan "Put up a job ad for the afternoon
+    counter shift" and left "Chloe covers the afternoon counter" current (a bakery's notes)."""
+    out = offline_currency.supersedes(
+        [("W", "Afternoon counter is Dmitri now.", ["n1"], 0.8, "2026-12-01")],
+        [
+            {"id": "chloe", "type": "W", "date": "2026-11-03",
+             "text": "Chloe covers the afternoon counter, 12 to 6pm, on £12.10/h."},
+            {"id": "ad", "type": "S", "date": "2026-11-11",
+             "text": "Put up a job ad for the afternoon counter shift, 12–6pm."},
+        ],
+        [],
+        frozenset({"Chloe", "Dmitri"}),
+        offline_currency.similarity(),
+    )  # fmt: skip
+    assert [u["replaces"] for u in out.values()] == ["chloe"]

@@ -159,10 +159,12 @@ def supersedes(
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
-        hit, best, hit_text = None, (False, -1, -1.0, -1), text
+        hit, best, hit_text = None, (False, False, -1, -1.0, -1), text
         # a standing entry before one that tells what happened (a B entry), for a note that is
         # no such line itself ("Tom Becker has left Northwind" replaces who the main contact
-        # is, not "Called Tom at Northwind …"); then the strongest evidence wins (the old value
+        # is, not "Called Tom at Northwind …"), and before a plan (an S entry: "Afternoon
+        # counter is Dmitri now" replaces who covers it, not "Put up a job ad for the
+        # afternoon counter"); then the strongest evidence wins (the old value
         # named, then the same verb, then a generic one); among equals the entry most like the
         # new one (currency.likeness: "raised the retry limit" replaces the retry limit, not
         # the connection limit, and a one-fact entry rather than a merged one that holds it
@@ -181,6 +183,7 @@ def supersedes(
             if edit is not None:
                 rank = (
                     kind == "B" or types.get(ref) != "B",
+                    kind == "S" or types.get(ref) != "S",
                     STRENGTH["the old value named"],
                     1.0,
                     currency.shared_names(text, old_text),
@@ -218,6 +221,7 @@ def supersedes(
                 continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
             rank = (
                 kind == "B" or types.get(ref) != "B",  # a fact before what happened
+                kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),
                 currency.shared_names(text, old_text),
