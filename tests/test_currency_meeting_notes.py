@@ -58,3 +58,14 @@ def test_a_change_said_in_a_meeting_is_still_read(
     old: tuple[str, str], new: tuple[str, str]
 ) -> None:
     assert _replaces(old, new)
+
+
+def test_a_plan_carried_out_replaces_no_plan() -> None:
+    """ "Bathroom floor hex tile went down today" retired "Bathroom floor will be 2-inch Carrara
+    marble hex tile …" (a renovation's notes): the plan happened; what it says still holds."""
+    old = (
+        "W",
+        "Bathroom floor will be 2-inch Carrara marble hex tile with a light grey grout; Megan is "
+        "ordering 60 sq ft.",
+    )
+    assert not _replaces(old, ("B", "Bathroom floor hex tile went down today."))

@@ -206,6 +206,12 @@ def last_word(
         return verdict  # the company's new name: Carlos still handles its procurement
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
         return verdict  # "talked about moving to Denver if the job happens": nothing changed
+    if (
+        verdict.why == "an intention, not a fact"
+        and _FUTURE_RE.search(old_text)
+        and _logged(new_text)
+    ):
+        return verdict  # "the hex tile went down today": the plan carried out, not replaced
     fresh, gone = c._values_apart(new_text, old_text)
     if cw.found(cw.ADDITIVE_RE, new_text) or _still(new_text):
         return verdict  # "… has 2 staging replicas as well", "Tomás still owns ledger-api"
