@@ -333,6 +333,22 @@ def _whens(values: frozenset[str] | set[str]) -> bool:
     )
 
 
+def when_for_none(new_text: str, old_text: str) -> bool:
+    """Whether the newer note gives only a day or a time ("handoffs now happen Wednesdays at
+    11am") and the older says none, nor any number: no day or time of its is replaced
+    ("On-call shifts are two weeks long")."""
+    fresh, _gone = c._values_apart(new_text, old_text)
+    days = {v for v in fresh if c._fine_kinds({v}) & {"weekday", "time"}}
+    if not days or days != fresh:
+        return False  # "Who leads weekends? Joanna, starting this Saturday": a name is new
+    old = c.strong_words(old_text)
+    return (
+        not _whens(set(old))
+        and not _has_number(set(old))
+        and not c._fine_kinds(old) & {"weekday", "time", "month"}
+    )
+
+
 def _stated(text: str) -> set[str]:
     """The values ``text``'s claims state (not a number that names the thing: "the -80
     freezer")."""

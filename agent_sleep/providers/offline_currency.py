@@ -217,6 +217,8 @@ def supersedes(
                 continue  # "prefers running in the early morning" is no new weekly distance
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
+            if verdict.why in WEAK and update_model.when_for_none(text, old_text):
+                continue  # "handoffs now happen Wednesdays at 11am" / "shifts are two weeks"
             if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
                 continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
             rank = (

@@ -1,0 +1,43 @@
+"""A day or a time replaces no entry that holds none.
+
+"On-call handoffs now happen Wednesdays at 11am, starting this week" retired "On-call shifts
+are two weeks long; Diego updated the PagerDuty schedule" (read as alike: an engineering
+manager's notes). A new day or time of an entry that has one is still read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_sleep.analysis import update_model
+from agent_sleep.providers import offline_currency
+
+
+def _replaces(old: str, new: str) -> bool:
+    out = offline_currency.supersedes(
+        [("W", new, ["n1"], 0.8, "2026-11-10")],
+        [{"id": "m1", "text": old, "type": "W", "date": "2026-11-01"}],
+        [],
+        frozenset({"Diego", "PagerDuty"}),
+        offline_currency.similarity(),
+    )
+    return bool(out)
+
+
+def test_a_handoff_day_is_no_shift_length() -> None:
+    old = "On-call shifts are two weeks long; Diego updated the PagerDuty schedule."
+    new = "On-call handoffs now happen Wednesdays at 11am, starting this week."
+    assert update_model.when_for_none(new, old)
+    assert not _replaces(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The standup is at 9:30 in the small room.", "The standup now happens at 10:00."),
+        ("Weekend shift lead is Sam; spare keys are in the office.",
+         "Who leads weekends? Joanna, starting this Saturday."),
+    ],
+)  # fmt: skip
+def test_a_day_or_time_beside_one_or_beside_a_name_is_read(old: str, new: str) -> None:
+    assert not update_model.when_for_none(new, old)
