@@ -193,3 +193,21 @@ def test_a_list_with_asides_is_still_a_list() -> None:
         "guidelines) and Fernway Coffee (packaging)."
     )
     assert lists._joined_items(text) == ["Acme Outdoor", "Lumen Studio", "Fernway Coffee"]
+
+
+def test_the_learned_reading_retires_no_allergy_for_a_note_that_adds_nothing_to_it() -> None:
+    """ "Vueling lets us bring Isla's EpiPens in the cabin" retired "Isla is allergic to tree
+    nuts … She carries two EpiPens" (a travel planner's notes; the learned last word read an
+    update, and both notes are of health). A note saying something new of it still does."""
+    allergy = (
+        "W",
+        "Isla is allergic to tree nuts (almonds, walnuts, cashews). Peanuts are fine for her. "
+        "She carries two EpiPens.",
+    )
+    flight = (
+        "W",
+        "Vueling lets us bring Isla's EpiPens in the cabin; no nuts are sold on board per their "
+        "allergy page, but they can't guarantee it.",
+    )
+    assert not _replaces(allergy, flight)
+    assert _replaces(("W", "Olusegun is vegetarian."), ("B", "Olusegun went fully vegan in March."))

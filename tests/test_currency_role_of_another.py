@@ -39,6 +39,11 @@ def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
                "Tue–Sat; contact is Jonas Berg.")),
         (("W", "Our plumber is Stone Plumbing; contact is Ray Stone."),
          ("W", "The window cleaner is ClearView; contact is Jonas Berg.")),
+        # a kind of role, said after the note names its customer (a support lead's notes)
+        (("W", "Northwind Logistics: Enterprise plan, 450 seats, CSM Priya Raman. Escalation "
+               "contact on their side is Tom Becker (VP Ops)."),
+         ("W", "Kestrel Bank is on the Business plan with 350 seats. Escalation contact: Ruth "
+               "Adler.")),
         (("O", "Priya likes the matte black finish for the kitchen faucet (Delta Trinsic)."),
          ("W", "Switched the countertop to Taj Mahal quartzite - Priya and Arjun both preferred "
                "its warmer tones over the Calacatta Laza quartz.")),

@@ -152,6 +152,12 @@ _ROLES = frozenset(
 )
 
 
+# what kind of role it is: "escalation contact", "billing email", "main contact"
+_ROLE_KINDS = frozenset(
+    ["escalation", "billing", "main", "primary", "support", "sales", "emergency"]
+)
+
+
 def _of_the_first(told: list[Claim]) -> list[Claim]:
     """``told`` with each later claim whose owner is a bare role ("contact is Ray Stone") said
     of what the first claim is about: its owner becomes the role's qualifier, so the contact of
@@ -164,11 +170,11 @@ def _of_the_first(told: list[Claim]) -> list[Claim]:
         if (
             claim.owner
             and claim.owner <= _ROLES
-            and not claim.qualifiers
+            and claim.qualifiers <= _ROLES | _ROLE_KINDS
             and not claim.whose
             and not claim.owner & first.owner
         ):
-            claim = replace(claim, qualifiers=first.owner | first.qualifiers)
+            claim = replace(claim, qualifiers=claim.qualifiers | first.owner | first.qualifiers)
         out.append(claim)
     return out
 

@@ -47,3 +47,11 @@ def vital(text: str) -> bool:
     allergy, a condition, a medication), a name, pronouns, a standing rule. Sleep files such a
     fact in MEMORY.md first and moves it out last."""
     return bool(kinds(text))
+
+
+def terms(text: str) -> frozenset[str]:
+    """The words by which ``text`` says what a session must not miss, cut to their first five
+    letters ("allergic" and "allergy" are one: "aller"), lower case."""
+    return frozenset(
+        m.group(0).lower()[:5] for pattern in _KINDS.values() for m in pattern.finditer(text)
+    )

@@ -211,6 +211,13 @@ def supersedes(
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
             if verdict.why in UNSAID and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
+            if (
+                verdict.why == "likely update"
+                and vital.vital(old_text)
+                and vital.terms(text) <= vital.terms(old_text)
+            ):
+                continue  # the model's guess retires no allergy for a note that says nothing
+                # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does)
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):
