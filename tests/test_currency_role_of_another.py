@@ -16,15 +16,18 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import distill
 from agent_sleep.providers import offline_currency
 
 
-def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
+def _replaces(
+    old: tuple[str, str], new: tuple[str, str], names: frozenset[str] = frozenset()
+) -> bool:
     out = offline_currency.supersedes(
         [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
         [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
         [],
-        frozenset(),
+        names,
         offline_currency.similarity(),
     )
     return bool(out)
@@ -52,7 +55,8 @@ def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
 def test_another_things_role_or_liking_replaces_nothing(
     old: tuple[str, str], new: tuple[str, str]
 ) -> None:
-    assert not _replaces(old, new)
+    names = frozenset(distill.names(old[1]) + distill.names(new[1]))  # as a sleep reads them
+    assert not _replaces(old, new, names)
 
 
 @pytest.mark.parametrize(
@@ -108,3 +112,23 @@ def test_a_fact_replaces_the_standing_entry_before_a_plan() -> None:
         offline_currency.similarity(),
     )  # fmt: skip
     assert [u["replaces"] for u in out.values()] == ["chloe"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two people's things ("Farida's council tax", "Noor's phone"), however alike
+        (("W", "Noor's phone is on giffgaff, £12 a month for 30GB, rolling monthly."),
+         ("B", "Farida's council tax at Kingsway is now set up with Havering; Noor helped her by "
+               "phone.")),
+        # a line of the agent's own work: reminders added give no new policy
+        (("W", "Home insurance is with Aviva, policy AV-HH-302177, £312 a year, renews 1 June "
+               "2026."),
+         ("B", "Added reminders for car insurance (14 April) and home insurance (1 June).")),
+    ],
+)  # fmt: skip
+def test_another_persons_thing_or_a_work_log_line_replaces_nothing(
+    old: tuple[str, str], new: tuple[str, str]
+) -> None:
+    names = frozenset(distill.names(old[1]) + distill.names(new[1]))  # as a sleep reads them
+    assert not _replaces(old, new, names)

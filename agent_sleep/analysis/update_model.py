@@ -79,7 +79,8 @@ _MEETING_RE = re.compile(
 _WORK_LOG_RE = re.compile(
     r"^\s*(?:implemented|drafted|fixed|wrote|reviewed|tested|debugged|investigated|refactored|"
     r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran|"
-    r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke)\b",
+    r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke|"
+    r"added|created|filed|logged|noted|reminded|set up)\b",
     re.I,
 )
 
@@ -202,6 +203,8 @@ def last_word(
         or _MEETING_RE.match(new_text)
     ):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
+    if verdict.why == "another owner" and _possessors_apart(new_text, old_text):
+        return verdict  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
     if c.renamed_only(new_text, old_text):
         return verdict  # the company's new name: Carlos still handles its procurement
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
@@ -347,6 +350,17 @@ def when_for_none(new_text: str, old_text: str) -> bool:
         and not _has_number(set(old))
         and not c._fine_kinds(old) & {"weekday", "time", "month"}
     )
+
+
+_POSSESSOR_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
+
+
+def _possessors_apart(new_text: str, old_text: str) -> bool:
+    """Whether each note speaks of someone's thing ("Farida's council tax", "Noor's phone")
+    and no one's in common: two people's things, however alike."""
+    new = set(_POSSESSOR_RE.findall(new_text))
+    old = set(_POSSESSOR_RE.findall(old_text))
+    return bool(new) and bool(old) and not new & old
 
 
 def _stated(text: str) -> set[str]:
