@@ -3,9 +3,8 @@
 Sections, each under a clear heading and left out when empty:
 
 1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
-   not fit, what a session must not miss first, then from each section in turn its most
-   central entries (naming what the memory is about) and its newest; what was left out is
-   said in one line.
+   not fit, each section keeps its newest entries by their dates, taken in turn; what was left
+   out is said in one line.
 2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
    ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs,
@@ -30,7 +29,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from agent_sleep.analysis import distill, temporal
+from agent_sleep.analysis import temporal
 from agent_sleep.analysis.vital import vital
 from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
@@ -116,10 +115,9 @@ def _held_back(ws: Workspace) -> str:
 def memory_section(text: str, max_chars: int) -> str:
     """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, what a
     session must not miss comes first (an allergy, a diet, a name: however old, it is not cut
-    for last week's events), then every section keeps its most central entries and its newest
-    (:func:`_central_and_newest`: who the user is is not cut for being the first thing learned,
-    nor a fact learned last week behind older ones), taken in turn from each section (so a
-    short "Preferences" section is not lost behind a long "Facts" one),
+    for last week's events), then every section keeps its newest entries by their dates
+    (:func:`_newest_first`), taken in turn from each section (so a short "Preferences" section
+    is not lost behind a long "Facts" one, nor a fact learned last week behind older ones),
     whole entries only, shown in the file's order and layout; what was left out is said in one
     line."""
     return _memory_view(text, max_chars)[0]
@@ -162,14 +160,7 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
         first = {key for key, note in entry_notes.items() if vital(note.text)}
-        texts = [[e for e, _n in es] for _h, es in sections]
-        orders = [
-            _central_and_newest(newest, central)
-            for newest, central in zip(
-                [_newest_first(d) for d in days], _centrality(texts), strict=True
-            )
-        ]
-        chosen = _newest_in_turn(sections, orders, max_chars, first)
+        chosen = _newest_in_turn(sections, [_newest_first(d) for d in days], max_chars, first)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -234,43 +225,6 @@ def _newest_first(days: list[str]) -> list[int]:
         above = day or above
         dated.append(above)
     return sorted(range(len(days)), key=lambda k: (dated[k], k), reverse=True)
-
-
-def _centrality(texts: list[list[str]]) -> list[list[int]]:
-    """How central each entry of each section is (``texts``): how many entries of the whole
-    memory name the most talked-of name it holds (0 without a name). The entry that says who
-    the user is, or whom the work is for ("Lena's advisor is Prof. Okafor", "Ana and Ben are
-    getting married on June 12"), names what the rest of the memory is about."""
-    known: set[str] = set()
-    for entries in texts:
-        for text in entries:
-            known.update(distill.names(text))
-    named = [[set(distill.names(t, known)) for t in entries] for entries in texts]
-    count: dict[str, int] = {}
-    for entries_names in named:
-        for names in entries_names:
-            for name in names:
-                count[name] = count.get(name, 0) + 1
-    return [
-        [max(map(count.__getitem__, n), default=0) for n in entries_names]
-        for entries_names in named
-    ]
-
-
-def _central_and_newest(newest: list[int], centrality: list[int]) -> list[int]:
-    """A section's entries in the order a trimmed memory shows them: the most central
-    (:func:`_centrality`, the newer first among equals), the newest, the next most central,
-    the next newest, … each once. A session needs both what the memory is about and what
-    changed last; by date alone the first facts learned (who the user is) go first."""
-    central = sorted(newest, key=lambda k: -centrality[k])
-    order: list[int] = []
-    seen: set[int] = set()
-    for pair in zip(central, newest, strict=True):
-        for k in pair:
-            if k not in seen:
-                seen.add(k)
-                order.append(k)
-    return order
 
 
 def _newest_in_turn(
