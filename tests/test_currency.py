@@ -353,6 +353,42 @@ def test_search_history_and_context_labels(tmp_path: Path) -> None:
     )
 
 
+def test_history_of_an_entry_without_git_shows_the_versions_its_files_keep(tmp_path: Path) -> None:
+    """`agent-sleep history ID` refused a workspace not kept in git, so a user asking why a fact
+    left MEMORY.md had no trail (exploratory tests): it now shows the entry's versions as the
+    files keep them, with the notes each cites, and says git would keep every edit."""
+    import json
+
+    from tests.conftest import run_cli
+
+    ws = tmp_path / "ws"
+    _seed(ws)
+    _day(ws, 2, [("The build timeout is 30 minutes.", "W", None)])
+    _day(ws, 5, [("The build timeout is now 45 minutes.", "W", None)])
+    old = next(
+        n
+        for p in (ws / "bank").rglob("*.md")
+        for n in notes.notes_in(p.read_text())
+        if n.text == "The build timeout is 30 minutes."
+    )
+    r = run_cli("history", old.id, "-w", str(ws))
+    assert r.returncode == 0, r.stderr
+    assert "not kept in git" in r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"* {old.id} 2026-11-02 to 2026-11-05: The build timeout is 30")
+    assert "(current): The build timeout is now 45 minutes." in r.stdout
+    assert "    from " in r.stdout
+    data = json.loads(run_cli("history", old.id, "-w", str(ws), "--json").stdout)
+    assert [v["text"] for v in data] == [
+        "The build timeout is 30 minutes.",
+        "The build timeout is now 45 minutes.",
+    ]
+    assert data[1]["sources"] and data[1]["sources"][0]["text"].endswith("45 minutes.")
+    # a page has no versions in the files: the command still asks for git
+    page = run_cli("history", "MEMORY.md", "-w", str(ws))
+    assert page.returncode == 2 and "git-init" in page.stderr
+
+
 def test_replay_closes_its_loops(tmp_path: Path) -> None:
     from agent_sleep.core.workspace import Workspace
 

@@ -86,10 +86,18 @@ Examples:
 @common_options
 def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -> None:
     """Show the history of one entry (by id) or one page (by path): each commit that changed
-    it, the run or edit it came from, and the notes the entry cites."""
+    it, the run or edit it came from, and the notes the entry cites. In a workspace not kept in
+    git, an entry's versions as its files keep them: what it replaced and what replaced it,
+    with dates and the notes each cites."""
     from agent_sleep.sync.history import history
+    from agent_sleep.sync.repo import NotARepository
 
-    changes = history(workspace, target, limit=limit)
+    try:
+        changes = history(workspace, target, limit=limit)
+    except NotARepository:
+        if not _versions_from_files(workspace, target.strip(), limit, as_json):
+            raise
+        return
     if not changes and not _exists(workspace, target.strip()):
         from agent_sleep.core.errors import BadInput
 
@@ -113,6 +121,52 @@ def history_cmd(target: str, limit: int, workspace: str | None, as_json: bool) -
             click.echo(f"    from {sid}: {c.source_notes.get(sid, '(not in the logs)')}")
         if c.superseded_by:
             click.echo(f"  now superseded by {', '.join(c.superseded_by)}")
+
+
+def _versions_from_files(workspace: str | None, target: str, limit: int, as_json: bool) -> bool:
+    """For a workspace not kept in git: an entry's versions as its files keep them (what it
+    replaced and what replaced it, with dates, and the notes each cites), and whether there
+    were any (False for a page, or an id no file holds)."""
+    from agent_sleep.core import notes as fmt
+    from agent_sleep.core.workspace import Workspace
+    from agent_sleep.retrieval.currency import chain
+
+    ws = Workspace.at(workspace)
+    versions = chain(ws, target, limit=limit)
+    if not versions:
+        return False
+    said: dict[str, str] = {}
+    for log in ws.daily_logs():
+        for n in fmt.notes_in(ws.read_text(log)):
+            if n.id:
+                said.setdefault(n.id, n.text)
+    cited: dict[str, list[str]] = {}
+    for path in [ws.memory_md, *sorted(ws.bank_dir.rglob("*.md"))]:
+        if path.is_file():
+            for n in fmt.notes_in(ws.read_text(path)):
+                if n.id:
+                    cited.setdefault(n.id, [s for s in n.meta.get("sources", "").split(",") if s])
+    say(
+        f"({ws.root} is not kept in git: these are the versions its files keep; "
+        "`agent-sleep git-init` records every edit from now on)"
+    )
+    sources = {v["id"]: [(s, said.get(s, "")) for s in cited.get(v["id"], [])] for v in versions}
+    if as_json:
+        emit(
+            True,
+            [
+                {**v, "sources": [{"id": i, "text": t} for i, t in sources[v["id"]]]}
+                for v in versions
+            ],
+        )
+        return True
+    for v in versions:
+        span = v["date"] + (f" to {v['until']}" if v["until"] else " (current)")
+        mark = "*" if v["id"] == target else " "
+        click.echo(f"{mark} {v['id']} {span}: {v['text']}")
+        for i, t in sources[v["id"]]:
+            click.echo(f"    from {i}: {t or '(not in the logs)'}")
+    return True
 
 
 def _exists(workspace: str | None, target: str) -> bool:
