@@ -188,6 +188,19 @@ def test_sleep_names_no_page_after_a_label_or_a_filler_word(ws: Path) -> None:
     assert pages and not pages & {"new", "packed", "question", "plan", "first", "day"}, pages
 
 
+def test_sleep_names_no_page_after_remember(ws: Path) -> None:
+    # "Remember: Payments v2.3 release Nov 17, Dashboard 5.0 Nov 12" was filed on a page
+    # titled "Remember" (an engineering manager's notes)
+    pages = _pages_slept(
+        ws,
+        "S",
+        "Remember: Payments v2.3 release Nov 17, Dashboard 5.0 Nov 12.",
+        "Remember: the staging database is db-stg-1.",
+        "FYI: the office is closed on Monday.",
+    )
+    assert not pages & {"remember", "fyi"}, pages
+
+
 def test_sleep_names_no_concept_page_after_a_time(ws: Path) -> None:
     # six weeks of a personal assistant's notes made concepts/saturday.md and concepts/day.md
     pages = _pages_slept(

@@ -260,7 +260,7 @@ NOTE_LABELS = frozenset(
     """plan plans bug bugs issue issues todo task tasks note notes idea ideas question questions
     decision decisions update updates status summary context goal goals result results finding
     findings lesson lessons reminder action actions next fix fixes blocker blockers risk risks
-    agenda draft error errors warning""".split()  # noqa: SIM905
+    agenda draft error errors warning remember fyi heads""".split()  # noqa: SIM905
 )
 LOG_OPENERS = NOTE_LABELS | frozenset(
     """meeting standup retro review feedback user users team session
