@@ -393,9 +393,9 @@ def condense(text: str, max_words: int, known: Iterable[str] | None = None) -> s
 
     Sentences holding a date, time, duration or age (or a relative time), or what a session
     must not miss (an allergy, a diet: :func:`agent_sleep.analysis.vital.vital`), are always
-    kept, and kept verbatim; the speaker label stays. The best sentence is kept even when longer than
-    the budget; a photo caption only when it fits. A note without any informative sentence
-    keeps its best one, so a cited note never becomes empty."""
+    kept, and kept verbatim; the speaker label stays. The best sentence is kept even when
+    longer than the budget; a photo caption only when it fits. A note without any informative
+    sentence keeps its best one, so a cited note never becomes empty."""
     label, _ = lexical.split_speaker(text)
     parts = analyse(text, known)
     if not parts:
