@@ -81,3 +81,24 @@ def test_sleep_keeps_the_port_and_takes_the_new_version(tmp_path: Path) -> None:
     current = [b.note.text for b in notes.parse((ws / "MEMORY.md").read_text()).blocks if b.note]
     assert any(want in text for text in current), current
     assert not any("Postgres 13" in text for text in current)
+
+
+def test_a_new_phone_number_is_put_right_in_the_persons_entry(tmp_path: Path) -> None:
+    """ "Luis got a new cell number, 555-0129; his old number is disconnected" left "Plumber is
+    Luis Ortega of Ortega Plumbing, 555-0187, luis@…" current, and search ranked the dead
+    number first (a renovation's notes): the entry now takes the new number, its email kept."""
+    old = "Plumber is Luis Ortega of Ortega Plumbing, 555-0187, luis@ortegaplumbing.com."
+    new = "Luis got a new cell number, 555-0129; his old number is disconnected."
+    want = "Plumber is Luis Ortega of Ortega Plumbing, 555-0129, luis@ortegaplumbing.com."
+    assert currency.number_put_right(new, old) == want
+    # someone else's number, or a number said again, puts nothing right
+    tom = "General contractor is Tom Hadley, phone 555-0142, tom@hadleyhomes.com."
+    assert currency.number_put_right("Karen's new number is 555-0199.", tom) is None
+    assert currency.number_put_right("Priya asked for Tom's number: 555-0142.", tom) is None
+    ws = tmp_path / "ws"
+    for when, text in [(dt.datetime(2026, 3, 3, 9), old), (dt.datetime(2026, 3, 19, 9), new)]:
+        micro_rest(text, "W", workspace=ws, when=when)
+        sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    current = [b.note.text for b in notes.parse((ws / "MEMORY.md").read_text()).blocks if b.note]
+    assert any(want in text for text in current), current
+    assert not any("555-0187" in text for text in current)

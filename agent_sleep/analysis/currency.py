@@ -1207,6 +1207,28 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     return fresh, gone
 
 
+_NEW_NUMBER_RE = re.compile(r"\b(?:new|now|changed|switched|updated|moved|instead)\b", re.I)
+
+
+def number_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one phone number (seven digits or more) put right, when the
+    newer note gives one new number of its shape, says it is new ("Luis got a new cell number,
+    555-0129; his old number is disconnected" for "Plumber is Luis Ortega of Ortega Plumbing,
+    555-0187, luis@…"), and names someone the older text names; else None."""
+    if not _NEW_NUMBER_RE.search(new_text):
+        return None
+    fresh, gone = _numbers_apart(new_text, old_text)
+    if len(fresh) != 1 or len(gone) != 1:
+        return None
+    ((new,), (old,)) = (tuple(fresh), tuple(gone))
+    if sum(ch.isdigit() for ch in new) < 7 or old_text.count(old) != 1:
+        return None
+    named = {t for t in tokens(new_text) if t[:1].isupper() and t.lower() not in cw.STOP}
+    if not named & {t for t in tokens(old_text) if t[:1].isupper()}:
+        return None
+    return old_text.replace(old, new)
+
+
 def _owners(text: str) -> frozenset[str]:
     """Whose a note's thing is, as it names them: a possessive name ("Kwame's"), or the name
     that opens it when written as one (two capitalised words, "Harbor Coffee signed …")."""

@@ -177,6 +177,13 @@ def supersedes(
             ref, old_text, old_date = entry
             if _date and old_date and _date < old_date:
                 continue  # a note told before the entry (a backdated import) never replaces it
+            # a new phone number of someone the entry names: the entry with it put right
+            number = currency.number_put_right(text, old_text)
+            if number is not None and not _held_elsewhere(text, ref, live, pool):
+                rank = (True, True, STRENGTH["the old value named"], 1.0, 0)
+                if rank > best:
+                    hit, best, hit_text = ref, rank, number
+                continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
             edit = lists.edited(text, old_text)
