@@ -41,3 +41,22 @@ def test_a_handoff_day_is_no_shift_length() -> None:
 )  # fmt: skip
 def test_a_day_or_time_beside_one_or_beside_a_name_is_read(old: str, new: str) -> None:
     assert not update_model.when_for_none(new, old)
+
+
+def test_a_new_date_replaces_the_date_not_a_workaround_that_says_date() -> None:
+    """ "Release 4.13.0 slipped; new date is March 3" retired "Workaround for BUG-2143: export
+    in smaller date ranges" (read as a new one of "date") and left "Next release 4.13.0 is
+    scheduled for February 24" current (a support lead's notes)."""
+    out = offline_currency.supersedes(
+        [("W", "Release 4.13.0 slipped; new date is March 3.", ["n1"], 0.8, "2026-02-20")],
+        [
+            {"id": "bug", "type": "W", "date": "2026-02-04",
+             "text": "Workaround for BUG-2143: export in smaller date ranges (a month at a time)."},
+            {"id": "release", "type": "W", "date": "2026-02-04",
+             "text": "Next release 4.13.0 is scheduled for February 24."},
+        ],
+        [],
+        frozenset({"BUG-2143"}),
+        offline_currency.similarity(),
+    )  # fmt: skip
+    assert [u["replaces"] for u in out.values()] == ["release"]

@@ -1155,6 +1155,8 @@ def _new_one(new_text: str, old_text: str) -> Verdict | None:
             fresh = frozenset()
         if not (fresh and gone):  # a number of one long shape for another (a phone number)
             fresh, gone = numbers
+        if _fine_kinds(fresh) & _WHEN_KINDS and not _fine_kinds(gone) & _WHEN_KINDS:
+            continue  # "new date is March 3" gives no value of "export in smaller date ranges"
         if fresh and gone:
             return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
     return None
