@@ -22,21 +22,15 @@ import pytest
 from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.analysis import vital
 from agent_sleep.core import notes
-from agent_sleep.providers import offline_currency
+from tests.currency_support import replaces
 
 START = dt.datetime(2026, 10, 12, 9, 0)
 
 
 def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
-    names = frozenset({"Maya", "Ana", "Ben", "Jorge", "Sara", "Riverside", "Inn"})
-    out = offline_currency.supersedes(
-        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
-        [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
-        [],
-        names,
-        offline_currency.similarity(),
+    return replaces(
+        old, new, frozenset({"Maya", "Ana", "Ben", "Jorge", "Sara", "Riverside", "Inn"})
     )
-    return bool(out)
 
 
 @pytest.mark.parametrize(

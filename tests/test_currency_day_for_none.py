@@ -10,18 +10,11 @@ from __future__ import annotations
 import pytest
 
 from agent_sleep.analysis import update_model
-from agent_sleep.providers import offline_currency
+from tests.currency_support import replaced, replaces
 
 
 def _replaces(old: str, new: str) -> bool:
-    out = offline_currency.supersedes(
-        [("W", new, ["n1"], 0.8, "2026-11-10")],
-        [{"id": "m1", "text": old, "type": "W", "date": "2026-11-01"}],
-        [],
-        frozenset({"Diego", "PagerDuty"}),
-        offline_currency.similarity(),
-    )
-    return bool(out)
+    return replaces(("W", old), ("W", new), frozenset({"Diego", "PagerDuty"}))
 
 
 def test_a_handoff_day_is_no_shift_length() -> None:
@@ -47,16 +40,11 @@ def test_a_new_date_replaces_the_date_not_a_workaround_that_says_date() -> None:
     """ "Release 4.13.0 slipped; new date is March 3" retired "Workaround for BUG-2143: export
     in smaller date ranges" (read as a new one of "date") and left "Next release 4.13.0 is
     scheduled for February 24" current (a support lead's notes)."""
-    out = offline_currency.supersedes(
-        [("W", "Release 4.13.0 slipped; new date is March 3.", ["n1"], 0.8, "2026-02-20")],
-        [
+    memory = [
             {"id": "bug", "type": "W", "date": "2026-02-04",
              "text": "Workaround for BUG-2143: export in smaller date ranges (a month at a time)."},
             {"id": "release", "type": "W", "date": "2026-02-04",
              "text": "Next release 4.13.0 is scheduled for February 24."},
-        ],
-        [],
-        frozenset({"BUG-2143"}),
-        offline_currency.similarity(),
-    )  # fmt: skip
-    assert [u["replaces"] for u in out.values()] == ["release"]
+    ]  # fmt: skip
+    new = ("W", "Release 4.13.0 slipped; new date is March 3.")
+    assert replaced(new, memory, frozenset({"BUG-2143"}), day="2026-02-20") == ["release"]

@@ -13,18 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent_sleep.providers import offline_currency
+from tests.currency_support import replaces
 
 
 def _replaces(old: tuple[str, str], new: tuple[str, str]) -> bool:
-    out = offline_currency.supersedes(
-        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
-        [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
-        [],
-        frozenset({"Aisha", "Hana", "Priya", "Dashboard"}),
-        offline_currency.similarity(),
-    )
-    return bool(out)
+    return replaces(old, new, frozenset({"Aisha", "Hana", "Priya", "Dashboard"}))
 
 
 @pytest.mark.parametrize(

@@ -9,18 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent_sleep.providers import offline_currency
+from tests.currency_support import replaces
 
 
 def _replaces(old: str, new: str) -> bool:
-    out = offline_currency.supersedes(
-        [("W", new, ["n1"], 0.8, "2026-11-10")],
-        [{"id": "m1", "text": old, "type": "W", "date": "2026-11-01"}],
-        [],
-        frozenset(),
-        offline_currency.similarity(),
-    )
-    return bool(out)
+    return replaces(("W", old), ("W", new))
 
 
 def test_a_total_is_no_new_rate() -> None:

@@ -17,20 +17,13 @@ import pytest
 
 from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.analysis import distill
-from agent_sleep.providers import offline_currency
+from tests.currency_support import replaced, replaces
 
 
 def _replaces(
     old: tuple[str, str], new: tuple[str, str], names: frozenset[str] = frozenset()
 ) -> bool:
-    out = offline_currency.supersedes(
-        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
-        [{"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}],
-        [],
-        names,
-        offline_currency.similarity(),
-    )
-    return bool(out)
+    return replaces(old, new, names)
 
 
 @pytest.mark.parametrize(
@@ -99,19 +92,14 @@ def test_a_number_asked_for_again_is_its_own_entrys(tmp_path: Path) -> None:
 def test_a_fact_replaces_the_standing_entry_before_a_plan() -> None:
     """ "Afternoon counter is Dmitri now" replaced the plan "Put up a job ad for the afternoon
     counter shift" and left "Chloe covers the afternoon counter" current (a bakery's notes)."""
-    out = offline_currency.supersedes(
-        [("W", "Afternoon counter is Dmitri now.", ["n1"], 0.8, "2026-12-01")],
-        [
+    memory = [
             {"id": "chloe", "type": "W", "date": "2026-11-03",
              "text": "Chloe covers the afternoon counter, 12 to 6pm, on £12.10/h."},
             {"id": "ad", "type": "S", "date": "2026-11-11",
              "text": "Put up a job ad for the afternoon counter shift, 12–6pm."},
-        ],
-        [],
-        frozenset({"Chloe", "Dmitri"}),
-        offline_currency.similarity(),
-    )  # fmt: skip
-    assert [u["replaces"] for u in out.values()] == ["chloe"]
+    ]  # fmt: skip
+    new = ("W", "Afternoon counter is Dmitri now.")
+    assert replaced(new, memory, frozenset({"Chloe", "Dmitri"}), day="2026-12-01") == ["chloe"]
 
 
 @pytest.mark.parametrize(
