@@ -32,6 +32,13 @@ CASES = [
         "Café Lumen (contact Mei Tanaka) has a standing order: 55 croissants and 12 sourdough "
         "loaves every day, delivered by 7:30.",
     ),
+    # the same said of two people: only the part of the one the note names (household admin
+    # notes: Sam's card had left MEMORY.md with Noor's old one)
+    (
+        "Noor's debit card ends 4417, Sam's debit card ends 2256.",
+        "Noor's new Nationwide debit card arrived; it ends 8032.",
+        "Noor's debit card ends 8032, Sam's debit card ends 2256.",
+    ),
     (
         "Country sourdough formula: 75% hydration, 2% salt, 20% levain.",
         "Country sourdough is now at 78% hydration after the trial.",
@@ -102,3 +109,28 @@ def test_a_new_phone_number_is_put_right_in_the_persons_entry(tmp_path: Path) ->
     current = [b.note.text for b in notes.parse((ws / "MEMORY.md").read_text()).blocks if b.note]
     assert any(want in text for text in current), current
     assert not any("555-0187" in text for text in current)
+
+
+def test_an_entry_put_right_by_an_event_stays_a_fact(tmp_path: Path) -> None:
+    """The card's new number came in an event note ("… arrived; it ends 8032"): the entry put
+    right keeps Sam's card and stays a fact (W), not the event's kind."""
+    ws = tmp_path / "ws"
+    days = [
+        (
+            dt.datetime(2026, 3, 2, 9),
+            "W",
+            "Noor's debit card ends 4417, Sam's debit card ends 2256.",
+        ),
+        (
+            dt.datetime(2026, 3, 20, 9),
+            "B",
+            "Noor's new Nationwide debit card arrived; it ends 8032.",
+        ),
+    ]
+    for when, kind, text in days:
+        micro_rest(text, kind, workspace=ws, when=when)
+        sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    current = [b.note for b in notes.parse((ws / "MEMORY.md").read_text()).blocks if b.note]
+    assert [(n.type, n.text) for n in current] == [
+        ("W", "Noor's debit card ends 8032, Sam's debit card ends 2256.")
+    ]

@@ -469,8 +469,12 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
     right ("billing-api listens on port 8080 and runs on Postgres 13", then "… it's on
     Postgres 15 now": "… port 8080 and runs on Postgres 15"; "40 croissants and 12 loaves …,
     delivered by 7:30", then "55 croissants and 12 loaves a day"), or None: one pair of
-    numbers only (old, new), each said once beside that word, the old once in the older text."""
-    old_slots, new_slots = _slots(old_text), _slots(new_text)
+    numbers only (old, new), each said once beside that word, the old once in the older text.
+    Where the older text says the same of two people ("Noor's debit card ends 4417, Sam's
+    debit card ends 2256"), only the part of the one the note names is read and put right."""
+    start, end = _part_of_whom(new_text, old_text)
+    part = old_text[start:end]
+    old_slots, new_slots = _slots(part), _slots(new_text)
     pairs = set()
     for word in old_slots.keys() & new_slots.keys():
         olds, news = old_slots[word], new_slots[word]
@@ -486,16 +490,37 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
     # the note gives nothing else anew: no other number ("closing time pushed to 11pm; last
     # orders at 10:30"), and no name where the entry has one it does not say ("should land
     # in my Revolut Business account, IBAN ending 0458" for "Wise, IBAN ending 7731")
-    fresh = _strong_words(new_text) - _strong_words(old_text)
-    gone = _strong_words(old_text) - _strong_words(new_text)
+    fresh = _strong_words(new_text) - _strong_words(part)
+    gone = _strong_words(part) - _strong_words(new_text)
     if any(_digit(v) for v in fresh - _pieces([b])):
         return None
     if any(not _digit(v) for v in gone) and any(not _digit(v) for v in fresh):
         return None
-    at = list(re.finditer(rf"(?<![\w.$€£-]){re.escape(a)}(?![\w]|\.\d)", old_text))
+    at = list(re.finditer(rf"(?<![\w.$€£-]){re.escape(a)}(?![\w]|\.\d)", part))
     if len(at) != 1:
         return None
-    return old_text[: at[0].start()] + b + old_text[at[0].end() :]
+    return old_text[: start + at[0].start()] + b + old_text[start + at[0].end() :]
+
+
+_POSSESSIVE_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
+
+
+def _part_of_whom(new_text: str, old_text: str) -> tuple[int, int]:
+    """The span of the older text's part about the one person the newer note names, when the
+    older text speaks of several, each in a part of its own opening with their name ("Noor's
+    debit card ends 4417, Sam's debit card ends 2256"); else the whole older text."""
+    whole = (0, len(old_text))
+    named = set(_POSSESSIVE_RE.findall(new_text))
+    if not named:
+        return whole
+    cuts = [0, *(m.end() for m in re.finditer(r"[,;]\s+", old_text)), len(old_text)]
+    parts = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if a < b]
+    whose = [set(_POSSESSIVE_RE.findall(old_text[a:b])) for a, b in parts]
+    people = [w for w in whose if w]
+    if len(people) < 2 or len(set().union(*people)) < 2:
+        return whole
+    hits = [p for p, w in zip(parts, whose, strict=True) if w & named]
+    return hits[0] if len(hits) == 1 else whole
 
 
 def _shape_of(value: str) -> str:

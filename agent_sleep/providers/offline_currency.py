@@ -250,7 +250,9 @@ def supersedes(
         if hit is not None:
             out[k] = {
                 "action": "supersede",
-                "type": kind,
+                # an entry put right in place stays what it was (a fact, not the event that
+                # told its new number)
+                "type": (types.get(hit) or kind) if hit_text != text else kind,
                 "confidence": conf,
                 "text": hit_text,
                 "replaces": hit,
@@ -259,7 +261,7 @@ def supersedes(
             for i in at.pop(hit, []):
                 pool[i] = None
         add((sources[0], hit_text, _date))
-        types[sources[0]] = kind
+        types[sources[0]] = out[k]["type"] if k in out else kind
     return out
 
 
