@@ -102,6 +102,9 @@ def test_a_new_phone_number_is_put_right_in_the_persons_entry(tmp_path: Path) ->
     tom = "General contractor is Tom Hadley, phone 555-0142, tom@hadleyhomes.com."
     assert currency.number_put_right("Karen's new number is 555-0199.", tom) is None
     assert currency.number_put_right("Priya asked for Tom's number: 555-0142.", tom) is None
+    # a second number of one firm is no new number of its first
+    support = "Acme's support line is 555-0100, staffed 9 to 5."
+    assert currency.number_put_right("Acme's new sales line: 555-0199.", support) is None
     ws = tmp_path / "ws"
     for when, text in [(dt.datetime(2026, 3, 3, 9), old), (dt.datetime(2026, 3, 19, 9), new)]:
         micro_rest(text, "W", workspace=ws, when=when)

@@ -1234,7 +1234,11 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     return fresh, gone
 
 
-_NEW_NUMBER_RE = re.compile(r"\b(?:new|now|changed|switched|updated|moved|instead)\b", re.I)
+# a person's own new number: "a new cell number", "her new mobile", "new phone number" (not
+# "the new sales line", a second number of one firm)
+_NEW_NUMBER_RE = re.compile(
+    r"\bnew (?:(?:cell|mobile|phone|home|work|personal)\s+)?(?:number|phone|mobile|cell)\b", re.I
+)
 
 
 def number_put_right(new_text: str, old_text: str) -> str | None:
