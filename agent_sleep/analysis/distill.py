@@ -29,7 +29,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent_sleep.analysis import lexical, temporal
-from agent_sleep.analysis.vital import vital
 from agent_sleep.core.redact import PLACEHOLDER_RE
 
 INFORMATIVE = 3.0  # a sentence scoring this much carries information
@@ -391,17 +390,15 @@ def small_talk(text: str, known: Iterable[str] | None = None) -> bool:
 def condense(text: str, max_words: int, known: Iterable[str] | None = None) -> str:
     """The note's informative sentences, best first within ``max_words``, in original order.
 
-    Sentences holding a date, time, duration or age (or a relative time), or what a session
-    must not miss (an allergy, a diet: :func:`agent_sleep.analysis.vital.vital`), are always
-    kept, and kept verbatim; the speaker label stays. The best sentence is kept even when
-    longer than the budget; a photo caption only when it fits. A note without any informative
-    sentence keeps its best one, so a cited note never becomes empty."""
+    Sentences holding a date, time, duration or age (or a relative time) are always kept, and
+    kept verbatim; the speaker label stays. The best sentence is kept even when longer than
+    the budget; a photo caption only when it fits. A note without any informative sentence
+    keeps its best one, so a cited note never becomes empty."""
     label, _ = lexical.split_speaker(text)
     parts = analyse(text, known)
     if not parts:
         return text
-    # a date, and what a session must not miss ("they can do a nut-free meal for Isla")
-    chosen: set[int] = {i for i, s in enumerate(parts) if s.temporal or vital(s.text)}
+    chosen: set[int] = {i for i, s in enumerate(parts) if s.temporal}
     words = sum(len(parts[i].text.split()) for i in chosen)
     # what the writer said first, best first; a photo caption only if room is left
     ranked = sorted(range(len(parts)), key=lambda i: (parts[i].caption, -parts[i].score, i))

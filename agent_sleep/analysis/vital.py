@@ -16,7 +16,7 @@ _KINDS = {
     ),
     "diet": re.compile(
         r"\b(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|halal|kosher|gluten|"
-        r"dairy-free|lactose-free|keto|paleo|plant-based|(?:pea)?nut-free|egg-free|soy-free)\b",
+        r"dairy-free|lactose-free|keto|paleo|plant-based)\b",
         re.I,
     ),
     "identity": re.compile(
