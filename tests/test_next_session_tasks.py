@@ -96,3 +96,18 @@ def test_an_opinions_wish_is_no_task_and_a_plan_for_next_week_is() -> None:
     texts = [a["text"] for a in out["next_session_actions"]]
     assert not any("Lena" in t or "panettone" in t for t in texts), texts
     assert any("Nina Park onsite" in t for t in texts), texts
+
+
+def test_a_fact_about_the_future_is_no_task_unless_it_names_its_day() -> None:
+    """ "Daniel will be the only driver" came back as "Follow up: …" at the session start (a
+    travel planner's notes): something to come said of someone else is a follow-up when it
+    names its day, and what one means to do oneself is one either way."""
+    notes = [
+        _n("f1", "Daniel will be the only driver on the trip.", "W"),
+        _n("f2", "The new router will be installed on Dec 2 by the landlord's electrician.", "W"),
+        _n("f3", "We will pick the cake flavours at the tasting.", "W"),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    texts = [a["text"] for a in out["next_session_actions"]]
+    assert not any("only driver" in t for t in texts), texts
+    assert any("router" in t for t in texts) and any("cake flavours" in t for t in texts), texts

@@ -38,10 +38,20 @@ TOPIC_SHARE = 0.25
 
 
 _INTENT_RE = re.compile(
-    r"\b(?:need to|needs to|plan(?:s|ning)? to|going to|will|want(?:s)? to|should|remember to"
-    r"|follow up|next time|todo|deadline|due|next week|tomorrow)\b",
+    r"\b(?:need to|needs to|plan(?:s|ning)? to|want(?:s)? to|should|remember to"
+    r"|follow up|next time|todo|deadline|due|next week|tomorrow)\b"
+    # what one means to do oneself ("we will pick the cake", "I'm going to call"), not a fact
+    # about a time to come ("Daniel will be the only driver")
+    r"|\b(?:I|we)\s+(?:will|shall|am going to|are going to)\b|\b(?:I|we)['’]ll\b"
+    r"|\b(?:I['’]m|we['’]re) going to\b|\blet['’]s\b",
     re.I,
 )
+
+
+# a time to come said of anyone: a follow-up when it has its day ("Denver internet will be
+# Google Fiber, installed on Dec 2"), a fact about the future when not ("Daniel will be the only
+# driver")
+_WILL_RE = re.compile(r"\b(?:will|going to)\b", re.I)
 
 
 # A word right after an article or a possessive is a noun or an adjective; adjectives are
@@ -476,13 +486,14 @@ def written_task(text: str) -> str:
 
 
 def _intention(text: str, known: frozenset[str]) -> str:
-    """The informative sentence of a note stating an intention or a plan, or ""."""
+    """The informative sentence of a note stating an intention or a plan (one's own, or
+    anything to come on a day it names), or ""."""
     label, _ = lexical.split_speaker(text)
     for s in distill.analyse(text, known):
         if (
             not s.caption
             and s.score >= distill.INFORMATIVE
-            and _INTENT_RE.search(s.text)
+            and (_INTENT_RE.search(s.text) or (s.temporal and _WILL_RE.search(s.text)))
             and not QUESTION_RE.search(s.text)
         ):
             return excerpt(label + distill.strip_filler(s.text), 200)
