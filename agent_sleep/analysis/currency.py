@@ -26,6 +26,7 @@ thing (used only when change language is present). Pure functions, no model of i
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -505,17 +506,22 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
 _POSSESSIVE_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
 
 
+def possessors(text: str) -> set[str]:
+    """The names ``text`` speaks of as someone's ("Noor's phone", "Farida's council tax")."""
+    return set(_POSSESSIVE_RE.findall(text))
+
+
 def _part_of_whom(new_text: str, old_text: str) -> tuple[int, int]:
     """The span of the older text's part about the one person the newer note names, when the
     older text speaks of several, each in a part of its own opening with their name ("Noor's
     debit card ends 4417, Sam's debit card ends 2256"); else the whole older text."""
     whole = (0, len(old_text))
-    named = set(_POSSESSIVE_RE.findall(new_text))
+    named = possessors(new_text)
     if not named:
         return whole
     cuts = [0, *(m.end() for m in re.finditer(r"[,;]\s+", old_text)), len(old_text)]
-    parts = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if a < b]
-    whose = [set(_POSSESSIVE_RE.findall(old_text[a:b])) for a, b in parts]
+    parts = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    whose = [possessors(old_text[a:b]) for a, b in parts]
     people = [w for w in whose if w]
     if len(people) < 2 or len(set().union(*people)) < 2:
         return whole

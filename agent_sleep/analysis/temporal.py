@@ -38,6 +38,9 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 )  # fmt: skip
+# as written short ("Tue–Sat", "Nov 16"); "may" is the month itself
+SHORT_WEEKDAYS = (*(d[:3] for d in WEEKDAYS), "tues", "thur", "thurs")
+SHORT_MONTHS = (*(m[:3] for m in MONTHS if m != "may"), "sept")
 # Month names count only capitalised, so the verb "may" is not a date.
 MONTH_RE = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
@@ -216,7 +219,7 @@ _NOT_NOUNS = frozenset(
 
 
 # weekdays joined into a list or a span name days that recur, not one date
-_WEEKDAY_NAMES = "|".join(WEEKDAYS) + "|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_WEEKDAY_NAMES = "|".join((*WEEKDAYS, *SHORT_WEEKDAYS))
 _JOIN = r"\s*(?:/|&|-|–|—|,)\s*|\s+(?:and|or|to|through|thru)\s+"
 _WEEKDAY_JOINED_AFTER_RE = re.compile(rf"(?:{_JOIN})(?:{_WEEKDAY_NAMES})\b", re.I)
 _WEEKDAY_JOINED_BEFORE_RE = re.compile(rf"\b(?:{_WEEKDAY_NAMES})(?:{_JOIN})$", re.I)

@@ -345,21 +345,13 @@ def when_for_none(new_text: str, old_text: str) -> bool:
     if not days or days != fresh:
         return False  # "Who leads weekends? Joanna, starting this Saturday": a name is new
     old = c.strong_words(old_text)
-    return (
-        not _whens(set(old))
-        and not _has_number(set(old))
-        and not c._fine_kinds(old) & {"weekday", "time", "month"}
-    )
-
-
-_POSSESSOR_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
+    return not _has_number(set(old)) and not c._fine_kinds(old) & {"weekday", "time", "month"}
 
 
 def _possessors_apart(new_text: str, old_text: str) -> bool:
     """Whether each note speaks of someone's thing ("Farida's council tax", "Noor's phone")
     and no one's in common: two people's things, however alike."""
-    new = set(_POSSESSOR_RE.findall(new_text))
-    old = set(_POSSESSOR_RE.findall(old_text))
+    new, old = c.possessors(new_text), c.possessors(old_text)
     return bool(new) and bool(old) and not new & old
 
 

@@ -158,11 +158,7 @@ _IRREGULAR_PAST = frozenset(
 )
 
 
-# weekdays and months as written short ("Nov 16", "Tue–Sat")
-_SHORT_DAYS = frozenset(
-    """mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct
-    nov dec""".split()  # noqa: SIM905
-)
+_SHORT_DAYS = frozenset((*temporal.SHORT_WEEKDAYS, *temporal.SHORT_MONTHS))  # "Nov 16", "Tue"
 _TIMES = frozenset(
     [*temporal.WEEKDAYS, *temporal.MONTHS, *_SHORT_DAYS]
     + """day week weekend month year morning afternoon evening night today tomorrow yesterday
