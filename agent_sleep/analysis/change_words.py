@@ -52,7 +52,8 @@ CHANGE_RE = re.compile(
     r"shortened|postponed|delayed|pushed back|slipped|rose|fell|grew|jumped|climbed|"
     # "dropped" a thing, not someone dropped off somewhere ("Dropped Zara at ballet")
     r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b)|"
-    r"went up|went down|pushed to|pushed out|brought forward|moved up|rebooked|renegotiated|"
+    r"(?:went|goes|going|go) (?:up|down)|revised|upped|pushed to|pushed out|brought forward|"
+    r"moved up|rebooked|renegotiated|"
     r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
     r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind|"
     # a change back to an earlier value: "is back to 100", "reverted to 100", "in Berlin again"

@@ -111,6 +111,9 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     decided = remark is not None and remark.group(0).lower().startswith(("decision", "decided"))
     if remark:
         body = body[remark.end() :]
+    heard = lexical.REPORTED_RE.match(body)  # "Helen wrote: the rent goes up …"
+    if heard:
+        body = body[heard.end() :]
     # each substitution only where its pattern's literal text can occur (the same result)
     if "(" in body:
         body = cw.RESOLVED_RE.sub("", body)

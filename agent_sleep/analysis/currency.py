@@ -765,6 +765,7 @@ def relation(
         _new_version(new_text, old_text)
         or _new_one(new_text, old_text)
         or _toggled(new_text, old_text)
+        or _ended(new_text, old_text)
     )
     if version is not None:
         return version
@@ -1123,6 +1124,68 @@ def _toggled(new_text: str, old_text: str) -> Verdict | None:
     (now,) = thrown
     was = "on" if now == "off" else "off"
     return Verdict(SUPERSEDE, "a switch thrown", was, now)
+
+
+# a thing that holds no more, said of it by name: "Cancelled Netflix today", "Walter stopped
+# taking simvastatin", "Dr. Shah stopped Walter's simvastatin", "The PureGym membership is
+# cancelled"; group "thing" holds what ended (at most four words, up to a preposition or a
+# clause's end)
+_NOT_THING = (
+    r"(?!(?:to|at|on|for|from|by|in|with|after|because|since|and|but|as|today|yesterday|this|"
+    r"last|so|early|late|down|up|out|off)\b)"
+)
+_THING = rf"(?P<thing>{_NOT_THING}[\w'’.&-]+(?: {_NOT_THING}[\w'’.&-]+){{0,3}})"
+_ENDED_RES = (
+    re.compile(
+        r"\b(?i:(?P<sure>cancell?ed|discontinued|unsubscribed from|"
+        r"stopped (?:taking|using|paying for|seeing|going to|attending)|"
+        r"no longer (?:takes?|uses?|has|have|pays? for|sees?|goes to|attends?|subscribes? to))"
+        r"|terminated|ended|closed|quit|stopped)"
+        r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
+    ),
+    re.compile(
+        r"(?:^|[.;:]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?"
+        + _THING
+        + r" (?:is|was|has been|have been|are|were|got) (?:now )?(?:cancell?ed|discontinued|"
+        r"terminated|closed|stopped|over|ended)\b",
+        re.I,
+    ),
+)
+
+
+def _ended(new_text: str, old_text: str) -> Verdict | None:
+    """A standing fact of a thing the newer note says holds no more: "Cancelled Netflix
+    today" for "Netflix subscription is £10.99 a month", "Walter stopped taking simvastatin"
+    for "Walter takes simvastatin 20 mg at night". Every content word of what ended is said in
+    the older note, one of them a name or two words together (not "closed the window" for any
+    note with a window in it); neither note is an intention, a question or a chat turn, the
+    older is no ending itself, and the two name no different people."""
+    if "?" in new_text or _chat(new_text) or _chat(old_text):
+        return None
+    if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
+        return None  # "might cancel the gym", "plan to stop the statin"
+    if any(rx.search(old_text) for rx in _ENDED_RES):
+        return None
+    said = _content(old_text)
+    for rx in _ENDED_RES:
+        for m in rx.finditer(new_text):
+            thing = m.group("thing")
+            words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
+            if not words or not all(lemma(w) in said for w in words):
+                continue
+            named = (
+                any(w[:1].isupper() for w in thing.split())
+                or len(words) >= 2
+                or bool(m.groupdict().get("sure"))  # "stopped taking simvastatin"
+                or bool(m.groupdict().get("whose"))  # "stopped Walter's simvastatin"
+            )
+            if not named:
+                continue
+            people = possessors(new_text), possessors(old_text)
+            if all(people) and not people[0] & people[1]:
+                continue  # "Farida's Netflix" is not ours
+            return Verdict(SUPERSEDE, "an ending", thing, "ended")
+    return None
 
 
 # nouns that name a change, as a change word's verb would: "Migration to SQLAlchemy 2.0 is merged"

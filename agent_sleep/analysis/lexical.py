@@ -39,6 +39,18 @@ DISCOURSE_RE = re.compile(
     re.I,
 )
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
+# who a note heard it from, before what they said: "Helen Pryce wrote: the rent goes up …",
+# "Kwik Fit called — the service moved …", "Per Dr. Lee, …", "According to the vet, …". The
+# source is not what the note is about; what follows is read as the note's own claim
+REPORTED_RE = re.compile(
+    r"^(?:(?:[A-Z][\w.'’&-]*|the|our|my)(?: [A-Z][\w.'’&-]*| (?:vet|pharmacy|office|clinic|"
+    r"landlord|agent|bank|school|nurse|doctor|dentist|garage|council|team|client|supplier)){0,3}"
+    r" (?:wrote|emailed|e-mailed|called|rang|phoned|texted|messaged|replied|confirmed|"
+    r"mentioned|said|says|writes|confirms|let (?:us|me) know|told (?:us|me)|updated (?:us|me))"
+    r"(?: (?:back|in|to say|that))?\s*(?::|—|–| - )\s*"
+    r"|(?:[Pp]er|[Aa]ccording to) (?:[A-Z][\w.'’&-]*|the \w+)(?: [A-Z][\w.'’&-]*){0,2},\s+)(?=\S)"
+)
+
 _NEGATION_RE = re.compile(
     r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|won't|isn't|aren't|wasn't|stopped|quit"
     r"|dislikes?|hates?|rejected|avoid(?:s|ed)?)\b|n't\b",
