@@ -176,6 +176,13 @@ _HABIT_RE = re.compile(
     r"sun)days|weekdays|weekends)\b",
     re.I,
 )
+# what recurs: "every Saturday", "on Thursdays", "a standing slot", "twice a week", "weekly"
+ROUTINE_RE = re.compile(
+    r"\b(?:every|each) (?:other |second |\w+day|day|week|month|morning|evening|night|fortnight)"
+    r"|\b(?:weekly|daily|nightly|fortnightly|monthly|standing|(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)days|weekdays|weekends|(?:once|twice|\w+ times) a (?:day|week|month))\b",
+    re.I,
+)
 _BARE_WEEKDAY_RE = re.compile(
     rf"(?<![\w-])(?P<prep>(?i:on|by|until|till|before|after|to|from|for|since) )?"
     rf"(?P<wd>{'|'.join(w.title() for w in WEEKDAYS)}|{'|'.join(WEEKDAYS)})"

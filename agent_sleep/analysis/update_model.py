@@ -212,7 +212,7 @@ def last_word(
     if (
         verdict.why == "an intention, not a fact"
         and _FUTURE_RE.search(old_text)
-        and _logged(new_text)
+        and logged(new_text)
     ):
         return verdict  # "the hex tile went down today": the plan carried out, not replaced
     fresh, gone = c._values_apart(new_text, old_text)
@@ -223,7 +223,7 @@ def last_word(
     relative = _RELATIVE_RE.search(new_text)
     if relative and relative.group(0).split()[-1].lower() not in old_text.lower():
         return verdict  # "Inês's mother lives in Braga" says nothing of where Inês lives
-    episode = verdict.why == "an episode, not a state" or _logged(new_text)
+    episode = verdict.why == "an episode, not a state" or logged(new_text)
     if episode and _just_an_episode(new_text, old_text, fresh, gone):
         return verdict  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
@@ -645,7 +645,7 @@ def _event(text: str) -> bool:
     return bool(told) and all(x.past for x in told)
 
 
-def _logged(text: str) -> bool:
+def logged(text: str) -> bool:
     """Whether a newer note tells what happened: an event, or a log line that opens with a
     verb in the past, with no subject ("Took Tobi to his swim lesson; he passed the level 3
     test", "Wrapped up the Acme homepage; final files exported as PDF + PNG")."""

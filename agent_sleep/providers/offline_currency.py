@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import currency, lists, update_model, vital
+from agent_sleep.analysis import change_words as cw
+from agent_sleep.analysis import currency, lists, temporal, update_model, vital
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -225,6 +226,15 @@ def supersedes(
             ):
                 continue  # the model's guess retires no allergy for a note that says nothing
                 # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does)
+            if (
+                verdict.why in UNSAID
+                and (kind == "B" or update_model.logged(text))
+                and temporal.ROUTINE_RE.search(old_text)
+                and not temporal.ROUTINE_RE.search(text)
+                and not cw.found(cw.CHANGE_RE, text)
+                and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
+            ):
+                continue  # "Daniel's Saturday visit; they fixed the gate": one time of a routine
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):

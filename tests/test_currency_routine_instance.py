@@ -1,0 +1,42 @@
+"""One time of a routine is no new routine.
+
+"Daniel's Saturday visit; they fixed the garden gate" retired "Daniel visits Dad every
+Saturday and does the big shop", and "FACS slot 10-12 used for the reporter line" retired the
+lab's standing Tuesday booking: the learned reading took an instance for a new value. An event
+that says no routine of its own and no change retires no routine now; a changed routine, or a
+new value said as new, still does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.currency_support import replaces
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Daniel visits Dad every Saturday and does the big shop.",
+         "Daniel's Saturday visit; they fixed the garden gate."),
+        ("Liam the physio comes on Thursdays at 2 pm from now on.",
+         "Liam's physio session on Thursday — Dad managed ten step-ups."),
+        ("FACS (BD LSRFortessa) booking: Tuesdays 10:00-12:00, standing slot for the lab.",
+         "FACS slot 10-12 used for the reporter line; Priya shadowed."),
+    ],
+)  # fmt: skip
+def test_one_time_of_a_routine_keeps_it(old: str, new: str) -> None:
+    assert not replaces(("W", old), ("B", new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Liam the physio comes on Thursdays at 2 pm.",
+         "Liam's physio sessions moved to Fridays at 11 am."),
+        ("Harbor Coffee rebrand is billed at 65 euros per hour, invoiced monthly.",
+         "Harbor Coffee signed off on the new rate: 80 euros per hour from March onward."),
+    ],
+)  # fmt: skip
+def test_a_changed_routine_is_read(old: str, new: str) -> None:
+    assert replaces(("W", old), ("B", new))
