@@ -28,3 +28,17 @@ def replaces(
     """Whether the note ``new`` (type, text) replaces one entry ``old`` written days before."""
     entry = {"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}
     return bool(replaced(new, [entry], names))
+
+
+def rewritten(old: tuple[str, str], new: tuple[str, str]) -> str | None:
+    """The text that takes the place of one entry ``old`` (type, text) when the note ``new``
+    replaces it (the note itself, or the entry with its one value put right), else None."""
+    entry = {"id": "m1", "text": old[1], "type": old[0], "date": "2026-11-01"}
+    out = offline_currency.supersedes(
+        [(new[0], new[1], ["n1"], 0.8, "2026-11-10")],
+        [entry],
+        [],
+        frozenset(),
+        offline_currency.similarity(),
+    )
+    return next((str(u["text"]) for u in out.values()), None)

@@ -482,8 +482,8 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
         if len(olds) != 1 or len(news) != 1 or olds == news:
             continue
         (a,), (b,) = olds, news
-        if _shape_of(a).strip("9") != _shape_of(b).strip("9"):
-            continue  # "75%" and "78%" are one kind, "13" and "$15" two
+        if _number_kind(a) != _number_kind(b):
+            continue  # "75%" and "78%" are one kind, "2.5" and "5" too, "13" and "$15" two
         pairs.add((a, b))
     if len(pairs) != 1:
         return None
@@ -495,7 +495,10 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
     gone = _strong_words(part) - _strong_words(new_text)
     if any(_digit(v) for v in fresh - _pieces([b])):
         return None
-    if any(not _digit(v) for v in gone) and any(not _digit(v) for v in fresh):
+    names = {v for v in fresh if not _digit(v)}
+    if not any(_OWNS_RE.search(v) for v in gone):  # whose it is, when the entry names no one
+        names = {v for v in names if not _OWNS_RE.search(v)}  # else ("Dad's follow-up clinic")
+    if any(not _digit(v) for v in gone) and names:
         return None
     at = list(re.finditer(rf"(?<![\w.$€£-]){re.escape(a)}(?![\w]|\.\d)", part))
     if len(at) != 1:
@@ -504,6 +507,7 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
 
 
 _POSSESSIVE_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\b")
+_OWNS_RE = re.compile(r"['’]s$")
 
 
 def possessors(text: str) -> set[str]:
@@ -518,7 +522,7 @@ def _part_of_whom(new_text: str, old_text: str) -> tuple[int, int]:
     whole = (0, len(old_text))
     named = possessors(new_text)
     if not named:
-        return whole
+        return _part_of_what(new_text, old_text)
     cuts = [0, *(m.end() for m in re.finditer(r"[,;]\s+", old_text)), len(old_text)]
     parts = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
     whose = [possessors(old_text[a:b]) for a, b in parts]
@@ -529,8 +533,41 @@ def _part_of_whom(new_text: str, old_text: str) -> tuple[int, int]:
     return hits[0] if len(hits) == 1 else whole
 
 
+def _part_of_what(new_text: str, old_text: str) -> tuple[int, int]:
+    """The span of the older text's part about the one thing the newer note names, when the
+    older text says the same of several, each in a part of its own (split at ";" or a
+    sentence's end) opening with its name ("HeLa cells at passage 12; HEK293T at passage 27",
+    then "Split HeLa today, now at passage 15"); else the whole older text."""
+    whole = (0, len(old_text))
+    cuts = [0, *(m.end() for m in re.finditer(r"[;.]\s+", old_text)), len(old_text)]
+    parts = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    if len(parts) < 2:
+        return whole
+    leads = [_lead_name(old_text[a:b]) for a, b in parts]
+    if not all(leads) or len(set(leads)) < len(leads):
+        return whole
+    said = {w.lower() for w in tokens(new_text)}
+    hits = [p for p, lead in zip(parts, leads, strict=True) if lead in said]
+    return hits[0] if len(hits) == 1 else whole
+
+
+def _lead_name(part: str) -> str:
+    """The name a part of a text opens with: its first word written with a capital, among its
+    first two words, lowered ("" without one)."""
+    for tok in tokens(part)[:2]:
+        if tok[:1].isupper() and tok.lower() not in cw.STOP:
+            return tok.lower()
+    return ""
+
+
 def _shape_of(value: str) -> str:
     return re.sub(r"\d", "9", value)
+
+
+def _number_kind(value: str) -> str:
+    """What a number is beside its digits: "$", "%", ":" of a time; a decimal point or a
+    thousands comma is no kind of its own ("2.5" and "5" mg are one kind)."""
+    return re.sub(r"(?<=9)[.,](?=9)", "", _shape_of(value)).strip("9")
 
 
 # another fact beside one: "… on 9:30 and retro on Fridays", "…, not …"
