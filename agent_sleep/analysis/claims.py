@@ -151,7 +151,8 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
 # Contact there is Dave Okafor"
 _ROLES = frozenset(
     ["contact", "rep", "representative", "liaison", "email", "phone", "number", "address"]
-    + ["website", "manager", "owner", "lead", "account"]
+    + ["website", "manager", "owner", "lead", "account", "planner", "coordinator", "organiser"]
+    + ["organizer", "host"]
 )
 
 
@@ -159,6 +160,11 @@ _ROLES = frozenset(
 _ROLE_KINDS = frozenset(
     ["escalation", "billing", "main", "primary", "support", "sales", "emergency"]
 )
+
+
+# a later clause that points back at the first one's place: "the planner there is Ann"
+# (not an opening "There is …", which points nowhere)
+_THERE_RE = re.compile(r"(?<=\w )there\b", re.I)
 
 
 def _of_the_first(told: list[Claim]) -> list[Claim]:
@@ -172,7 +178,7 @@ def _of_the_first(told: list[Claim]) -> list[Claim]:
     for claim in told[1:]:
         if (
             claim.owner
-            and claim.owner <= _ROLES
+            and (claim.owner <= _ROLES or (len(claim.owner) == 1 and _THERE_RE.search(claim.text)))
             and claim.qualifiers <= _ROLES | _ROLE_KINDS
             and not claim.whose
             and not claim.owner & first.owner

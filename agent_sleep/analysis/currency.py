@@ -221,6 +221,15 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     )
     if not same_subject and (not (new.owner & old.owner) or names_apart):
         return _crossed(new, old)
+    # "Primary R5 body serial" / "Backup R5 body serial": each subject has a word of its own
+    # the other never says; without a word of change, two things of one kind
+    if (
+        not same_subject
+        and not (new.change or new.old)
+        and new.owner - _bag(old)
+        and old.owner - _bag(new)
+    ):
+        return Verdict(OTHER, "another thing of one kind")
     if new.new_of & (old.attrs | old.owner):
         new = replace(new, change=True)  # "a new phone number" for the phone number
     if new.qualifiers - old.frame - old.words and old.qualifiers - new.frame - new.words:
@@ -629,9 +638,29 @@ def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> 
     ):
         return Verdict(SUPERSEDE, "a new value", *values)
     shared = new.words & old.words or set(new.values) & set(old.values)
-    if new.head == old.head and new.negated != old.negated and frame >= IMPLICIT_FRAME and shared:
+    if (
+        new.head == old.head
+        and new.negated != old.negated
+        and frame >= IMPLICIT_FRAME
+        and shared
+        and _denies(*((new, old) if new.negated else (old, new)))
+    ):
         return Verdict(SUPERSEDE, "negation", *values)
     return Verdict(OTHER, "another attribute or value kind")
+
+
+def _denies(negated: Claim, other: Claim) -> bool:
+    """Whether what the negated claim denies is what the other says: a word of the few after
+    its negation ("doesn't drink coffee") is said in the other ("drinks coffee every
+    morning"); "prefers not to shoot rehearsal dinners" denies nothing of "wants two working
+    bodies at every wedding, no exceptions"."""
+    said = set(other.words) | set(other.values) | set(other.seq) | {other.head}
+    for m in cw.NEGATION_RE.finditer(negated.text):
+        after = [lemma(t) for t in tokens(negated.text[m.end() :]) if t.lower() not in cw.STOP]
+        after = after[:3]
+        if set(after) & said:
+            return True
+    return False
 
 
 _WHEN_KINDS = frozenset(("weekday", "time", "month"))
@@ -798,6 +827,8 @@ def relation(
         named = _word_corrected(new_text, old_text)
         if named is not None:
             return named
+    if labels_apart(new_text, old_text):
+        return Verdict(OTHER, "another labelled thing")  # "Freezer B" is not "Freezer A"
     version = (
         _new_version(new_text, old_text)
         or _new_one(new_text, old_text)
@@ -1458,6 +1489,29 @@ def _said_alike(
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
+# a thing named by a noun and a capital letter: "Freezer A", "Building C", "Plan B" (a number
+# after a noun is more often its value: "Node 18", "every 24 hours", "May 14")
+_LABELLED_RE = re.compile(r"\b([A-Za-z]{3,}) ([A-Z])\b(?![\w.,:/-]\w)")
+
+
+def _labelled(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for m in _LABELLED_RE.finditer(text):
+        noun = m.group(1).lower()
+        if noun in cw.STOP or noun in cw.BOUNDARY or (m.group(2) == "A" and m.group(1).islower()):
+            continue  # "at 3", "is A", "bought A …"
+        out.setdefault(lemma(noun), set()).add(m.group(2).lower())
+    return out
+
+
+def labels_apart(new_text: str, old_text: str) -> bool:
+    """Whether the two notes name things of one kind by different labels only ("Freezer B
+    was moved …; now in room B220" / "Freezer A is in room B214"): two things, unless the
+    newer names the older's label too ("moved from Lab A to Lab C")."""
+    new, old = _labelled(new_text), _labelled(old_text)
+    return any(not new[n] & old[n] for n in new.keys() & old.keys())
+
+
 def restates_values(
     new_text: str,
     old_text: str,
@@ -1530,7 +1584,7 @@ def _alike_asked(new_text: str, old_text: str, names: frozenset[str]) -> bool:
 # merges now")
 _LIGHT_VERBS = frozenset(
     lemma(w)
-    for w in "run use want need have get make go keep do take put give".split()  # noqa: SIM905
+    for w in "run use want need have get make go keep do take put give rather".split()  # noqa: SIM905
 )
 
 
@@ -1538,7 +1592,7 @@ def only_light_shared(new_text: str, old_text: str, names: frozenset[str] = froz
     """Whether every content word the two notes share is one of :data:`_LIGHT_VERBS`, or one
     of ``names`` (who the notes are about: "Dana wants an explanation" / "Dana … want rebase
     merges"), one light verb at least."""
-    known = {n.casefold() for n in names}
+    known = {n.casefold() for n in names} | {lemma(n) for n in names}  # "Tomás" read "tomá"
     shared = {w for w in _content(new_text) & _content(old_text) if w.casefold() not in known}
     return bool(shared) and shared <= _LIGHT_VERBS
 

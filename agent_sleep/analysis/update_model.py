@@ -243,6 +243,10 @@ def last_word(
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+    if c.labels_apart(new_text, old_text):
+        return verdict  # "Freezer B was moved" says nothing of Freezer A
+    if _prices_said_again(new_text, old_text):
+        return verdict  # "14 families at $295 each" says the $295 session price again
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
         return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
@@ -303,6 +307,22 @@ _PER_RE = re.compile(
     r"annually)\b",
     re.I,
 )
+
+
+def _money(text: str) -> set[str]:
+    """The amounts of money ``text`` says, as digits ("$1,140" and "1140 dollars": "1140")."""
+    return {
+        re.sub(r"[^\d.]", "", m.group(0))
+        for m in _AMOUNT_RE.finditer(text)
+        if m.group(1) or m.group(3)
+    }
+
+
+def _prices_said_again(new_text: str, old_text: str) -> bool:
+    """Whether every amount of money the older note says is said again in the newer, which
+    says no change: what it tells is of the same price, not a new one."""
+    said = _money(old_text)
+    return bool(said) and said <= _money(new_text) and not cw.found(cw.CHANGE_RE, new_text)
 
 
 def _amounts_apart(new_text: str, old_text: str) -> bool:
@@ -581,7 +601,7 @@ def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> b
     """Whether every content word the two texts share is one of ``names`` (any case), none of
     which the new text marks as the value replaced ("handed the pager from Ravi to Beth" is of
     "Ravi is on call")."""
-    known = {n.casefold() for n in names}
+    known = {n.casefold() for n in names} | {lemma(n) for n in names}  # "Tomás" read "tomá"
     shared = c._content(new_text) & c._content(old_text)
     if not shared or not all(
         w.casefold() in known and _named(w, new_text, old_text) for w in shared

@@ -235,6 +235,13 @@ def supersedes(
                 and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
             ):
                 continue  # "Daniel's Saturday visit; they fixed the gate": one time of a routine
+            if (
+                verdict.why in WEAK
+                and kind == "S"
+                and types.get(ref) not in ("S", "")
+                and _TO_DO_RE.match(text)
+            ):
+                continue  # "This week: deliver the mini galleries" is no new delivery time
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):
@@ -273,6 +280,14 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+# a plan's own label: "This week: …", "Tomorrow: …", "To do: …", "Next steps: …"
+_TO_DO_RE = re.compile(
+    r"\s*(?:(?:this|next) (?:week|month|weekend)|today|tomorrow|to-?do|next steps?|plan)\b"
+    r"[^:\n]{0,30}:",
+    re.I,
+)
 
 
 def _held_elsewhere(
