@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent_sleep.analysis import claims
 from tests.currency_support import rewritten
 
 
@@ -41,3 +42,30 @@ def test_another_persons_number_is_not_put_in() -> None:
     old = "Sam's debit card ends 2256."
     new = "Noor's new debit card ends 8032."
     assert rewritten(("W", old), ("W", new)) != "Sam's debit card ends 8032."
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "now"),
+    [
+        # a time of day is a number put right too, even in an entry that names two people
+        ("Maria and Jonas Lindqvist's wedding is on June 20, 2026 at Rosewood Winery; "
+         "ceremony at 4pm.",
+         "Maria emailed: the ceremony is now at 3pm because the winery has another event.",
+         "Maria and Jonas Lindqvist's wedding is on June 20, 2026 at Rosewood Winery; "
+         "ceremony at 3pm."),
+        # the one sentence the note replaces, the others kept (", so …" is a clause of its own)
+        ("Priya and Daniel Okafor's wedding is June 13, 2026 at Gray's Lodge. They're on the "
+         "Gold package.",
+         "Gray's Lodge had water damage in the main hall, so the Okafor wedding is pushed back "
+         "to September 19, 2026.",
+         "Gray's Lodge had water damage in the main hall, so the Okafor wedding is pushed back "
+         "to September 19, 2026. They're on the Gold package."),
+    ],
+)  # fmt: skip
+def test_the_rest_of_the_entry_stays(old: str, new: str, now: str) -> None:
+    assert rewritten(("W", old), ("W", new)) == now
+
+
+def test_a_time_is_no_owner() -> None:
+    (_, claim) = claims.claims("Hiscox renewed the policy; the premium for the new year is $1,260.")
+    assert claim.owner == {"premium"}

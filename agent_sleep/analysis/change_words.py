@@ -189,7 +189,11 @@ ASIDE_RE = re.compile(
 )
 RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
 TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+@-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
-CLAUSE_RE = re.compile(r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+)\s*")
+CLAUSE_RE = re.compile(
+    r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+"
+    # ", so the wedding is pushed back …": what follows is a clause of its own
+    r"|,\s+so\s+(?=(?:the|our|my|his|her|their|we|i|it|they)\b|[A-Z]))\s*"
+)
 SUBJECT_WORDS = {"i": "user", "we": "user", "me": "user", "user": "user", "my": "user"}
 RELATIVE = frozenset(
     "today yesterday tomorrow tonight recently lately week month year last next this ago "

@@ -614,7 +614,14 @@ def _untimed(subj: list[str]) -> list[str]:
     for k in range(1, len(low) - 1):
         if low[k] in ("this", "next", "last") and low[k + 1] in _WHEN:
             return subj[:k] + subj[k + 2 :]
+        # "the premium for the new year", "the rent for the coming month": a time, no owner
+        rest = [w for w in low[k + 1 :] if w not in _TIME_MODIFIERS]
+        if low[k] in ("for", "in") and len(rest) == 1 and rest[0] in _WHEN:
+            return subj[:k]
     return subj
+
+
+_TIME_MODIFIERS = frozenset("the a an this next new coming current upcoming".split())  # noqa: SIM905
 
 
 def _subject(

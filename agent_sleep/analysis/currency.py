@@ -451,8 +451,34 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
 
 
+def sentence_put_right(
+    new_text: str,
+    old_text: str,
+    names: frozenset[str] = frozenset(),
+    similar: Callable[[str, str], float] | None = None,
+) -> str | None:
+    """The older text with the newer note in place of the one sentence of it the note
+    replaces, when the older text says more ("Priya and Daniel Okafor's wedding is June 13 at
+    Gray's Lodge. They're on the Gold package.", then "… so the Okafor wedding is pushed back to
+    September 19": the package stays), or None: the older text has two sentences at least,
+    the note replaces exactly one and none of the others."""
+    parts = lexical.sentences(old_text)
+    if len(parts) < 2 or len(lexical.sentences(new_text)) > 1:
+        return None
+    hits = [
+        k for k, part in enumerate(parts)
+        if relation(new_text, part, names, similar).kind == SUPERSEDE
+    ]  # fmt: skip
+    if len(hits) != 1:
+        return None
+    told = new_text.strip()
+    if told[-1:] not in ".!?":
+        told += "."
+    return " ".join(told if k == hits[0] else part for k, part in enumerate(parts))
+
+
 # a number as a value: "13", "75%", "$12.50", "7:30" (not a version's dots run on: "v2.3")
-_SLOT_VALUE = r"[$€£]?\d[\d,.:]*%?"
+_SLOT_VALUE = r"[$€£]?\d[\d,.:]*(?:%|[ap]m\b)?"
 _SLOT_GAP = r"(?:\s+(?:is|are|was|at|now|of|to|on|by|=)|:)*\s+"
 _SLOT_RES = (  # the word before the number, and after it
     re.compile(rf"(?<![\w.$€£-])(?P<word>[A-Za-z][\w-]{{2,}}){_SLOT_GAP}(?P<value>{_SLOT_VALUE})"

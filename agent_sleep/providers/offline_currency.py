@@ -199,7 +199,9 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, edit.text
                 continue
-            if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
+            if (
+                lists.partial(text, old_text) or lists.about_one_item(text, old_text)
+            ) and currency.in_place(text, old_text, known) is None:
                 continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
             same_day = bool(old_date) and old_date == _date
@@ -262,7 +264,9 @@ def supersedes(
             if rank > best:
                 # the one value the note names as replaced, put right where the entry holds
                 # more than that fact ("port 8443 and its Postgres on 5434": the port stays)
-                placed = currency.in_place(text, old_text, known)
+                placed = currency.in_place(text, old_text, known) or currency.sentence_put_right(
+                    text, old_text, known, similar
+                )
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
