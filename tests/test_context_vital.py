@@ -123,3 +123,23 @@ def test_a_daily_medication_is_vital() -> None:
         assert vital.kinds(text) == {"health"}, text
     for text in ["The upload limit is 20 MB.", "The kids' tablets are in the drawer."]:
         assert not vital.vital(text), text
+
+
+def test_a_condition_and_a_food_kept_out_are_vital() -> None:
+    """ "Dad is on a low-sodium diet: no more than 2 g of salt a day" was trimmed from the
+    session start while trivia stayed (five weeks of a carer's notes): no word of the lists
+    named a salt limit, a food to avoid, a drug interaction or heart failure."""
+    from agent_sleep.analysis import vital
+
+    for text, kind in [
+        ("Dad is on a low-sodium diet: no more than 2 g of salt a day.", "diet"),
+        ("Limit salt to 6 g a day.", "diet"),
+        ("Avoid alcohol while on metronidazole.", "diet"),
+        ("Walter has heart failure.", "health"),
+        ("Grapefruit interacts with his atorvastatin.", "health"),
+    ]:
+        assert kind in vital.kinds(text), text
+    for text in ["Salt is 2% of flour weight in the levain.",
+                 "We had no time to limit the scope of the sugar project.",
+                 "No more than 20 croissants on Mondays."]:  # fmt: skip
+        assert not vital.vital(text), text

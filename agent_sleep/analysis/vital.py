@@ -9,14 +9,21 @@ _KINDS = {
     "health": re.compile(
         r"\b(?:allerg\w*|anaphyla\w*|intoleran\w*|celiac|coeliac|diabet\w*|epilep\w*|asthma\w*|"
         r"pregnan\w*|medications?|medicines?|meds|insulin|wheelchair|deaf|blind|prescri\w*|"
-        r"dosage|doses?|pills?|inhalers?|epipen)\b"
+        r"dosage|doses?|pills?|inhalers?|epipen|heart failure|dementia|alzheimer\w*|"
+        r"parkinson\w*|seizures?|pacemaker|blood thinners?|anticoagula\w*|contraindicat\w*|"
+        r"interacts? with|do not resuscitate|DNR)\b"
         # a dose: "takes levothyroxine 75 mcg every morning"
         r"|\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|μg)\b",
         re.I,
     ),
     "diet": re.compile(
         r"\b(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|halal|kosher|gluten|"
-        r"dairy-free|lactose-free|keto|paleo|plant-based)\b",
+        r"dairy-free|lactose-free|keto|paleo|plant-based|nut-free|sugar-free|salt-free|"
+        r"low[- ](?:sodium|salt|sugar|fat|carb|potassium|protein)|fluid restriction)\b"
+        # a food kept out: "no grapefruit", "no more than 2 g of salt a day", "avoid alcohol"
+        r"|\b(?:no|avoid\w*|limit\w*|restrict\w*|cut out)\s+"
+        r"(?:(?:more|less|than|of|added|extra|too|much|any|\d[\d.]*|g|mg|grams?)\s+){0,5}"
+        r"(?:grapefruit|alcohol|salt|sodium|sugar|nuts|peanuts|dairy|shellfish|pork|caffeine)\b",
         re.I,
     ),
     "identity": re.compile(
