@@ -111,3 +111,17 @@ def test_a_fact_about_the_future_is_no_task_unless_it_names_its_day() -> None:
     texts = [a["text"] for a in out["next_session_actions"]]
     assert not any("only driver" in t for t in texts), texts
     assert any("router" in t for t in texts) and any("cake flavours" in t for t in texts), texts
+
+
+def test_what_falls_due_each_month_is_no_follow_up() -> None:
+    """ "Rent is £640 a month, due on the 1st" came back as "Follow up: …", and after the rent
+    changed, recall's first hit for the rent was that stale line (a student's notes): a sum
+    that falls due again and again is a standing fact. A one-off deadline still is a task."""
+    notes = [
+        _n("r1", "Rent is £640 a month, due on the 1st.", "W"),
+        _n("g1", "The grant report is due on the 14th.", "W"),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    texts = [a["text"] for a in out["next_session_actions"]]
+    assert not any("Rent" in t for t in texts), texts
+    assert any("grant report" in t for t in texts), texts

@@ -76,3 +76,18 @@ def test_sleep_keeps_the_date_of_two_weeks_from_now(ws: Path) -> None:
     memory = (ws / "MEMORY.md").read_text()
     assert "two weeks from now (2023-05-22)" in memory
     assert "a couple of days ago (2023-05-06)" in memory
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a span from the day: no calendar week ("Watch for dizziness over the next week" was
+        # dated a week late, "(week of 2026-03-16)")
+        ("Watch for dizziness over the next week.", "Watch for dizziness over the next week."),
+        ("Spent the last month on the grant.", "Spent the last month on the grant."),
+        # a calendar week still is one
+        ("Dentist next week.", "Dentist next week (week of 2026-03-16)."),
+    ],
+)
+def test_the_next_week_is_a_span(text: str, expected: str) -> None:
+    assert temporal.resolve(text, dt.date(2026, 3, 9)) == expected

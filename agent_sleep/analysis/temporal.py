@@ -305,10 +305,11 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
         re.compile(rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(WEEKDAYS)})\b", re.I),
         _weekday,
     ),
-    (re.compile(r"\b(?P<which>last|next|this) weekend\b", re.I), _weekend),
-    (re.compile(r"\b(?P<which>last|next|this) week\b", re.I), _week),
-    (re.compile(r"\b(?P<which>last|next|this) month\b", re.I), _month),
-    (re.compile(r"\b(?P<which>last|next|this) year\b", re.I), _year),
+    # "over the next week", "for the last month": a span from the day, no calendar week
+    (re.compile(r"(?<!\bthe )\b(?P<which>last|next|this) weekend\b", re.I), _weekend),
+    (re.compile(r"(?<!\bthe )\b(?P<which>last|next|this) week\b", re.I), _week),
+    (re.compile(r"(?<!\bthe )\b(?P<which>last|next|this) month\b", re.I), _month),
+    (re.compile(r"(?<!\bthe )\b(?P<which>last|next|this) year\b", re.I), _year),
 ]
 
 

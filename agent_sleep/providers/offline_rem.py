@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import currency, distill, lexical
+from agent_sleep.analysis import currency, distill, lexical, temporal
 from agent_sleep.core import notes as fmt
 from agent_sleep.providers.offline_common import (
     POSSESSIVE_RE,
@@ -485,6 +485,21 @@ def written_task(text: str) -> str:
     return excerpt(m.group(1).strip(), 200)
 
 
+# what falls due again and again: "£640 a month, due on the 1st", "due every Friday"
+_EACH_TIME_RE = re.compile(r"\b(?:a|per|each|every) (?:day|week|month|quarter|year)\b", re.I)
+
+
+def _routine_due(sentence: str) -> bool:
+    """Whether what a sentence says is due falls due again and again: a standing fact ("Rent is
+    £640 a month, due on the 1st"), no follow-up."""
+    said = {m.group(0).lower() for m in _INTENT_RE.finditer(sentence)}
+    return (
+        bool(said)
+        and said <= {"due", "deadline"}
+        and bool(_EACH_TIME_RE.search(sentence) or temporal.ROUTINE_RE.search(sentence))
+    )
+
+
 def _intention(text: str, known: frozenset[str]) -> str:
     """The informative sentence of a note stating an intention or a plan (one's own, or
     anything to come on a day it names), or ""."""
@@ -495,6 +510,7 @@ def _intention(text: str, known: frozenset[str]) -> str:
             and s.score >= distill.INFORMATIVE
             and (_INTENT_RE.search(s.text) or (s.temporal and _WILL_RE.search(s.text)))
             and not QUESTION_RE.search(s.text)
+            and not _routine_due(s.text)
         ):
             return excerpt(label + distill.strip_filler(s.text), 200)
     return ""
