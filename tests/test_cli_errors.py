@@ -197,3 +197,20 @@ def test_an_empty_search_is_refused_as_the_mcp_tool_refuses_it(tmp_path: Path, q
     r = run_cli("search", query, "-w", str(ws), "--json")
     assert r.returncode == 2
     assert "give some words" in _json_error(r)["error"]  # type: ignore[operator]
+
+
+def test_run_from_inside_a_workspace_it_says_which_one(tmp_path: Path) -> None:
+    """Every command failed with "no workspace at ~/.agent_workspace: run `agent-sleep init`"
+    when run from inside a workspace folder without naming it; it now says the folder is one
+    and how to use it (the default is still the default: nothing is read from it)."""
+    ws = tmp_path / "ws"
+    assert run_cli("init", "-w", str(ws)).returncode == 0
+    (ws / "memory" / "sub").mkdir()
+    env = {"HOME": str(tmp_path / "home"), "AGENT_SLEEP_WORKSPACE": ""}
+    for cwd in (ws, ws / "memory" / "sub"):
+        r = run_cli("status", cwd=cwd, env=env)
+        assert r.returncode == 2 and r.stdout == ""
+        line = _one_error_line(r)
+        assert f"{ws} is one" in line and f"--workspace {ws}" in line, line
+    r = run_cli("status", cwd=tmp_path, env=env)  # outside any workspace: init, as before
+    assert r.returncode == 2 and "agent-sleep init" in _one_error_line(r)

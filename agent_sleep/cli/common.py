@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -70,8 +71,27 @@ def existing_workspace(workspace: str | None) -> Workspace:
     created)."""
     ws = Workspace.at(workspace).refuse_file()
     if not ws.exists():
-        raise WorkspaceError(f"no workspace at {ws.root}: run `agent-sleep init` first")
+        here = _enclosing_workspace() if workspace is None else None
+        hint = (
+            f"; {here} is one: pass --workspace {here} or set AGENT_SLEEP_WORKSPACE"
+            if here is not None and here != ws.root
+            else ": run `agent-sleep init` first"
+        )
+        raise WorkspaceError(f"no workspace at {ws.root}{hint}")
     return ws
+
+
+def _enclosing_workspace() -> Path | None:
+    """The workspace the current folder is in (itself or a folder above it), if any: a user
+    who runs a command from inside one without naming it is told so, not only to init."""
+    try:
+        here = Path.cwd()
+    except OSError:
+        return None
+    for folder in (here, *here.parents):
+        if (folder / "memory").is_dir() and (folder / "MEMORY.md").is_file():
+            return folder
+    return None
 
 
 def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
