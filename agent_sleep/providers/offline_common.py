@@ -51,8 +51,23 @@ def slugify(name: str) -> str:
 
 
 def excerpt(text: str, n: int = 80) -> str:
+    """``text`` on one line, at most ``n`` characters: cut at a word's end (a word longer than
+    half of ``n`` may be cut), and a number the cut would break ("07700 900481") left out
+    whole rather than shown in part as another number."""
     text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+    if len(text) <= n:
+        return text
+    cut = text[: n - 1]
+    if not text[n - 1].isspace():
+        space = cut.rfind(" ")
+        if space > n // 2:
+            cut = cut[:space]
+    if text[len(cut) :].lstrip()[:1].isdigit():
+        cut = _NUMBER_END_RE.sub("", cut)
+    return cut.rstrip(" ,;:–—-") + "…"
+
+
+_NUMBER_END_RE = re.compile(r"[\d\s().+-]*\d$")
 
 
 def prunable(note: dict[str, Any], info: float) -> bool:
