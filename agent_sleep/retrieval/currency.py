@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -215,6 +216,41 @@ def reads_claims(text: str) -> bool:
     from agent_sleep.analysis import currency as ac
 
     return bool(cl.reader()) and not ac._chat(_statement(text))
+
+
+# a line sleep wrote about other notes: a change record, a connection, a next-session action
+_SLEEP_LINE_RE = re.compile(
+    r"^(?:S: )?(?:Changed on |Follow up: |To do: |Decide: |Find out: )|\S ↔ \S|keeps coming up: "
+)
+
+
+def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """``ranked`` with each line sleep wrote about other notes ("Changed on DATE: A → B",
+    "A ↔ B", "Follow up: …") among the best ``NEWER_DEPTH`` moved just below the best unit
+    ranked under it that says what it quotes (the note it cites, or an entry citing that
+    note): the fact first, sleep's record of it after ("Changed on …: the return is due
+    April 15. → … now due October 15" had come before the entry for October 15)."""
+    top = ranked[:NEWER_DEPTH]
+    units = [index.units[row] for _score, row in top]
+    lines = [i for i, u in enumerate(units) if u.cites and _SLEEP_LINE_RE.search(u.text)]
+    if not lines:
+        return ranked
+    order = list(range(len(top)))
+    for i in reversed(lines):
+        quoted = set(units[i].cites)
+        at = order.index(i)
+        below = next(
+            (
+                k for k in range(at + 1, len(order))
+                if order[k] not in lines
+                and (quoted & set(units[order[k]].ids) or quoted & set(units[order[k]].cites))
+            ),
+            None,
+        )  # fmt: skip
+        if below is not None:
+            order.insert(below, order.pop(at))
+    # the scores stay where they were: each place keeps its score, so they still descend
+    return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
 
 
 NEWER_DEPTH = 12  # the best units among which a newer restatement moves up

@@ -201,6 +201,7 @@ def recall(
     superseded = currency.superseded_map(ws)
     ranked = currency.reorder(index, ranked, superseded)
     ranked = currency.newer_first(index, ranked, superseded)
+    ranked = currency.sources_first(index, ranked)
     hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query, vector)
     return currency.label(hits, superseded)
 
