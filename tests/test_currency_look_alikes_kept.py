@@ -67,3 +67,24 @@ def test_a_name_ending_in_s_is_still_a_name() -> None:
 )  # fmt: skip
 def test_the_same_thing_changed_is_still_read(old: tuple[str, str], new: tuple[str, str]) -> None:
     assert replaces(old, new)
+
+
+def test_what_i_changed_is_the_thing_not_me() -> None:
+    """ "…, so I switched the Lisbon–Porto tickets to the 09:09 Alfa Pendular" retired the
+    flight rebooked in "…, so we rebooked onto TP 204, which leaves Boston …" (a trip's notes):
+    both were read as said of "us". What a change verb acts on ("the tickets") is what the
+    clause is about; the train tickets bought before are what it replaces."""
+    new = (
+        "B",
+        "Priya said the 07:39 train is out of the question after a late night, so I "
+        "switched the Lisbon–Porto tickets to the 09:09 Alfa Pendular on July 3.",
+    )
+    flight = (
+        "B",
+        "TAP changed the schedule of the evening flight, so we rebooked onto TP 204, "
+        "which leaves Boston on June 27 at 17:50 and lands in Lisbon at 05:55.",
+    )
+    train = ("B", "Bought 4 train tickets Lisbon to Porto: Alfa Pendular, July 3, leaves Santa "
+                  "Apolónia 07:39, arrives Campanhã 10:28.")  # fmt: skip
+    assert not replaces(flight, new)
+    assert replaces(train, new)

@@ -423,8 +423,11 @@ def _claim(
     skip = obj_owner | obj_qual | obj_attrs
     # without a determiner, what the verb acts on follows it at once ("raised Tom's budget")
     bare = bool(skip) and _after_verb(pred) not in cw.DETERMINERS
-    if bare and owner <= {speaker or "user"}:
-        owner = set()  # "we moved standup to 10:00" speaks of the standup, not of us
+    # "we moved standup to 10:00", "I switched the tickets": of the standup, the tickets, not
+    # of us ("I replaced my Kindle" is still of mine)
+    the = _after_verb(pred) in ("the", "a", "an")
+    if (bare or (obj_owner and the)) and owner <= {speaker or "user"}:
+        owner = set()
     head, values, words = _predicate(pred, names, skip, attrs, bare)
     old = _old_values(clause)
     modal = cw.found(cw.MODAL_RE, clause) and not (decided or cw.found(cw.DECIDED_RE, clause))

@@ -23,7 +23,8 @@ _KINDS = {
         # a food kept out: "no grapefruit", "no more than 2 g of salt a day", "avoid alcohol"
         r"|\b(?:no|avoid\w*|limit\w*|restrict\w*|cut out)\s+"
         r"(?:(?:more|less|than|of|added|extra|too|much|any|\d[\d.]*|g|mg|grams?)\s+){0,5}"
-        r"(?:grapefruit|alcohol|salt|sodium|sugar|nuts|peanuts|dairy|shellfish|pork|caffeine)\b",
+        r"(?:grapefruit|alcohol|salt|sodium|sugar|nuts|peanuts|dairy|shellfish|pork|caffeine)\b"
+        r"(?!\s+(?:is|are|was|were|sold|served|available|left|on)\b)",  # "no nuts are sold"
         re.I,
     ),
     "identity": re.compile(

@@ -219,12 +219,16 @@ def supersedes(
                 continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
-            if verdict.why in UNSAID and _vital_apart(text, old_text):
+            # the one value the note names as replaced, put right where the entry holds more
+            # than that fact ("port 8443 and its Postgres on 5434": the port stays)
+            placed = currency.in_place(text, old_text, known)
+            if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if (
                 verdict.why == "likely update"
                 and vital.vital(old_text)
                 and vital.terms(text) <= vital.terms(old_text)
+                and placed is None  # put right in place, the rest of it stays
             ):
                 continue  # the model's guess retires no allergy for a note that says nothing
                 # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does)
@@ -262,11 +266,8 @@ def supersedes(
                 currency.shared_names(text, old_text),
             )
             if rank > best:
-                # the one value the note names as replaced, put right where the entry holds
-                # more than that fact ("port 8443 and its Postgres on 5434": the port stays)
-                placed = currency.in_place(text, old_text, known) or currency.sentence_put_right(
-                    text, old_text, known, similar
-                )
+                # or the one sentence of it the note replaces
+                placed = placed or currency.sentence_put_right(text, old_text, known, similar)
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
