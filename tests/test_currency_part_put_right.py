@@ -69,3 +69,12 @@ def test_the_rest_of_the_entry_stays(old: str, new: str, now: str) -> None:
 def test_a_time_is_no_owner() -> None:
     (_, claim) = claims.claims("Hiscox renewed the policy; the premium for the new year is $1,260.")
     assert claim.owner == {"premium"}
+
+
+def test_who_said_it_stays_with_the_note() -> None:
+    old = "Landlord is Mrs Helen Pryce, phone 07700 900312. Rent is £1,850 a month, due on the 1st."
+    new = "Helen Pryce wrote: the rent goes up to £1,920 a month from January."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Landlord is Mrs Helen Pryce, phone 07700 900312. "
+        "The rent goes up to £1,920 a month from January."
+    )

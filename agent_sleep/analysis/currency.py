@@ -472,6 +472,10 @@ def sentence_put_right(
     if len(hits) != 1:
         return None
     told = new_text.strip()
+    heard = lexical.REPORTED_RE.match(told)  # who said it is the note's, not the entry's
+    if heard and told[heard.end() :]:
+        told = told[heard.end() :]
+        told = told[:1].upper() + told[1:]
     if told[-1:] not in ".!?":
         told += "."
     return " ".join(told if k == hits[0] else part for k, part in enumerate(parts))
