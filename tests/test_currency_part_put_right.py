@@ -78,3 +78,11 @@ def test_who_said_it_stays_with_the_note() -> None:
         "Landlord is Mrs Helen Pryce, phone 07700 900312. "
         "The rent goes up to £1,920 a month from January."
     )
+
+
+def test_what_the_entry_says_of_the_old_value_goes_with_it() -> None:
+    """ "switched from Zotero to Paperpile" had put Paperpile in place of Zotero in "Amara uses
+    Zotero … and finds its Word plugin flaky", pinning Zotero's flaw on Paperpile."""
+    old = ("O", "Amara uses Zotero for references and finds its Word plugin flaky.")
+    new = ("W", "Amara has switched from Zotero to Paperpile; it plays nicer with Google Docs.")
+    assert rewritten(old, new) == new[1]

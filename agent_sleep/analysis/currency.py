@@ -422,6 +422,8 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     at = list(re.finditer(rf"(?<![\w.-]){re.escape(gone)}(?![\w-]|\.\w)", old_text, re.I))
     if len(at) != 1:
         return None
+    if _IT_RE.search(old_text, at[0].end()):
+        return None  # "uses Zotero … and finds its Word plugin flaky": the rest is of Zotero
     said = _pieces(tokens(old_text)) | {re.sub(r"['’]s$", "", w) for w in _pieces(tokens(old_text))}
     # the new values of the clauses that name the old one ("5434 is the test DB" says no new
     # value of it)
@@ -479,6 +481,10 @@ def sentence_put_right(
     if told[-1:] not in ".!?":
         told += "."
     return " ".join(told if k == hits[0] else part for k, part in enumerate(parts))
+
+
+# what speaks of a thing named before it
+_IT_RE = re.compile(r"\b(?:its|it|it['’]s)\b", re.I)
 
 
 # a number as a value: "13", "75%", "$12.50", "7:30" (not a version's dots run on: "v2.3")
