@@ -70,3 +70,22 @@ def test_a_title_is_no_name_and_starts_no_sentence() -> None:
     assert distill.names("Dr. Greene changed the inhaler.") == ["Greene"]
     assert distill.names("Got a NaN loss again on run 7.") == []
     assert distill.known_names(["Prof. Okafor approved it.", "Emailed Prof. Okafor."]) == {"Okafor"}
+
+
+def test_a_family_is_filed_on_its_name_and_a_model_number_names_no_page(ws: Path) -> None:
+    """A photographer's notes split one family across brandt.md and brandts.md, and "return
+    the R6 II" made a page titled "II"."""
+    _one_day(
+        ws,
+        dt.datetime(2026, 4, 14, 9, 0),
+        [
+            "Hannah Brandt wants the formals done before the ceremony.",
+            "The Brandts paid the $1,000 deposit.",
+            "Met the Brandts at The Foundry for the walkthrough.",
+            "Rented an R6 II for the Brandt wedding; return the R6 II on Monday.",
+            "The R6 II rental is $85 a day; the R6 II battery grip is extra.",
+        ],
+    )
+    pages = {p.stem for p in (ws / "bank").rglob("*.md")}
+    assert "brandts" not in pages and "ii" not in pages, pages
+    assert "brandt" in pages, pages

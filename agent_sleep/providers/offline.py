@@ -121,10 +121,14 @@ def _group(
         and not re.search(rf"\b{re.escape(n)}\.\w", text)
         and not _code_or_unit(n, text)
         and not _calendar(n)
+        and not _ROMAN_RE.fullmatch(n)  # "R6 II": a model's number, no page
         and slugify(n)
     ]
     if names:
-        return "entity", max(names, key=lambda n: (counts[n], -names.index(n)))
+        name = max(names, key=lambda n: (counts[n], -names.index(n)))
+        # "the Brandts" are the Brandt family: one page, the name's
+        one = name[:-1] if name.endswith("s") and " " not in name else ""
+        return "entity", one if one and (counts[one] or one in known or one in proper) else name
     words = [
         t
         for t in tfidf.top_terms(row, 8)
@@ -136,6 +140,9 @@ def _group(
     ]
     shared = [t for t in words if tfidf.df.get(t, 0) >= RECURRING]  # a topic recurs (3+)
     return "concept", (shared or ["notes"])[0]
+
+
+_ROMAN_RE = re.compile(r"[IVXL]{2,5}")
 
 
 def _no_topic(word: str) -> bool:
