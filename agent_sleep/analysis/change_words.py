@@ -147,6 +147,13 @@ TIME_LEAD_RE = re.compile(
     r"earlier today|a while ago|the other day|on \w+day)[,]?\s+",
     re.I,
 )
+# a sentence-initial phrase of why or on whose word, up to its comma: "On Dr. Feld's advice,",
+# "After the review,", "Following the audit,", "Because of the clash," (not the subject)
+REASON_LEAD_RE = re.compile(
+    r"^(?:on|at|after|following|because of|due to|per|according to|under|with|given)\s+"
+    r"[^,;:]{1,48},\s+(?=\S)",
+    re.I,
+)
 ADDITIVE_RE = re.compile(
     r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
     r"an? second|other than|along with|on top of)\b",  # "a second cat", not "second author"

@@ -131,7 +131,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     for sentence in lexical.sentences(body):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
-        sentence = _unlabelled(cw.TIME_LEAD_RE.sub("", sentence))
+        sentence = _unlabelled(cw.REASON_LEAD_RE.sub("", cw.TIME_LEAD_RE.sub("", sentence)))
         lead = cw.LEADING_RE.match(sentence)
         sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None

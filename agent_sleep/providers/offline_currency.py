@@ -204,6 +204,7 @@ def supersedes(
             ) and currency.in_place(text, old_text, known) is None:
                 continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
+            apart = verdict.why == "nothing shared"  # the rules found no word in common
             same_day = bool(old_date) and old_date == _date
             if not same_day:  # the model's reading is implicit too
                 verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
@@ -227,11 +228,12 @@ def supersedes(
             if (
                 verdict.why == "likely update"
                 and vital.vital(old_text)
-                and vital.terms(text) <= vital.terms(old_text)
+                and (vital.terms(text) <= vital.terms(old_text) or apart)
                 and placed is None  # put right in place, the rest of it stays
             ):
                 continue  # the model's guess retires no allergy for a note that says nothing
-                # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does)
+                # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does), nor
+                # a condition for a note that shares no word with it (a new drug's dose)
             if (
                 verdict.why in UNSAID
                 and (kind == "B" or update_model.logged(text))
