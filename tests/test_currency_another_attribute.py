@@ -205,3 +205,19 @@ def test_the_learned_reading_retires_no_allergy_for_a_note_that_adds_nothing_to_
     )
     assert not _replaces(allergy, flight)
     assert _replaces(("W", "Olusegun is vegetarian."), ("B", "Olusegun went fully vegan in March."))
+
+
+def test_what_a_note_says_of_another_persons_diet_retires_no_diet() -> None:
+    """ "Booked a kids' cooking class …; confirmed a nut-free menu for Isla and fish instead of
+    chicken for Noah" retired "Noah eats fish now — he's pescatarian since Easter" (a trip's
+    notes, replayed): the learned reading took the note's diet words for news of Noah's, but
+    they are said of Isla."""
+    old = ("W", "Noah eats fish now — he's pescatarian since Easter. Still no meat.")
+    new = (
+        "B",
+        "Booked a kids' cooking class in Granada on July 15 at 17:00; confirmed a nut-free menu "
+        "for Isla and fish instead of chicken for Noah.",
+    )
+    assert not _replaces(old, new)
+    # said of him, it still does ("in May" is a month, not "may")
+    assert _replaces(("W", "Noah is vegetarian."), ("B", "Noah went fully vegan in May."))

@@ -134,7 +134,9 @@ FROM_RE = re.compile(r"\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+)", re.I)
 # an intention or a possibility is not a fact that replaces another ("I won't quit")
 MODAL_RE = re.compile(
     r"\b(?:will|won't|would|wouldn't|can't|cannot|could|should|might|must|gonna|"
-    r"(?<!\d )(?<!\d)may(?! \d)|"  # not the month: "14 May", "May 3"
+    # not the month: "14 May", "May 3", "in May", "since May"
+    r"(?<!\d )(?<!\d)(?<!\bin )(?<!\bof )(?<!\bby )(?<!since )(?<!until )(?<!\bfrom )"
+    r"(?<!early )(?<!\blate )(?<!\bmid-)(?<!\bmid )may(?! \d)|"
     r"going to|want to|wants to|wanting to|wanted to|plan to|plans to|hope to|hoping to|if)\b"
     r"|\?\s*$",
     re.I,

@@ -1248,10 +1248,10 @@ _ENDED_RES = (
         r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
     ),
     re.compile(
-        r"(?:^|[.;:]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?"
+        r"(?:^|[.;:,]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?"
         + _THING
-        + r" (?:is|was|has been|have been|are|were|got) (?:now )?(?:cancell?ed|discontinued|"
-        r"terminated|closed|stopped|over|ended)\b",
+        + r" (?:is|was|has been|have been|are|were|got) (?:now )?(?:(?P<sure>discontinued|"
+        r"stopped)|cancell?ed|terminated|closed|over|ended)\b",  # "ramipril has been stopped"
         re.I,
     ),
 )

@@ -228,7 +228,11 @@ def supersedes(
             if (
                 verdict.why == "likely update"
                 and vital.vital(old_text)
-                and (vital.terms(text) <= vital.terms(old_text) or apart)
+                and (
+                    vital.terms(text) <= vital.terms(old_text)
+                    or apart
+                    or _vital_of_another(text, old_text)
+                )
                 and placed is None  # put right in place, the rest of it stays
             ):
                 continue  # the model's guess retires no allergy for a note that says nothing
@@ -321,6 +325,30 @@ def _held_elsewhere(
         if told <= said:
             return True
     return False
+
+
+_VITAL_CLAUSE_RE = re.compile(r"[.;:]\s+|,?\s+and\s+|,\s+")
+_NAME_RE = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def _names_in(text: str) -> set[str]:
+    """Capitalised words of ``text`` that are no day or month: who it names."""
+    return {
+        w for w in _NAME_RE.findall(text)
+        if w.lower() not in temporal.WEEKDAYS and w.lower() not in temporal.MONTHS
+    }  # fmt: skip
+
+
+def _vital_of_another(new: str, old: str) -> bool:
+    """Whether what ``new`` says that a session must not miss is said of someone else than the
+    person ``old`` names: "confirmed a nut-free menu for Isla and fish instead of chicken for
+    Noah" says Isla's diet, not that Noah is no longer pescatarian."""
+    said_of: set[str] = set()
+    for clause in _VITAL_CLAUSE_RE.split(new):
+        if vital.vital(clause):
+            said_of |= _names_in(clause)
+    named = _names_in(old)
+    return bool(said_of) and bool(named) and not said_of & named
 
 
 def _vital_apart(new: str, old: str) -> bool:
