@@ -870,6 +870,7 @@ def relation(
         or _new_one(new_text, old_text)
         or _toggled(new_text, old_text)
         or _ended(new_text, old_text)
+        or _resolved(new_text, old_text)
     )
     if version is not None:
         return version
@@ -980,6 +981,18 @@ def _things_apart(new: Claim, old: Claim) -> bool:
         if any(not (a in b or b in a) for a in mods_new for b in mods_old):
             return True
     return False
+
+
+def _path_pieces(text: str) -> frozenset[str]:
+    """The named pieces of the paths and URLs of ``text`` ("github.com/brightwater/route-planner":
+    "brightwater", "route-planner"), lower case; no word of a plain sentence."""
+    return frozenset(
+        p
+        for w in tokens(text)
+        if "/" in w
+        for p in _pieces([w])
+        if len(p) > 2 and p not in cw.STOP and not p.replace(".", "").isdigit()
+    )
 
 
 def _pieces(words: Iterable[str]) -> frozenset[str]:
@@ -1103,7 +1116,7 @@ def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
 _VERSION = r"v?\d+(?:\.\d+){1,2}|v\d+"
 _NAMED_VERSION_RE = re.compile(
     r"(?P<lead>\b(?:on|to|with|uses?|using|runs?|from)\s+)?"
-    r"\b(?P<name>[A-Z][A-Za-z][\w+#]*|[a-z]{2,}(?:[-_][a-z]{2,})+)"
+    r"\b(?P<name>[A-Z][A-Za-z][\w+#]*(?:\.js)?|[a-z]{2,}(?:[-_][a-z]{2,})+)"
     rf"(?:\s+(?P<near>{_VERSION}|\d+)|(?:\s+[a-z][\w-]*){{0,3}}?\s+(?:to|on|at)\s+(?P<far>{_VERSION}))"
     r"(?!\.?\d|[\w%:/$])(?:\s+(?P<after>[A-Za-z]+))?"
 )
@@ -1134,6 +1147,7 @@ def _versions(text: str) -> dict[str, frozenset[str]]:
             and "." not in value
             and not value.startswith("v")
             and not m.group("lead")
+            and not low.endswith(".js")  # "Next.js 14" is a version
         ):
             continue  # "Sprint 14", "Room 204"
         after = (m.group("after") or "").lower()
@@ -1165,7 +1179,10 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
         if new_v[name] & old_v[name] or any(v in _pieces(tokens(new_text)) for v in old_v[name]):
             continue
         key = lemma(name)
-        shared = _content(new_text) & _content(old_text) - {key}
+        # the pieces of a path or a URL too: "route-planner" of "github.com/…/route-planner"
+        shared = (_content(new_text) | _path_pieces(new_text)) & (
+            _content(old_text) | _path_pieces(old_text)
+        ) - {key, name}
         opens = all(next(iter(_ordered_content(t)), "") == key for t in (new_text, old_text))
         if (
             not opens
@@ -1244,7 +1261,7 @@ _ENDED_RES = (
         r"\b(?i:(?P<sure>cancell?ed|discontinued|unsubscribed from|"
         r"stopped (?:taking|using|paying for|seeing|going to|attending)|"
         r"no longer (?:takes?|uses?|has|have|pays? for|sees?|goes to|attends?|subscribes? to))"
-        r"|terminated|ended|closed|quit|stopped)"
+        r"|terminated|ended|closed|quit|stopped|ditched|got rid of|dropped(?! off\b))"
         r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
     ),
     re.compile(
@@ -1255,6 +1272,39 @@ _ENDED_RES = (
         re.I,
     ),
 )
+
+
+# a state that waits for an outcome, and the outcome: "INV-2026-015 is overdue" / "Nordlicht
+# paid INV-2026-015"; "decision pending" / "was approved"
+_PENDING_RE = re.compile(
+    r"\b(?:overdue|outstanding|unpaid|pending|awaiting|waiting (?:for|on)|not yet (?:paid|"
+    r"approved|registered|signed))\b",
+    re.I,
+)
+_OUTCOME_RE = re.compile(
+    r"\b(?:paid|settled|approved|rejected|refused|declined|registered|signed|granted|"
+    r"released|resolved|accepted|denied)\b",
+    re.I,
+)
+# a record's number: "INV-2026-015", "AA-55102", "BUG-2188" (not a value such as "eu-west-1")
+_CODE_RE = re.compile(r"\b[A-Z]{2,}-\d+(?:-\d+)*\b")
+
+
+def _resolved(new_text: str, old_text: str) -> Verdict | None:
+    """An outcome of what the older note says is waiting for one: "Nordlicht paid
+    INV-2026-015" for "INV-2026-015 from Nordlicht is overdue". Both name the same code (an
+    invoice's, a claim's, a ticket's number); the newer note says the outcome and waits for
+    nothing itself, and is no intention or question."""
+    if "?" in new_text or _chat(new_text) or _chat(old_text):
+        return None
+    if not _PENDING_RE.search(old_text) or _PENDING_RE.search(new_text):
+        return None
+    if not _OUTCOME_RE.search(new_text) or cw.found(cw.MODAL_RE, new_text):
+        return None
+    codes = {c.lower() for c in _CODE_RE.findall(new_text)}
+    if not codes or not codes & {c.lower() for c in _CODE_RE.findall(old_text)}:
+        return None
+    return Verdict(SUPERSEDE, "an outcome", "pending", "resolved")
 
 
 def _ended(new_text: str, old_text: str) -> Verdict | None:
@@ -1538,6 +1588,14 @@ def _labelled(text: str) -> dict[str, set[str]]:
             continue  # "at 3", "is A", "bought A …"
         out.setdefault(lemma(noun), set()).add(m.group(2).lower())
     return out
+
+
+def codes_apart(new_text: str, old_text: str) -> bool:
+    """Whether each note names codes (an invoice's, a ticket's, a claim's number:
+    "INV-2026-015") and none of the one is the other's: two things."""
+    new = {c.lower() for c in _CODE_RE.findall(new_text)}
+    old = {c.lower() for c in _CODE_RE.findall(old_text)}
+    return bool(new) and bool(old) and not new & old
 
 
 def labels_apart(new_text: str, old_text: str) -> bool:

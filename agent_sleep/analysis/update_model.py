@@ -245,6 +245,8 @@ def last_word(
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if c.labels_apart(new_text, old_text):
         return verdict  # "Freezer B was moved" says nothing of Freezer A
+    if c.codes_apart(new_text, old_text) and logged(new_text):
+        return verdict  # "Nordlicht paid INV-2026-014" says nothing of INV-2026-015
     if _prices_said_again(new_text, old_text):
         return verdict  # "14 families at $295 each" says the $295 session price again
     kinds_new = c._kinds_of(fresh, new_text)
