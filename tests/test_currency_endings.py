@@ -51,3 +51,14 @@ def test_an_ending_retires_the_fact(old: str, new: tuple[str, str]) -> None:
 )  # fmt: skip
 def test_no_ending_of_another_thing(old: str, new: str) -> None:
     assert not replaces(("W", old), ("B", new))
+
+
+def test_what_ended_is_a_thing_not_the_next_clause() -> None:
+    """ "Saturday's friendly at Millbrook Juniors (Oct 3) is cancelled - their pitch is
+    waterlogged" retired where training is ("… on the Greenway 3G pitch"): "- their pitch" was
+    read as what was cancelled."""
+    old = ("W", "The club emailed: from next week Rovers training will be on the Greenway 3G "
+                "pitch (floodlit) instead of Hollins Park.")  # fmt: skip
+    new = ("W", "The league emailed: Saturday's friendly at Millbrook Juniors (Oct 3) is "
+                "cancelled - their pitch is waterlogged.")  # fmt: skip
+    assert not replaces(old, new)

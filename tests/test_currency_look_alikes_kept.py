@@ -104,3 +104,13 @@ def test_a_reason_before_the_comma_is_not_the_subject() -> None:
                 "failure; follow-up with Dr. Feld booked for April 21 at 10:30.")  # fmt: skip
     assert not replaces(old, ("W", note))
     assert replaces(("W", "Walter takes ramipril 5 mg every morning."), ("W", note))
+
+
+def test_a_value_named_as_replaced_is_of_the_entry_that_holds_it() -> None:
+    """ "Marco prefers to start training with a small-sided game rather than drills" retired
+    "Marco wants match reminders sent the evening before": what it replaces ("drills") is no
+    word of that entry."""
+    old = ("O", "Marco wants match reminders sent the evening before, never on the morning.")
+    new = ("O", "Marco prefers to start training with a small-sided game rather than drills.")
+    assert not replaces(old, new)
+    assert replaces(("O", "Marco starts training with drills."), new)

@@ -40,3 +40,20 @@ def test_one_time_of_a_routine_keeps_it(old: str, new: str) -> None:
 )  # fmt: skip
 def test_a_changed_routine_is_read(old: str, new: str) -> None:
     assert replaces(("W", old), ("B", new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # "again" is once more here, no change back
+        (("W", "Priya is working 7am-7pm day shifts on Thursdays and Fridays."),
+         ("B", "Priya was at work until 7, so Grace minded Luca again.")),
+        # a plan for one week is no new routine
+        (("W", "Home matches kick off at 9:30am on Saturdays."),
+         ("S", "No match this Saturday; maybe a fun session at Greenway or just rest.")),
+    ],
+)  # fmt: skip
+def test_once_more_or_once_off_keeps_the_routine(
+    old: tuple[str, str], new: tuple[str, str]
+) -> None:
+    assert not replaces(old, new)

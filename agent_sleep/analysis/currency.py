@@ -893,6 +893,11 @@ def relation(
         if v.kind == SUPERSEDE:
             if v.why in _LOOSE and _another_thing_changed(new_text, old_text):
                 return Verdict(OTHER, "another thing changed")
+            replaced = {w for c in new_claims for w in c.old if not _timeword(w)}
+            if v.why in _LOOSE and replaced and not any(w in old_text.lower() for w in replaced):
+                # "prefers to start training with a small-sided game rather than drills": what
+                # it replaces is no word of "wants match reminders the evening before"
+                return Verdict(OTHER, "another value replaced")
             return v
     if all(
         any(verdicts[i, j].kind == SAME for j in range(len(old_claims)))
@@ -907,6 +912,12 @@ def relation(
 _PLANNED_RE = re.compile(
     r"\s*(?:plan|plans|planned|todo|to-do|to do|next steps?|idea|proposal)\b[^:\n]{0,48}:", re.I
 )
+
+
+def _timeword(word: str) -> bool:
+    """Whether a word says when (a month, a weekday, a number), not what: "from April"."""
+    low = word.lower()
+    return low in temporal.MONTHS or low in temporal.WEEKDAYS or _digit(low)
 
 
 # what a verb of change acts on, when it names it: "switched dentists", "moved the standup"
@@ -1253,15 +1264,16 @@ def _toggled(new_text: str, old_text: str) -> Verdict | None:
 # clause's end)
 _NOT_THING = (
     r"(?!(?:to|at|on|for|from|by|in|with|after|because|since|and|but|as|today|yesterday|this|"
-    r"last|so|early|late|down|up|out|off)\b)"
+    r"last|so|early|late|down|up|out|off|is|are|was|were|their|its|his|her|our)\b)"
 )
-_THING = rf"(?P<thing>{_NOT_THING}[\w'’.&-]+(?: {_NOT_THING}[\w'’.&-]+){{0,3}})"
+_THING = rf"(?P<thing>{_NOT_THING}\w[\w'’.&-]*(?: {_NOT_THING}\w[\w'’.&-]*){{0,3}})"
 _ENDED_RES = (
     re.compile(
         r"\b(?i:(?P<sure>cancell?ed|discontinued|unsubscribed from|"
         r"stopped (?:taking|using|paying for|seeing|going to|attending)|"
         r"no longer (?:takes?|uses?|has|have|pays? for|sees?|goes to|attends?|subscribes? to))"
-        r"|terminated|ended|closed|quit|stopped|ditched|got rid of|dropped(?! off\b))"
+        r"|terminated|ended|closed|quit|stopped|ditched|got rid of|"
+        r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b))"  # not "Dropped Zara at ballet"
         r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
     ),
     re.compile(
@@ -1324,6 +1336,8 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
     for rx in _ENDED_RES:
         for m in rx.finditer(new_text):
             thing = m.group("thing")
+            if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
+                continue  # "Dropped log retention to 14 days": a new value, no ending
             words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
             if not words or not all(lemma(w) in said for w in words):
                 continue

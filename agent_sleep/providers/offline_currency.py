@@ -240,11 +240,12 @@ def supersedes(
                 # a condition for a note that shares no word with it (a new drug's dose)
             if (
                 verdict.why in UNSAID
-                and (kind == "B" or update_model.logged(text))
+                and (kind in ("B", "S") or update_model.logged(text))
                 and temporal.ROUTINE_RE.search(old_text)
                 and not temporal.ROUTINE_RE.search(text)
-                and not cw.found(cw.CHANGE_RE, text)
                 and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
+                # no change ("again" is once more here: "Grace minded Luca again")
+                and not cw.found(cw.CHANGE_RE, _AGAIN_RE.sub("", text))
             ):
                 continue  # "Daniel's Saturday visit; they fixed the gate": one time of a routine
             if (
@@ -293,6 +294,7 @@ def supersedes(
     return out
 
 
+_AGAIN_RE = re.compile(r"\bagain\b", re.I)
 # a plan's own label: "This week: …", "Tomorrow: …", "To do: …", "Next steps: …"
 _TO_DO_RE = re.compile(
     r"\s*(?:(?:this|next) (?:week|month|weekend)|today|tomorrow|to-?do|next steps?|plan)\b"
