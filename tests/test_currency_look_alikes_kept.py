@@ -114,3 +114,20 @@ def test_a_value_named_as_replaced_is_of_the_entry_that_holds_it() -> None:
     new = ("O", "Marco prefers to start training with a small-sided game rather than drills.")
     assert not replaces(old, new)
     assert replaces(("O", "Marco starts training with drills."), new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the verb alone is not what is denied when its object is another
+        (("O", "Hannah prefers to pay tradespeople by bank transfer within 7 days of the invoice."),
+         ("O", "Hannah wants a gap-free changeover so she doesn't pay council tax on a void.")),
+        # a part swapped for its like names no value replaced ("replaced Jenkins with …" does)
+        (("W", "Dave Kinsella (Kinsella Plumbing, 07700 900650) quoted £340 to fix the leak under "
+               "the bath at 7B Mill Lane."),
+         ("B", "Dave Kinsella fixed the Mill Lane leak today: replaced the bath waste trap and "
+               "resealed the bath.")),
+    ],
+)  # fmt: skip
+def test_a_landlords_facts_stay(old: tuple[str, str], new: tuple[str, str]) -> None:
+    assert not replaces(old, new)

@@ -95,13 +95,16 @@ def change_word(word: str) -> bool:
 
 
 OLD_VALUE_RE = re.compile(
-    r"\b(?:instead of|rather than|replacing|replaced|no longer(?: \w+)?|formerly|"
+    r"\b(?:instead of|rather than|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left|quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
     # "10:15 (was 9:30)", "Mountain Time (it was Pacific)"
     r"|\((?:(?:it|that|this|they) )?(?:was|were|previously|formerly|before|old)\s*:?\s+"
-    r"([^)]+)\)",
+    r"([^)]+)\)"
+    # "replaced Jenkins with …", not "replaced the bath waste trap" (a part swapped for its like)
+    r"|\b(?:replacing|replaced)\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
+    r"(?=\s+(?:with|by|for)\b|[,;.]?\s*$)",
     re.I,
 )
 # a correction's ", not A" closing a clause names the value it corrects: "the staging database

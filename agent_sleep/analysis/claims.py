@@ -379,7 +379,7 @@ def _old_values(clause: str) -> set[str]:
         _norm_value(t)
         for m in cw.OLD_VALUE_RE.finditer(clause)
         if changed or not (m.group(2) and _SPAN_START_RE.match(m.group(2)))
-        for t in tokens(m.group(1) or m.group(2) or m.group(3) or "")
+        for t in tokens(m.group(1) or m.group(2) or m.group(3) or m.group(4) or "")
     }
     if changed:
         old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}

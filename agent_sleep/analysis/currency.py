@@ -692,9 +692,15 @@ def _denies(negated: Claim, other: Claim) -> bool:
     bodies at every wedding, no exceptions"."""
     said = set(other.words) | set(other.values) | set(other.seq) | {other.head}
     for m in cw.NEGATION_RE.finditer(negated.text):
-        after = [lemma(t) for t in tokens(negated.text[m.end() :]) if t.lower() not in cw.STOP]
-        after = after[:3]
-        if set(after) & said:
+        after = [
+            lemma(t)
+            for t in tokens(negated.text[m.end() :])
+            if t.lower() not in cw.STOP and t.lower() not in cw.ADVERBS and t.lower() != "anymore"
+        ][:3]
+        shared = set(after) & said
+        # the verb alone is not what is denied when its object is another ("doesn't pay
+        # council tax on a void" / "prefers to pay tradespeople by bank transfer")
+        if shared and not (shared == {after[0]} and len(after) > 1):
             return True
     return False
 
