@@ -47,3 +47,21 @@ def test_what_happened_replaces_what_held(old: str, new: str) -> None:
 )  # fmt: skip
 def test_what_happened_to_something_else_replaces_nothing(old: str, new: str) -> None:
     assert not replaces(("W", old), ("B", new))
+
+
+def test_the_rest_of_a_repos_entry_stays() -> None:
+    from tests.currency_support import rewritten
+
+    old = ("W", "Brightwater's repo is github.com/brightwater/route-planner — Django 4.2 on "
+                "Python 3.11.")  # fmt: skip
+    new = (
+        "B",
+        "Bumped route-planner to Django 5.1; full suite passes after fixing 3 deprecations.",
+    )
+    assert rewritten(old, new) == (
+        "Brightwater's repo is github.com/brightwater/route-planner — Django 5.1 on Python 3.11."
+    )
+    # a short entry of that one version is replaced whole
+    assert rewritten(
+        ("W", "The API runs on Python 3.11."), ("W", "The API runs on Python 3.12 now.")
+    )

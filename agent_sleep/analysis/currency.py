@@ -1212,6 +1212,31 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
     return None
 
 
+def version_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the one version the newer note gives anew put right, when the older
+    text says more than that ("Brightwater's repo is github.com/…/route-planner — Django 4.2
+    on Python 3.11", then "Bumped route-planner to Django 5.1": "… Django 5.1 on Python
+    3.11"), or None: one name whose version differs, one version of it in each, said once."""
+    new_v, old_v = _versions(new_text), _versions(old_text)
+    changed = [n for n in new_v.keys() & old_v.keys() if not new_v[n] & old_v[n]]
+    if len(changed) != 1 or len(old_v) < 2 and len(old_text.split()) < 8:
+        return None
+    (name,) = changed
+    if len(new_v[name]) != 1 or len(old_v[name]) != 1:
+        return None
+    (was,), (now,) = old_v[name], new_v[name]
+    at = list(
+        re.finditer(
+            rf"(?<![\w.]){re.escape(name)}\s+v?{re.escape(was)}(?![\w.]\d|\w)", old_text, re.I
+        )
+    )
+    if len(at) != 1:
+        return None
+    m = at[0]
+    head = old_text[m.start() : m.end() - len(was)]
+    return old_text[: m.start()] + head + now + old_text[m.end() :]
+
+
 # a switch's state: "is off", "enabled", "=true"; and a switch thrown: "Turned on", "disabled"
 _ON_WORDS = frozenset({"on", "enabled", "true", "active"})
 _OFF_WORDS = frozenset({"off", "disabled", "false", "inactive"})

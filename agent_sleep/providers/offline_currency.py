@@ -223,6 +223,8 @@ def supersedes(
             # the one value the note names as replaced, put right where the entry holds more
             # than that fact ("port 8443 and its Postgres on 5434": the port stays)
             placed = currency.in_place(text, old_text, known)
+            if placed is None and verdict.why == "a new version":
+                placed = currency.version_put_right(text, old_text)
             if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if (
