@@ -62,6 +62,7 @@ def test_the_rest_of_a_repos_entry_stays() -> None:
         "Brightwater's repo is github.com/brightwater/route-planner — Django 5.1 on Python 3.11."
     )
     # a short entry of that one version is replaced whole
-    assert rewritten(
-        ("W", "The API runs on Python 3.11."), ("W", "The API runs on Python 3.12 now.")
+    short = ("W", "The API runs on Python 3.11.")
+    assert rewritten(short, ("W", "The API runs on Python 3.12 now.")) == (
+        "The API runs on Python 3.12 now."
     )
