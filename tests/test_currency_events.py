@@ -66,3 +66,17 @@ def test_the_rest_of_a_repos_entry_stays() -> None:
     assert rewritten(short, ("W", "The API runs on Python 3.12 now.")) == (
         "The API runs on Python 3.12 now."
     )
+
+
+def test_a_hedged_note_is_no_new_fact() -> None:
+    """ "Lena says the Brightwater extension to June is likely; she'll confirm next week"
+    retired "Brightwater contract still runs to Apr 30" (the learned guess): what is likely is
+    not yet what holds. Once it is said as settled, it is read."""
+    old = ("W", "Brightwater contract still runs to Apr 30; Lena hinted at an extension.")
+    hedged = (
+        "B",
+        "Lena says the Brightwater extension to June is likely; she'll confirm next week.",
+    )
+    assert not replaces(old, hedged)
+    settled = ("B", "Lena confirmed the Brightwater contract now runs to June 30.")
+    assert replaces(old, settled)

@@ -243,6 +243,8 @@ def last_word(
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+    if _HEDGED_RE.search(new_text):
+        return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
     if c.labels_apart(new_text, old_text):
         return verdict  # "Freezer B was moved" says nothing of Freezer A
     if c.codes_apart(new_text, old_text) and logged(new_text):
@@ -356,6 +358,14 @@ def _whens(values: frozenset[str] | set[str]) -> bool:
     return any(_PLAIN_NUMBER_RE.fullmatch(v) for v in values) or bool(
         c._fine_kinds(values) & {"weekday", "month"}
     )
+
+
+# a note that says it is not settled yet: "is likely", "probably", "to be confirmed"
+_HEDGED_RE = re.compile(
+    r"\b(?:likely|probably|possibly|perhaps|maybe|tentatively|to be confirmed|tbc|"
+    r"(?:will|['’]ll) confirm|not confirmed|unconfirmed)\b",
+    re.I,
+)
 
 
 def when_for_none(new_text: str, old_text: str) -> bool:
