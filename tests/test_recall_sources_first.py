@@ -18,6 +18,8 @@ from agent_sleep.retrieval.units import Unit
 
 
 def test_the_entry_comes_before_the_change_record(tmp_path: Path) -> None:
+    # the whole path, sleep to search; in a workspace this small the entry also ranked first
+    # before the move, so the test below, of the move itself, is the one that fails without it
     ws = tmp_path / "ws"
     days = [
         (dt.datetime(2026, 4, 8, 9), "The 2025 federal tax return is due April 15."),

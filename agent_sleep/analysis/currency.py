@@ -568,8 +568,7 @@ def _part_of_whom(new_text: str, old_text: str) -> tuple[int, int]:
     named = possessors(new_text)
     if not named:
         return _part_of_what(new_text, old_text)
-    cuts = [0, *(m.end() for m in re.finditer(r"[,;]\s+", old_text)), len(old_text)]
-    parts = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    parts = _spans(old_text, r"[,;]\s+")
     whose = [possessors(old_text[a:b]) for a, b in parts]
     people = [w for w in whose if w]
     if len(people) < 2 or len(set().union(*people)) < 2:
@@ -584,8 +583,7 @@ def _part_of_what(new_text: str, old_text: str) -> tuple[int, int]:
     sentence's end) opening with its name ("HeLa cells at passage 12; HEK293T at passage 27",
     then "Split HeLa today, now at passage 15"); else the whole older text."""
     whole = (0, len(old_text))
-    cuts = [0, *(m.end() for m in re.finditer(r"[;.]\s+", old_text)), len(old_text)]
-    parts = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    parts = _spans(old_text, r"[;.]\s+")
     if len(parts) < 2:
         return whole
     leads = [_lead_name(old_text[a:b]) for a, b in parts]
@@ -594,6 +592,12 @@ def _part_of_what(new_text: str, old_text: str) -> tuple[int, int]:
     said = {w.lower() for w in tokens(new_text)}
     hits = [p for p, lead in zip(parts, leads, strict=True) if lead in said]
     return hits[0] if len(hits) == 1 else whole
+
+
+def _spans(text: str, separator: str) -> list[tuple[int, int]]:
+    """The (start, end) spans of the parts of ``text`` between matches of ``separator``."""
+    cuts = [0, *(m.end() for m in re.finditer(separator, text)), len(text)]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
 
 
 def _lead_name(part: str) -> str:
@@ -1333,6 +1337,11 @@ _OUTCOME_RE = re.compile(
 _CODE_RE = re.compile(r"\b[A-Z]{2,}-\d+(?:-\d+)*\b")
 
 
+def _codes(text: str) -> set[str]:
+    """The record numbers ``text`` names, lower case."""
+    return {c.lower() for c in _CODE_RE.findall(text)}
+
+
 def _resolved(new_text: str, old_text: str) -> Verdict | None:
     """An outcome of what the older note says is waiting for one: "Nordlicht paid
     INV-2026-015" for "INV-2026-015 from Nordlicht is overdue". Both name the same code (an
@@ -1344,8 +1353,8 @@ def _resolved(new_text: str, old_text: str) -> Verdict | None:
         return None
     if not _OUTCOME_RE.search(new_text) or cw.found(cw.MODAL_RE, new_text):
         return None
-    codes = {c.lower() for c in _CODE_RE.findall(new_text)}
-    if not codes or not codes & {c.lower() for c in _CODE_RE.findall(old_text)}:
+    codes = _codes(new_text)
+    if not codes or not codes & _codes(old_text):
         return None
     return Verdict(SUPERSEDE, "an outcome", "pending", "resolved")
 
@@ -1638,8 +1647,7 @@ def _labelled(text: str) -> dict[str, set[str]]:
 def codes_apart(new_text: str, old_text: str) -> bool:
     """Whether each note names codes (an invoice's, a ticket's, a claim's number:
     "INV-2026-015") and none of the one is the other's: two things."""
-    new = {c.lower() for c in _CODE_RE.findall(new_text)}
-    old = {c.lower() for c in _CODE_RE.findall(old_text)}
+    new, old = _codes(new_text), _codes(old_text)
     return bool(new) and bool(old) and not new & old
 
 
@@ -1727,11 +1735,17 @@ _LIGHT_VERBS = frozenset(
 )
 
 
+def name_forms(names: Iterable[str]) -> set[str]:
+    """``names`` as content words may read them: case folded, and as stems ("Tomás" is read
+    "tomá", so a name ending in "s" is still known)."""
+    return {n.casefold() for n in names} | {lemma(n) for n in names}
+
+
 def only_light_shared(new_text: str, old_text: str, names: frozenset[str] = frozenset()) -> bool:
     """Whether every content word the two notes share is one of :data:`_LIGHT_VERBS`, or one
     of ``names`` (who the notes are about: "Dana wants an explanation" / "Dana … want rebase
     merges"), one light verb at least."""
-    known = {n.casefold() for n in names} | {lemma(n) for n in names}  # "Tomás" read "tomá"
+    known = name_forms(names)
     shared = {w for w in _content(new_text) & _content(old_text) if w.casefold() not in known}
     return bool(shared) and shared <= _LIGHT_VERBS
 

@@ -613,7 +613,7 @@ def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> b
     """Whether every content word the two texts share is one of ``names`` (any case), none of
     which the new text marks as the value replaced ("handed the pager from Ravi to Beth" is of
     "Ravi is on call")."""
-    known = {n.casefold() for n in names} | {lemma(n) for n in names}  # "Tomás" read "tomá"
+    known = c.name_forms(names)
     shared = c._content(new_text) & c._content(old_text)
     if not shared or not all(
         w.casefold() in known and _named(w, new_text, old_text) for w in shared

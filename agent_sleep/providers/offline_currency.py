@@ -199,10 +199,11 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, edit.text
                 continue
-            if (
-                lists.partial(text, old_text) or lists.about_one_item(text, old_text)
-            ) and currency.in_place(text, old_text, known) is None:
-                continue  # never replaced whole: that would drop the list's other items
+            placed = None  # the entry with the note's one value put right, when read
+            if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
+                placed = currency.in_place(text, old_text, known)
+                if placed is None:
+                    continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
             apart = verdict.why == "nothing shared"  # the rules found no word in common
             same_day = bool(old_date) and old_date == _date
@@ -222,7 +223,7 @@ def supersedes(
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
             # the one value the note names as replaced, put right where the entry holds more
             # than that fact ("port 8443 and its Postgres on 5434": the port stays)
-            placed = currency.in_place(text, old_text, known)
+            placed = placed or currency.in_place(text, old_text, known)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
