@@ -34,6 +34,12 @@ def _entry(i: str, text: str, date: str) -> Note:
          "We moved the office to Lisbon from December (2026-12)."),
         ("Standup moved to 10:15 starting Monday (2026-11-16).", None),  # said as done
         ("Standup is at 10:15 from Monday (2026-11-16).", None),  # no change said
+        # "will be" with the value it will be, or the one it replaces
+        ("From Monday (2026-11-16) Zumba will be 9 to 10 instead of 8 to 9.",
+         "From Monday (2026-11-16) Zumba is now 9 to 10 instead of 8 to 9."),
+        ("From March (2027-03) the rent will be £950.",
+         "From March (2027-03) the rent is now £950."),
+        ("The pool will be closed from Monday (2026-11-16).", None),  # no value said
     ],
 )  # fmt: skip
 def test_a_change_to_come_is_read_as_done(text: str, done: str | None) -> None:
@@ -122,3 +128,24 @@ def test_a_plan_slept_before_its_day_waits_in_the_same_run(ws: Path) -> None:
     r = sleep_cycle(ws, provider="offline", now=_at(15, 22))  # the Sunday before
     assert not r.decisions.get("memory_due"), r
     assert len([t for t in _memory(ws) if "tandup" in t]) == 2
+
+
+def test_a_plan_from_a_bare_weekday_with_will_be_comes_due(ws: Path) -> None:
+    """An exploratory test's carer: "From Monday … will be 9 to 10 instead of 8 to 9" was kept
+    as written (no date after "from Monday", no change word), so both times stayed current."""
+    zumba = "Zumba at the leisure centre is 8 to 9 on Tuesdays."
+    micro_rest(zumba, "W", workspace=ws, when=_at(9, 9))
+    sleep_cycle(ws, provider="offline", now=_at(9, 22))
+    micro_rest(
+        "From Monday the Zumba class will be 9 to 10 instead of 8 to 9.",
+        "W",
+        workspace=ws,
+        when=_at(12, 9),  # a Thursday
+    )
+    sleep_cycle(ws, provider="offline", now=_at(12, 22))
+    assert len([t for t in _memory(ws) if "Zumba" in t]) == 2  # not yet
+    r = sleep_cycle(ws, provider="offline", now=_at(16, 22))
+    assert r.decisions.get("memory_due") == 1, r
+    assert [t for t in _memory(ws) if "Zumba" in t] == [
+        "From Monday (2026-11-16) the Zumba class will be 9 to 10 instead of 8 to 9."
+    ]

@@ -39,6 +39,18 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
         ("The weekly sync is on Monday.", None),
         ("Every Friday we deploy.", None),
         ("Leo's practice moved to Saturday.", None),  # a new schedule, not a day
+        # the day a change starts, said of a time to come (a plan that had never come due)
+        (
+            "From Monday the Zumba class will be 9 to 10 instead of 8 to 9.",
+            "From Monday (2026-11-16) the Zumba class will be 9 to 10 instead of 8 to 9.",
+        ),
+        ("We moved the class from Monday to Thursday.", None),  # a schedule moved
+        ("Zumba moved from Monday.", None),  # the old day, no date
+        # a name that starts like a month is no date after the weekday
+        (
+            "We will meet on Friday, Maria and I.",
+            "We will meet on Friday (2026-11-13), Maria and I.",
+        ),
         ("The standup is on Wednesday.", None),  # the log's own weekday
         ("I'm excited about Friday's party.", None),  # no tense to read
         ("Boxes arrive Thursday.", None),  # present simple: a habit or a plan

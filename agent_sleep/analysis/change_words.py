@@ -149,7 +149,13 @@ EXPANDED = {"m": "am", "re": "are", "ve": "have", "s": "is", "ll": "will", "d": 
 # a sentence-initial time phrase that is not change language ("Last week, I built …")
 TIME_LEAD_RE = re.compile(
     r"^(?:(?:last|this|next) (?:week|weekend|month|year|night|morning|time)|yesterday|"
-    r"earlier today|a while ago|the other day|on \w+day)[,]?\s+",
+    r"earlier today|a while ago|the other day|on \w+day"
+    # the day a change starts: "From Monday (2026-11-16) the class …", "As of March, …"
+    # (not a span: "From Monday to Friday the shop …")
+    r"|(?:from|starting|as of|beginning|effective)\s+(?:(?:next|this)\s+)?"
+    r"(?:\w+day|week|month|tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?)(?:\s*\([^)]*\))?"
+    r"(?!\s*(?:to|through|thru|until|till|and|or|-|–)\b))[,]?\s+",
     re.I,
 )
 # a sentence-initial phrase of why or on whose word, up to its comma: "On Dr. Feld's advice,",

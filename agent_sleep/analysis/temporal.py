@@ -15,8 +15,10 @@ A bare weekday ("on Friday") is resolved only when its sentence says which way i
 (:func:`_bare_weekday`): "I won the tournament on Friday" in the log of Sunday 2022-07-10 is
 the Friday before (2022-07-08); "the boxes will arrive Thursday" in Monday's log the Thursday
 after. A weekday of a habit ("every Friday", "on Fridays", "the weekly sync is on Monday"), a
-move to a weekday ("practice moved to Saturday", which is a schedule, not a day), a weekday
-that names the log's own day, or a sentence that reads both ways is kept as written.
+move to a weekday ("practice moved to Saturday", which is a schedule, not a day), the day a
+schedule moved from ("moved the class from Monday"), a weekday that names the log's own day, or
+a sentence that reads both ways is kept as written. "From Monday the class will be 9 to 10" is
+the Monday after: the day a change starts.
 
 :func:`extract` lists the temporal expressions of a text (dates, times, durations, ages,
 relative expressions) for the preservation metric of the consolidation benchmark.
@@ -44,8 +46,8 @@ SHORT_MONTHS = (*(m[:3] for m in MONTHS if m != "may"), "sept")
 # Month names count only capitalised, so the verb "may" is not a date.
 MONTH_RE = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?(?![A-Za-z])"
+)  # not the start of a longer word ("Maria", "Junior")
 _NUM_RE = r"(?:\d{1,3}|" + "|".join(_NUM_WORDS) + r")"
 # an amount said vaguely (see the module docstring): "a couple of" is two, "a few" two to four
 _VAGUE_RE = r"(?:a )?couple(?: of)?|a few"
@@ -237,8 +239,11 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     before when its sentence speaks of the past, the one after when of a time to come; None
     (kept as written) for a habit, a move to a day, the log's own weekday, or no clear tense."""
     prep = (m.group("prep") or "").strip().lower()
-    if prep in ("to", "from"):  # "moved to Saturday": a new schedule, not a date
+    if prep == "to":  # "moved to Saturday": a new schedule, not a date
         return None
+    if prep == "from" and tense(_sentence(text, m.start(), m.end())) <= 0:
+        return None  # "moved from Monday": the old schedule; "from Monday it will be…" is a day
+
     before = text[: m.start("wd")]
     if re.search(r"\b(?:last|next|this|every|each)\s+$", before, re.I):
         return None

@@ -40,7 +40,11 @@ _STARTS_RE = re.compile(
 _TO_COME_RE = re.compile(
     r"\b(?:will |(?:is|are|am)\s+(?:going to\s+|set to\s+)?|['’](?:s|re|ll)\s+(?:going to\s+)?)?"
     r"(?P<stem>mov|chang|switch|shift)(?:e|es|ing)?\b"
-    r"|\b(?:will |(?:is|are)\s+going to\s+)?(?P<become>becom)(?:e|es|ing)\b",
+    r"|\b(?:will |(?:is|are)\s+going to\s+)?(?P<become>becom)(?:e|es|ing)\b"
+    # "will be" with the value it will be, or with the one it replaces: "will be £950",
+    # "will be 9 to 10 instead of 8 to 9" (not "will be closed", which says no value)
+    r"|(?P<be>\bwill be|['’]ll be)\b(?= (?:at |in |on |to )?[£$€]?\d"
+    r"| [^.;!?]*\b(?:instead of|rather than|up from|down from)\b)",
     re.I,
 )
 _DONE = {"mov": "moved", "chang": "changed", "switch": "switched", "shift": "shifted"}
@@ -67,7 +71,10 @@ def as_done(text: str) -> str | None:
     m = _TO_COME_RE.search(text)
     if m is None:
         return None
-    done = "became" if m.group("become") else _DONE[m.group("stem").lower()]
+    if m.group("be"):
+        done = "is now"  # "it'll be £950" -> "it is now £950"
+    else:
+        done = "became" if m.group("become") else _DONE[m.group("stem").lower()]
     if m.group(0)[:1].isupper():
         done = done.capitalize()
     elif m.group(0)[:1] in "'’":  # "We're moving" -> "We moved"
