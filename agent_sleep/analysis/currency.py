@@ -853,6 +853,30 @@ def _masked(c: Claim) -> str:
     return cw.CHANGE_RE.sub("", text)
 
 
+# an abbreviation said for a name in capitals ("JCS" for "Journal of Cell Science", "NHS" for
+# "National Health Service"): its letters open the name's capitalised words, small words between
+_ACRONYM_RE = re.compile(r"\b[A-Z]{2,6}\b")
+_ACRONYM_GAP = r"(?:\s+(?:of|and|for|the|&|de|in|on|to)\s+|\s+)"
+
+
+def _acronym_of(acronym: str, text: str) -> re.Match[str] | None:
+    pattern = _ACRONYM_GAP.join(f"{letter}[a-z]+" for letter in acronym)
+    return re.search(rf"\b{pattern}\b", text)
+
+
+def said_short(new_text: str, old_text: str) -> tuple[str, str]:
+    """The two texts with a name one spells out and the other abbreviates said short in both
+    ("The JCS deadline is now April 3" / "The Journal of Cell Science deadline is March 20":
+    the second reads "The JCS deadline is March 20"), so they are read as of one thing."""
+    for acronym in dict.fromkeys(_ACRONYM_RE.findall(new_text)):
+        if acronym not in old_text and (m := _acronym_of(acronym, old_text)):
+            old_text = old_text[: m.start()] + acronym + old_text[m.end() :]
+    for acronym in dict.fromkeys(_ACRONYM_RE.findall(old_text)):
+        if acronym not in new_text and (m := _acronym_of(acronym, new_text)):
+            new_text = new_text[: m.start()] + acronym + new_text[m.end() :]
+    return new_text, old_text
+
+
 def relation(
     new_text: str,
     old_text: str,
@@ -865,6 +889,7 @@ def relation(
     learned model (analysis/update_model.py) reads what is left."""
     if _PLANNED_RE.match(new_text):
         return Verdict(OTHER, "an intention, not a fact")  # "Plan for next week: upgrade …"
+    new_text, old_text = said_short(new_text, old_text)
     marked = _marked_old(new_text) or _corrected(new_text)
     named = _old_named(new_text, old_text) if marked else None
     if named is not None:
