@@ -206,7 +206,9 @@ ASIDE_RE = re.compile(
     re.I,
 )
 RESOLVED_RE = re.compile(r"\s*\((?:week of |weekend of )?\d{4}(?:-\d{2}){0,2}\)")
-TOKEN_RE = re.compile(r"[$€£]?[A-Za-z0-9][\w$€£%.:/'’+@-]*[\w%+]|[$€£]?[A-Za-z0-9%]")
+TOKEN_RE = re.compile(
+    r"[$€£]?[A-Za-z0-9µμ][\w$€£%.:/'’+@-]*[\w%+]|[$€£]?[A-Za-z0-9%]"
+)  # "µL" is one word
 CLAUSE_RE = re.compile(
     r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+"
     # ", so the wedding is pushed back …": what follows is a clause of its own
