@@ -438,6 +438,8 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     if len(fresh) != 1:
         return None
     (value,) = fresh
+    if any(map(str.isdigit, value)) != any(map(str.isdigit, gone)):
+        return None  # a number for a word is no value put right ("Sam's next primary 14 week")
     m = re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", new_text, re.I)
     if m is None:
         return None
