@@ -62,7 +62,8 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
     """Whether the new claim gives another value than the old one, and the two values."""
-    fresh = [v for v in new.values if v not in new.old and v not in old.frame]
+    dated = _day_numbers(new.text)  # "10 December" is a date, though "Year 10" names the year
+    fresh = [v for v in new.values if v not in new.old and (v not in old.frame or v in dated)]
     if set(fresh) != set(old.values) and (fresh or old.values):
         if fresh and set(fresh) <= set(old.values) and not new.old:
             return False, "", ""  # the new note names part of what the old one says
@@ -79,6 +80,17 @@ def _values_differ(new: Claim, old: Claim) -> tuple[bool, str, str]:
     if sorted(new.seq) == sorted(old.seq) and new.seq != old.seq:  # "B over A" for "A over B"
         return True, " ".join(old.seq), " ".join(new.seq)
     return False, "", ""
+
+
+_DAY_NUMBER_RE = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{temporal.MONTH_RE}"
+    rf"|{temporal.MONTH_RE} (\d{{1,2}})\b(?!:)"
+)
+
+
+def _day_numbers(text: str) -> set[str]:
+    """The numbers of ``text`` that are days of a month ("10" of "Thursday 10 December")."""
+    return {m.group(1) or m.group(2) for m in _DAY_NUMBER_RE.finditer(text)}
 
 
 def _value_kinds(values: Iterable[str]) -> set[str]:
@@ -1266,6 +1278,40 @@ def version_put_right(new_text: str, old_text: str) -> str | None:
     m = at[0]
     head = old_text[m.start() : m.end() - len(was)]
     return old_text[: m.start()] + head + now + old_text[m.end() :]
+
+
+# a release number: "v4.12.0", "4.12.0" (three parts, or two after a "v")
+_RELEASE_RE = re.compile(r"(?<![\w.-])v?\d+\.\d+\.\d+(?![\w.]\w)|(?<![\w.-])v\d+\.\d+(?![\w.]\w)")
+_IDENTIFIER_RE = re.compile(r"\b[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b")
+
+
+def release_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one release number put right, when each text gives one and
+    both name the same service by an identifier ("checkout-api runs v4.12.0 in production and
+    listens on port 8443", then "Rolled out checkout-api v4.13.2 to production": "…
+    checkout-api runs v4.13.2 in production and listens on port 8443"), or None."""
+    new_r, old_r = _RELEASE_RE.findall(new_text), _RELEASE_RE.findall(old_text)
+    if len(set(new_r)) != 1 or len(old_r) != 1:
+        return None
+    was, now = old_r[0], new_r[0]
+    if was.lstrip("v") == now.lstrip("v"):
+        return None
+    ids_new, ids_old = set(_IDENTIFIER_RE.findall(new_text)), set(_IDENTIFIER_RE.findall(old_text))
+    if len(ids_old) != 1 or ids_old != ids_new:
+        return None  # one service in each, the same
+    if _environments(new_text) != _environments(old_text):
+        return None  # "to staging" is no new release of what runs in production
+    if was.startswith("v") != now.startswith("v"):
+        now = ("v" + now) if was.startswith("v") else now.lstrip("v")
+    m = next(_RELEASE_RE.finditer(old_text))
+    return old_text[: m.start()] + now + old_text[m.end() :]
+
+
+_ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development"}
+
+
+def _environments(text: str) -> set[str]:
+    return {_ENV_NAMES.get(e, e) for e in _ENV_RE.findall(text.lower())}
 
 
 # a switch's state: "is off", "enabled", "=true"; and a switch thrown: "Turned on", "disabled"

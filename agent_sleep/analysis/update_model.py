@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency as c
-from agent_sleep.analysis import gazetteer, lexical, vital
+from agent_sleep.analysis import gazetteer, lexical, temporal, vital
 from agent_sleep.analysis.claims import claims, lemma, tokens
 
 # The rules' reason for "other", in groups (a one-hot each): the model learns how far to trust
@@ -59,10 +59,22 @@ _FUTURE_RE = re.compile(
     re.I,
 )
 
+# a note of what a day to come holds: "Tomorrow's release is v4.13.2", "Next week's trip …"
+_DAY_TO_COME_RE = re.compile(
+    r"\s*(?:tomorrow|tonight|(?:next|this coming) (?:week|weekend|month|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday))['’]s?\b",
+    re.I,
+)
+
 # a note labelled as a plan, a to-do, an idea, a bug or a question: no fact that replaces one
 # ("Plan: write release notes for v2.0", "Bug BUG-260: the dunning email goes out twice")
 _LABELLED_RE = re.compile(
-    r"^\s*(?:plan|todo|to-do|to do|idea|bug|issue|question|open question)\b[^:\n]{0,24}:", re.I
+    r"^\s*(?:plan|todo|to-do|to do|idea|bug|issue|question|open question)\b[^:\n]{0,24}:"
+    # "Weekend plan:", "Friday's to-dos:"; "Before the Dec 14 on-call week: re-read …" (a
+    # time a task is for, then the task)
+    r"|^\s*(?:[\w'’-]+\s+){1,3}(?:plans?|to-?dos?|to do|tasks?|checklist)\s*:"
+    r"|^\s*(?:before|by|ahead of|after)\b[^:\n]{1,40}:\s+[a-z]",
+    re.I,
 )
 
 # the minutes of a meeting: "Aisha's 1:1: release checklist draft for v2.3 done", "Standup:
@@ -194,8 +206,9 @@ def last_word(
         return verdict  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
         return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
-    if verdict.why in _PLANNED and _FUTURE_RE.search(new_text):
-        return verdict  # "Tom is moving to Rome next month": until then, Paris holds
+    if (verdict.why in _PLANNED and _FUTURE_RE.search(new_text)) or _DAY_TO_COME_RE.match(new_text):
+        return verdict  # "Tom is moving to Rome next month": until then, Paris holds; so
+        # does v4.12.0 for "Tomorrow's checkout-api release is v4.13.2"
     if (
         _LABELLED_RE.search(new_text)
         or _WORK_LOG_RE.search(new_text)
@@ -245,6 +258,8 @@ def last_word(
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _HEDGED_RE.search(new_text):
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
+    if (days := _days_said(new_text)) and days <= _days_said(old_text):
+        return verdict  # "parents' evening tonight (2026-12-03)": the day the entry gives came
     if c.labels_apart(new_text, old_text):
         return verdict  # "Freezer B was moved" says nothing of Freezer A
     if c.codes_apart(new_text, old_text) and logged(new_text):
@@ -261,6 +276,23 @@ def last_word(
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+_ISO_DAY_RE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
+_DAY_MONTH_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({temporal.MONTH_RE})")
+_MONTH_DAY_RE = re.compile(rf"({temporal.MONTH_RE}) (\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)")
+
+
+def _month(name: str) -> int:
+    return [m[:3] for m in temporal.MONTHS].index(name[:3].lower()) + 1
+
+
+def _days_said(text: str) -> set[tuple[int, int]]:
+    """The days of the year ``text`` names (month, day): "2026-11-24", "24 November", "Nov 24"."""
+    out = {(int(m.group(1)), int(m.group(2))) for m in _ISO_DAY_RE.finditer(text)}
+    out |= {(_month(m.group(2)), int(m.group(1))) for m in _DAY_MONTH_RE.finditer(text)}
+    out |= {(_month(m.group(1)), int(m.group(2))) for m in _MONTH_DAY_RE.finditer(text)}
+    return out
 
 
 # words of a day any two notes may share: "takes losartan once a day" / "gym days are Monday

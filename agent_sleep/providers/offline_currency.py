@@ -201,7 +201,9 @@ def supersedes(
                 continue
             placed = None  # the entry with the note's one value put right, when read
             if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
-                placed = currency.in_place(text, old_text, known)
+                placed = currency.in_place(text, old_text, known) or currency.release_put_right(
+                    text, old_text
+                )
                 if placed is None:
                     continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
@@ -226,6 +228,7 @@ def supersedes(
             placed = placed or currency.in_place(text, old_text, known)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
+            placed = placed or currency.release_put_right(text, old_text)
             if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if (
@@ -260,8 +263,13 @@ def supersedes(
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
-            if verdict.why in WEAK and kind == "O" and types.get(ref) not in ("O", ""):
-                continue  # "prefers running in the early morning" is no new weekly distance
+            if (
+                kind == "O"
+                and types.get(ref) not in ("O", "")
+                and (verdict.why in WEAK or (verdict.why in UNSAID and _BELIEF_RE.search(text)))
+            ):
+                continue  # "prefers running in the early morning" is no new weekly distance;
+                # "now believes 4:00 is realistic" no new time of the club's run
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
             if verdict.why in WEAK and update_model.when_for_none(text, old_text):
@@ -298,6 +306,12 @@ def supersedes(
 
 
 _AGAIN_RE = re.compile(r"\bagain\b", re.I)
+# a view held, not a value: "now believes 4:00 is realistic", "thinks the venue is too small"
+_BELIEF_RE = re.compile(
+    r"\b(?:believes?|believed|thinks?|thought|suspects?|suspected|feels?|felt|reckons?|"
+    r"doubts?|guess(?:es)?|worries|worried|hopes?|expects?)\b",
+    re.I,
+)
 # a plan's own label: "This week: …", "Tomorrow: …", "To do: …", "Next steps: …"
 _TO_DO_RE = re.compile(
     r"\s*(?:(?:this|next) (?:week|month|weekend)|today|tomorrow|to-?do|next steps?|plan)\b"
