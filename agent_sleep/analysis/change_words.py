@@ -52,7 +52,9 @@ CHANGE_RE = re.compile(
     r"shortened|postponed|delayed|pushed back|slipped|rose|fell|grew|jumped|climbed|"
     # "dropped" a thing, not someone dropped off somewhere ("Dropped Zara at ballet")
     r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b)|"
-    r"(?:went|goes|going|go) (?:up|down)|revised|upped|pushed to|pushed out|brought forward|"
+    r"(?:went|goes|going|go) (?:up|down)|revised|upped|pushed to|pushed out|"
+    # "brought the AQA entries deadline forward", "pushed the launch back"
+    r"brought(?:\s+[\w'’-]+){0,5}?\s+forward|pushed(?:\s+[\w'’-]+){1,5}?\s+back|"
     r"moved up|rebooked|renegotiated|"
     r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
     r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind|"
@@ -201,6 +203,8 @@ SHORT = {"prod": "production", "repo": "repository", "db": "database", "config":
 # a trailing reason or occasion ("… after the reorg", "… because of a clash") says why or
 # when, not what: it is left out of the claim when what stays still names a value
 ASIDE_RE = re.compile(
+    # ("marks are due to Sue Bramley" says who gets them: after "be", "due to" is no reason)
+    r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)"
     r",?\s+(?:because|due to|thanks to|following|as part of|after (?:the|a|an|our|my|his|her|"
     r"their|some)\b)\b.*$",
     re.I,

@@ -84,6 +84,15 @@ def _strong(tok: str, at_start: bool, names: frozenset[str]) -> bool:
     return tok[:1].isupper() and (not at_start or tok in names) and low not in cw.STOP
 
 
+# a requirement with its day is a standing fact, a deadline: "entries must reach Mrs. Marsh by
+# Friday 19 February", "marks must go to Sue by 4 December" (not "we must meet soon")
+_DEADLINE_RE = re.compile(
+    r"\bmust\b[^;]*\bby\s+(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(?:the\s+)?"
+    r"(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d)",
+    re.I,
+)
+
+
 def tokens(text: str) -> list[str]:
     return [t.rstrip(".:/'’-") for t in cw.TOKEN_RE.findall(text)]
 
@@ -430,7 +439,9 @@ def _claim(
         owner = set()
     head, values, words = _predicate(pred, names, skip, attrs, bare)
     old = _old_values(clause)
-    modal = cw.found(cw.MODAL_RE, clause) and not (decided or cw.found(cw.DECIDED_RE, clause))
+    modal = cw.found(cw.MODAL_RE, clause) and not (
+        decided or cw.found(cw.DECIDED_RE, clause) or _DEADLINE_RE.search(clause)
+    )
     claim = Claim(
         text=clause,
         owner=frozenset(owner | obj_owner),

@@ -472,19 +472,19 @@ def sentence_put_right(
     old_text: str,
     names: frozenset[str] = frozenset(),
     similar: Callable[[str, str], float] | None = None,
+    judge: Callable[[str, str], Verdict] | None = None,
 ) -> str | None:
     """The older text with the newer note in place of the one sentence of it the note
     replaces, when the older text says more ("Priya and Daniel Okafor's wedding is June 13 at
     Gray's Lodge. They're on the Gold package.", then "… so the Okafor wedding is pushed back to
     September 19": the package stays), or None: the older text has two sentences at least,
-    the note replaces exactly one and none of the others."""
+    the note replaces exactly one and none of the others (as ``judge`` reads a note and a
+    sentence, the rules' :func:`relation` by default)."""
     parts = lexical.sentences(old_text)
     if len(parts) < 2 or len(lexical.sentences(new_text)) > 1:
         return None
-    hits = [
-        k for k, part in enumerate(parts)
-        if relation(new_text, part, names, similar).kind == SUPERSEDE
-    ]  # fmt: skip
+    read = judge or (lambda new, part: relation(new, part, names, similar))
+    hits = [k for k, part in enumerate(parts) if read(new_text, part).kind == SUPERSEDE]
     if len(hits) != 1:
         return None
     told = new_text.strip()

@@ -19,6 +19,7 @@ from typing import Any
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, lists, temporal, update_model, vital
+from agent_sleep.analysis.claims import claims
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -229,6 +230,12 @@ def supersedes(
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             placed = placed or currency.release_put_right(text, old_text)
+            if placed is None and verdict.why == "likely update" and vital.vital(old_text):
+                # the one sentence the note replaces, as the model reads each ("His hypo kit is
+                # kept in T12" of Tom's diabetes entry, for "… kept in the medical room")
+                placed = currency.sentence_put_right(
+                    text, old_text, known, similar, judge=_guessed(known, similar, common)
+                )
             if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if (
@@ -303,6 +310,27 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+def _guessed(
+    known: frozenset[str],
+    similar: Callable[[str, str], float] | None,
+    common: frozenset[str],
+) -> Callable[[str, str], currency.Verdict]:
+    """The verdict on a note and a sentence of a vital entry: the rules', then the learned
+    model's word where the two say one thing of it ("is kept in": the same verb; not "Vueling
+    lets us bring Isla's EpiPens" for "She carries two EpiPens")."""
+
+    def read(new: str, old: str) -> currency.Verdict:
+        verdict = currency.relation(new, old, known, similar)
+        if verdict.kind == currency.SUPERSEDE:
+            return verdict
+        heads = {c.head for c in claims(new, known)} & {c.head for c in claims(old, known)}
+        if not heads - {"be", "have"}:
+            return verdict
+        return update_model.last_word(new, old, verdict, similar, common, known)
+
+    return read
 
 
 _AGAIN_RE = re.compile(r"\bagain\b", re.I)
