@@ -1707,9 +1707,19 @@ def _said_alike(
 _LABELLED_RE = re.compile(r"\b([A-Za-z]{3,}) ([A-Z])\b(?![\w.,:/-]\w)")
 
 
+# where a labelled thing is a place something is put: "in corral C", "into start corral D"
+_PLACED_BEFORE_RE = re.compile(
+    r"\b(?:in|into|to|at|on)\s+(?:(?:the|a|an|start|her|his|my|our|their)\s+)?$", re.I
+)
+
+
 def _labelled(text: str) -> dict[str, set[str]]:
+    """``{noun: its labels}`` of the things ``text`` names by a noun and a capital letter, not
+    said as a place something is in ("in corral C")."""
     out: dict[str, set[str]] = {}
     for m in _LABELLED_RE.finditer(text):
+        if _PLACED_BEFORE_RE.search(text, 0, m.start()):
+            continue
         noun = m.group(1).lower()
         if noun in cw.STOP or noun in cw.BOUNDARY or (m.group(2) == "A" and m.group(1).islower()):
             continue  # "at 3", "is A", "bought A …"
@@ -1727,7 +1737,9 @@ def codes_apart(new_text: str, old_text: str) -> bool:
 def labels_apart(new_text: str, old_text: str) -> bool:
     """Whether the two notes name things of one kind by different labels only ("Freezer B
     was moved …; now in room B220" / "Freezer A is in room B214"): two things, unless the
-    newer names the older's label too ("moved from Lab A to Lab C")."""
+    newer names the older's label too ("moved from Lab A to Lab C"). A label said as where
+    something is ("puts her in start corral C" / "starts in corral D") is a value of one thing,
+    not another thing."""
     new, old = _labelled(new_text), _labelled(old_text)
     return any(not new[n] & old[n] for n in new.keys() & old.keys())
 
