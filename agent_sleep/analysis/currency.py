@@ -891,6 +891,48 @@ def said_short(new_text: str, old_text: str) -> tuple[str, str]:
     return new_text, old_text
 
 
+# a note that is one thing's name and its value: "Incident bridge: meet.google.com/kvx-qwrt-pza",
+# "Incident bridge is Zoom room 884-221-0937" (a short value, no clause of its own)
+_LABEL_VALUE_RE = re.compile(
+    r"^\s*(?:the\s+)?(?P<label>[A-Za-z][\w'’ -]{2,40}?)(?:\s+(?:is|are)\s+|:\s+)(?P<value>[^;,]+?)"
+    r"[.!]?\s*$",
+    re.I,
+)
+# after "is", a value named: "Zoom room 884-…", "4:00", "a Zoom link" (not "on the …", "based")
+_NAMED_VALUE_RE = re.compile(r"(?:[A-Z0-9$€£@#]|(?:a|an|the)\s)")
+_CLAUSE_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|and|but|or|not|no|now|also|"
+    r"moved|changed|switched|new|again|until|since|from|every|each)\b|\?",
+    re.I,
+)
+
+
+def _one_label(new_text: str, old_text: str) -> Verdict | None:
+    """A new value of one thing named the same in both notes, each note no more than its name
+    and a short value ("Incident bridge is Zoom room 884-221-0937", then, weeks later,
+    "Incident bridge: meet.google.com/kvx-qwrt-pza"): whatever the values' kinds, one thing
+    has one value here. None otherwise (a clause in the value: "Standup: Hana is out Friday"
+    says no new value of "Standup: 9:30 daily"; a value said again, or a meeting's minutes)."""
+    new, old = _LABEL_VALUE_RE.match(new_text), _LABEL_VALUE_RE.match(old_text)
+    if new is None or old is None:
+        return None
+    label = new.group("label").strip().casefold()
+    if label != old.group("label").strip().casefold() or label in cw.STOP:
+        return None
+    values = new.group("value").strip(), old.group("value").strip()
+    if any(len(v.split()) > 6 or _CLAUSE_WORD_RE.search(v) for v in values):
+        return None
+    if any(":" not in m.group(0)[: m.start("value")] and not _NAMED_VALUE_RE.match(m["value"])
+           for m in (new, old)):  # fmt: skip
+        return None  # "is on the Starter plan", "is based in Auckland": what it is, no value
+    if (
+        _strong_words(values[0]) & _strong_words(values[1])
+        or values[0].casefold() == values[1].casefold()
+    ):
+        return None  # the same value, or part of it, said again
+    return Verdict(SUPERSEDE, "a new value", values[1], values[0])
+
+
 def relation(
     new_text: str,
     old_text: str,
@@ -914,6 +956,9 @@ def relation(
             return named
     if labels_apart(new_text, old_text):
         return Verdict(OTHER, "another labelled thing")  # "Freezer B" is not "Freezer A"
+    labelled = _one_label(new_text, old_text)
+    if labelled is not None:
+        return labelled
     version = (
         _new_version(new_text, old_text)
         or _new_one(new_text, old_text)
