@@ -23,6 +23,10 @@ from tests.currency_support import replaces
          "Liam's physio session on Thursday — Dad managed ten step-ups."),
         ("FACS (BD LSRFortessa) booking: Tuesdays 10:00-12:00, standing slot for the lab.",
          "FACS slot 10-12 used for the reporter line; Priya shadowed."),
+        # a routine named by its weekday (a runner's notes)
+        ("The Eastside Striders' Tuesday runs now start from the Elm Street library; the "
+         "boathouse is closed for renovation.",
+         "Striders run from the library, 10 km, Achilles fine."),
     ],
 )  # fmt: skip
 def test_one_time_of_a_routine_keeps_it(old: str, new: str) -> None:

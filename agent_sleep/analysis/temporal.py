@@ -182,7 +182,10 @@ _HABIT_RE = re.compile(
 ROUTINE_RE = re.compile(
     r"\b(?:every|each) (?:other |second |\w+day|day|week|month|morning|evening|night|fortnight)"
     r"|\b(?:weekly|daily|nightly|fortnightly|monthly|standing|(?:mon|tues|wednes|thurs|fri|"
-    r"satur|sun)days|weekdays|weekends|(?:once|twice|\w+ times) a (?:day|week|month))\b",
+    r"satur|sun)days|weekdays|weekends|(?:once|twice|\w+ times) a (?:day|week|month))\b"
+    # what recurs on a weekday, named by it: "the Striders' Tuesday runs", "Saturday visits"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day "
+    r"(?!(?:is|was|has|does|goes|gets)\b)[a-z]{3,}s\b",
     re.I,
 )
 _BARE_WEEKDAY_RE = re.compile(
