@@ -69,6 +69,8 @@ def test_a_change_of_the_fact_still_replaces_it(old: str, new: tuple[str, str]) 
         ("B", "Rolled out checkout-api v4.13.2 to production."),
         ("W", "checkout-api now runs v4.13.2 in production."),
         ("B", "Upgraded checkout-api to v4.13.2 in production."),
+        ("B", "Rolled out checkout-api v4.13.2 to production at 11:40; canary was clean."),
+        ("W", "checkout-api v4.13.2 has been stable in prod for three weeks."),
     ],
 )
 def test_the_release_done_puts_the_version_right(new: tuple[str, str]) -> None:
@@ -85,6 +87,7 @@ def test_the_release_done_puts_the_version_right(new: tuple[str, str]) -> None:
     [
         "Rolled out checkout-api v4.13.2 to staging.",  # another environment
         "Rolled out search-api v4.13.2 to production.",  # another service
+        "Next week we will roll out checkout-api v4.14.0 to production.",  # not yet
     ],
 )
 def test_a_release_of_another_thing_puts_nothing_right(new: str) -> None:

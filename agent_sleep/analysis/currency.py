@@ -1338,6 +1338,12 @@ def release_put_right(new_text: str, old_text: str) -> str | None:
     new_r, old_r = _RELEASE_RE.findall(new_text), _RELEASE_RE.findall(old_text)
     if len(set(new_r)) != 1 or len(old_r) != 1:
         return None
+    if (
+        temporal.tense(new_text) > 0
+        or cw.found(cw.MODAL_RE, new_text)
+        or _PLANNED_RE.match(new_text)
+    ):
+        return None  # "Next week we'll roll out v4.14.0": until then, v4.13.2 runs
     was, now = old_r[0], new_r[0]
     if was.lstrip("v") == now.lstrip("v"):
         return None

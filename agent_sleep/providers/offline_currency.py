@@ -186,6 +186,14 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
+            # a release of the one service the entry gives a release of, done: put right
+            # ("Rolled out checkout-api v4.13.2 to production at 11:40; canary was clean")
+            release = currency.release_put_right(text, old_text)
+            if release is not None and types.get(ref) != "B":  # what happened is not rewritten
+                rank = (True, True, STRENGTH["a new version"], 1.0, 0)
+                if rank > best:
+                    hit, best, hit_text = ref, rank, release
+                continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
             edit = lists.edited(text, old_text)
@@ -202,9 +210,7 @@ def supersedes(
                 continue
             placed = None  # the entry with the note's one value put right, when read
             if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
-                placed = currency.in_place(text, old_text, known) or currency.release_put_right(
-                    text, old_text
-                )
+                placed = currency.in_place(text, old_text, known)
                 if placed is None:
                     continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
@@ -229,7 +235,6 @@ def supersedes(
             placed = placed or currency.in_place(text, old_text, known)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
-            placed = placed or currency.release_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):
                 # the one sentence the note replaces, as the model reads each ("His hypo kit is
                 # kept in T12" of Tom's diabetes entry, for "… kept in the medical room")
