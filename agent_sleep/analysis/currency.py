@@ -554,6 +554,9 @@ def _slot_put_right(new_text: str, old_text: str) -> str | None:
     gone = _strong_words(part) - _strong_words(new_text)
     if any(_digit(v) for v in fresh - _pieces([b])):
         return None
+    lead, old_lead = _lead_name(new_text), _lead_name(part)
+    if lead and old_lead and lead not in part.lower() and old_lead not in new_text.lower():
+        return None  # "Zoom is on the Team plan, renewed on 2 March" is not Notion's renewal
     names = {v for v in fresh if not _digit(v)}
     if not any(_OWNS_RE.search(v) for v in gone):  # whose it is, when the entry names no one
         names = {v for v in names if not _OWNS_RE.search(v)}  # else ("Dad's follow-up clinic")
@@ -821,6 +824,9 @@ def _bag(c: Claim) -> frozenset[str]:
     return c.owner | c.qualifiers | c.words | c.attrs | frozenset(c.values)
 
 
+_OWNED_BY_RE = re.compile(r"\b(?:owned|held|run|managed|led) by\b", re.I)
+
+
 def _crossed(new: Claim, old: Claim) -> Verdict:
     """Owners differ, but one's owner is in the other's predicate ("Maria owns the billing
     service" / "the billing service is now owned by Dev"): a change of the same relation when
@@ -831,7 +837,10 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
         return Verdict(OTHER, "another thing of one kind")  # the billing / the search service
     # the same predicate of two owners is a handover only for a relation with one holder
     # ("Dev now leads the billing team"): two people may both prefer tea or live in Paris
-    held = "owner" in new.attrs & old.attrs
+    # (not "owned by the ops group" said of both: two things one holder holds, Notion and Zoom)
+    held = "owner" in new.attrs & old.attrs and not (
+        _OWNED_BY_RE.search(new.text) and _OWNED_BY_RE.search(old.text)
+    )
     anchor = (
         (new.owner & _bag(old) and new.qualifiers <= _bag(old))
         or (old.owner & _bag(new) and old.qualifiers <= _bag(new))
@@ -899,7 +908,7 @@ _LABEL_VALUE_RE = re.compile(
     re.I,
 )
 # after "is", a value named: "Zoom room 884-…", "4:00", "a Zoom link" (not "on the …", "based")
-_NAMED_VALUE_RE = re.compile(r"(?:[A-Z0-9$€£@#]|(?:a|an|the)\s)")
+_NAMED_VALUE_RE = re.compile(r"(?:[A-Z0-9+$€£@#]|(?:a|an|the)\s)")
 _CLAUSE_WORD_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|would|can|could|and|but|or|not|no|now|also|"
     r"moved|changed|switched|new|again|until|since|from|every|each)\b|\?",
@@ -1748,9 +1757,25 @@ def _said_alike(
         gazetteer.LANGUAGE in _kinds_of(gone, old_text)
     ):
         return None  # "in Portuguese" is no value "signed 'Cheers, Inês'" replaces
+    if _named_apart(new_text, old_text):
+        return None  # "Cotham Vets moved Biscuit's AHC appointment" / "Gemeente Utrecht …"
     if similar(_masked_text(new_text), _masked_text(old_text)) < SAID_ALIKE:
         return None
     return Verdict(SUPERSEDE, "said alike", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+_VALUE_START_RE = re.compile(r"\b(?:to|into|is|are|was|were|now)\b", re.I)
+
+
+def _named_apart(new_text: str, old_text: str) -> bool:
+    """Whether each note names things by name (two capitalised words at least, not a month or
+    a weekday) and the two share none: two things of one kind told alike ("Cotham Vets moved
+    Biscuit's AHC appointment to 19 November" / "Gemeente Utrecht registration appointment:
+    24 November"), not one thing's new value."""
+    said_of = _VALUE_START_RE.split(new_text, maxsplit=1)[0]  # not "… changed to the Budget office"
+    new = {w for w in _capitalised(said_of) if not _timeword(w) and w not in cw.STOP}
+    old = {w for w in _capitalised(old_text) if not _timeword(w) and w not in cw.STOP}
+    return len(new) >= 2 and len(old) >= 2 and not new & old
 
 
 # a thing named by a noun and a capital letter: "Freezer A", "Building C", "Plan B" (a number
