@@ -97,8 +97,10 @@ def change_word(word: str) -> bool:
 
 
 OLD_VALUE_RE = re.compile(
-    r"\b(?:instead of|rather than|no longer(?: \w+)?|formerly|"
-    r"previously|used to(?: \w+)?|left|quit)\s+"
+    # (not "instead of using Dext", an act; not "left for Rosa", what remains)
+    r"\b(?:instead of(?!\s+\w+ing\b)|rather than|no longer(?: \w+)?|formerly|"
+    r"previously|used to(?: \w+)?|left(?!\s+(?:for|over|to|in|on|at|with|behind|out|off)\b)|"
+    r"quit)\s+"
     r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
     # "10:15 (was 9:30)", "Mountain Time (it was Pacific)"

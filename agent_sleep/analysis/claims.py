@@ -380,6 +380,22 @@ _SPAN_START_RE = re.compile(
 )
 
 
+_AFTER_TO_RE = re.compile(r"\s*([A-Za-z]+)")
+
+
+def to_an_act(clause: str, m: re.Match[str]) -> bool:
+    """Whether "from A to B" goes on with what was done, not a value: "exported the trial
+    balance from Xero to import into QuickBooks" (a name, then a word in lower case that is
+    no article)."""
+    after = _AFTER_TO_RE.match(clause, m.end())
+    return bool(
+        after
+        and m.group(2)[:1].isupper()
+        and after.group(1).islower()
+        and after.group(1) not in ("the", "a", "an", "our", "my", "their", "his", "her")
+    )
+
+
 def _old_values(clause: str) -> set[str]:
     """The values a clause marks as old ("instead of A", "from A to B", "took over … from A");
     not a span with no change word ("works from 9:00 to 14:30", "open from 9 to 5")."""
@@ -387,7 +403,8 @@ def _old_values(clause: str) -> set[str]:
     old = {
         _norm_value(t)
         for m in cw.OLD_VALUE_RE.finditer(clause)
-        if changed or not (m.group(2) and _SPAN_START_RE.match(m.group(2)))
+        if changed
+        or not (m.group(2) and (_SPAN_START_RE.match(m.group(2)) or to_an_act(clause, m)))
         for t in tokens(m.group(1) or m.group(2) or m.group(3) or m.group(4) or "")
     }
     if changed:
@@ -493,11 +510,17 @@ def _progressive(pred: list[str]) -> bool:
     return False
 
 
+# a booking for a day is where a thing stands, not what happened: "review booked for 14 May"
+_BOOKED = frozenset(["booked", "scheduled", "arranged", "planned", "fixed", "set", "confirmed"])
+
+
 def _past(pred: list[str]) -> bool:
-    for tok in pred:
+    for k, tok in enumerate(pred):
         low = tok.lower()
         if low in cw.ADVERBS:
             continue
+        if low in _BOOKED and k + 1 < len(pred) and pred[k + 1].lower() in ("for", "on"):
+            return False
         return low in cw.PAST or (low.endswith("ed") and len(low) > 4)
     return False
 

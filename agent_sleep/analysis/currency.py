@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
-from agent_sleep.analysis.claims import Claim, claims, lemma, tokens
+from agent_sleep.analysis.claims import Claim, claims, lemma, to_an_act, tokens
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
            "relation", "likeness", "restates", "same_subject", "shared_names",
@@ -1125,8 +1125,11 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
         return ()
     out = []
+    changed = cw.found(cw.CHANGE_RE, text)
     for rx in (cw.OLD_VALUE_RE, cw.REPLACED_RE):
         for m in rx.finditer(text):
+            if rx is cw.OLD_VALUE_RE and m.group(2) and not changed and to_an_act(text, m):
+                continue  # "exported … from Xero to import into QuickBooks": no value replaced
             for g in m.groups():
                 strong = _strong_words(g) if g else frozenset()  # "scripts/deploy.sh"
                 told = tokens(g or "")

@@ -298,6 +298,13 @@ def supersedes(
             if rank > best:
                 # or the one sentence of it the note replaces
                 placed = placed or currency.sentence_put_right(text, old_text, known, similar)
+                if placed is None and verdict.why == "likely update":
+                    # the model's reading of the whole: of one sentence of it, when one only
+                    # ("… Quarterly review with Nadia booked for 14 May." for "Nadia pushed
+                    # the review to 21 May": her software and fee stay)
+                    placed = currency.sentence_put_right(
+                        text, old_text, known, similar, _guessed(known, similar, common, False)
+                    )
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
@@ -321,17 +328,19 @@ def _guessed(
     known: frozenset[str],
     similar: Callable[[str, str], float] | None,
     common: frozenset[str],
+    same_verb: bool = True,
 ) -> Callable[[str, str], currency.Verdict]:
-    """The verdict on a note and a sentence of a vital entry: the rules', then the learned
-    model's word where the two say one thing of it ("is kept in": the same verb; not "Vueling
-    lets us bring Isla's EpiPens" for "She carries two EpiPens")."""
+    """The verdict on a note and a sentence of an entry: the rules', then the learned model's
+    word; with ``same_verb`` (a vital entry's sentences) only where the two say one thing of it
+    ("is kept in": the same verb; not "Vueling lets us bring Isla's EpiPens" for "She carries
+    two EpiPens")."""
 
     def read(new: str, old: str) -> currency.Verdict:
         verdict = currency.relation(new, old, known, similar)
         if verdict.kind == currency.SUPERSEDE:
             return verdict
         heads = {c.head for c in claims(new, known)} & {c.head for c in claims(old, known)}
-        if not heads - {"be", "have"}:
+        if same_verb and not heads - {"be", "have"}:
             return verdict
         return update_model.last_word(new, old, verdict, similar, common, known)
 
