@@ -137,7 +137,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
         body = _THOUSANDS_RE.sub("", body)  # "$1,200" is one number
     if ">" in body or "→" in body:
         body = cw.ARROW_RE.sub(" moved to ", body)
-    for sentence in lexical.sentences(body):
+    for sentence in (p for s in lexical.sentences(body) for p in _after_colon(s)):
         if sentence.rstrip().endswith("?"):
             continue  # a question states nothing
         sentence = _unlabelled(cw.REASON_LEAD_RE.sub("", cw.TIME_LEAD_RE.sub("", sentence)))
@@ -153,6 +153,22 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
             if claim is not None:
                 out.append(claim)
     return tuple(_of_the_first(out))
+
+
+_COLON_RE = re.compile(r"(?<=\w):\s+(?=[A-Z])")
+_FINITE_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|can|does|did|\w{3,}ed)\b", re.I)
+
+
+def _after_colon(sentence: str) -> list[str]:
+    """A sentence with what follows a colon after a clause (a verb, four words or more) read as a
+    sentence of its own ("Dark mode is back in 4.2: Ji-woo found the theming work is mostly
+    done"); a label's colon ("Standup: 10:15", "Design tool: Figma") is left."""
+    m = _COLON_RE.search(sentence)
+    if m is None or len(sentence[: m.start()].split()) < 4:
+        return [sentence]
+    if not _FINITE_RE.search(sentence[: m.start()]):
+        return [sentence]  # "Favourite restaurant these days: Kin Khao": a label, no clause
+    return [sentence[: m.start()], sentence[m.end() :]]
 
 
 # a role of someone for something, said with no owner of its own after the note has named it:
