@@ -26,6 +26,12 @@ from tests.currency_support import replaces
          ("B", "Cancelled the PureGym membership.")),
         ("Netflix subscription is £10.99 a month.", ("W", "Netflix is cancelled.")),
         ("Netflix subscription is £10.99 a month.", ("W", "We no longer have Netflix.")),
+        # a field label that is no speaker (a relocating family's notes: "Crossing:" had read as
+        # a chat turn's speaker, and a chat turn is never read as ended)
+        ("Crossing: Stena Line Harwich to Hook of Holland overnight ferry on 22 November, "
+         "booking ref SL7731920.",
+         ("W", "Cancelled the Stena booking (no pet cabins left); we're driving via Eurotunnel "
+               "on 23 November, ref ET48822.")),
     ],
 )  # fmt: skip
 def test_an_ending_retires_the_fact(old: str, new: tuple[str, str]) -> None:

@@ -2065,7 +2065,11 @@ def _chat(text: str) -> bool:
     label, rest = lexical.split_speaker(text)
     if not label:
         return False
-    return bool(_SPEECH.search(rest)) or len(rest.split()) > 14 or len(lexical.sentences(rest)) > 1
+    if _SPEECH.search(rest):
+        return True
+    if re.fullmatch(r"[A-Z][a-z]+ing: ", label):
+        return False  # "Crossing: Stena Line Harwich to Hook of Holland …": a field, no one
+    return len(rest.split()) > 14 or len(lexical.sentences(rest)) > 1
 
 
 def _anchored(new_text: str, old_text: str, names: frozenset[str]) -> bool:
