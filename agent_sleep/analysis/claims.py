@@ -541,13 +541,23 @@ def _past(pred: list[str]) -> bool:
     return False
 
 
+# the head noun of a role said without "the": "is release manager for 4.2", "is tech lead on …"
+_ROLE_HEADS = frozenset(["manager", "lead", "owner", "designer", "engineer", "director", "head"])
+
+
 def _identifying(subj: list[str], pred: list[str]) -> tuple[list[str], list[str]]:
     """ "Omar is the tech lead of payments" reads as "the tech lead of payments is Omar"."""
     low = [t.lower() for t in pred]
     k = 1 if low and low[0] in ("is", "are", "was", "were") else 0
     while k < len(low) and low[k] in cw.ADVERBS:
         k += 1
-    if not k or k >= len(low) or low[k] != "the" or not any(w in ("of", "for") for w in low[k:]):
+    # the role's own "of", "for", "on", "at" (not "as of today")
+    preps = [j for j in range(k + 1, min(len(low), k + 5)) if low[j] in ("of", "for", "on", "at")]
+    if not k or k >= len(low) or not preps or low[preps[0] - 1] == "as":
+        return subj, pred
+    # "is the tech lead of payments", "is the designer on Atlas", "is release manager for 4.2"
+    role = low[k] == "the" or (k + 1 < len(low) and low[k + 1] in _ROLE_HEADS)
+    if not role:
         return subj, pred
     return pred[k:], [pred[0], *subj]
 
