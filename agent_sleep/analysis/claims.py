@@ -365,7 +365,21 @@ def _predicate(
         content = True
         if not cls:
             words.append(lem)
+    if (
+        head in ("", "be")
+        and any(_WHEN_VALUE_RE.fullmatch(v) for v in values)
+        and all(_WHEN_VALUE_RE.fullmatch(v) or re.fullmatch(r"\d{1,2}", v) for v in values)
+    ):
+        # "is every Wednesday at 3pm", "is at 9:30": when it happens, as "happens" says
+        attrs.add("schedule")
+        return "schedule", values, words
     return head or ("be" if values else ""), values, words
+
+
+# a weekday or a time of day, a value of when a thing recurs ("wednesday", "9:30", "3pm")
+_WHEN_VALUE_RE = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}"
+)
 
 
 def _label(prev: str, tok: str) -> bool:
