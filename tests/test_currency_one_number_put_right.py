@@ -137,3 +137,17 @@ def test_an_entry_put_right_by_an_event_stays_a_fact(tmp_path: Path) -> None:
     assert [(n.type, n.text) for n in current] == [
         ("W", "Noor's debit card ends 8032, Sam's debit card ends 2256.")
     ]
+
+
+def test_a_persons_own_number_said_as_it_is_now() -> None:
+    """A bookkeeper's notes: "Grace O'Neill's mobile is 07700 900456" left her old number in
+    "Copper Kettle Cafe (owner Grace O'Neill, mobile 07700 900123) is on QuickBooks Online":
+    only a number said to be new was put right. Her own number, said next to her name, is."""
+    from agent_sleep.analysis import currency
+
+    old = "Copper Kettle Cafe (owner Grace O'Neill, mobile 07700 900123) is on QuickBooks Online."
+    assert currency.number_put_right("Grace O'Neill's mobile is 07700 900456.", old) == (
+        "Copper Kettle Cafe (owner Grace O'Neill, mobile 07700 900456) is on QuickBooks Online."
+    )
+    # another person's number is not hers
+    assert currency.number_put_right("Leah Kim's mobile is 07700 900456.", old) is None

@@ -1654,12 +1654,20 @@ _NEW_NUMBER_RE = re.compile(
 )
 
 
+# a person's own number said as it is now: "Grace O'Neill's mobile is 07700 900456"
+_OWN_NUMBER_RE = re.compile(
+    r"\b([A-Z][\w-]+(?: [A-Z][\w'’-]+)?)['’]s (?:(?:cell|mobile|phone|home|work)\s+)?"
+    r"(?:number|phone|mobile|cell)(?: number)? is\b"
+)
+
+
 def number_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one phone number (seven digits or more) put right, when the
     newer note gives one new number of its shape, says it is new ("Luis got a new cell number,
     555-0129; his old number is disconnected" for "Plumber is Luis Ortega of Ortega Plumbing,
     555-0187, luis@…"), and names someone the older text names; else None."""
-    if not _NEW_NUMBER_RE.search(new_text):
+    own = _OWN_NUMBER_RE.search(new_text)
+    if not _NEW_NUMBER_RE.search(new_text) and own is None:
         return None
     fresh, gone = _numbers_apart(new_text, old_text)
     if len(fresh) != 1 or len(gone) != 1:
@@ -1667,6 +1675,11 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
     ((new,), (old,)) = (tuple(fresh), tuple(gone))
     if sum(ch.isdigit() for ch in new) < 7 or old_text.count(old) != 1:
         return None
+    if own is not None and not _NEW_NUMBER_RE.search(new_text):
+        # "Grace O'Neill's mobile is 07700 900456": the number said next to her name
+        near = old_text[max(0, old_text.index(old) - 48) : old_text.index(old)]
+        if own.group(1).split()[0] not in near:
+            return None
     named = {t for t in tokens(new_text) if t[:1].isupper() and t.lower() not in cw.STOP}
     if not named & {t for t in tokens(old_text) if t[:1].isupper()}:
         return None
