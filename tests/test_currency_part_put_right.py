@@ -86,3 +86,19 @@ def test_what_the_entry_says_of_the_old_value_goes_with_it() -> None:
     old = ("O", "Amara uses Zotero for references and finds its Word plugin flaky.")
     new = ("W", "Amara has switched from Zotero to Paperpile; it plays nicer with Google Docs.")
     assert rewritten(old, new) == new[1]
+
+
+def test_one_part_of_an_entry_of_parts_is_put_right() -> None:
+    """A bookkeeper's notes: "Northside Physio now runs payroll monthly" left "… payroll runs
+    fortnightly" current: the whole entry (software, year-end, payroll) read as another
+    attribute. The one part the note replaces, read on its own, is now swapped for it."""
+    from tests.currency_support import rewritten
+
+    old = "Northside Physio (Sam Patel) uses Xero; year-end 30 September; payroll runs fortnightly."
+    new = "Northside Physio now runs payroll monthly, on the last working day of the month."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Northside Physio (Sam Patel) uses Xero; year-end 30 September; Northside Physio now "
+        "runs payroll monthly, on the last working day of the month."
+    )
+    # a note of none of its parts leaves it
+    assert rewritten(("W", old), ("W", "Northside Physio sent the March receipts.")) is None

@@ -477,10 +477,14 @@ def sentence_put_right(
     """The older text with the newer note in place of the one sentence of it the note
     replaces, when the older text says more ("Priya and Daniel Okafor's wedding is June 13 at
     Gray's Lodge. They're on the Gold package.", then "… so the Okafor wedding is pushed back to
-    September 19": the package stays), or None: the older text has two sentences at least,
-    the note replaces exactly one and none of the others (as ``judge`` reads a note and a
-    sentence, the rules' :func:`relation` by default)."""
-    parts = lexical.sentences(old_text)
+    September 19": the package stays), or None: the older text has two sentences at least (or
+    one of parts joined by ";"), the note replaces exactly one and none of the others (as
+    ``judge`` reads a note and a sentence, the rules' :func:`relation` by default)."""
+    parts, joint = lexical.sentences(old_text), " "
+    if len(parts) < 2 and ";" not in new_text:
+        # one sentence of parts: "Northside Physio (Sam Patel) uses Xero; year-end 30
+        # September; payroll runs fortnightly" (the note is put in place of one part)
+        parts, joint = re.split(r";\s+", old_text.strip()), "; "
     if len(parts) < 2 or len(lexical.sentences(new_text)) > 1:
         return None
     read = judge or (lambda new, part: relation(new, part, names, similar))
@@ -492,9 +496,13 @@ def sentence_put_right(
     if heard and told[heard.end() :]:
         told = told[heard.end() :]
         told = told[:1].upper() + told[1:]
-    if told[-1:] not in ".!?":
+    if joint == "; ":  # a part: the entry's own end stays where it was
+        told = told.rstrip(".!? ")
+        if hits[0] == len(parts) - 1:
+            told += parts[-1][len(parts[-1].rstrip(".!?")) :]
+    elif told[-1:] not in ".!?":
         told += "."
-    return " ".join(told if k == hits[0] else part for k, part in enumerate(parts))
+    return joint.join(told if k == hits[0] else part for k, part in enumerate(parts))
 
 
 # what speaks of a thing named before it

@@ -220,6 +220,13 @@ def supersedes(
                 verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
+            if verdict.why in _ANOTHER_PART and not same_day:
+                # the one part of the entry the note replaces, read on its own ("… uses Xero;
+                # year-end 30 September; payroll runs fortnightly" for "… now runs payroll
+                # monthly"): the rest of the entry stays
+                part = currency.sentence_put_right(text, old_text, known, similar)
+                if part is not None:
+                    verdict, placed = currency.Verdict(currency.SUPERSEDE, "change language"), part
             if verdict.kind != currency.SUPERSEDE:
                 continue
             if (
@@ -322,6 +329,12 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+# the rules' readings of a whole entry that one part of it may not share: "another attribute"
+_ANOTHER_PART = frozenset(
+    {"another attribute", "another attribute or value kind", "another relation"}
+)
 
 
 def _guessed(
