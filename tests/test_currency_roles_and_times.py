@@ -42,6 +42,10 @@ def test_a_new_holder_of_the_role(old: str, new: str) -> None:
          "Omar is acting on-call manager this quarter."),
         ("Design review is every Wednesday at 3pm.",
          "Sprint planning happens every Monday at 10am."),
+        # a role at a place is a role of it, not a new value of all it says
+        ("Pinecrest Dental uses Xero.",
+         "Dana Ortiz is the office manager at Pinecrest Dental; she sent over the March "
+         "statements."),
     ],
 )  # fmt: skip
 def test_another_role_or_another_thing(old: str, new: str) -> None:

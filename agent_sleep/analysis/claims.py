@@ -573,7 +573,11 @@ def _identifying(subj: list[str], pred: list[str]) -> tuple[list[str], list[str]
     role = low[k] == "the" or (k + 1 < len(low) and low[k + 1] in _ROLE_HEADS)
     if not role:
         return subj, pred
-    return pred[k:], [pred[0], *subj]
+    held = list(pred[k:])
+    at = preps[0] - k
+    if held[at].lower() in ("on", "at"):
+        held[at] = "of"  # "the designer on Atlas" is Atlas's designer: a role, as "of" says
+    return held, [pred[0], *subj]
 
 
 def _object(
