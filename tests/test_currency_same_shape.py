@@ -48,3 +48,18 @@ def test_two_appointments_told_alike_stay_two() -> None:
 )  # fmt: skip
 def test_one_things_new_value(old: str, new: str) -> None:
     assert replaces(("W", old), ("W", new))
+
+
+def test_a_new_one_beside_the_one_still_named_replaces_no_one() -> None:
+    """A product manager's notes: "Lunch with Lena and Sara Okafor, the new designer who joined
+    this week" retired the team's roster ("… Lena Fischer is the designer"). The note names
+    Lena too: Sara is a designer beside her. "Ms. Brandt, her new piano teacher" still replaces
+    Mr. Okonkwo, whom the note does not name."""
+    old = (
+        "Team Beacon (growth) is led by Kofi Mensah; Aisha Bello is the engineer and Lena "
+        "Fischer is the designer."
+    )
+    new = "Lunch with Lena and Sara Okafor, the new designer who joined this week."
+    assert rewritten(("W", old), ("B", new)) is None
+    lesson = "Sofia had her first lesson with Ms. Brandt, her new piano teacher."
+    assert replaces(("W", "Sofia's piano teacher is Mr. Okonkwo."), ("B", lesson))

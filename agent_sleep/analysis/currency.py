@@ -1603,9 +1603,22 @@ def _new_one(new_text: str, old_text: str) -> Verdict | None:
             fresh, gone = numbers
         if _fine_kinds(fresh) & _WHEN_KINDS and not _fine_kinds(gone) & _WHEN_KINDS:
             continue  # "new date is March 3" gives no value of "export in smaller date ranges"
+        if fresh and gone and _named_by_first_name(new_text, old_text, gone):
+            continue  # "Lunch with Lena and Sara Okafor, the new designer": Lena Fischer is
+            # still about, so Sara is a designer beside her, not in her place
         if fresh and gone:
             return Verdict(SUPERSEDE, "a new one", " ".join(sorted(gone)), " ".join(sorted(fresh)))
     return None
+
+
+def _named_by_first_name(new_text: str, old_text: str, gone: frozenset[str]) -> bool:
+    """Whether the newer note names by first name a person the older one names in full and the
+    newer one leaves out ("Lena" of "Lena Fischer", ``gone`` holding "fischer")."""
+    said = {t for t in tokens(new_text) if t[:1].isupper()}
+    for m in re.finditer(r"\b([A-Z][a-z]+) ([A-Z][\w'’-]+)", old_text):
+        if m.group(2).lower() in gone and m.group(1) in said:
+            return True
+    return False
 
 
 # what may stand between a new one and its name: "Ms. Brandt, her new piano teacher", "her
