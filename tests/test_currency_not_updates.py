@@ -93,3 +93,18 @@ def test_the_release_done_puts_the_version_right(new: tuple[str, str]) -> None:
 def test_a_release_of_another_thing_puts_nothing_right(new: str) -> None:
     old = "checkout-api runs v4.12.0 in production and listens on port 8443."
     assert rewritten(("W", old), ("B", new)) is None
+
+
+def test_a_field_the_entry_does_not_hold_replaces_nothing() -> None:
+    """A relocating family's notes: "Maisie's ISU start date: 16 November" retired "ISU has a
+    Year 5 place for Maisie; admissions contact is Mr. Daan Visser" (the learned guess), and the
+    contact's name left MEMORY.md. A field and its value, where the older note says no word of
+    the field, is no new value of it."""
+    old = (
+        "International School Utrecht (ISU) has a Year 5 place for Maisie; admissions contact "
+        "is Mr. Daan Visser."
+    )
+    assert rewritten(("W", old), ("W", "Maisie's ISU start date: 16 November.")) is None
+    # the field it holds, given a new value, still replaces it
+    assert replaces(("W", "Maisie's ISU start date: 16 November."),
+                    ("W", "Maisie's ISU start date: 23 November."))  # fmt: skip

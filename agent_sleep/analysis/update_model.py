@@ -258,6 +258,8 @@ def last_word(
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _HEDGED_RE.search(new_text):
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
+    if _new_field(new_text, old_text, names | known):
+        return verdict  # "Maisie's ISU start date: 16 November" is no new value of her place
     if (days := _days_said(new_text)) and days <= _days_said(old_text):
         return verdict  # "parents' evening tonight (2026-12-03)": the day the entry gives came
     if c.labels_apart(new_text, old_text):
@@ -276,6 +278,29 @@ def last_word(
     if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+_FIELD_RE = re.compile(r"^\s*(?P<label>[A-Z][\w'’ &-]{2,50}?):\s+\S")
+
+
+def _new_field(new_text: str, old_text: str, names: frozenset[str]) -> bool:
+    """Whether the newer note is a field and its value ("Maisie's ISU start date: 16
+    November") and the older one says no word of the field besides its names: a field the
+    older one does not hold, so no new value of it."""
+    m = _FIELD_RE.match(new_text)
+    if m is None:
+        return False
+    value = new_text[m.end("label") + 1 :]
+    if len(value.split()) > 6 or re.search(r"\b(?:is|are|was|were|has|have)\b", value):
+        return False  # "Failover drill done: the primary cluster is serving from …": a clause
+    known = {n.casefold() for n in names}
+    words = {
+        w for w in c._content(m.group("label"))
+        if w not in known and not _named(w, new_text, old_text) and w not in c._content(
+            " ".join(names)
+        )
+    }  # fmt: skip
+    return bool(words) and not words & c._content(old_text)
 
 
 _ISO_DAY_RE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
