@@ -64,3 +64,11 @@ def test_the_one_sentence_the_model_reads_as_replaced() -> None:
         "Silverline Yoga (Nadia Rossi) uses Wave; fee £120/month. Nadia Rossi pushed the "
         "Silverline Yoga quarterly review to 21 May."
     )
+
+
+def test_a_booking_for_a_day_is_replaced_by_the_day_it_moved_to() -> None:
+    """A runner's notes: "Dr. Patel booked a follow-up for Wednesday, October 14" read as what
+    happened, so "Her GP follow-up with Dr. Patel is on Friday, October 16 at 9:40" left both."""
+    old = "Dr. Patel booked a follow-up for Wednesday, October 14."
+    new = "Her GP follow-up with Dr. Patel is on Friday, October 16 at 9:40."
+    assert replaces(("W", old), ("W", new))

@@ -549,8 +549,8 @@ def _past(pred: list[str]) -> bool:
         low = tok.lower()
         if low in cw.ADVERBS:
             continue
-        if low in _BOOKED and k + 1 < len(pred) and pred[k + 1].lower() in ("for", "on"):
-            return False
+        if low in _BOOKED and any(t.lower() in ("for", "on") for t in pred[k + 1 : k + 5]):
+            return False  # "booked a follow-up for Wednesday, October 14"
         return low in cw.PAST or (low.endswith("ed") and len(low) > 4)
     return False
 
