@@ -45,6 +45,13 @@ WED = dt.date(2026, 11, 11)  # a Wednesday
             "From Monday (2026-11-16) the Zumba class will be 9 to 10 instead of 8 to 9.",
         ),
         ("We moved the class from Monday to Thursday.", None),  # a schedule moved
+        # under "next week", a weekday is in that week (a chef's notes, written on a Wednesday:
+        # "Hartley dinner on Saturday" had been dated this Saturday)
+        (
+            "Next week: EHO visit on Thursday, Hartley dinner on Saturday.",
+            "Next week (week of 2026-11-16): EHO visit on Thursday (2026-11-19), Hartley dinner "
+            "on Saturday (2026-11-21).",
+        ),
         ("Zumba moved from Monday.", None),  # the old day, no date
         # a name that starts like a month is no date after the weekday
         (

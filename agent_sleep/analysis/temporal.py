@@ -278,9 +278,16 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "raised the limit for Friday": a day ahead, whatever the verb
     if way < 0:
         return (day - dt.timedelta(days=(day.weekday() - target) % 7)).isoformat()
+    begin = max((e.end() for e in _SENTENCE_END_RE.finditer(text, 0, m.start())), default=0)
+    if way > 0 and _NEXT_WEEK_RE.search(text, begin, m.start()):
+        # "Next week: EHO visit on Thursday, Hartley dinner on Saturday": both in that week
+        return (_monday(day) + dt.timedelta(weeks=1, days=target)).isoformat()
     if way > 0:
         return (day + dt.timedelta(days=(target - day.weekday()) % 7)).isoformat()
     return None
+
+
+_NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
 
 
 def _fixed(days: int) -> object:
