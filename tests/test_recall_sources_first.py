@@ -59,21 +59,3 @@ def test_a_record_ranked_first_moves_below_what_it_quotes() -> None:
     out = currency.sources_first(_Index(units), ranked)  # type: ignore[arg-type]
     assert [row for _s, row in out] == [1, 2, 0, 3]
     assert [s for s, _row in out] == [1.0, 0.9, 0.8, 0.7]
-
-
-def test_a_connection_moves_below_the_note_it_joins() -> None:
-    """REM's connection of two notes cuts each to a few words: for "what is the phone number
-    of my physio" it came first and its excerpt stopped before the number (a runner's notes)."""
-    units = [
-        Unit("daily", "memory/2026-09-15.md",
-             "S: Physio assessment with Tom Reyes today. ↔ Booked a physio assessment with Tom "
-             "Reyes at Stride Physio for Tuesday; Stride… — both about Tom Reyes and physio",
-             "2026-09-15", ids=("c1",), cites=("n2", "m1")),
-        Unit("memory", "MEMORY.md", "W: Stride Physio (Tom Reyes): phone 555-0178.",
-             "2026-09-12", ids=("m1",), cites=("n1",)),
-        Unit("daily", "memory/2026-09-15.md", "B: Physio assessment with Tom Reyes today.",
-             "2026-09-15", ids=("n2",)),
-    ]  # fmt: skip
-    ranked = [(1.0, 0), (0.9, 1), (0.8, 2)]
-    out = currency.sources_first(_Index(units), ranked)  # type: ignore[arg-type]
-    assert [row for _s, row in out] == [1, 0, 2]

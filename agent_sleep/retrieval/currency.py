@@ -220,26 +220,18 @@ def reads_claims(text: str) -> bool:
 
 # a line sleep wrote about a note: a change record, a next-session action
 _SLEEP_LINE_RE = re.compile(r"^(?:S: )?(?:Changed on |Follow up: |To do: |Decide: |Find out: )")
-_CONNECTION = " ↔ "  # REM's line joining two notes (providers/offline_rem.py)
 
 
 def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
     """``ranked`` with each line sleep wrote about one note ("Changed on DATE: A → B",
-    "Follow up: …"), or connecting two ("A ↔ B"), among the best ``NEWER_DEPTH`` moved just
-    below the best unit ranked under it that says what it quotes (a note it cites, or an
-    entry citing that note): the fact first, sleep's record of it after ("Changed on …: the
-    return is due April 15. → … now due October 15" had come before the entry for October
-    15)."""
+    "Follow up: …") among the best ``NEWER_DEPTH`` moved just below the best unit
+    ranked under it that says what it quotes (the note it cites, or an entry citing that
+    note): the fact first, sleep's record of it after ("Changed on …: the return is due
+    April 15. → … now due October 15" had come before the entry for October 15)."""
     top = ranked[:NEWER_DEPTH]
     units = [index.units[row] for _score, row in top]
-    # a line quoting one note, or a connection of two ("A ↔ B — both about …"), which cuts
-    # each to a few words ("… Stride Physio for Tuesday; Stride…" had hidden the phone number)
-    lines = [
-        i
-        for i, u in enumerate(units)
-        if (len(u.cites) == 1 and _SLEEP_LINE_RE.search(u.text))
-        or (len(u.cites) == 2 and _CONNECTION in u.text)
-    ]
+    # a line quoting one note; a connection of two ("A ↔ B") may be the best of both
+    lines = [i for i, u in enumerate(units) if len(u.cites) == 1 and _SLEEP_LINE_RE.search(u.text)]
     if not lines:
         return ranked
     order = list(range(len(top)))
