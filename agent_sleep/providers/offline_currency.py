@@ -162,6 +162,10 @@ def supersedes(
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
         hit, best, hit_text = None, (False, False, -1, -1.0, -1), text
+        if kind == "S" and recap(text):
+            add((sources[0], text, _date))  # a later note may still replace the recap itself
+            types[sources[0]] = kind
+            continue
         # a standing entry before one that tells what happened (a B entry), for a note that is
         # no such line itself ("Tom Becker has left Northwind" replaces who the main contact
         # is, not "Called Tom at Northwind …"), and before a plan (an S entry: "Afternoon
@@ -367,6 +371,38 @@ _BELIEF_RE = re.compile(
     r"doubts?|guess(?:es)?|worries|worried|hopes?|expects?)\b",
     re.I,
 )
+# a recap's parts: "Week summary: printer switched to CPI, run up to 4,500, launch moved to
+# Daunt" (", " or "; " between them; "4,500" is one number)
+_PART_END_RE = re.compile(r"[,;]\s+(?:and\s+)?|\s+and\s+(?=[^,;]*[,;])")
+# a recap's own label: of a span of time ("Week 4:", "Today:", "Sprint 12 review:") or saying
+# what it is ("Week summary:", "Friday wrap-up:", "Highlights:")
+_RECAP_LABEL_RE = re.compile(
+    r"\s*(?:(?:(?:this|last|past)\s+)?(?:week(?:ly)?|day|daily|month(?:ly)?|sprint|session|"
+    r"today|yesterday|eod|end of (?:the )?(?:day|week))\b[^:.;!?]{0,25}"
+    r"|[^:.;!?]{0,25}\b(?:summary|summaries|recap|wrap-?up|round-?up|digest|highlights|"
+    r"review|retro(?:spective)?)\b[^:.;!?]{0,15}):\s",
+    re.I,
+)
+_LABEL_RE = re.compile(r"[^:.;!?]{0,40}:\s")
+RECAP_PARTS = 3
+
+
+def recap(text: str) -> bool:
+    """Whether a summary note (an S note) tells of several things at once: in
+    ``RECAP_PARTS`` parts or more, under a recap's label or with a change in two parts. It
+    replaces no entry: each thing it names was told on its own, with what it holds in full
+    ("CPI Antony Rowe", not "CPI"), and a part that shares a word with an entry is no new
+    value of it ("2027 rents confirmed" is no new half-plot rent)."""
+    label = _RECAP_LABEL_RE.match(text) or _LABEL_RE.match(text)
+    body = text[label.end() :] if label else text
+    parts = [p for p in _PART_END_RE.split(body.strip().rstrip(".")) if p.strip()]
+    if len(parts) < RECAP_PARTS:
+        return False
+    if label is not None and label.re is _RECAP_LABEL_RE:
+        return True
+    return sum(cw.found(cw.CHANGE_RE, p) for p in parts) >= 2
+
+
 # a plan's own label: "This week: …", "Tomorrow: …", "To do: …", "Next steps: …"
 _TO_DO_RE = re.compile(
     r"\s*(?:(?:this|next) (?:week|month|weekend)|today|tomorrow|to-?do|next steps?|plan)\b"
