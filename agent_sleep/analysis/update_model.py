@@ -280,6 +280,8 @@ def last_word(
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
+# a label that tells what happened ("Helix Bio expanded:", "Rent went up:"), not what it holds
+_LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}ed)\s*$", re.I)
 _FIELD_RE = re.compile(r"^\s*(?P<label>[A-Z][\w'’ &-]{2,50}?):\s+\S")
 
 
@@ -290,6 +292,8 @@ def _new_field(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     m = _FIELD_RE.match(new_text)
     if m is None:
         return False
+    if _LABEL_VERB_RE.search(m.group("label")):
+        return False  # "Helix Bio expanded: order form for 200 seats": a change told, no field
     value = new_text[m.end("label") + 1 :]
     if len(value.split()) > 6 or re.search(r"\b(?:is|are|was|were|has|have)\b", value):
         return False  # "Failover drill done: the primary cluster is serving from …": a clause
