@@ -111,7 +111,7 @@ def test_a_field_the_entry_does_not_hold_replaces_nothing() -> None:
 
 
 def test_a_change_told_before_a_colon_is_no_field() -> None:
-    """"Helix Bio expanded: order form for 200 seats countersigned." was read as a field
+    """ "Helix Bio expanded: order form for 200 seats countersigned." was read as a field
     ("Helix Bio expanded") the entry does not hold, so the 120 seats stayed current beside the
     200 once "Helix Bio" was a known name. A label ending in a verb tells a change."""
     old = ("W", "Helix Bio has 120 licensed seats on the Team plan.")
