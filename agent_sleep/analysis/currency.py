@@ -1255,6 +1255,12 @@ _NOT_NAMES = frozenset(
 )
 
 
+# what an amount is measured in: "Vetmedin 5 mg" is a dose, not a version of Vetmedin
+_MEASURE_WORDS = """mg mcg µg μg g kg ml l mmol iu ug lb lbs oz mm cm m km kb mb gb tb kw kwh w v
+hz ghz mhz"""
+_MEASURES = frozenset(_MEASURE_WORDS.split())
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _versions(text: str) -> dict[str, frozenset[str]]:
     """The versions ``text`` gives names (:data:`_NAMED_VERSION_RE`): lower-case name -> its
@@ -1277,8 +1283,8 @@ def _versions(text: str) -> dict[str, frozenset[str]]:
             continue  # "Sprint 14", "Room 204"
         after = (m.group("after") or "").lower()
         plural = after.endswith("s") and lemma(after) != after and after not in cw.STOP
-        if after and (lemma(after) in cw.UNITS or plural):
-            continue  # counted in: "3.5 TB", "2 nodes"
+        if after and (lemma(after) in cw.UNITS or plural or after in _MEASURES):
+            continue  # counted in: "3.5 TB", "2 nodes", a dose ("Vetmedin 5 mg")
         out.setdefault(name.casefold(), set()).add(value.lstrip("v"))
     return {k: frozenset(v) for k, v in out.items()}
 
@@ -1309,6 +1315,8 @@ def _new_version(new_text: str, old_text: str) -> Verdict | None:
             _content(old_text) | _path_pieces(old_text)
         ) - {key, name}
         opens = all(next(iter(_ordered_content(t)), "") == key for t in (new_text, old_text))
+        if _named_apart(new_text, old_text):
+            continue  # "Daisy (Cavalier, Mrs Lowe) … is on Vetmedin 2.5 mg": not Rocky's dose
         if (
             not opens
             and not _changes_name(new_text, name)
