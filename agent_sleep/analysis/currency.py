@@ -1386,6 +1386,75 @@ def release_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: m.start()] + now + old_text[m.end() :]
 
 
+# a provider taken on, told as what happened: "Signed with Medequip Vet Engineering today",
+# "We hired Brightwave for the newsletter", "Went with Northgate Polytunnels for the re-skin"
+_NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of)(?=[\s,.;:!?)-]|$))*"
+_ENGAGED_RE = re.compile(
+    r"^\s*(?i:(?:we|I)\s+(?:have\s+|['’]ve\s+)?)?(?i:signed(?:\s+up)?\s+with|went\s+with|"
+    r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked)\s+"
+    rf"(?:the\s+)?(?P<who>{_NAME})"
+)
+_NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
+_CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
+# what a provider taken on will do: the verb after "she'll", "they", "to" ("she'll translate")
+_DOES_RE = re.compile(r"\b(?i:I|we|you|he|she|they|it|to|will|['’]ll)\s+([a-z][a-z-]+)")
+_AMOUNT_RE = re.compile(r"[£$€]\s?\d|\d\s?(?:%|euros?|dollars?|pounds?)\b", re.I)
+ENGAGED_SHARED = 2  # content words the two share besides the names and what is done
+
+
+def provider_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its provider put right, when the newer note tells of taking on
+    another one for what the older one says of ("Signed with Medequip Vet Engineering today -
+    they take over all our equipment servicing" for "Equipment servicing contract is with
+    Pennine Vet Services (x-ray, …)"): :data:`ENGAGED_SHARED` content words at least are
+    shared besides the new provider's name and what it will do, and the older one's provider
+    (the one it takes on, else the first name after what is done or a shared word, in that
+    word's clause) is no name the newer note says. Where both give an amount, the newer note
+    is the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
+    m = _ENGAGED_RE.match(new_text)
+    if m is None or "?" in new_text:
+        return None
+    who = m.group("who").strip()
+    if who.casefold() in old_text.casefold():
+        return None  # the same provider said again
+    rest = new_text[m.end() :]
+    does = {_stem(v) for v in _DOES_RE.findall(rest)}
+    shared = {w for w in _content(rest) & _content(old_text) if _stem(w) not in does}
+    if len(shared) < ENGAGED_SHARED:
+        return None  # "Kadri Tamm is translating the Estonian anthology": another book
+    names_new = {lemma(t) for t in tokens(new_text) if t[:1].isupper()}
+    for start, end in _provider_spans(old_text, does, shared):
+        if all(lemma(t) in names_new for t in tokens(old_text[start:end])):
+            continue  # "Night Ferry", "Tallinn": what the newer note is about too
+        if _AMOUNT_RE.search(rest) and _AMOUNT_RE.search(old_text):
+            return new_text
+        return old_text[:start] + who + old_text[end:]
+    return None
+
+
+def _stem(word: str) -> str:
+    """A word's lemma without a final "e": "translate" and "translated" are one."""
+    return lemma(word.lower()).removesuffix("e")
+
+
+def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[int, int]]:
+    """Where ``text`` may name its provider, likeliest first: the one it takes on, else the
+    names after what is done ("translated … by Kadri Tamm"), else after the first shared word
+    ("servicing contract is with Pennine Vet Services"), each in that word's clause."""
+    m = _ENGAGED_RE.match(text)
+    if m:
+        return [m.span("who")]
+    words = [(t.group(0), t.end()) for t in re.finditer(r"[\w'’-]+", text)]
+    for anchors in (does, {_stem(w) for w in shared}):
+        at = next((end for word, end in words if _stem(word) in anchors), None)
+        if at is not None:
+            stop = _CLAUSE_END_RE.search(text, at)
+            return [
+                n.span() for n in _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
+            ]
+    return []
+
+
 _ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development"}
 
 

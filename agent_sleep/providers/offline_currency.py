@@ -198,6 +198,15 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, release
                 continue
+            # another provider taken on for what the entry says of, told as what happened
+            # ("Signed with Medequip Vet Engineering today - they take over all our equipment
+            # servicing"): the entry with its provider put right
+            provider = currency.provider_put_right(text, old_text)
+            if provider is not None and types.get(ref) != "B":
+                rank = (True, True, STRENGTH["a new one"], 1.0, 0)
+                if rank > best:
+                    hit, best, hit_text = ref, rank, provider
+                continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
             edit = lists.edited(text, old_text)

@@ -1,0 +1,61 @@
+"""Another provider taken on, told as what happened, replaces the one an entry names.
+
+Three scenarios of five weeks' notes (a vet practice, a small publisher, an allotment site)
+each told a change of provider as an event: "Signed with Medequip Vet Engineering today - they
+take over all our equipment servicing from 1 October", "Signed with Liis Saar today - she'll
+translate Night Ferry to Tallinn from the Estonian", "Signed with Northgate Polytunnels today for
+the polytunnel re-skin, £910 …". No rule read them, so Pennine, Kadri Tamm and Coversure stayed
+current. The entry now has its provider put right (its other facts stay), or, where both give an
+amount, the note takes its place.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "now"),
+    [
+        ("Equipment servicing contract is with Pennine Vet Services (x-ray, anaesthetic machine, "
+         "autoclave).",
+         "Signed with Medequip Vet Engineering today - they take over all our equipment "
+         "servicing from 1 October.",
+         "Equipment servicing contract is with Medequip Vet Engineering (x-ray, anaesthetic "
+         "machine, autoclave)."),
+        ("Night Ferry to Tallinn by Tomas Lind, translated from Estonian by Kadri Tamm. "
+         "Publication April 2027.",
+         "Signed with Liis Saar today - she'll translate Night Ferry to Tallinn from the Estonian.",
+         "Night Ferry to Tallinn by Tomas Lind, translated from Estonian by Liis Saar. "
+         "Publication April 2027."),
+        ("Going with Coversure Tunnels for the polytunnel repair; their quote is £840 for a "
+         "re-skin.",
+         "Signed with Northgate Polytunnels today for the polytunnel re-skin, £910 including "
+         "hot-spot tape; they start Wednesday 14 October.",
+         "Signed with Northgate Polytunnels today for the polytunnel re-skin, £910 including "
+         "hot-spot tape; they start Wednesday 14 October."),
+    ],
+)  # fmt: skip
+def test_the_provider_is_put_right(old: str, new: str, now: str) -> None:
+    assert rewritten(("W", old), ("B", new)) == now
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another book the same translator works on
+        ("Kadri Tamm is translating the Estonian short story anthology.",
+         "Signed with Liis Saar today - she'll translate Night Ferry to Tallinn from the "
+         "Estonian."),
+        # another service
+        ("Our accountant is Jane Moss at Moss & Co.",
+         "Hired Brightwave for the newsletter design."),
+        # the same provider said again
+        ("Night Ferry to Tallinn by Tomas Lind, translated from Estonian by Kadri Tamm.",
+         "Signed with Kadri Tamm today for the Night Ferry to Tallinn translation."),
+    ],
+)  # fmt: skip
+def test_no_other_provider_is_put_right(old: str, new: str) -> None:
+    assert rewritten(("W", old), ("B", new)) is None
