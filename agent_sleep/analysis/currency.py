@@ -1745,6 +1745,22 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     return fresh, gone
 
 
+_ASIDE_IN_BRACKETS_RE = re.compile(r"\([^()]*\)")
+
+
+def _said_after(name: str, before: str) -> bool:
+    """Whether the last name ``before`` says (a capitalised word, not in capitals nor a month
+    or a weekday, brackets set aside) is a word of ``name``, said in its last 48 characters."""
+    before = _ASIDE_IN_BRACKETS_RE.sub("", before)
+    own = {w.casefold() for w in name.split()}
+    said = [
+        t.rstrip("'’s").casefold() if t.endswith(("'s", "’s")) else t.casefold()
+        for t in tokens(before)
+        if t[:1].isupper() and not t.isupper() and t.lower() not in cw.STOP and not _timeword(t)
+    ]
+    return bool(said) and said[-1] in own and name.split()[0] in before[-48:]
+
+
 # a person's own new number: "a new cell number", "her new mobile", "new phone number" (not
 # "the new sales line", a second number of one firm)
 _NEW_NUMBER_RE = re.compile(
@@ -1773,11 +1789,16 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
     ((new,), (old,)) = (tuple(fresh), tuple(gone))
     if sum(ch.isdigit() for ch in new) < 7 or old_text.count(old) != 1:
         return None
-    if own is not None and not _NEW_NUMBER_RE.search(new_text):
-        # "Grace O'Neill's mobile is 07700 900456": the number said next to her name
-        near = old_text[max(0, old_text.index(old) - 48) : old_text.index(old)]
-        if own.group(1).split()[0] not in near:
-            return None
+    # "Grace O'Neill's mobile is 07700 900456": the number said after her name, with no other
+    # name between, asides in brackets set apart ("Dr Priya Nair (locum vet, booked to cover
+    # Andrew's October leave) - mobile 07700 900412"; not "Priya Nair and Karen Moss - Karen
+    # 07700 900193")
+    if (
+        own is not None
+        and not _NEW_NUMBER_RE.search(new_text)
+        and not _said_after(own.group(1), old_text[: old_text.index(old)])
+    ):
+        return None
     named = {t for t in tokens(new_text) if t[:1].isupper() and t.lower() not in cw.STOP}
     if not named & {t for t in tokens(old_text) if t[:1].isupper()}:
         return None

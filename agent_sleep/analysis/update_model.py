@@ -445,6 +445,8 @@ def _possessors_apart(new_text: str, old_text: str) -> bool:
     """Whether each note speaks of someone's thing ("Farida's council tax", "Noor's phone")
     and no one's in common: two people's things, however alike."""
     new, old = c.possessors(new_text), c.possessors(old_text)
+    if new and not old:  # "Priya Nair's mobile …" / "Karen Moss (…, reports to Priya) - …"
+        return bool(c._owners(old_text)) and not c._owners(new_text) & c._owners(old_text)
     return bool(new) and bool(old) and not new & old
 
 
