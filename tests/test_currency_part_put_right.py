@@ -102,3 +102,19 @@ def test_one_part_of_an_entry_of_parts_is_put_right() -> None:
     )
     # a note of none of its parts leaves it
     assert rewritten(("W", old), ("W", "Northside Physio sent the March receipts.")) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "now"),
+    [
+        ("Postgres upgraded to 16.2 over the weekend; no downtime.",
+         "Postgres minor bump to 16.4 done in the maintenance window."),
+        ("Postgres upgraded to 16.2 over the weekend; no downtime; the replica runs on db-2.",
+         "Postgres minor bump to 16.4 done in the maintenance window; the replica runs on db-2."),
+    ],
+)  # fmt: skip
+def test_what_a_past_part_told_of_goes_with_it(old: str, now: str) -> None:
+    """'; no downtime' was said of the upgrade to 16.2: put right in place, the entry had
+    said it of 16.4 too. A part with no claim of its own after a past one goes with it."""
+    new = "Postgres minor bump to 16.4 done in the maintenance window."
+    assert rewritten(("W", old), ("W", new)) == now

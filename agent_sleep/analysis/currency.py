@@ -498,6 +498,19 @@ def sentence_put_right(
         told = told[:1].upper() + told[1:]
     if joint == "; ":  # a part: the entry's own end stays where it was
         told = told.rstrip(".!? ")
+        k = hits[0]
+        if temporal.tense(parts[k]) < 0:
+            # what the part told of goes with it: "…upgraded to 16.2 over the weekend; no
+            # downtime" (a part with no claim of its own, after a past one)
+            end = k + 1
+            while end < len(parts) and not claims(parts[end]):
+                end += 1
+            if end == len(parts):
+                parts[k:] = [parts[-1]]  # the entry's own end stays
+            else:
+                parts[k + 1 : end] = []
+            if len(parts) < 2:
+                return None  # nothing else stays: the note takes the entry's place
         if hits[0] == len(parts) - 1:
             told += parts[-1][len(parts[-1].rstrip(".!?")) :]
     elif told[-1:] not in ".!?":
@@ -1743,6 +1756,21 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     fresh = frozenset(v for v, shape in new.items() if shape in shapes and v not in old)
     gone = frozenset(v for v, shape in old.items() if shape in shapes and v not in new)
     return fresh, gone
+
+
+def number_not_held(new_text: str, old_text: str) -> bool:
+    """Whether ``new_text`` gives a person's phone number ("Mira Okafor's mobile is 07700
+    900231") and ``old_text`` says no number after that person's name: what it holds is no
+    number of theirs to replace ("Mira Okafor … is represented by Julia Benning. Julia's number
+    is 07700 900412")."""
+    own = _OWN_NUMBER_RE.search(new_text)
+    if own is None:
+        return False
+    return not any(
+        _said_after(own.group(1), old_text[: m.start()])
+        for m in _LONG_NUMBER_RE.finditer(old_text)
+        if sum(ch.isdigit() for ch in m.group(0)) >= 7
+    )
 
 
 _ASIDE_IN_BRACKETS_RE = re.compile(r"\([^()]*\)")

@@ -282,6 +282,20 @@ def last_word(
 
 # a label that tells what happened ("Helix Bio expanded:", "Rent went up:"), not what it holds
 _LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}ed)\s*$", re.I)
+
+
+def aimed(text: str) -> bool:
+    """Whether ``text`` tells what one means to do ("aiming to submit by 14 October"): no
+    new value of what it shares words with (a deadline), to a reading of likeness."""
+    return bool(_AIM_RE.search(text))
+
+
+# what one means to do: "aiming to submit by 14 October", "hoping to finish by Friday"
+_AIM_RE = re.compile(
+    r"\b(?:aim|aims|aiming|hope|hopes|hoping|plan|plans|planning|trying|try|want|wants|intend|"
+    r"intends|intending) to\b",
+    re.I,
+)
 _FIELD_RE = re.compile(r"^\s*(?P<label>[A-Z][\w'’ &-]{2,50}?):\s+\S")
 
 

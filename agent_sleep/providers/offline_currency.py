@@ -302,6 +302,10 @@ def supersedes(
             ):
                 continue  # "prefers running in the early morning" is no new weekly distance;
                 # "now believes 4:00 is realistic" no new time of the club's run
+            if verdict.why in WEAK and update_model.aimed(text):
+                continue  # "aiming to submit by 14 October" is no new grant deadline
+            if verdict.why in WEAK and currency.number_not_held(text, old_text):
+                continue  # "Mira Okafor's mobile is 07700 900231" is no new agent of hers
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
             if verdict.why in WEAK and update_model.when_for_none(text, old_text):
