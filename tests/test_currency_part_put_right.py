@@ -118,3 +118,29 @@ def test_what_a_past_part_told_of_goes_with_it(old: str, now: str) -> None:
     said it of 16.4 too. A part with no claim of its own after a past one goes with it."""
     new = "Postgres minor bump to 16.4 done in the maintenance window."
     assert rewritten(("W", old), ("W", new)) == now
+
+
+def test_the_listed_part_the_note_opens_with_is_put_right() -> None:
+    """A vet practice's "Saturday opening is now 9am-1pm" replaced the whole of "Opening
+    hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays", and the weekday
+    hours left MEMORY.md."""
+    old = "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays."
+    new = "Saturday opening is now 9am-1pm."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-1pm, closed Sundays."
+    )
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Saturday opening is now 9am-1pm and 2pm-4pm.",  # two values
+        "Saturday opening is now until lunchtime, 12.",  # another form
+    ],
+)
+def test_no_listed_part_is_put_right_without_one_value_of_its_form(new: str) -> None:
+    from agent_sleep.analysis.currency import listed_part_put_right
+
+    old = "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays."
+    assert listed_part_put_right(new, old) is None
+    assert listed_part_put_right("Sunday opening is now 10am-2pm.", old) is None  # no Sunday value

@@ -1758,6 +1758,43 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     return fresh, gone
 
 
+_LIST_LABEL_RE = re.compile(r"^[^:.;!?]{1,40}:\s+")
+_VALUE_TOKEN_RE = re.compile(r"[$€£]?\d[\w.:/%-]*")
+
+
+def listed_part_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the value of its one listed part the newer note opens with put
+    right ("Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays",
+    then "Saturday opening is now 9am-1pm": "…, Saturday 9am-1pm, closed Sundays"), or None:
+    the older text lists three short parts at least (five words at most, between commas), one
+    only opens with the word the note opens with, that part and the note each give one value,
+    of one form ("9am-12pm", "9am-1pm")."""
+    label = _LIST_LABEL_RE.match(old_text)
+    start = label.end() if label else 0
+    body = old_text[start:]
+    parts = [(m.start(), m.end()) for m in re.finditer(r"[^,;]+", body)]
+    if len(parts) < 3 or ";" in body or any(len(body[a:b].split()) > 5 for a, b in parts):
+        return None  # a list of short parts ("Saturday 9am-12pm"), not clauses
+    first = next(iter(tokens(new_text)), "")
+    if not first[:1].isalpha():
+        return None
+    key = lemma(first.lower())
+    opening = [(a, b) for a, b in parts if lemma(next(iter(tokens(body[a:b])), "").lower()) == key]
+    if len(opening) != 1:
+        return None
+    a, b = opening[0]
+    olds = list(_VALUE_TOKEN_RE.finditer(body, a, b))
+    news = _VALUE_TOKEN_RE.findall(cw.RESOLVED_RE.sub("", new_text))
+    news = [v.rstrip(".,;:") for v in news]
+    if len(olds) != 1 or len(news) != 1:
+        return None
+    was, now = olds[0].group(0).rstrip(".,;:"), news[0]
+    if was == now or re.sub(r"\d", "", was) != re.sub(r"\d", "", now):
+        return None
+    at = start + olds[0].start()
+    return old_text[:at] + now + old_text[at + len(was) :]
+
+
 def number_not_held(new_text: str, old_text: str) -> bool:
     """Whether ``new_text`` gives a person's phone number ("Mira Okafor's mobile is 07700
     900231") and ``old_text`` says no number after that person's name: what it holds is no

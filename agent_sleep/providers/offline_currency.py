@@ -253,6 +253,8 @@ def supersedes(
             # the one value the note names as replaced, put right where the entry holds more
             # than that fact ("port 8443 and its Postgres on 5434": the port stays)
             placed = placed or currency.in_place(text, old_text, known)
+            if placed is None:  # "Saturday opening is now 9am-1pm": the Saturday of the list
+                placed = currency.listed_part_put_right(text, old_text)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):
