@@ -57,7 +57,7 @@ def lemma(word: str) -> str:
     w = re.sub(r"['’]s$", "", word.lower())
     if w in cw.SHORT:
         return cw.SHORT[w]
-    for end, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for end, rep in (("ies", "y"), ("ings", ""), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if len(w) > len(end) + 2 and w.endswith(end) and not w.endswith("ss"):
             return w[: -len(end)] + rep
     return w

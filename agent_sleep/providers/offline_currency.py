@@ -437,9 +437,10 @@ def _held_elsewhere(
     # size is in many entries ("250" of two services' batch sizes)
     told = {
         v
-        for v in currency.strong_words(text)
-        if sum(ch.isdigit() for ch in v) >= 7 or ("@" in v and "." in v)
-    }
+        for v in currency.strong_words(cw.RESOLVED_RE.sub("", text))
+        if (sum(ch.isdigit() for ch in v) >= 7 and not _ISO_DAY_RE.fullmatch(v))
+        or ("@" in v and "." in v)
+    }  # not a day ("2026-09-21"): the week two notes both say is no one's number
     if not told:
         return False
     for i in live:
@@ -452,6 +453,7 @@ def _held_elsewhere(
     return False
 
 
+_ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _VITAL_CLAUSE_RE = re.compile(r"[.;:]\s+|,?\s+and\s+|,\s+")
 _NAME_RE = re.compile(r"\b[A-Z][a-z]+\b")
 
