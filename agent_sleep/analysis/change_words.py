@@ -33,6 +33,7 @@ CLASSES = {
 CLASS_OF = {w: c for c, ws in CLASSES.items() for w in ws.split()}
 COPULA = frozenset(
     "am is are was were be been 's has have had uses use used using runs run".split()
+    + "stands stood sits".split()  # "Waiting list stands at 23 people"
 )
 GENERIC = frozenset(
     "be changed change switched switch migrated migrate moved replaced swapped "

@@ -216,6 +216,9 @@ def last_word(
         or _MEETING_RE.match(new_text)
     ):
         return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
+    if verdict.why == "another owner" and _someone_else(new_text, old_text):
+        return verdict  # "Gareth Lloyd no longer holds plot 7; Helen Okafor … takes it over"
+        # is nothing of the waiting list's length
     if verdict.why == "another owner" and _possessors_apart(new_text, old_text):
         return verdict  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
     if c.renamed_only(new_text, old_text):
@@ -453,6 +456,26 @@ def when_for_none(new_text: str, old_text: str) -> bool:
         return False  # "Who leads weekends? Joanna, starting this Saturday": a name is new
     old = c.strong_words(old_text)
     return not _has_number(set(old)) and not c._fine_kinds(old) & {"weekday", "time", "month"}
+
+
+_FULL_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+
+
+def _someone_else(new_text: str, old_text: str) -> bool:
+    """Whether one note opens with a person named in full (a first and a last name) whom the
+    other does not name, and the other names no one in full: a person's news, and a thing's
+    value ("Waiting list is 19 people"), not one's new value of the other."""
+    return _opens_apart(new_text, old_text) or _opens_apart(old_text, new_text)
+
+
+def _opens_apart(one: str, other: str) -> bool:
+    m = _FULL_NAME_RE.match(one.strip())
+    if m is None or any(w.lower() in cw.STOP for w in m.groups()):
+        return False
+    said = other.casefold()
+    return not any(w.casefold() in said for w in m.groups()) and not _FULL_NAME_RE.search(
+        other.strip()[1:]
+    )
 
 
 def _possessors_apart(new_text: str, old_text: str) -> bool:
