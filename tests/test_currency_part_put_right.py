@@ -144,3 +144,26 @@ def test_no_listed_part_is_put_right_without_one_value_of_its_form(new: str) -> 
     old = "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays."
     assert listed_part_put_right(new, old) is None
     assert listed_part_put_right("Sunday opening is now 10am-2pm.", old) is None  # no Sunday value
+
+
+def test_a_loose_month_is_put_right_to_the_day() -> None:
+    """A publisher's "Priya's Burley Fisher reading is confirmed for 12 November at 7pm" took
+    the place of "Priya is doing a reading at Burley Fisher Books, 400 Kingsland Road, in
+    November", and the shop's address left MEMORY.md."""
+    old = "Priya is doing a reading at Burley Fisher Books, 400 Kingsland Road, in November."
+    new = "Priya's Burley Fisher reading is confirmed for 12 November at 7pm."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Priya is doing a reading at Burley Fisher Books, 400 Kingsland Road, on 12 November "
+        "at 7pm."
+    )
+
+
+def test_a_day_of_another_month_puts_no_month_right() -> None:
+    from agent_sleep.analysis.currency import day_put_right
+
+    old = "Priya is doing a reading at Burley Fisher Books, 400 Kingsland Road, in November."
+    assert day_put_right("The reading moved to 3 December at 7pm.", old) is None
+    assert (
+        day_put_right("Priya reads on 12 November.", old.replace("in November", "on 5 November"))
+        is None
+    )

@@ -1762,6 +1762,35 @@ _LIST_LABEL_RE = re.compile(r"^[^:.;!?]{1,40}:\s+")
 _VALUE_TOKEN_RE = re.compile(r"[$€£]?\d[\w.:/%-]*")
 
 
+_MONTH_ALT = "|".join(m.capitalize() for m in temporal.MONTHS)
+# a month said loosely: "in November", "later in November 2026"
+_IN_MONTH_RE = re.compile(
+    rf"\b(?:(?:early|late|later|mid)\s+)?in\s+({_MONTH_ALT})(?:\s+\d{{4}})?\b"
+)
+# a day of a month, and its time: "12 November at 7pm", "November 12th, 2026 at 19:30"
+_DAY_OF_MONTH_RE = re.compile(
+    rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_ALT})|({_MONTH_ALT})\s+(\d{{1,2}})"
+    rf"(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?(?:\s+at\s+\d{{1,2}}(?:[:.]\d{{2}})?\s*(?:am|pm)?)?"
+)
+
+
+def day_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the month it gives loosely put right to the day the newer note gives
+    in that month ("Priya is doing a reading at Burley Fisher Books, 400 Kingsland Road, in
+    November", then "… reading is confirmed for 12 November at 7pm": "…, 400 Kingsland Road,
+    on 12 November at 7pm"), or None: one loose month in the older text, one day in the newer,
+    of that month."""
+    loose = list(_IN_MONTH_RE.finditer(old_text))
+    days = list(_DAY_OF_MONTH_RE.finditer(new_text))
+    if len(loose) != 1 or len(days) != 1 or _DAY_OF_MONTH_RE.search(old_text):
+        return None
+    day = days[0]
+    if (day.group(2) or day.group(3)) != loose[0].group(1):
+        return None
+    m = loose[0]
+    return old_text[: m.start()] + "on " + day.group(0) + old_text[m.end() :]
+
+
 def listed_part_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with the value of its one listed part the newer note opens with put
     right ("Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays",

@@ -255,6 +255,8 @@ def supersedes(
             placed = placed or currency.in_place(text, old_text, known)
             if placed is None:  # "Saturday opening is now 9am-1pm": the Saturday of the list
                 placed = currency.listed_part_put_right(text, old_text)
+            if placed is None:  # "… confirmed for 12 November at 7pm": the entry's "in November"
+                placed = currency.day_put_right(text, old_text)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):
