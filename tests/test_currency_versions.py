@@ -18,6 +18,7 @@ import pytest
 from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.analysis import currency
 from agent_sleep.core import notes
+from tests.currency_support import replaces
 
 
 @pytest.mark.parametrize(
@@ -93,3 +94,15 @@ def test_sleep_keeps_the_new_version_only(ws: Path) -> None:
     assert r.decisions.get("memory_supersede") == 1, r
     history = "".join(p.read_text() for p in (ws / "bank").rglob("*.md"))
     assert "CI images bumped to Node 20." in history  # kept in History, not lost
+
+
+def test_a_build_named_as_replaced_replaces_whatever_else_is_shared() -> None:
+    """A game studio's "Switched from Unity 2022.3.21f1 to 2022.3.45f1 to get the IL2CPP crash
+    fix" shares no word with "Tidewalker is built on Unity 2022.3.21f1 LTS" besides the name
+    and the build it replaces, so it was read as nothing; a build number is one thing's."""
+    old = ("W", "Tidewalker is built on Unity 2022.3.21f1 LTS.")
+    new = ("W", "Switched from Unity 2022.3.21f1 to 2022.3.45f1 to get the IL2CPP crash fix.")
+    assert replaces(old, new)
+    # a name alone named as replaced still needs a word in common
+    assert not replaces(("W", "Sarah is our accountant."),
+                        ("W", "Moved the meeting from Sarah's office to room 4."))  # fmt: skip

@@ -1223,13 +1223,20 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
     fresh = _pieces(_strong_words(new_text)) - values
-    if not shared or not fresh or _modified_apart(new_text, old_text, shared):
+    if not fresh or (shared and _modified_apart(new_text, old_text, shared)):
         return None
+    if not shared and not any(_BUILD_RE.fullmatch(p) for p in gone):
+        return None  # a build number is one thing's: "from Unity 2022.3.21f1 to 2022.3.45f1"
     told = claims(old_text)
     if told and all(c.past for c in told):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+# a version with its build or patch letters ("2022.3.21f1", "1.4.2b3"), or dotted in three
+# parts ("16.4.2"): one thing's, whatever else two notes share
+_BUILD_RE = re.compile(r"v?\d+\.\d+(?:\.\d+[a-z]+\d*|\.\d+|[a-z]+\d+)")
 
 
 def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
