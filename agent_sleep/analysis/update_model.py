@@ -92,7 +92,8 @@ _WORK_LOG_RE = re.compile(
     r"^\s*(?:implemented|drafted|fixed|wrote|reviewed|tested|debugged|investigated|refactored|"
     r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran|"
     r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke|"
-    r"added|created|filed|logged|noted|reminded|set up)\b",
+    r"added|created|filed|logged|noted|reminded|set up|"
+    r"printed|posted|uploaded|shared|prepared|packed|sent|chased|rang)\b",
     re.I,
 )
 
@@ -259,6 +260,8 @@ def last_word(
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+    if _progress(new_text, old_text):
+        return verdict  # "Lena delivered 5 of the 12 tracks": on the way to the 12 due
     if _HEDGED_RE.search(new_text):
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
     if _new_field(new_text, old_text, names | known):
@@ -285,6 +288,16 @@ def last_word(
 
 # a label that tells what happened ("Helix Bio expanded:", "Rent went up:"), not what it holds
 _LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}ed)\s*$", re.I)
+
+
+_PART_OF_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+|our\s+)?(\d+)\b")
+
+
+def _progress(new_text: str, old_text: str) -> bool:
+    """Whether the newer note tells how far along the whole the older one gives it is ("Lena
+    delivered 5 of the 12 tracks" for "Lena delivers 12 tracks by Oct 30")."""
+    said = {t for t in tokens(old_text) if t.isdigit()}
+    return any(m.group(1) in said for m in _PART_OF_RE.finditer(new_text))
 
 
 def aimed(text: str) -> bool:

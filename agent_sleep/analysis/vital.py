@@ -13,7 +13,11 @@ _KINDS = {
         r"parkinson\w*|seizures?|pacemaker|blood thinners?|anticoagula\w*|contraindicat\w*|"
         r"interacts? with|do not resuscitate|DNR)\b"
         # a dose: "takes levothyroxine 75 mcg every morning"
-        r"|\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|μg)\b",
+        r"|\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|μg)\b"
+        # a drug by the ending of its name: "is on warfarin", "takes atorvastatin"
+        r"|\b[a-z]{2,}(?:farin|xaban|parin|statin|pril|sartan|olol|cillin|mycin|cycline|"
+        r"floxacin|prazole|dipine|triptan|azepam|zolam|oxetine|pramine|tidine|thiazide|semide|"
+        r"gliptin|gliflozin)\b",
         re.I,
     ),
     "diet": re.compile(
