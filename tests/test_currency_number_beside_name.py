@@ -23,6 +23,10 @@ from tests.currency_support import rewritten
          "Priya Nair's mobile is 07700 900587.",
          "Dr Priya Nair (locum vet, booked to cover Andrew's October leave) - mobile 07700 "
          "900587."),
+        # the name said in full before, short now (a game studio's composer)
+        ("Lena Ortiz's phone: +44 7700 900312.",
+         "Lena's number is +44 7700 900845.",
+         "Lena Ortiz's phone: +44 7700 900845."),
         ("Sarah Lyle is our MWI rep from today (2026-10-01), mobile 07700 900111.",
          "Sarah Lyle's mobile is 07700 900222.",
          "Sarah Lyle is our MWI rep from today (2026-10-01), mobile 07700 900222."),

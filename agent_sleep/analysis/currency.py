@@ -1850,16 +1850,24 @@ _ASIDE_IN_BRACKETS_RE = re.compile(r"\([^()]*\)")
 
 
 def _said_after(name: str, before: str) -> bool:
-    """Whether the last name ``before`` says (a capitalised word, not in capitals nor a month
-    or a weekday, brackets set aside) is a word of ``name``, said in its last 48 characters."""
+    """Whether the last name ``before`` says (capitalised words in a row, not in capitals nor a
+    month or a weekday, brackets set aside: "Lena Ortiz's") holds a word of ``name``, said in
+    its last 48 characters."""
     before = _ASIDE_IN_BRACKETS_RE.sub("", before)
     own = {w.casefold() for w in name.split()}
-    said = [
-        t.rstrip("'’s").casefold() if t.endswith(("'s", "’s")) else t.casefold()
-        for t in tokens(before)
-        if t[:1].isupper() and not t.isupper() and t.lower() not in cw.STOP and not _timeword(t)
-    ]
-    return bool(said) and said[-1] in own and name.split()[0] in before[-48:]
+    runs: list[set[str]] = []
+    in_run = False
+    for t in tokens(before):
+        if t[:1].isupper() and not t.isupper() and t.lower() not in cw.STOP and not _timeword(t):
+            word = t.removesuffix("'s").removesuffix("’s").casefold()
+            if in_run:
+                runs[-1].add(word)
+            else:
+                runs.append({word})
+            in_run = True
+        else:
+            in_run = False
+    return bool(runs) and bool(runs[-1] & own) and name.split()[0] in before[-48:]
 
 
 # a person's own new number: "a new cell number", "her new mobile", "new phone number" (not
@@ -1900,8 +1908,15 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
         and not _said_after(own.group(1), old_text[: old_text.index(old)])
     ):
         return None
-    named = {t for t in tokens(new_text) if t[:1].isupper() and t.lower() not in cw.STOP}
-    if not named & {t for t in tokens(old_text) if t[:1].isupper()}:
+
+    def names(text: str) -> set[str]:  # "Lena's" names Lena
+        return {
+            t.removesuffix("'s").removesuffix("’s")
+            for t in tokens(text)
+            if t[:1].isupper() and t.lower() not in cw.STOP
+        }
+
+    if not names(new_text) & names(old_text):
         return None
     return old_text.replace(old, new)
 
