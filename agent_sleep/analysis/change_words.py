@@ -145,7 +145,9 @@ MODAL_RE = re.compile(
     # not the month: "14 May", "May 3", "in May", "since May"
     r"(?<!\d )(?<!\d)(?<!\bin )(?<!\bof )(?<!\bby )(?<!since )(?<!until )(?<!\bfrom )"
     r"(?<!early )(?<!\blate )(?<!\bmid-)(?<!\bmid )may(?! \d)|"
-    r"going to|want to|wants to|wanting to|wanted to|plan to|plans to|hope to|hoping to|if)\b"
+    # "going to" a place is a trip ("we're going to Bad Sassendorf, 14-17 May"), not an intention
+    r"going to(?!\s+(?:(?-i:[A-Z])|the\b|a\b|an\b))|"
+    r"want to|wants to|wanting to|wanted to|plan to|plans to|hope to|hoping to|if)\b"
     r"|\?\s*$",
     re.I,
 )

@@ -1164,11 +1164,15 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _not_tails(text: str) -> tuple[str, ...]:
-    """What a note's closing ", not A" corrects, per sentence ("the staging database is on port
-    5433, not 5432"); none for a chat turn or an intention."""
+    """What a note's closing ", not A" corrects, per sentence or part of one between ";" ("the
+    staging database is on port 5433, not 5432"); none for a chat turn or an intention."""
     if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
         return ()
-    found = (cw.NOT_TAIL_RE.search(sentence) for sentence in lexical.sentences(text))
+    found = (  # a sentence's parts between ";" too: "…, not 14-17 May; the hosts misread …"
+        cw.NOT_TAIL_RE.search(part)
+        for sentence in lexical.sentences(text)
+        for part in re.split(r";\s+", sentence)
+    )
     return tuple(m.group(1) for m in found if m)
 
 

@@ -260,6 +260,9 @@ def last_word(
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+    if _clock_for_a_day(fresh, gone):
+        return verdict  # "Christmas concert starts at 3pm" is no new date ("Saturday 12
+        # December") nor venue
     if _progress(new_text, old_text):
         return verdict  # "Lena delivered 5 of the 12 tracks": on the way to the 12 due
     if _HEDGED_RE.search(new_text):
@@ -288,6 +291,21 @@ def last_word(
 
 # a label that tells what happened ("Helix Bio expanded:", "Rent went up:"), not what it holds
 _LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}ed)\s*$", re.I)
+
+
+_CLOCK_RE = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight", re.I)
+
+
+def _clock_for_a_day(fresh: frozenset[str], gone: frozenset[str]) -> bool:
+    """Whether the newer note gives only times of day and the older one a day (a month or a
+    weekday) and no time of day: when in the day is no new day."""
+    days = set(temporal.MONTHS) | set(temporal.WEEKDAYS) | {w + "s" for w in temporal.WEEKDAYS}
+    return (
+        bool(fresh)
+        and all(_CLOCK_RE.fullmatch(v) for v in fresh)
+        and any(v.lower() in days for v in gone)
+        and not any(_CLOCK_RE.fullmatch(v) for v in gone)
+    )
 
 
 _PART_OF_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+|our\s+)?(\d+)\b")
