@@ -59,3 +59,15 @@ def test_the_provider_is_put_right(old: str, new: str, now: str) -> None:
 )  # fmt: skip
 def test_no_other_provider_is_put_right(old: str, new: str) -> None:
     assert rewritten(("W", old), ("B", new)) is None
+
+
+def test_no_name_in_a_list_is_a_provider() -> None:
+    """A publisher's weekly summary had "Small Gods" put right to "Liis Saar": the first name
+    after a shared word, in a list. A provider is said "by", "with", "is" …"""
+    old = (
+        "Week summary: Salt Orchard copyedits back, launch booked at Foyles for 22 October, "
+        "Night Ferry grant confirmed, Small Gods due 30 September."
+    )
+    new = "Signed with Liis Saar today - she'll translate Night Ferry to Tallinn from the Estonian."
+    assert rewritten(("W", old), ("B", new)) is None
+    assert rewritten(("S", old), ("B", new)) is None

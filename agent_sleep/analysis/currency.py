@@ -1473,10 +1473,16 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
         at = next((end for word, end in words if _stem(word) in anchors), None)
         if at is not None:
             stop = _CLAUSE_END_RE.search(text, at)
-            return [
-                n.span() for n in _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
-            ]
+            found = _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
+            # a provider is said "by", "with", "is" …: "translated … by Kadri Tamm" (not
+            # "Night Ferry grant confirmed, Small Gods due …", a list)
+            return [n.span() for n in found if _PROVIDED_BY_RE.search(text, 0, n.start())]
     return []
+
+
+_PROVIDED_BY_RE = re.compile(
+    r"\b(?:by|with|is|are|from|via|through|to|uses?|using)\s+(?:the\s+)?$", re.I
+)
 
 
 _ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development"}

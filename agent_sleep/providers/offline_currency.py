@@ -202,7 +202,7 @@ def supersedes(
             # ("Signed with Medequip Vet Engineering today - they take over all our equipment
             # servicing"): the entry with its provider put right
             provider = currency.provider_put_right(text, old_text)
-            if provider is not None and types.get(ref) != "B":
+            if provider is not None and types.get(ref) not in ("B", "S"):  # a standing fact
                 rank = (True, True, STRENGTH["a new one"], 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, provider
