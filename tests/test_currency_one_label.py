@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent_sleep.analysis import currency
 from tests.currency_support import replaces
 
 
@@ -43,3 +44,14 @@ def test_the_same_name_with_a_new_value(old: str, new: str) -> None:
 )  # fmt: skip
 def test_no_new_value_of_the_same_name(old: str, new: str) -> None:
     assert not replaces(("W", old), ("W", new))
+
+
+def test_a_role_and_who_holds_it_then_more_is_no_chat_turn() -> None:
+    """A choir's "Treasurer: Graham Oakes. Subs queries and receipts go to him." read as a chat
+    turn (a label, then two sentences), so it was compared with nothing and Priya stayed
+    treasurer. A role a label names is no speaker; the first sentence gives the role anew."""
+    assert replaces(
+        ("W", "Treasurer is Priya Nandakumar."),
+        ("W", "Treasurer: Graham Oakes. Subs queries and receipts go to him."),
+    )
+    assert currency._chat("Caroline: Hey Mel! Good to see you. How have you been?")

@@ -987,6 +987,9 @@ def relation(
     if labels_apart(new_text, old_text):
         return Verdict(OTHER, "another labelled thing")  # "Freezer B" is not "Freezer A"
     labelled = _one_label(new_text, old_text)
+    told = lexical.sentences(new_text)
+    if labelled is None and len(told) > 1:  # "Treasurer: Graham Oakes. Receipts go to him."
+        labelled = _one_label(told[0], old_text)
     if labelled is not None:
         return labelled
     version = (
@@ -2315,6 +2318,14 @@ _SPEECH = re.compile(
 )
 
 
+# a role a label names, never a speaker: "Treasurer: Graham Oakes", "Alto section leader: …"
+_ROLE_WORDS = """treasurer chair chairperson secretary leader lead manager director head contact
+rep representative owner coordinator captain accompanist conductor supplier provider vendor
+landlord accountant dentist doctor gp vet plumber electrician contractor agent publicist
+translator printer designer engineer"""
+_ROLE_LABELS = frozenset(_ROLE_WORDS.split())
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _chat(text: str) -> bool:
     """A chat turn: a speaker's label and what the speaker says ("Caroline: I went to …"),
@@ -2327,6 +2338,8 @@ def _chat(text: str) -> bool:
         return True
     if re.fullmatch(r"[A-Z][a-z]+ing: ", label):
         return False  # "Crossing: Stena Line Harwich to Hook of Holland …": a field, no one
+    if label.rstrip(": ").split()[-1].lower() in _ROLE_LABELS:
+        return False  # "Treasurer: Graham Oakes. Receipts go to him.": a role and who holds it
     return len(rest.split()) > 14 or len(lexical.sentences(rest)) > 1
 
 
