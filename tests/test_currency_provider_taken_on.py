@@ -71,3 +71,26 @@ def test_no_name_in_a_list_is_a_provider() -> None:
     new = "Signed with Liis Saar today - she'll translate Night Ferry to Tallinn from the Estonian."
     assert rewritten(("W", old), ("B", new)) is None
     assert rewritten(("S", old), ("B", new)) is None
+
+
+def test_a_day_is_no_provider_nor_a_shared_service() -> None:
+    """A parent's "Signed with Fittleworth today for Maya's pod and pump supply home deliveries;
+    first box arrives 12 Oct." had rewritten "… appointment is pushed back to Wed 21 Oct …" to
+    "pushed back to Fittleworth 21 Oct": "Maya" and "Oct" were the two words shared, "Wed" the
+    name after "to"."""
+    old = (
+        "Clinic rang: Maya's diabetes clinic appointment is pushed back to Wed 21 Oct, 10:30, "
+        "with Dr Rao."
+    )
+    new = (
+        "Signed with Fittleworth today for Maya's pod and pump supply home deliveries; first box "
+        "arrives 12 Oct."
+    )
+    assert rewritten(("W", old), ("B", new)) is None
+
+
+def test_a_provider_said_at_a_place_with_figures_of_its_own() -> None:
+    """A conference's hotel block: the note gives its own rooms and price, so it is the entry."""
+    old = "Hotel block: 40 rooms held at the Riverside Hotel for 17–20 November."
+    new = "Signed with Castle Court Hotel today for the hotel block: 35 rooms, 17–20 November."
+    assert rewritten(("W", old), ("B", new)) == new

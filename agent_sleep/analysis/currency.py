@@ -1425,7 +1425,13 @@ _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
 _CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
 # what a provider taken on will do: the verb after "she'll", "they", "to" ("she'll translate")
 _DOES_RE = re.compile(r"\b(?i:I|we|you|he|she|they|it|to|will|['’]ll)\s+([a-z][a-z-]+)")
-_AMOUNT_RE = re.compile(r"[£$€]\s?\d|\d\s?(?:%|euros?|dollars?|pounds?)\b", re.I)
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` gives a figure (a date sleep wrote aside)."""
+    return any(ch.isdigit() for ch in cw.RESOLVED_RE.sub("", text))
+
+
 ENGAGED_SHARED = 2  # content words the two share besides the names and what is done
 
 
@@ -1434,10 +1440,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     another one for what the older one says of ("Signed with Medequip Vet Engineering today -
     they take over all our equipment servicing" for "Equipment servicing contract is with
     Pennine Vet Services (x-ray, …)"): :data:`ENGAGED_SHARED` content words at least are
-    shared besides the new provider's name and what it will do, and the older one's provider
-    (the one it takes on, else the first name after what is done or a shared word, in that
-    word's clause) is no name the newer note says. Where both give an amount, the newer note
-    is the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
+    shared besides what it will do and when, and the older one's provider (the one it takes
+    on, else a name said "by", "with", "at" … after what is done or a shared word, in that
+    word's clause) is no name the newer note says. Where both give figures, the newer note is
+    the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
     m = _ENGAGED_RE.match(new_text)
     if m is None or "?" in new_text:
         return None
@@ -1446,15 +1452,17 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the same provider said again
     rest = new_text[m.end() :]
     does = {_stem(v) for v in _DOES_RE.findall(rest)}
-    shared = {w for w in _content(rest) & _content(old_text) if _stem(w) not in does}
+    shared = {
+        w for w in _content(rest) & _content(old_text) if _stem(w) not in does and not _when_word(w)
+    }  # not when: "Oct" shares no service
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
     names_new = {lemma(t) for t in tokens(new_text) if t[:1].isupper()}
     for start, end in _provider_spans(old_text, does, shared):
         if all(lemma(t) in names_new for t in tokens(old_text[start:end])):
             continue  # "Night Ferry", "Tallinn": what the newer note is about too
-        if _AMOUNT_RE.search(rest) and _AMOUNT_RE.search(old_text):
-            return new_text
+        if _digits(rest) and _digits(old_text):
+            return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
         return old_text[:start] + who + old_text[end:]
     return None
 
@@ -1479,13 +1487,29 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
             found = _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
             # a provider is said "by", "with", "is" …: "translated … by Kadri Tamm" (not
             # "Night Ferry grant confirmed, Small Gods due …", a list)
-            return [n.span() for n in found if _PROVIDED_BY_RE.search(text, 0, n.start())]
+            return [
+                n.span()
+                for n in found
+                if _PROVIDED_BY_RE.search(text, 0, n.start())
+                and not any(_when_word(t) for t in tokens(n.group(0)))
+            ]
     return []
 
 
 _PROVIDED_BY_RE = re.compile(
-    r"\b(?:by|with|is|are|from|via|through|to|uses?|using)\s+(?:the\s+)?$", re.I
+    r"\b(?:by|with|is|are|at|from|via|through|uses?|using)\s+(?:the\s+)?$", re.I
 )
+
+
+def _when_word(word: str) -> bool:
+    """A month or a weekday, in full or short ("oct", "wed"), or a number."""
+    low = word.lower().rstrip(".")
+    return (
+        _timeword(low)
+        or low in temporal.SHORT_MONTHS
+        or low in temporal.SHORT_WEEKDAYS
+        or low.removesuffix("s") in temporal.WEEKDAYS
+    )
 
 
 _ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development"}
