@@ -987,9 +987,9 @@ def relation(
     if labels_apart(new_text, old_text):
         return Verdict(OTHER, "another labelled thing")  # "Freezer B" is not "Freezer A"
     labelled = _one_label(new_text, old_text)
-    told = lexical.sentences(new_text)
-    if labelled is None and len(told) > 1:  # "Treasurer: Graham Oakes. Receipts go to him."
-        labelled = _one_label(told[0], old_text)
+    if labelled is None:  # "Treasurer: Graham Oakes. Receipts go to him.": its first sentence
+        told = lexical.sentences(new_text)
+        labelled = _one_label(told[0], old_text) if len(told) > 1 else None
     if labelled is not None:
         return labelled
     version = (
@@ -1802,7 +1802,8 @@ def _numbers_apart(new_text: str, old_text: str) -> tuple[frozenset[str], frozen
     return fresh, gone
 
 
-_LIST_LABEL_RE = re.compile(r"^[^:.;!?]{1,40}:\s+")
+# a label opening a note: "Opening hours: …", "Week summary: …"
+LEAD_LABEL_RE = re.compile(r"^[^:.;!?]{1,40}:\s+")
 _VALUE_TOKEN_RE = re.compile(r"[$€£]?\d[\w.:/%-]*")
 
 
@@ -1842,7 +1843,7 @@ def listed_part_put_right(new_text: str, old_text: str) -> str | None:
     the older text lists three short parts at least (five words at most, between commas), one
     only opens with the word the note opens with, that part and the note each give one value,
     of one form ("9am-12pm", "9am-1pm")."""
-    label = _LIST_LABEL_RE.match(old_text)
+    label = LEAD_LABEL_RE.match(old_text)
     start = label.end() if label else 0
     body = old_text[start:]
     parts = [(m.start(), m.end()) for m in re.finditer(r"[^,;]+", body)]

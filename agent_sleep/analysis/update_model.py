@@ -294,16 +294,18 @@ _LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}e
 
 
 _CLOCK_RE = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight", re.I)
+_DAY_NAMES = frozenset(
+    [*temporal.MONTHS, *temporal.WEEKDAYS, *(w + "s" for w in temporal.WEEKDAYS)]
+)
 
 
 def _clock_for_a_day(fresh: frozenset[str], gone: frozenset[str]) -> bool:
     """Whether the newer note gives only times of day and the older one a day (a month or a
     weekday) and no time of day: when in the day is no new day."""
-    days = set(temporal.MONTHS) | set(temporal.WEEKDAYS) | {w + "s" for w in temporal.WEEKDAYS}
     return (
         bool(fresh)
         and all(_CLOCK_RE.fullmatch(v) for v in fresh)
-        and any(v.lower() in days for v in gone)
+        and any(v.lower() in _DAY_NAMES for v in gone)
         and not any(_CLOCK_RE.fullmatch(v) for v in gone)
     )
 

@@ -400,7 +400,6 @@ _RECAP_LABEL_RE = re.compile(
     r"review|retro(?:spective)?)\b[^:.;!?]{0,15}):\s",
     re.I,
 )
-_LABEL_RE = re.compile(r"[^:.;!?]{0,40}:\s")
 RECAP_PARTS = 3
 
 
@@ -410,7 +409,7 @@ def recap(text: str) -> bool:
     replaces no entry: each thing it names was told on its own, with what it holds in full
     ("CPI Antony Rowe", not "CPI"), and a part that shares a word with an entry is no new
     value of it ("2027 rents confirmed" is no new half-plot rent)."""
-    label = _RECAP_LABEL_RE.match(text) or _LABEL_RE.match(text)
+    label = _RECAP_LABEL_RE.match(text) or currency.LEAD_LABEL_RE.match(text)
     body = text[label.end() :] if label else text
     parts = [p for p in _PART_END_RE.split(body.strip().rstrip(".")) if p.strip()]
     if len(parts) < RECAP_PARTS:
