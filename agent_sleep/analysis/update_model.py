@@ -93,7 +93,9 @@ _WORK_LOG_RE = re.compile(
     r"documented|prototyped|benchmarked|profiled|demoed|presented|ran|reran|"
     r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke|"
     r"added|created|filed|logged|noted|reminded|set up|"
-    r"printed|posted|uploaded|shared|prepared|packed|sent|chased|rang)\b",
+    r"printed|posted|uploaded|shared|prepared|packed|sent|chased|rang|"
+    # a request made: "Asked school for Maya to miss the morning of 21 Oct"
+    r"asked|requested|enquired|inquired)\b",
     re.I,
 )
 
@@ -265,6 +267,8 @@ def last_word(
         # December") nor venue
     if _progress(new_text, old_text):
         return verdict  # "Lena delivered 5 of the 12 tracks": on the way to the 12 due
+    if _FIXED_RE.search(old_text) and not _FIXED_RE.search(new_text):
+        return verdict  # a date of birth holds for life: "miss the morning of 21 Oct" is none
     if _HEDGED_RE.search(new_text):
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
     if _new_field(new_text, old_text, names | known):
@@ -470,6 +474,15 @@ def _whens(values: frozenset[str] | set[str]) -> bool:
         c._fine_kinds(values) & {"weekday", "month"}
     )
 
+
+# what holds for life, said again only to be put right: a date of birth, a blood group, a
+# national identity number
+_FIXED_RE = re.compile(
+    r"\b(?:born|birth|birthdate|birthday|dob|d\.o\.b\.?|blood (?:type|group)|maiden name|"
+    r"nhs (?:number|no\.?)|national insurance (?:number|no\.?)|ni number|social security number|"
+    r"ssn)\b",
+    re.I,
+)
 
 # a note that says it is not settled yet: "is likely", "probably", "to be confirmed"
 _HEDGED_RE = re.compile(
