@@ -1463,8 +1463,23 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             continue  # "Night Ferry", "Tallinn": what the newer note is about too
         if _digits(rest) and _digits(old_text):
             return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
+        if _makes_apart(rest, old_text[:start] + old_text[end:]):
+            return new_text  # its own makes: "two Konica Minolta MFPs" for "two Ricoh MFPs"
         return old_text[:start] + who + old_text[end:]
     return None
+
+
+def _makes_apart(new_text: str, old_text: str) -> bool:
+    """Whether each text names, past its first word, something capitalised the other does not
+    say."""
+
+    def names(text: str) -> set[str]:
+        return {t.lower() for t in tokens(text)[1:] if t[:1].isupper() and t.lower() not in cw.STOP}
+
+    new, old = names(new_text), names(old_text)
+    return bool(new - {t.lower() for t in tokens(old_text)}) and bool(
+        old - {t.lower() for t in tokens(new_text)}
+    )
 
 
 def _stem(word: str) -> str:

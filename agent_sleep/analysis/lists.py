@@ -268,7 +268,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     for clause in clauses:
         edit = _swap(clause, old_text)
         if edit is not None:
-            return edit
+            # another number in place of one the list holds ("Switched from Kirkby Plumbing to
+            # Aqua Fix Leeds; Aqua Fix number is 0113 496 0388"): the entry is replaced whole
+            return None if _numbers_apart(new_text, old_text) else edit
     gone: list[str] = []
     came: list[str] = []
     rest: list[str] = []  # clauses that say something the older text does not
@@ -469,6 +471,13 @@ def _take_out(old_text: str, item: str, new: str = "") -> Edit | None:
         text = old_text[:s] + new + old_text[e:] if new else cut[0]
         return Edit(_tidy(text))
     return None
+
+
+def _numbers_apart(new_text: str, old_text: str) -> bool:
+    """Whether each text says a number the other does not."""
+    new = {t for t in tokens(new_text) if any(ch.isdigit() for ch in t)}
+    old = {t for t in tokens(old_text) if any(ch.isdigit() for ch in t)}
+    return bool(new - old) and bool(old - new)
 
 
 def _swap(clause: str, old_text: str) -> Edit | None:

@@ -181,6 +181,9 @@ _HABIT_RE = re.compile(
 # what recurs: "every Saturday", "on Thursdays", "a standing slot", "twice a week", "weekly"
 ROUTINE_RE = re.compile(
     r"\b(?:every|each) (?:other |second |\w+day|day|week|month|morning|evening|night|fortnight)"
+    # "the first Friday of the month", "last Tuesday of each month"
+    r"|\b(?:first|second|third|fourth|last) (?:mon|tues|wednes|thurs|fri|satur|sun)day of "
+    r"(?:the|each|every) month\b"
     r"|\b(?:weekly|daily|nightly|fortnightly|monthly|standing|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days|weekdays|weekends|(?:once|twice|\w+ times) a (?:day|week|month))\b"
     # what recurs on a weekday, named by it: "the Striders' Tuesday runs", "Saturday visits"

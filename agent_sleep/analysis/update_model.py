@@ -205,6 +205,8 @@ def last_word(
         return verdict
     if names and _only_names_shared(new_text, old_text, names):
         return verdict
+    if verdict.why == "another thing of one kind" and _heads_apart(new_text, old_text):
+        return verdict  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925")
     if not one_thing(new_text, old_text, known | names):
         return verdict  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
@@ -260,6 +262,8 @@ def last_word(
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
+    if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
+        return verdict  # "rent of £895 arrived" is no new licence number ("LCC-SL-20417")
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _clock_for_a_day(fresh, gone):
@@ -672,6 +676,82 @@ def _acronym(word: str, *texts: str) -> bool:
     pattern = re.compile(rf"\b{re.escape(word)}s?\b", re.I)
     said = [m.group(0).rstrip("s") for text in texts for m in pattern.finditer(text)]
     return bool(said) and all(2 <= len(t) <= 5 and t.isupper() for t in said)
+
+
+# what a subject's noun phrase ends at: its verb, a colon, or a preposition after its head
+_SUBJECT_END_RE = re.compile(
+    r"\s(?:is|are|was|were|will|has|have|had|for|of|at|in|on|with|from)\b|:|,|;|\(|\s[-–—]\s",
+    re.I,
+)
+
+
+def _subject_head(text: str) -> str:
+    """The last word of the noun phrase a note opens with ("Flat 1 rent is £925": "rent"),
+    lowered, or "" when it opens with no phrase ending in a word."""
+    m = _SUBJECT_END_RE.search(text)
+    if m is None or m.start() == 0:
+        return ""
+    words = re.findall(r"[A-Za-z][\w'’-]*", text[: m.start()])
+    return c.lemma(words[-1].lower()) if words else ""
+
+
+def _heads_apart(new_text: str, old_text: str) -> bool:
+    """Whether the two notes open with noun phrases whose heads differ, neither said in the
+    other note ("Flat 1 deposit" / "Flat 1 rent"; not "headline metric" / "primary metric",
+    nor "annealing temp" / "annealing temperature")."""
+    new, old = _subject_head(new_text), _subject_head(old_text)
+    if not new or not old or new.startswith(old) or old.startswith(new):
+        return False
+    return new not in c._content(old_text) and old not in c._content(new_text)
+
+
+# a code of letters and digits: "LCC-SL-20417", "INV-2041", "PL/2231"
+_CODE_RE = re.compile(r"(?=[\w/-]*[a-z])(?=[\w/-]*\d)[a-z0-9]+(?:[-/][a-z0-9]+)+", re.I)
+
+
+def says_a_value(new_text: str, old_text: str) -> bool:
+    """Whether the newer note says a name or a number the older one does not (its first word
+    counts unless it opens a log line: "Siobhan took over as escalation contact" says one;
+    "Renewed the landlord insurance online" and "Kestrel Labs paid the silver sponsorship
+    invoice" say none)."""
+    told = tokens(new_text)
+    if told and _PAST_OPENER_RE.match(new_text):
+        told = told[1:]
+    said = {t.lower() for t in tokens(old_text)}
+    fresh, _ = c._values_apart(new_text, old_text)
+    return any(t[:1].isupper() and t.lower() not in said for t in told) or any(
+        v.lower() not in said and v.lower() in {t.lower() for t in told} for v in fresh
+    )
+
+
+# how a thing went, not a state it reached: "went well", "went ahead"
+_MANNER = frozenset(
+    "well fine ok okay smoothly badly great nicely wrong right ahead quiet quickly".split()  # noqa: SIM905
+)
+
+
+def tells_a_new_state(new_text: str, old_text: str) -> bool:
+    """Whether an event tells a state reached ("Olusegun went fully vegan in March") or a new
+    one of what it names, a value of a kind the older note gives one of ("signed off on the new
+    rate: 80 euros per hour" for "billed at 65 euros per hour", "finished in 51:15, a new
+    personal best" for "personal best is 52:40"; not "first month at the new rent" for a
+    licence number)."""
+    became = _BECAME_RE.search(new_text)
+    if became and became.group(0).split()[-1].lower() not in _MANNER:
+        return True
+    if not cw.found(cw.NEW_OF_RE, new_text):
+        return False
+    fresh, gone = c._values_apart(new_text, old_text)
+
+    def kinds(values: frozenset[str], text: str) -> set[str]:
+        return (
+            c._fine_kinds(values)
+            | (_number_kinds(values) - {"quantity"})
+            | _amount_kinds(values)
+            | c._kinds_of(values, text)
+        )
+
+    return bool(kinds(fresh, new_text) & kinds(gone, old_text))
 
 
 def _just_an_episode(

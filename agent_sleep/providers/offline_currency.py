@@ -299,6 +299,9 @@ def supersedes(
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
+            if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
+                continue  # to a reading of likeness alone, a note with no value of its own puts
+                # none out ("Renewed the landlord insurance online" keeps the £447 premium)
             if (
                 kind == "O"
                 and types.get(ref) not in ("O", "")
