@@ -192,6 +192,10 @@ _ROLE_KINDS = frozenset(
 _THERE_RE = re.compile(r"(?<=\w )there\b", re.I)
 
 
+# a later clause whose subject is the first one's own: "her last day", "their new address"
+_BACK_RE = re.compile(r"\s*(?:his|her|their)\s", re.I)
+
+
 def _of_the_first(told: list[Claim]) -> list[Claim]:
     """``told`` with each later claim whose owner is a bare role ("contact is Ray Stone") said
     of what the first claim is about: its owner becomes the role's qualifier, so the contact of
@@ -209,6 +213,9 @@ def _of_the_first(told: list[Claim]) -> list[Claim]:
             and not claim.owner & first.owner
         ):
             claim = replace(claim, qualifiers=claim.qualifiers | first.owner | first.qualifiers)
+        elif _BACK_RE.match(claim.text) and first.owner and not claim.owner & first.owner:
+            # "Jenny Cole is leaving; her last day is 25 September": Jenny's last day
+            claim = replace(claim, qualifiers=claim.qualifiers | first.owner)
         out.append(claim)
     return out
 

@@ -1230,15 +1230,36 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
     fresh = _pieces(_strong_words(new_text)) - values
-    if not fresh or (shared and _modified_apart(new_text, old_text, shared)):
+    ours = _our_switch(new_text, old_text, gone)
+    if not fresh or (shared and not ours and _modified_apart(new_text, old_text, shared)):
         return None
-    if not shared and not any(_BUILD_RE.fullmatch(p) for p in gone):
+    if not shared and not any(_BUILD_RE.fullmatch(p) for p in gone) and not ours:
         return None  # a build number is one thing's: "from Unity 2022.3.21f1 to 2022.3.45f1"
     told = claims(old_text)
     if told and all(c.past for c in told):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+# a switch told with no subject: what we did ("Switched from Zenfibre to Brightwave today")
+_OUR_SWITCH_RE = re.compile(
+    r"\s*(?:we\s+)?(?:switched|moved|changed|swapped|migrated|went)\s+(?:over\s+)?from\s", re.I
+)
+
+
+def _our_switch(new_text: str, old_text: str, gone: set[str]) -> bool:
+    """Whether the newer note tells of a switch of ours from a name the older one gives as the
+    value of a thing of ours, no one's ("Our broadband is Zenfibre"; not "Dave lives in
+    Leeds")."""
+    if not _OUR_SWITCH_RE.match(new_text):
+        return False
+    told = claims(old_text)
+    if not told:
+        return False
+    first = told[0]
+    said = {t.lower() for t in tokens(old_text) if t[:1].isupper()}
+    return gone <= set(first.values) and not (first.owner - {"user"}) & said
 
 
 # a version with its build or patch letters ("2022.3.21f1", "1.4.2b3"), or dotted in three

@@ -320,7 +320,7 @@ def supersedes(
             if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
                 continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
             rank = (
-                kind == "B" or types.get(ref) != "B",  # a fact before what happened
+                types.get(ref) != "B",  # a fact before what happened (which stays true)
                 kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),

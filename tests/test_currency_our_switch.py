@@ -1,0 +1,53 @@
+"""A switch of ours named by what it leaves, a change put on the standing fact before the event
+that named the old value, and a person's own date kept theirs.
+
+Found replaying a law firm's IT admin's and a carer's five weeks of notes: "Switched from
+Zenfibre to Brightwave today: the 500 Mbps line is live …" left "Our broadband is Zenfibre"
+standing (it shares no other word with it); "Switched Mum's prescriptions from Boots to Lloyds
+Pharmacy" retired "Picked up Mum's repeat prescription from Boots" and left "Mum's
+prescriptions go to Boots" standing; "Raj Patel from litigation is leaving too; his last day is
+2 October" retired Jenny Cole's last day.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.currency_support import replaced, replaces
+
+BROADBAND = "Our broadband is Zenfibre, an 80/20 FTTC line; the contract ends 30 September."
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Switched from Zenfibre to Brightwave today.",
+        "Switched from Zenfibre to Brightwave today: the 500 Mbps line is live and the FortiGate "
+        "is on the new static IP.",
+    ],
+)
+def test_a_switch_of_ours_replaces_what_it_leaves(new: str) -> None:
+    assert replaces(("W", BROADBAND), ("W", new))
+
+
+def test_a_switch_of_ours_is_no_move_of_someone_named() -> None:
+    assert not replaces(("W", "Dave Kirkby lives in Leeds."), ("W", "Moved from Leeds to York."))
+
+
+def test_the_standing_fact_is_put_right_before_the_event() -> None:
+    memory = [
+        {"id": "fact", "type": "W", "text": "Mum's prescriptions go to Boots on the High Street.",
+         "date": "2026-09-07"},
+        {"id": "event", "type": "B", "text": "Picked up Mum's repeat prescription from Boots.",
+         "date": "2026-09-10"},
+    ]  # fmt: skip
+    new = ("B", "Switched Mum's prescriptions from Boots to Lloyds Pharmacy on Mill Road.")
+    assert replaced(new, memory, day="2026-09-30") == ["fact"]
+
+
+def test_a_persons_own_date_stays_theirs() -> None:
+    jenny = "Jenny Cole from conveyancing is leaving; her last day is 25 September."
+    assert not replaces(
+        ("W", jenny), ("W", "Raj Patel from litigation is leaving too; his last day is 2 October.")
+    )
+    assert replaces(("W", jenny), ("W", "Jenny Cole's last day is now 2 October."))
