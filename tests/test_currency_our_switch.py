@@ -51,3 +51,14 @@ def test_a_persons_own_date_stays_theirs() -> None:
         ("W", jenny), ("W", "Raj Patel from litigation is leaving too; his last day is 2 October.")
     )
     assert replaces(("W", jenny), ("W", "Jenny Cole's last day is now 2 October."))
+
+
+def test_no_longer_using_it_replaces_the_fact_before_a_view_of_it() -> None:
+    memory = [
+        {"id": "fact", "type": "W", "date": "2026-09-08",
+         "text": "Practice management system is Casewise v8, running on our own server."},
+        {"id": "view", "type": "O", "date": "2026-09-20",
+         "text": "Casewise is clunky and the partners hate its time recording."},
+    ]  # fmt: skip
+    new = ("W", "We're no longer using Casewise; Lawbase is live for all fee earners.")
+    assert replaced(new, memory, day="2026-10-05") == ["fact"]

@@ -1244,14 +1244,16 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
 
 # a switch told with no subject: what we did ("Switched from Zenfibre to Brightwave today")
 _OUR_SWITCH_RE = re.compile(
-    r"\s*(?:we\s+)?(?:switched|moved|changed|swapped|migrated|went)\s+(?:over\s+)?from\s", re.I
+    r"\s*(?:we\s+)?(?:switched|moved|changed|swapped|migrated|went)\s+(?:over\s+)?from\s"
+    r"|\s*(?:we(?:['’]re| are)?\s+)?no longer us(?:e|ing)\s",
+    re.I,
 )
 
 
 def _our_switch(new_text: str, old_text: str, gone: set[str]) -> bool:
     """Whether the newer note tells of a switch of ours from a name the older one gives as the
     value of a thing of ours, no one's ("Our broadband is Zenfibre"; not "Dave lives in
-    Leeds")."""
+    Leeds"), or that we no longer use it ("We're no longer using Casewise; Lawbase is live")."""
     if not _OUR_SWITCH_RE.match(new_text):
         return False
     told = claims(old_text)
@@ -1870,6 +1872,33 @@ def day_put_right(new_text: str, old_text: str) -> str | None:
         return None
     m = loose[0]
     return old_text[: m.start()] + "on " + day.group(0) + old_text[m.end() :]
+
+
+# a time of day: "22:00", "9:30am", "7pm", "7.30pm" (not "3.12", a version)
+_CLOCK_TIME_RE = re.compile(
+    r"(?<![\w.:/-])(?:\d{1,2}:\d{2}\s?(?:am|pm)?|\d{1,2}(?:\.\d{2})?\s?(?:am|pm))(?![\w:/-]|\.\d)",
+    re.I,
+)
+
+
+def clock_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one time of day put right to the one the newer note gives
+    ("Nightly backup runs at 22:00 from the Synology DS920+ to Backblaze B2", then "Backup job
+    moved to 01:30 so it doesn't clash with partners working late": "… runs at 01:30 from the
+    Synology DS920+ …"), or None: one time in each, apart, the older text saying more than the
+    time, and the newer note no other number nor a name the older one lacks."""
+    olds, news = list(_CLOCK_TIME_RE.finditer(old_text)), list(_CLOCK_TIME_RE.finditer(new_text))
+    if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
+        return None
+    told = new_text[: news[0].start()] + new_text[news[0].end() :]
+    said = {t.lower() for t in tokens(old_text)}
+    rest = [t for t in tokens(told)[1:] if t.lower() not in said]
+    if any(_digit(t) or t[:1].isupper() for t in rest):
+        return None  # "… moved to 01:30 and now goes to Wasabi": more than the time
+    if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
+        return None  # the time is all the entry holds: the note takes its place
+    m = olds[0]
+    return old_text[: m.start()] + news[0].group(0) + old_text[m.end() :]
 
 
 def listed_part_put_right(new_text: str, old_text: str) -> str | None:

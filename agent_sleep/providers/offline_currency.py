@@ -161,7 +161,7 @@ def supersedes(
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
-        hit, best, hit_text = None, (False, False, -1, -1.0, -1), text
+        hit, best, hit_text = None, (False, False, False, -1, -1.0, -1), text
         if kind == "S" and recap(text):
             add((sources[0], text, _date))  # a later note may still replace the recap itself
             types[sources[0]] = kind
@@ -186,7 +186,7 @@ def supersedes(
             # a new phone number of someone the entry names: the entry with it put right
             number = currency.number_put_right(text, old_text)
             if number is not None and not _held_elsewhere(text, ref, live, pool):
-                rank = (True, True, STRENGTH["the old value named"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["the old value named"], 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
@@ -194,7 +194,7 @@ def supersedes(
             # ("Rolled out checkout-api v4.13.2 to production at 11:40; canary was clean")
             release = currency.release_put_right(text, old_text)
             if release is not None and types.get(ref) != "B":  # what happened is not rewritten
-                rank = (True, True, STRENGTH["a new version"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["a new version"], 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, release
                 continue
@@ -203,7 +203,7 @@ def supersedes(
             # servicing"): the entry with its provider put right
             provider = currency.provider_put_right(text, old_text)
             if provider is not None and types.get(ref) not in ("B", "S"):  # a standing fact
-                rank = (True, True, STRENGTH["a new one"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["a new one"], 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, provider
                 continue
@@ -212,8 +212,9 @@ def supersedes(
             edit = lists.edited(text, old_text)
             if edit is not None:
                 rank = (
-                    kind == "B" or types.get(ref) != "B",
+                    types.get(ref) != "B",
                     kind == "S" or types.get(ref) != "S",
+                    kind == "O" or types.get(ref) != "O",
                     STRENGTH["the old value named"],
                     1.0,
                     currency.shared_names(text, old_text),
@@ -257,6 +258,8 @@ def supersedes(
                 placed = currency.listed_part_put_right(text, old_text)
             if placed is None:  # "… confirmed for 12 November at 7pm": the entry's "in November"
                 placed = currency.day_put_right(text, old_text)
+            if placed is None:  # "Backup job moved to 01:30": the NAS and where it goes stay
+                placed = currency.clock_put_right(text, old_text)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):
@@ -322,6 +325,7 @@ def supersedes(
             rank = (
                 types.get(ref) != "B",  # a fact before what happened (which stays true)
                 kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
+                kind == "O" or types.get(ref) != "O",  # ... and before a view of it
                 STRENGTH.get(verdict.why, 0),
                 currency.likeness(text, old_text, known),
                 currency.shared_names(text, old_text),
