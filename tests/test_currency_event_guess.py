@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.currency_support import replaces
+from tests.currency_support import replaced, replaces
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,10 @@ def test_a_fact_read_as_alike_still_replaces() -> None:
         ("W", "Landlord insurance is with Alan Boe, premium £412 a year, renews 30 September."),
         ("W", "Landlord insurance with Alan Boe: premium £447 a year."),
     )
+
+
+def test_a_change_told_without_its_value_keeps_that_days_value() -> None:
+    # the code noted that morning is the new one; the log line after it gives none
+    memory = [{"id": "code", "type": "W", "text": "Key safe code is 8093.", "date": "2026-09-28"}]
+    new = ("B", "Changed the key safe code ahead of the agency handover; told Comfort Care.")
+    assert replaced(new, memory, day="2026-09-28") == []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent_sleep.analysis import distill
 from tests.currency_support import replaced, replaces
 
 BROADBAND = "Our broadband is Zenfibre, an 80/20 FTTC line; the contract ends 30 September."
@@ -62,3 +63,15 @@ def test_no_longer_using_it_replaces_the_fact_before_a_view_of_it() -> None:
     ]  # fmt: skip
     new = ("W", "We're no longer using Casewise; Lawbase is live for all fee earners.")
     assert replaced(new, memory, day="2026-10-05") == ["fact"]
+
+
+def test_a_time_of_day_that_opens_notes_is_no_name() -> None:
+    notes = [
+        "Evening carer visit is at 6pm.",
+        "Evening carer Dave is great with Mum, she lights up when he comes.",
+        "Morning carer visit is at 9:15am.",
+    ]
+    known = distill.known_names(notes)
+    assert "Evening" not in known and "Dave" in known
+    memory = [{"id": "evening", "type": "W", "text": notes[0], "date": "2026-09-08"}]
+    assert replaced(("W", notes[2]), memory, known, day="2026-09-22") == []

@@ -1881,6 +1881,13 @@ _CLOCK_TIME_RE = re.compile(
 )
 
 
+def number_dropped(new_text: str, old_text: str) -> bool:
+    """Whether the older text gives a number and the newer note none: no new value of it."""
+    return any(_digit(v) for v in _strong_words(old_text)) and not any(
+        _digit(v) for v in _strong_words(new_text)
+    )
+
+
 def clock_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one time of day put right to the one the newer note gives
     ("Nightly backup runs at 22:00 from the Synology DS920+ to Backblaze B2", then "Backup job

@@ -254,7 +254,9 @@ _TITLE_END_RE = re.compile(rf"(?<![\w.])(?:{'|'.join(t.capitalize() for t in TIT
 # words that open an agent's log lines, a label or an act: "Bug BUG-240: …", "Plan for
 # tomorrow: …", "Fixed BUG-325 by …", "User prefers …" open many notes and may never be written
 # in lower case in a run's notes, yet name nothing (known_names does not take them as names
-# for opening sentences; written capitalised mid-sentence, they still are)
+# for opening sentences; written capitalised mid-sentence, they still are); so do times of day
+# and order words ("Evening carer visit is at 6pm", "Evening carer Dave is great with Mum":
+# "Evening" had been read as a name, and the morning visit's time then retired the evening's)
 # labels a note opens with ("Plan: …", "Question: …"): what kind of note it is, no speaker
 NOTE_LABELS = frozenset(
     """plan plans bug bugs issue issues todo task tasks note notes idea ideas question questions
@@ -274,7 +276,9 @@ LOG_OPENERS = NOTE_LABELS | frozenset(
     presented wants prefers likes needs uses said says correction corrected follow paired
     raised lowered increased decreased reduced remember replaced logging reminded kicked wrapped
     cleaned rewrote split bought ordered picked dropped got changed pinned unpinned swapped
-    moving waiting working weekly monthly daily deploys incidents""".split()  # noqa: SIM905
+    moving waiting working weekly monthly daily deploys incidents
+    morning evening afternoon night nightly lunchtime weekend weekday today tomorrow tonight
+    yesterday first second last next new old main primary current""".split()  # noqa: SIM905
 )
 
 

@@ -234,6 +234,9 @@ def supersedes(
                 verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
+            if verdict.why in WEAK and same_day and currency.number_dropped(text, old_text):
+                continue  # "Key safe code is 8093", then "Changed the key safe code ahead of
+                # the handover": the code that day's entry gives is the new one
             if verdict.why in _ANOTHER_PART and not same_day:
                 # the one part of the entry the note replaces, read on its own ("… uses Xero;
                 # year-end 30 September; payroll runs fortnightly" for "… now runs payroll
