@@ -94,3 +94,15 @@ def test_a_provider_said_at_a_place_with_figures_of_its_own() -> None:
     old = "Hotel block: 40 rooms held at the Riverside Hotel for 17–20 November."
     new = "Signed with Castle Court Hotel today for the hotel block: 35 rooms, 17–20 November."
     assert rewritten(("W", old), ("B", new)) == new
+
+
+def test_a_provider_named_as_the_entrys_subject() -> None:
+    """A landlord's "Signed with Northgate Property today - they take over managing Flat 2 at 8%
+    plus VAT" had left "Hartwell Lettings manage Flat 2 for us, 10% of rent plus VAT" standing:
+    the provider was the entry's subject, not a name said "by" or "with"."""
+    old = "Hartwell Lettings manage Flat 2 for us, 10% of rent plus VAT."
+    new = "Signed with Northgate Property today - they take over managing Flat 2 at 8% plus VAT."
+    assert rewritten(("W", old), ("B", new)) == new
+    assert rewritten(
+        ("W", "Hartwell Lettings manage Flat 2 for us."), ("B", new.split(" at ")[0] + ".")
+    ) == ("Northgate Property manage Flat 2 for us.")

@@ -1525,13 +1525,31 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
             found = _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
             # a provider is said "by", "with", "is" …: "translated … by Kadri Tamm" (not
             # "Night Ferry grant confirmed, Small Gods due …", a list)
-            return [
+            spans = [
                 n.span()
                 for n in found
                 if _PROVIDED_BY_RE.search(text, 0, n.start())
                 and not any(_when_word(t) for t in tokens(n.group(0)))
             ]
+            if spans or anchors is does:
+                return spans
+            break
+    # the name the entry opens with, doing what is shared: "Hartwell Lettings manage Flat 2
+    # for us" (not "Flat 2 is …": a shared word is no provider)
+    opener = _OPENING_NAME_RE.match(text)
+    if opener and not {_stem(w) for w in tokens(opener.group("name"))} & {_stem(w) for w in shared}:
+        stop = _CLAUSE_END_RE.search(text, opener.end())
+        clause = text[opener.end() : stop.start() if stop else len(text)]
+        if {_stem(w) for w in _content(clause)} & {_stem(w) for w in shared}:
+            return [opener.span("name")]
     return []
+
+
+# a name of two words or more an entry opens with, then a verb of what it does
+_OPENING_NAME_RE = re.compile(
+    r"\s*(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,3})\s+(?!is\b|are\b|was\b|were\b|has\b)"
+    r"[a-z]+s?\b"
+)
 
 
 _PROVIDED_BY_RE = re.compile(
