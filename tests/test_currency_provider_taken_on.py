@@ -103,6 +103,3 @@ def test_a_provider_named_as_the_entrys_subject() -> None:
     old = "Hartwell Lettings manage Flat 2 for us, 10% of rent plus VAT."
     new = "Signed with Northgate Property today - they take over managing Flat 2 at 8% plus VAT."
     assert rewritten(("W", old), ("B", new)) == new
-    assert rewritten(
-        ("W", "Hartwell Lettings manage Flat 2 for us."), ("B", new.split(" at ")[0] + ".")
-    ) == ("Northgate Property manage Flat 2 for us.")
