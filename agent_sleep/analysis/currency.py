@@ -1236,10 +1236,20 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not shared and not any(_BUILD_RE.fullmatch(p) for p in gone) and not ours:
         return None  # a build number is one thing's: "from Unity 2022.3.21f1 to 2022.3.45f1"
     told = claims(old_text)
-    if told and all(c.past for c in told):
+    if told and all(c.past for c in told) and not _ARRANGED_RE.match(old_text):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+# an arrangement told as done, with no one doing it: "Crane for lift-out booked with Bayliss
+# Lifting", "Venue confirmed: the Old Barn" (what stands, not an event: "We booked …" is one)
+_ARRANGED_RE = re.compile(
+    r"\s*(?!(?:we|i|they|he|she|you)\b)[A-Za-z][\w'’-]*(?:\s+(?!(?:was|were|had|has|have|is|are|"
+    r"we|i|they|he|she)\b)[\w'’-]+){0,5}\s+(?:booked|confirmed|arranged|scheduled|reserved|"
+    r"hired|contracted|agreed|ordered|assigned|set)\b(?!\s+(?:up|off|out)\b)",
+    re.I,
+)
 
 
 # a switch told with no subject: what we did ("Switched from Zenfibre to Brightwave today")
@@ -1279,6 +1289,11 @@ def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
     told = tokens(old_text)
     at = [i for i, t in enumerate(told) if t == value]
     counted = {lemma(w) for i in at for w in told[i + 1 : i + 3] if w.lower() not in cw.STOP}
+    # a number that names, after the noun the newer note numbers too: "incubator 2" /
+    # "incubator 5" (not a count)
+    named = {told[i - 1].lower() for i in at if i > 0 and told[i - 1][:1].isalpha()}
+    if any(re.search(rf"\b{re.escape(w)}\s+\d", new_text, re.I) for w in named):
+        return False
     return bool(at) and not counted & _content(new_text)
 
 
@@ -1475,8 +1490,12 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the same provider said again
     rest = new_text[m.end() :]
     does = {_stem(v) for v in _DOES_RE.findall(rest)}
+    # what is shared, the provider's name too where it says what it provides ("Keel & Co
+    # Insurance" for "Club insurance … is with Harbour Mutual")
     shared = {
-        w for w in _content(rest) & _content(old_text) if _stem(w) not in does and not _when_word(w)
+        w
+        for w in (_content(rest) | _content(who)) & _content(old_text)
+        if _stem(w) not in does and not _when_word(w)
     }  # not when: "Oct" shares no service
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
@@ -1897,6 +1916,27 @@ _CLOCK_TIME_RE = re.compile(
     r"(?<![\w.:/-])(?:\d{1,2}:\d{2}\s?(?:am|pm)?|\d{1,2}(?:\.\d{2})?\s?(?:am|pm))(?![\w:/-]|\.\d)",
     re.I,
 )
+
+
+_FULL_NAME_RE = re.compile(r"\b([A-Z][a-z'’-]+)((?:\s+[A-Z][a-z'’-]+)+)")
+
+
+def name_said_short(new_text: str, old_text: str) -> bool:
+    """Whether every value the older text gives that the newer lacks is a later word of a
+    name the newer note says by its first word ("Fiona confirmed she'll stand again as
+    commodore" for "Fiona Blake is the commodore"), with no word of change: the same person,
+    no new value ("Björn Lindqvist replaced Mirela" is one)."""
+    _, gone = _values_apart(new_text, old_text)
+    said = {t for t in tokens(new_text) if t[:1].isupper()}
+    short = {
+        w.lower()
+        for m in _FULL_NAME_RE.finditer(old_text)
+        if m.group(1) in said and m.group(0) not in new_text
+        for w in m.group(2).split()
+    }
+    # "again" is once more here: "stand again"
+    told = re.sub(r"\bagain\b", "", new_text, flags=re.I)
+    return bool(gone) and gone <= short and not cw.found(cw.CHANGE_RE, told)
 
 
 def number_dropped(new_text: str, old_text: str) -> bool:

@@ -29,7 +29,9 @@ from agent_sleep.analysis.distill import TITLES
 REMOVED_RE = re.compile(
     r"\b(?:no longer(?: \w+)?|(?:do|does|did)(?: not|n['’]t) \w+ (?:\S+ ){0,3}any ?more|"
     r"not \w+ (?:\S+ ){0,3}any ?more|stopped \w+ing(?: for)?|stopped|"
-    r"dropped|removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
+    # (not "dropped the samples at C105", "dropped Mum off": a delivery)
+    r"dropped(?!(?: [\w'’-]+){0,3} (?:off|at|with|into|round)\b)|"
+    r"removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
     r"deleted|phased out|sunset|sunsetted|cancell?ed|is gone|are gone|was cut|were cut|"
     r"moved off|migrated off|migrated away from|off the team|no more|turned off|switched off|"
     r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|sold|gave away|"

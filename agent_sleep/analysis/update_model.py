@@ -266,6 +266,8 @@ def last_word(
         return verdict  # "rent of £895 arrived" is no new licence number ("LCC-SL-20417")
     if _amounts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+    if _span_for_a_day(new_text, fresh, gone):
+        return verdict  # "papers must go out 21 days before the meeting" is no new AGM date
     if _clock_for_a_day(fresh, gone):
         return verdict  # "Christmas concert starts at 3pm" is no new date ("Saturday 12
         # December") nor venue
@@ -315,6 +317,26 @@ def _clock_for_a_day(fresh: frozenset[str], gone: frozenset[str]) -> bool:
         and all(_CLOCK_RE.fullmatch(v) for v in fresh)
         and any(v.lower() in _DAY_NAMES for v in gone)
         and not any(_CLOCK_RE.fullmatch(v) for v in gone)
+    )
+
+
+_SPAN_RE = re.compile(
+    r"(?<![\w.])(\d+)\s+(?:working\s+|business\s+|clear\s+)?(?:days?|weeks?|months?|years?|hours?|"
+    r"minutes?|mins?|hrs?)\b",
+    re.I,
+)
+
+
+def _span_for_a_day(new_text: str, fresh: frozenset[str], gone: frozenset[str]) -> bool:
+    """Whether the newer note's only numbers are spans of time ("21 days before the
+    meeting") and the older one gives a day (a weekday, a month, a time of day): how long is
+    no new when."""
+    numbers = {v for v in fresh if any(ch.isdigit() for ch in v)}
+    spans = {m.group(1) for m in _SPAN_RE.finditer(new_text)}
+    return (
+        bool(numbers)
+        and numbers <= spans
+        and any(v.lower() in _DAY_NAMES or _CLOCK_RE.fullmatch(v) for v in gone)
     )
 
 
@@ -596,6 +618,9 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     fresh, gone = c._values_apart(new_text, old_text)
     if (_number_kinds(fresh) & _number_kinds(gone)) - {"quantity"}:
         return True  # a date for a date, a time for a time; two counts may count anything
+    days_new, days_old = _days_said(new_text), _days_said(old_text)
+    if days_new and days_old and not days_new & days_old:
+        return True  # "Saturday 28 November" for "Saturday 21 November": a day for a day
     if vital.kinds(new_text) & vital.kinds(old_text) & {"diet", "health"}:
         return True  # "went fully vegan" for "is vegetarian"
     if gazetteer.PLACE in c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text):

@@ -185,7 +185,11 @@ def supersedes(
                 continue  # a note told before the entry (a backdated import) never replaces it
             # a new phone number of someone the entry names: the entry with it put right
             number = currency.number_put_right(text, old_text)
-            if number is not None and not _held_elsewhere(text, ref, live, pool):
+            if (
+                number is not None
+                and types.get(ref) != "B"  # "Rang Dave on 07700 900123": the call was on it
+                and not _held_elsewhere(text, ref, live, pool)
+            ):
                 rank = (True, True, True, STRENGTH["the old value named"], 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
@@ -234,6 +238,9 @@ def supersedes(
                 verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
+            if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
+                continue  # "Plate reader: final MTT replicate" after "Plate reader: luciferase
+                # assay on HEK293T": two events, each told without a change word
             if verdict.why in WEAK and same_day and currency.number_dropped(text, old_text):
                 continue  # "Key safe code is 8093", then "Changed the key safe code ahead of
                 # the handover": the code that day's entry gives is the new one
@@ -315,6 +322,8 @@ def supersedes(
             ):
                 continue  # "prefers running in the early morning" is no new weekly distance;
                 # "now believes 4:00 is realistic" no new time of the club's run
+            if verdict.why in WEAK and currency.name_said_short(text, old_text):
+                continue  # "Fiona confirmed she'll stand again as commodore": still Fiona Blake
             if verdict.why in WEAK and update_model.aimed(text):
                 continue  # "aiming to submit by 14 October" is no new grant deadline
             if verdict.why in WEAK and currency.number_not_held(text, old_text):
