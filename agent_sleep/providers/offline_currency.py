@@ -139,6 +139,8 @@ def supersedes(
     ]
     # each entry's type: a fact read only as like an opinion never replaces it (below)
     types = {str(m["id"]): str(m.get("type") or "") for m in [*memory, *related]}
+    # MEMORY.md's entries before a bank page's copy of one, all else alike
+    held = {str(m["id"]) for m in memory}
     out: dict[int, dict[str, Any]] = {}
     common = frequent_names(known, [t for _r, t, _d in targets] + [i[1] for i in items])
     if isinstance(similar, Lazy):  # the texts the run will compare, embedded together
@@ -161,7 +163,7 @@ def supersedes(
     for k, (kind, text, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
-        hit, best, hit_text = None, (False, False, False, -1, -1.0, -1), text
+        hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
         if kind == "S" and recap(text):
             add((sources[0], text, _date))  # a later note may still replace the recap itself
             types[sources[0]] = kind
@@ -190,7 +192,7 @@ def supersedes(
                 and types.get(ref) != "B"  # "Rang Dave on 07700 900123": the call was on it
                 and not _held_elsewhere(text, ref, live, pool)
             ):
-                rank = (True, True, True, STRENGTH["the old value named"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
@@ -198,7 +200,7 @@ def supersedes(
             # ("Rolled out checkout-api v4.13.2 to production at 11:40; canary was clean")
             release = currency.release_put_right(text, old_text)
             if release is not None and types.get(ref) != "B":  # what happened is not rewritten
-                rank = (True, True, True, STRENGTH["a new version"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["a new version"], ref in held, 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, release
                 continue
@@ -207,7 +209,7 @@ def supersedes(
             # servicing"): the entry with its provider put right
             provider = currency.provider_put_right(text, old_text)
             if provider is not None and types.get(ref) not in ("B", "S"):  # a standing fact
-                rank = (True, True, True, STRENGTH["a new one"], 1.0, 0)
+                rank = (True, True, True, STRENGTH["a new one"], ref in held, 1.0, 0)
                 if rank > best:
                     hit, best, hit_text = ref, rank, provider
                 continue
@@ -220,6 +222,7 @@ def supersedes(
                     kind == "S" or types.get(ref) != "S",
                     kind == "O" or types.get(ref) != "O",
                     STRENGTH["the old value named"],
+                    ref in held,
                     1.0,
                     currency.shared_names(text, old_text),
                 )
@@ -339,6 +342,7 @@ def supersedes(
                 kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
                 kind == "O" or types.get(ref) != "O",  # ... and before a view of it
                 STRENGTH.get(verdict.why, 0),
+                ref in held,
                 currency.likeness(text, old_text, known),
                 currency.shared_names(text, old_text),
             )
