@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from agent_sleep.analysis import distill
+from agent_sleep.providers import offline_currency
 from tests.currency_support import replaced, replaces
 
 BROADBAND = "Our broadband is Zenfibre, an 80/20 FTTC line; the contract ends 30 September."
@@ -75,3 +76,16 @@ def test_a_time_of_day_that_opens_notes_is_no_name() -> None:
     assert "Evening" not in known and "Dave" in known
     memory = [{"id": "evening", "type": "W", "text": notes[0], "date": "2026-09-08"}]
     assert replaced(("W", notes[2]), memory, known, day="2026-09-22") == []
+
+
+def test_memorys_entry_is_put_right_before_a_bank_copy() -> None:
+    fact = {"id": "memory", "type": "W", "text": "Dana's timezone is CET (Berlin).",
+            "date": "2026-11-02"}  # fmt: skip
+    copy = {"id": "bank", "type": "W", "text": "Dana's timezone is CET (Berlin).",
+            "date": "2026-11-03"}  # fmt: skip
+    new = "Dana relocated to Lisbon, so their timezone is WET now."
+    out = offline_currency.supersedes(
+        [("W", new, ["n1"], 0.8, "2026-11-30")], [fact], [copy], frozenset(),
+        offline_currency.similarity(),
+    )  # fmt: skip
+    assert [u["replaces"] for u in out.values()] == ["memory"]
