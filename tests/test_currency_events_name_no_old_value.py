@@ -60,9 +60,10 @@ def test_the_one_sentence_the_model_reads_as_replaced() -> None:
         "booked for 14 May."
     )
     new = "Nadia Rossi pushed the Silverline Yoga quarterly review to 21 May."
+    # the review's new day put right in the entry (the software and fee stay either way)
     assert rewritten(("W", old), ("W", new)) == (
-        "Silverline Yoga (Nadia Rossi) uses Wave; fee £120/month. Nadia Rossi pushed the "
-        "Silverline Yoga quarterly review to 21 May."
+        "Silverline Yoga (Nadia Rossi) uses Wave; fee £120/month. Quarterly review with Nadia "
+        "booked for 21 May."
     )
 
 

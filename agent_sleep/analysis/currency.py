@@ -1499,6 +1499,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     }  # not when: "Oct" shares no service
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
+    whose = {n.lower() for m in _WHOSE_RE.finditer(rest) for n in m.groups() if n}
+    if shared <= whose:
+        return None  # only whose it is shared: "… for Priya & Daniel's florals" is no new
+        # venue of their wedding
     names_new = {lemma(t) for t in tokens(new_text) if t[:1].isupper()}
     for start, end in _provider_spans(old_text, does, shared):
         if all(lemma(t) in names_new for t in tokens(old_text[start:end])):
@@ -1522,6 +1526,10 @@ def _makes_apart(new_text: str, old_text: str) -> bool:
     return bool(new - {t.lower() for t in tokens(old_text)}) and bool(
         old - {t.lower() for t in tokens(new_text)}
     )
+
+
+# whose a thing is: "Priya & Daniel's", "Maya's"
+_WHOSE_RE = re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b")
 
 
 def _stem(word: str) -> str:
@@ -1946,13 +1954,34 @@ def number_dropped(new_text: str, old_text: str) -> bool:
     )
 
 
+# a day of a month: "12 June 2027", "Wed 21 Oct", "October 3rd, 2026"
+_DATE_SAID_RE = re.compile(
+    rf"(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?"
+    rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{temporal.MONTH_RE}(?:,?\s+\d{{4}})?"
+    rf"|\b{temporal.MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?)",
+    re.I,
+)
+
+
+def date_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one day put right to the one the newer note gives ("Sofia
+    Mendes and James Whitfield's wedding is on 12 June 2027 at Tidewater Pavilion", then "Sofia
+    & James wedding pushed back to 19 June 2027 because the Pavilion double-booked": "… on 19
+    June 2027 at Tidewater Pavilion"), on the terms of :func:`clock_put_right`."""
+    return _one_put_right(new_text, old_text, _DATE_SAID_RE)
+
+
 def clock_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one time of day put right to the one the newer note gives
     ("Nightly backup runs at 22:00 from the Synology DS920+ to Backblaze B2", then "Backup job
     moved to 01:30 so it doesn't clash with partners working late": "… runs at 01:30 from the
     Synology DS920+ …"), or None: one time in each, apart, the older text saying more than the
     time, and the newer note no other number nor a name the older one lacks."""
-    olds, news = list(_CLOCK_TIME_RE.finditer(old_text)), list(_CLOCK_TIME_RE.finditer(new_text))
+    return _one_put_right(new_text, old_text, _CLOCK_TIME_RE)
+
+
+def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | None:
+    olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
     if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]

@@ -224,6 +224,9 @@ def last_word(
     if verdict.why == "another owner" and _someone_else(new_text, old_text):
         return verdict  # "Gareth Lloyd no longer holds plot 7; Helen Okafor … takes it over"
         # is nothing of the waiting list's length
+    if _people_apart(new_text, old_text):
+        return verdict  # "Priya & Daniel's cake at £780" is no new price of "Cake for Emma &
+        # Luca … £540"
     if verdict.why == "another owner" and _possessors_apart(new_text, old_text):
         return verdict  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
     if c.renamed_only(new_text, old_text):
@@ -550,6 +553,35 @@ def _opens_apart(one: str, other: str) -> bool:
     )
 
 
+# whose a thing is, or whom it is for: "Priya & Daniel's cake", "Cake for Emma & Luca"
+_PEOPLE_RES = (
+    re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b"),
+    re.compile(r"\bfor\s+([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?\b"),
+)
+
+
+def _people(text: str) -> set[str]:
+    return {
+        n
+        for rx in _PEOPLE_RES
+        for m in rx.finditer(text)
+        for n in m.groups()
+        if n and n.lower() not in _DAY_NAMES and n.lower() not in _TIME_WORDS
+    }
+
+
+def _people_apart(new_text: str, old_text: str) -> bool:
+    """Whether each note says whose its thing is, or whom it is for, and neither names the
+    other's people: two couples' cakes, however alike."""
+    new, old = _people(new_text), _people(old_text)
+    return (
+        bool(new)
+        and bool(old)
+        and not any(re.search(rf"\b{n}\b", old_text) for n in new)
+        and not any(re.search(rf"\b{n}\b", new_text) for n in old)
+    )
+
+
 def _possessors_apart(new_text: str, old_text: str) -> bool:
     """Whether each note speaks of someone's thing ("Farida's council tax", "Noor's phone")
     and no one's in common: two people's things, however alike."""
@@ -631,7 +663,10 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
 # a state told as going on, not as changed: "Tomás still owns ledger-api" (not "still in B207",
 # of one part of what changed)
 _STILL_RE = re.compile(
-    r"\bstill\s+(?!(?:in|at|on|with|the|a|an|under|over|to|for|from|by|as)\b)[a-z]", re.I
+    r"\bstill\s+(?!(?:in|at|on|with|the|a|an|under|over|to|for|from|by|as)\b)[a-z]"
+    # "publication date remains 15 October", "stays at £45", "is unchanged"
+    r"|\b(?:remains|remained|stays|unchanged)\b",
+    re.I,
 )
 
 

@@ -273,6 +273,8 @@ def supersedes(
                 placed = currency.day_put_right(text, old_text)
             if placed is None:  # "Backup job moved to 01:30": the NAS and where it goes stay
                 placed = currency.clock_put_right(text, old_text)
+            if placed is None:  # "… wedding pushed back to 19 June 2027": the venue stays
+                placed = currency.date_put_right(text, old_text)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):

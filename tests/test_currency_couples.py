@@ -1,0 +1,50 @@
+"""Two couples' things stay two, what names only whose a thing is provides nothing, a new day
+is put right in the entry, and what "remains" is no change.
+
+Found replaying a wedding planner's and a publisher's five weeks of notes: "Sugar Loft confirmed
+Priya & Daniel's cake at £780" had retired "Cake for Emma & Luca from Sugar Loft is £540";
+"Signed with Wildroot Flowers today for Priya & Daniel's florals" had retired their wedding's
+date; "Sofia & James wedding pushed back to 19 June 2027 …" had replaced the entry that also
+gave the venue; "Salt Orchard publication date remains 15 October" had retired the launch's
+date.
+"""
+
+from __future__ import annotations
+
+from tests.currency_support import replaces, rewritten
+
+
+def test_two_couples_cakes_stay_two() -> None:
+    assert not replaces(
+        ("W", "Cake for Emma & Luca from Sugar Loft is £540."),
+        ("W", "Sugar Loft confirmed Priya & Daniel's cake at £780."),
+    )
+    assert replaces(
+        ("W", "Cake for Emma & Luca from Sugar Loft is £540."),
+        ("W", "Sugar Loft confirmed Emma & Luca's cake at £580."),
+    )
+
+
+def test_a_provider_for_whose_it_is_provides_nothing_else_of_theirs() -> None:
+    old = "Priya Shah and Daniel Okafor's wedding is on Saturday 21 November 2026 at Hollins Barn."
+    new = "Signed with Wildroot Flowers today for Priya & Daniel's florals."
+    assert not replaces(("W", old), ("B", new))
+
+
+def test_a_new_day_is_put_right_and_the_venue_stays() -> None:
+    old = (
+        "Sofia Mendes and James Whitfield's wedding is on 12 June 2027 at Tidewater Pavilion "
+        "in Brighton."
+    )
+    new = "Sofia & James wedding pushed back to 19 June 2027 because the Pavilion double-booked."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Sofia Mendes and James Whitfield's wedding is on 19 June 2027 at Tidewater Pavilion "
+        "in Brighton."
+    )
+
+
+def test_what_remains_is_no_change() -> None:
+    assert not replaces(
+        ("W", "Salt Orchard launch is on Thursday 29 October at 6:30pm."),
+        ("W", "Salt Orchard publication date remains 15 October."),
+    )
