@@ -82,3 +82,38 @@ def test_facts_of_the_first_week_outlast_the_events_of_the_last(tmp_path: Path) 
     memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
     assert [t for t in events if t not in memory]  # the budget moved entries out
     assert all(t in memory for t in facts), [t for t in facts if t not in memory]
+
+
+def test_passing_impressions_move_out_before_old_facts_and_likings(tmp_path: Path) -> None:
+    """Fifteen replayed five-week workspaces kept every one of their 11-15 opinions while the
+    budget moved out first-week facts ("Mum is Margaret Ellis, 84, lives alone at 27 Larch
+    Avenue"): an impression ("Tidewell's operator seemed more experienced on the phone") now
+    moves out before a fact or an opinion that says a liking or a wish."""
+    start = dt.date(2026, 9, 7)
+    doc = MemoryDoc((Workspace.at(tmp_path).ensure().memory_md).read_text())
+
+    def add(kind: str, text: str, day: dt.date) -> None:
+        nid = notes.stable_id("hand", text)
+        meta = {"id": nid, "date": day.isoformat(), "sources": notes.stable_id("log", text)}
+        doc.add(notes.Note(type=kind, text=text, id=nid, meta=meta), SECTIONS[kind])
+
+    facts = [f"Flat {k} is at {k} Larch Avenue, let since 20{10 + k}." for k in range(1, 9)]
+    likings = ["Mum prefers the morning carer to come before nine.", "Dana hates phone calls."]
+    impressions = [f"The carer on visit {k} seemed cheerful and was on time." for k in range(1, 9)]
+    for k, text in enumerate(facts):
+        add("W", text, start + dt.timedelta(days=k % 3))
+    for k, text in enumerate(likings):
+        add("O", text, start + dt.timedelta(days=k))
+    for k, text in enumerate(impressions):
+        add("O", text, start + dt.timedelta(days=14 + k))
+    (tmp_path / "MEMORY.md").write_text(doc.render())
+    budget = len(doc.render()) * 4 // 5
+    later = dt.datetime(2026, 10, 9, 9)
+    micro_rest("The boiler at Flat 1 was serviced today.", "B", workspace=tmp_path, when=later)
+    sleep_cycle(tmp_path, "both", "offline", now=later.replace(hour=22),
+                memory_budget_chars=budget, prune_memory=True)  # fmt: skip
+    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    assert [t for t in impressions if t not in memory]  # the budget moved entries out
+    assert all(t in memory for t in facts + likings), [
+        t for t in facts + likings if t not in memory
+    ]

@@ -652,11 +652,15 @@ class Builder:
     def _value(self, note: Note, rank: float) -> float:
         """What keeping an entry in MEMORY.md is worth: its confidence, its sources and its age
         (rank), plus what it is: a fact or a preference outlasts an event or a summary ("Friday
-        team pizza" goes before "the family dog is Biscuit"), and what a session must not miss
-        (an allergy, a name: :func:`salience.vital`) goes last."""
+        team pizza" goes before "the family dog is Biscuit"), a passing impression ("the
+        carer seemed cheerful") goes before a fact or a liking, and what a session must not
+        miss (an allergy, a name: :func:`salience.vital`) goes last."""
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
         # above the whole weight of age: a fact from the first week outlasts yesterday's event
-        kind = 0.35 if note.type in ("W", "O") else 0.0
+        if note.type == "W" or (note.type == "O" and _LIKING_RE.search(note.text)):
+            kind = 0.35
+        else:
+            kind = 0.2 if note.type == "O" else 0.0
         must = 1.0 if salience.vital(note.text) else 0.0
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank + kind + must
 
@@ -733,6 +737,13 @@ class Builder:
 
 
 _WORD = re.compile(r"[^\W_][\w'’.-]*")
+
+# an opinion that says a liking or a wish, which outlasts a passing impression
+_LIKING_RE = re.compile(
+    r"\b(?:prefers?|preferred|likes?|loves?|hates?|dislikes?|wants?|wishes|favou?rite|"
+    r"rather|always|never|can['’]t stand|allergic)\b",
+    re.I,
+)
 
 
 def _written_title(slug: str, texts: Iterable[str]) -> str | None:
