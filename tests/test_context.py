@@ -208,3 +208,28 @@ def test_the_next_session_as_of_a_day_is_planned_by_then(ws: Path) -> None:
     _next_session(ws, TODAY, "Plan of today")
     text = get_context(workspace=ws, today=TODAY - dt.timedelta(days=1))
     assert "Plan of three days ago" in text and "Plan of today" not in text
+
+
+def test_passing_impressions_are_shown_after_the_rest(ws: Path) -> None:
+    """Fifteen replayed five-week workspaces showed every one of their 11-15 opinions at the
+    session start while its 3,000 characters left out first-week facts: a passing impression
+    ("The carer seemed cheerful") is shown once the facts and likings are in."""
+    w = Workspace.at(ws)
+    facts = "".join(
+        notes.render_note(notes.Note("W", f"Fact {i:02d}: " + "detail " * 8, f"f{i:09d}"))
+        for i in range(12)
+    )
+    views = "".join(
+        notes.render_note(notes.Note("O", f"Visit {i} seemed cheerful and calm", f"o{i:09d}"))
+        for i in range(12)
+    ) + notes.render_note(notes.Note("O", "Mum prefers tea before nine", "o999999999"))
+    w.write_text(
+        w.memory_md,
+        w.read_text(w.memory_md) + "## Facts\n\n" + facts + "\n## Preferences\n\n" + views,
+    )
+    text = get_context(workspace=ws, today=TODAY, max_memory_chars=1000)
+    section = text.split("## Long-term memory (MEMORY.md)\n\n")[1].split("\n\n[MEMORY.md")[0]
+    shown = [line for line in section.splitlines() if line.startswith("- ")]
+    assert "Mum prefers tea before nine" in section
+    assert sum("Fact " in line for line in shown) >= 9, shown
+    assert sum("seemed cheerful" in line for line in shown) <= 1, shown

@@ -67,3 +67,20 @@ def terms(text: str) -> frozenset[str]:
     return frozenset(
         m.group(0).lower()[:5] for pattern in _KINDS.values() for m in pattern.finditer(text)
     )
+
+
+# an opinion that says a liking or a wish ("prefers written updates", "hates phone calls"),
+# which outlasts a passing impression ("the carer seemed cheerful")
+_LIKING_RE = re.compile(
+    r"\b(?:prefer\w*|likes?|liked|loves?|loved|enjoy\w*|hates?|hated|dislikes?|wants?|wanted|"
+    r"wish\w*|favou?rite|rather|instead|always|never|should|must|please|avoid\w*|"
+    r"can['’]t stand|allergic)\b",
+    re.I,
+)
+
+
+def impression(kind: str, text: str) -> bool:
+    """Whether an entry of type ``kind`` is a passing impression: an opinion (O) that says no
+    liking or wish. Sleep moves such an entry out of MEMORY.md before a fact when over its
+    budget, and the session start shows it after the rest."""
+    return kind == "O" and not _LIKING_RE.search(text)

@@ -37,7 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import grounding, salience
+from agent_sleep.analysis import grounding, salience, vital
 from agent_sleep.consolidation import apply_rem, pages, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
@@ -657,10 +657,10 @@ class Builder:
         miss (an allergy, a name: :func:`salience.vital`) goes last."""
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
         # above the whole weight of age: a fact from the first week outlasts yesterday's event
-        if note.type == "W" or (note.type == "O" and _LIKING_RE.search(note.text)):
-            kind = 0.35
+        if note.type in ("W", "O"):
+            kind = 0.2 if vital.impression(note.type, note.text) else 0.35
         else:
-            kind = 0.2 if note.type == "O" else 0.0
+            kind = 0.0
         must = 1.0 if salience.vital(note.text) else 0.0
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank + kind + must
 
@@ -737,13 +737,6 @@ class Builder:
 
 
 _WORD = re.compile(r"[^\W_][\w'’.-]*")
-
-# an opinion that says a liking or a wish, which outlasts a passing impression
-_LIKING_RE = re.compile(
-    r"\b(?:prefers?|preferred|likes?|loves?|hates?|dislikes?|wants?|wishes|favou?rite|"
-    r"rather|always|never|can['’]t stand|allergic)\b",
-    re.I,
-)
 
 
 def _written_title(slug: str, texts: Iterable[str]) -> str | None:

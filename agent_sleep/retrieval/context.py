@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from agent_sleep.analysis import temporal
-from agent_sleep.analysis.vital import vital
+from agent_sleep.analysis.vital import impression, vital
 from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
 from agent_sleep.core.memory import one_line
@@ -160,7 +160,8 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
         first = {key for key, note in entry_notes.items() if vital(note.text)}
-        chosen = _newest_in_turn(sections, [_newest_first(d) for d in days], max_chars, first)
+        last = {key for key, note in entry_notes.items() if impression(note.type, note.text)}
+        chosen = _newest_in_turn(sections, [_newest_first(d) for d in days], max_chars, first, last)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -232,11 +233,14 @@ def _newest_in_turn(
     orders: list[list[int]],
     max_chars: int,
     first: AbstractSet[tuple[int, int]] = frozenset(),
+    last: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> list[set[int]]:
     """Which entries of each section to show: those of ``first`` (what a session must not
     miss, an allergy or a name: :func:`agent_sleep.analysis.vital.vital`), then one from each
     section in turn, newest first (``orders``: each section's entries in that order,
-    :func:`_newest_first`), each while it fits; an entry too long to fit is passed over."""
+    :func:`_newest_first`), each while it fits, those of ``last`` (passing impressions:
+    :func:`agent_sleep.analysis.vital.impression`) only once the rest is in; an entry too
+    long to fit is passed over."""
     chosen: list[set[int]] = [set() for _ in sections]
     size = 0
     for i, k in sorted(first):
@@ -245,20 +249,23 @@ def _newest_in_turn(
         if size + cost <= max_chars:
             chosen[i].add(k)
             size += cost
-    queues = [iter(order) for order in orders]
-    moved = True
-    while moved:
-        moved = False
-        for i, (heads, entries) in enumerate(sections):
-            for k in queues[i]:
-                if k in chosen[i]:
-                    continue  # shown already, as one a session must not miss
-                cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
-                if size + cost <= max_chars:
-                    chosen[i].add(k)
-                    size += cost
-                    moved = True
-                    break
+    for late in (False, True):
+        queues = [
+            iter([k for k in order if ((i, k) in last) == late]) for i, order in enumerate(orders)
+        ]
+        moved = True
+        while moved:
+            moved = False
+            for i, (heads, entries) in enumerate(sections):
+                for k in queues[i]:
+                    if k in chosen[i]:
+                        continue  # shown already, as one a session must not miss
+                    cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
+                    if size + cost <= max_chars:
+                        chosen[i].add(k)
+                        size += cost
+                        moved = True
+                        break
     return chosen
 
 
