@@ -3,8 +3,8 @@
 Sections, each under a clear heading and left out when empty:
 
 1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
-   not fit, each section keeps its newest entries by their dates, taken in turn; what was left
-   out is said in one line.
+   not fit, each section keeps its newest entries by their dates, taken in turn, passing
+   impressions only once the rest is in; what was left out is said in one line.
 2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
    ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs,
