@@ -6,6 +6,7 @@ stayed (a six-week exploratory test: the order was by confidence, sources and ag
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 from agent_sleep import Workspace, micro_rest, sleep_cycle
@@ -23,6 +24,29 @@ EVENTS = [
     ("B", "Maya skipped her run because of the rain."),
     ("B", "Watched the new Dune film with Sam on the couch."),
 ]
+
+
+def _adder(doc: MemoryDoc) -> Callable[[str, str, dt.date], None]:
+    """An entry written into ``doc`` by hand, of one day, citing one note."""
+
+    def add(kind: str, text: str, day: dt.date) -> None:
+        nid = notes.stable_id("hand", text)
+        meta = {"id": nid, "date": day.isoformat(), "sources": notes.stable_id("log", text)}
+        doc.add(notes.Note(type=kind, text=text, id=nid, meta=meta), SECTIONS[kind])
+
+    return add
+
+
+def _sleep_over_budget(
+    ws: Path, doc: MemoryDoc, share: float, note: tuple[str, str], when: dt.datetime
+) -> list[str]:
+    """MEMORY.md written as ``doc``, then one note slept on with a budget of ``share`` of its
+    size: the entries left."""
+    (ws / "MEMORY.md").write_text(doc.render())
+    micro_rest(note[1], note[0], workspace=ws, when=when)
+    sleep_cycle(ws, "both", "offline", now=when.replace(hour=22),
+                memory_budget_chars=int(len(doc.render()) * share), prune_memory=True)  # fmt: skip
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
 
 
 def test_events_move_out_before_facts_and_vital_facts_last(tmp_path: Path) -> None:
@@ -60,11 +84,7 @@ def test_facts_of_the_first_week_outlast_the_events_of_the_last(tmp_path: Path) 
     stayed: age, a third of an entry's value, outweighed being a fact)."""
     start = dt.date(2026, 10, 5)
     doc = MemoryDoc((Workspace.at(tmp_path).ensure().memory_md).read_text())
-
-    def add(kind: str, text: str, day: dt.date) -> None:
-        nid = notes.stable_id("hand", text)
-        meta = {"id": nid, "date": day.isoformat(), "sources": notes.stable_id("log", text)}
-        doc.add(notes.Note(type=kind, text=text, id=nid, meta=meta), SECTIONS[kind])
+    add = _adder(doc)
 
     streets = ["Mill Lane", "Quay Road", "Canal Street", "Harbour Way", "Elm Row"]
     facts = [f"Supplier number {k} is based on {streets[k % 5]}." for k in range(20)]
@@ -73,13 +93,9 @@ def test_facts_of_the_first_week_outlast_the_events_of_the_last(tmp_path: Path) 
         add("W", text, start + dt.timedelta(days=k % 5))
     for d, text in enumerate(events):
         add("B", text, start + dt.timedelta(days=7 + d))
-    (tmp_path / "MEMORY.md").write_text(doc.render())
-    budget = len(doc.render()) * 3 // 5  # about twenty entries too many
     later = dt.datetime(2026, 11, 20, 9)
-    micro_rest("The office wifi is now on the new router.", "W", workspace=tmp_path, when=later)
-    sleep_cycle(tmp_path, "both", "offline", now=later.replace(hour=22),
-                memory_budget_chars=budget, prune_memory=True)  # fmt: skip
-    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    note = ("W", "The office wifi is now on the new router.")
+    memory = _sleep_over_budget(tmp_path, doc, 3 / 5, note, later)  # twenty entries too many
     assert [t for t in events if t not in memory]  # the budget moved entries out
     assert all(t in memory for t in facts), [t for t in facts if t not in memory]
 
@@ -91,11 +107,7 @@ def test_passing_impressions_move_out_before_old_facts_and_likings(tmp_path: Pat
     moves out before a fact or an opinion that says a liking or a wish."""
     start = dt.date(2026, 9, 7)
     doc = MemoryDoc((Workspace.at(tmp_path).ensure().memory_md).read_text())
-
-    def add(kind: str, text: str, day: dt.date) -> None:
-        nid = notes.stable_id("hand", text)
-        meta = {"id": nid, "date": day.isoformat(), "sources": notes.stable_id("log", text)}
-        doc.add(notes.Note(type=kind, text=text, id=nid, meta=meta), SECTIONS[kind])
+    add = _adder(doc)
 
     facts = [f"Flat {k} is at {k} Larch Avenue, let since 20{10 + k}." for k in range(1, 9)]
     likings = ["Mum prefers the morning carer to come before nine.", "Dana hates phone calls."]
@@ -106,13 +118,9 @@ def test_passing_impressions_move_out_before_old_facts_and_likings(tmp_path: Pat
         add("O", text, start + dt.timedelta(days=k))
     for k, text in enumerate(impressions):
         add("O", text, start + dt.timedelta(days=14 + k))
-    (tmp_path / "MEMORY.md").write_text(doc.render())
-    budget = len(doc.render()) * 4 // 5
     later = dt.datetime(2026, 10, 9, 9)
-    micro_rest("The boiler at Flat 1 was serviced today.", "B", workspace=tmp_path, when=later)
-    sleep_cycle(tmp_path, "both", "offline", now=later.replace(hour=22),
-                memory_budget_chars=budget, prune_memory=True)  # fmt: skip
-    memory = [n.text for n in notes.notes_in((tmp_path / "MEMORY.md").read_text())]
+    note = ("B", "The boiler at Flat 1 was serviced today.")
+    memory = _sleep_over_budget(tmp_path, doc, 4 / 5, note, later)
     assert [t for t in impressions if t not in memory]  # the budget moved entries out
     assert all(t in memory for t in facts + likings), [
         t for t in facts + likings if t not in memory
