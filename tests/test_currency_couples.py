@@ -48,3 +48,14 @@ def test_what_remains_is_no_change() -> None:
         ("W", "Salt Orchard launch is on Thursday 29 October at 6:30pm."),
         ("W", "Salt Orchard publication date remains 15 October."),
     )
+
+
+def test_another_things_day_is_not_put_right_in() -> None:
+    # "Android 3.0 …" had put its May 20 into "iOS 3.0 submission deadline is May 12"
+    assert (
+        rewritten(
+            ("W", "iOS 3.0 submission deadline is May 12."),
+            ("W", "Android 3.0 must be submitted by May 20."),
+        )
+        != "iOS 3.0 submission deadline is May 20."
+    )

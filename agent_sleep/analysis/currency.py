@@ -1980,15 +1980,22 @@ def clock_put_right(new_text: str, old_text: str) -> str | None:
     return _one_put_right(new_text, old_text, _CLOCK_TIME_RE)
 
 
+# words a change note may open with, capitalised, that name nothing
+_OPENERS = frozenset(
+    "moved pushed brought changed rescheduled now the our we correction update from".split()  # noqa: SIM905
+)
+
+
 def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | None:
     olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
     if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
     said = {t.lower() for t in tokens(old_text)}
-    rest = [t for t in tokens(told)[1:] if t.lower() not in said]
-    if any(_digit(t) or t[:1].isupper() for t in rest):
-        return None  # "… moved to 01:30 and now goes to Wasabi": more than the time
+    rest = [t for t in tokens(told) if t.lower() not in said]
+    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+        return None  # "… moved to 01:30 and now goes to Wasabi": more than the time;
+        # "Android 3.0 must be submitted by May 20" is of another thing than iOS 3.0
     if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
         return None  # the time is all the entry holds: the note takes its place
     m = olds[0]
