@@ -11,6 +11,7 @@ date.
 
 from __future__ import annotations
 
+from agent_sleep.analysis import currency
 from tests.currency_support import replaces, rewritten
 
 
@@ -58,4 +59,15 @@ def test_another_things_day_is_not_put_right_in() -> None:
             ("W", "Android 3.0 must be submitted by May 20."),
         )
         != "iOS 3.0 submission deadline is May 20."
+    )
+
+
+def test_a_name_written_in_mixed_case_is_a_name() -> None:
+    # "iOS" opens the entry: "Android 3.0 …" is another thing's deadline, not put right in it
+    assert (
+        currency._slot_put_right(
+            "Android 3.0 must be submitted by May 20.",
+            "iOS 3.0 submission deadline is May 12, per the release plan.",
+        )
+        is None
     )

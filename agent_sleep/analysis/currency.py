@@ -639,10 +639,10 @@ def _spans(text: str, separator: str) -> list[tuple[int, int]]:
 
 
 def _lead_name(part: str) -> str:
-    """The name a part of a text opens with: its first word written with a capital, among its
-    first two words, lowered ("" without one)."""
+    """The name a part of a text opens with: its first word written with a capital (anywhere:
+    "iOS"), among its first two words, lowered ("" without one)."""
     for tok in tokens(part)[:2]:
-        if tok[:1].isupper() and tok.lower() not in cw.STOP:
+        if any(ch.isupper() for ch in tok) and tok.lower() not in cw.STOP:
             return tok.lower()
     return ""
 
