@@ -1499,7 +1499,7 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     }  # not when: "Oct" shares no service
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
-    whose = {n.lower() for m in _WHOSE_RE.finditer(rest) for n in m.groups() if n}
+    whose = {n.lower() for m in WHOSE_RE.finditer(rest) for n in m.groups() if n}
     if shared <= whose:
         return None  # only whose it is shared: "… for Priya & Daniel's florals" is no new
         # venue of their wedding
@@ -1529,7 +1529,7 @@ def _makes_apart(new_text: str, old_text: str) -> bool:
 
 
 # whose a thing is: "Priya & Daniel's", "Maya's"
-_WHOSE_RE = re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b")
+WHOSE_RE = re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b")
 
 
 def _stem(word: str) -> str:

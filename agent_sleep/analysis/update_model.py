@@ -306,7 +306,6 @@ def last_word(
 _LABEL_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|went|got|\w{3,}ed)\s*$", re.I)
 
 
-_CLOCK_RE = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight", re.I)
 _DAY_NAMES = frozenset(
     [*temporal.MONTHS, *temporal.WEEKDAYS, *(w + "s" for w in temporal.WEEKDAYS)]
 )
@@ -555,7 +554,7 @@ def _opens_apart(one: str, other: str) -> bool:
 
 # whose a thing is, or whom it is for: "Priya & Daniel's cake", "Cake for Emma & Luca"
 _PEOPLE_RES = (
-    re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b"),
+    c.WHOSE_RE,
     re.compile(r"\bfor\s+([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?\b"),
 )
 
@@ -778,40 +777,11 @@ def says_a_value(new_text: str, old_text: str) -> bool:
     if told and _PAST_OPENER_RE.match(new_text):
         told = told[1:]
     said = {t.lower() for t in tokens(old_text)}
+    words = {t.lower() for t in told}
     fresh, _ = c._values_apart(new_text, old_text)
     return any(t[:1].isupper() and t.lower() not in said for t in told) or any(
-        v.lower() not in said and v.lower() in {t.lower() for t in told} for v in fresh
+        v.lower() not in said and v.lower() in words for v in fresh
     )
-
-
-# how a thing went, not a state it reached: "went well", "went ahead"
-_MANNER = frozenset(
-    "well fine ok okay smoothly badly great nicely wrong right ahead quiet quickly".split()  # noqa: SIM905
-)
-
-
-def tells_a_new_state(new_text: str, old_text: str) -> bool:
-    """Whether an event tells a state reached ("Olusegun went fully vegan in March") or a new
-    one of what it names, a value of a kind the older note gives one of ("signed off on the new
-    rate: 80 euros per hour" for "billed at 65 euros per hour", "finished in 51:15, a new
-    personal best" for "personal best is 52:40"; not "first month at the new rent" for a
-    licence number)."""
-    became = _BECAME_RE.search(new_text)
-    if became and became.group(0).split()[-1].lower() not in _MANNER:
-        return True
-    if not cw.found(cw.NEW_OF_RE, new_text):
-        return False
-    fresh, gone = c._values_apart(new_text, old_text)
-
-    def kinds(values: frozenset[str], text: str) -> set[str]:
-        return (
-            c._fine_kinds(values)
-            | (_number_kinds(values) - {"quantity"})
-            | _amount_kinds(values)
-            | c._kinds_of(values, text)
-        )
-
-    return bool(kinds(fresh, new_text) & kinds(gone, old_text))
 
 
 def _just_an_episode(

@@ -250,23 +250,35 @@ def _newest_in_turn(
             chosen[i].add(k)
             size += cost
     for late in (False, True):
-        queues = [
-            iter([k for k in order if ((i, k) in last) == late]) for i, order in enumerate(orders)
-        ]
-        moved = True
-        while moved:
-            moved = False
-            for i, (heads, entries) in enumerate(sections):
-                for k in queues[i]:
-                    if k in chosen[i]:
-                        continue  # shown already, as one a session must not miss
-                    cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
-                    if size + cost <= max_chars:
-                        chosen[i].add(k)
-                        size += cost
-                        moved = True
-                        break
+        turns = [[k for k in order if ((i, k) in last) == late] for i, order in enumerate(orders)]
+        size = _in_turn(sections, turns, max_chars, chosen, size)
     return chosen
+
+
+def _in_turn(
+    sections: list[tuple[list[str], list[tuple[str, bool]]]],
+    orders: list[list[int]],
+    max_chars: int,
+    chosen: list[set[int]],
+    size: int,
+) -> int:
+    """Adds to ``chosen`` one entry of each section in turn, in ``orders``, each while it fits
+    beside ``size`` characters already shown; the characters shown after."""
+    queues = [iter(order) for order in orders]
+    moved = True
+    while moved:
+        moved = False
+        for i, (heads, entries) in enumerate(sections):
+            for k in queues[i]:
+                if k in chosen[i]:
+                    continue  # shown already, as one a session must not miss
+                cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
+                if size + cost <= max_chars:
+                    chosen[i].add(k)
+                    size += cost
+                    moved = True
+                    break
+    return size
 
 
 def log_tail(path: os.PathLike[str], max_bytes: int = TAIL_BYTES) -> tuple[str, bool]:
