@@ -666,7 +666,9 @@ class Builder:
 
     def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
         """The entry of ``pool`` (default: all) with the lowest value among ``entries``."""
-        order = sorted(entries, key=lambda n: (n.meta.get("date", ""), n.id))
+        # entries of one day by their place in MEMORY.md, not by their ids: the same notes give
+        # the same MEMORY.md whatever ids they were written under
+        order = sorted(entries, key=lambda n: n.meta.get("date", ""))
         rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
         return min(
             entries if pool is None else pool,

@@ -456,7 +456,7 @@ def nrem(p: dict[str, Any]) -> dict[str, Any]:
     replaced = {s for f in filed if id(f) not in kept_ids for s in f.sources}
     weak = [w for w in weak if not set(w["sources"]) & replaced]
     bank = _file(b, kept_filed, updates)
-    by_salience = sorted(b.kept, key=lambda n: (-float(n.get("salience", 0)), n["id"]))
+    by_salience = sorted(b.kept, key=lambda n: -float(n.get("salience", 0)))  # stable: note order
     gaps = [(n, _open_question(n["text"], b.known)) for n in by_salience]
     open_questions = [{"text": q, "sources": [n["id"]]} for n, q in gaps if q][:MAX_OPEN]
     return {
