@@ -19,10 +19,26 @@ from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.notes import ID_ALPHABET, ID_LENGTH
 
-PEOPLE = ["Alice Moreau", "Bram de Vries", "Chidi Okeke", "Dana Whitfield", "Emil Novak",
-          "Farah Siddiqui", "Gus Lindqvist", "Hana Kobayashi", "Ines Carvalho", "Jonah Pryce",
-          "Kemal Arslan", "Lotte Jansen", "Mira Kowalczyk", "Nils Berg", "Orla Quinn"]
+PEOPLE = [  # fmt: skip
+    "Alice Moreau",
+    "Bram de Vries",
+    "Chidi Okeke",
+    "Dana Whitfield",
+    "Emil Novak",
+    "Farah Siddiqui",
+    "Gus Lindqvist",
+    "Hana Kobayashi",
+    "Ines Carvalho",
+    "Jonah Pryce",
+    "Kemal Arslan",
+    "Lotte Jansen",
+    "Mira Kowalczyk",
+    "Nils Berg",
+    "Orla Quinn",
+]
 THINGS = ["plays the cello", "keeps bees", "collects stamps", "rows on Sundays", "grows orchids"]
+
+
 def _id(k: int, descending: bool) -> str:
     n = 10_000 - k if descending else k
     digits = []
