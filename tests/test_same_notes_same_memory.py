@@ -19,7 +19,7 @@ from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.core import notes
 from agent_sleep.core.notes import ID_ALPHABET, ID_LENGTH
 
-PEOPLE = [  # fmt: skip
+PEOPLE = [
     "Alice Moreau",
     "Bram de Vries",
     "Chidi Okeke",
