@@ -102,20 +102,20 @@ OLD_VALUE_RE = re.compile(
     r"\b(?:instead of(?!\s+\w+ing\b)|rather than|no longer(?: \w+)?|formerly|"
     r"previously|used to(?: \w+)?|left(?!\s+(?:for|over|to|in|on|at|with|behind|out|off)\b)|"
     r"quit)\s+"
-    r"((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
-    r"|\bfrom\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)\s+(?:to|into|over to)\b"
+    r"((?:the |a |an )?[\w.:$£€%/'@-]+(?: [\w.:$£€%/'@-]+)?)"
+    r"|\bfrom\s+((?:the |a |an )?[\w.:$£€%/'@-]+(?: [\w.:$£€%/'@-]+)?)\s+(?:to|into|over to)\b"
     # "10:15 (was 9:30)", "Mountain Time (it was Pacific)"
     r"|\((?:(?:it|that|this|they) )?(?:was|were|previously|formerly|before|old)\s*:?\s+"
     r"([^)]+)\)"
     # "replaced Jenkins with …", not "replaced the bath waste trap" (a part swapped for its like)
-    r"|\b(?:replacing|replaced)\s+((?:the |a |an )?[\w.:$%/'@-]+(?: [\w.:$%/'@-]+)?)"
+    r"|\b(?:replacing|replaced)\s+((?:the |a |an )?[\w.:$£€%/'@-]+(?: [\w.:$£€%/'@-]+)?)"
     r"(?=\s+(?:with|by|for)\b|[,;.]?\s*$)",
     re.I,
 )
 # a correction's ", not A" closing a clause names the value it corrects: "the staging database
 # is on port 5433, not 5432."; "Bob likes tea, not coffee" (what follows is not negated)
 NOT_TAIL_RE = re.compile(
-    r",\s*(?:and |but )?not\s+((?:the |a |an )?[\w.:$%/'@-]+?(?: [\w.:$%/'@-]+?)?)"
+    r",\s*(?:and |but )?not\s+((?:the |a |an )?[\w.:$£€%/'@-]+?(?: [\w.:$£€%/'@-]+?)?)"
     r"[.;!)]?\s*$",
     re.I,
 )
@@ -173,7 +173,9 @@ REASON_LEAD_RE = re.compile(
     re.I,
 )
 ADDITIVE_RE = re.compile(
-    r"\b(?:also|too|as well|another|in addition|additionally|besides|plus|as another|"
+    # "too" ends what it adds to ("Mike is coming too."), not "too dark" (more than enough)
+    r"\b(?:also|too(?=\s*(?:[.,;:!?)\-—–]|$|\s+(?:and|but|so|now|then)\b))|as well|another|"
+    r"in addition|additionally|besides|plus|as another|"
     r"an? second|other than|along with|on top of)\b",  # "a second cat", not "second author"
     re.I,
 )
@@ -192,7 +194,11 @@ LEADING_RE = re.compile(
 # a decision or a change made is a fact even with "will" in it ("decided the fiscal year will
 # end on 31 December going forward", "failed over to eu-central-1 and will stay there")
 DECIDED_RE = re.compile(
-    r"\b(?:decided|agreed|confirmed|going forward|from now on)\b|\b\w+ed\b.*\band will\b", re.I
+    r"\b(?:decided|agreed|confirmed|going forward|from now on)\b|\b\w+ed\b.*\band will\b"
+    # what will be done in another's place is settled: "Fiona Grant will run the cake stall
+    # instead of Mark Ellis", "T-shirts will go at £22 instead of £20" (not "might … instead")
+    r"|\b(?:will|['’]ll)\s+(?!probably\b|maybe\b|perhaps\b|likely\b)[^.;?]*\binstead of\b",
+    re.I,
 )
 # "status page -> Instatus": an arrow is a move
 ARROW_RE = re.compile(r"\s*(?:->|→|=>)\s*")

@@ -1218,6 +1218,11 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not (marked or corrected) or _chat(old_text):
         return None
     values = _pieces(_strong_words(old_text))
+    # a name the older note opens with is one of its values too ("Mark Ellis is running the
+    # cake stall", for "… instead of Mark Ellis")
+    opening = re.match(r"\s*((?:[A-Z][\w'’-]*\s+)+)", old_text)
+    if opening and len(opening.group(1).split()) > 1:
+        values |= _pieces(tokens(opening.group(1)))
     # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
     gone -= _left_by_another(new_text, old_text)
@@ -1457,7 +1462,11 @@ _NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of)(?=[\s,.;:!?)-]|$))*"
 _ENGAGED_RE = re.compile(
     r"^\s*(?i:(?:we|I)\s+(?:have\s+|['’]ve\s+)?)?(?i:signed(?:\s+up)?\s+with|went\s+with|"
     r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked)\s+"
-    rf"(?:the\s+)?(?P<who>{_NAME})"
+    # a name, or one written in lower case ("Signed with exali today for …") before what
+    # follows it at once
+    rf"(?:the\s+)?(?P<who>{_NAME}|(?!(?:them|him|her|us|it|you|me|my|our|their|his|a|an|the|"
+    r"up|out|off|in|on|over|back|down|both|all|one|some|this|that|these|those)\b)"
+    r"[a-z][\w&'’.-]*(?=\s+(?:today|yesterday|this\s+\w+|for|to)\b))"
 )
 _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
 _CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
@@ -1470,6 +1479,8 @@ def _digits(text: str) -> bool:
     return any(ch.isdigit() for ch in cw.RESOLVED_RE.sub("", text))
 
 
+# a place a note names after a preposition: "deliver to Leeds", "from the Estonian"
+_PLACE_SAID_RE = re.compile(r"\b(?i:to|in|at|from|near|into)\s+(?:the\s+)?([A-Z][\w'’-]*)")
 ENGAGED_SHARED = 2  # content words the two share besides the names and what is done
 
 
@@ -1492,11 +1503,14 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     does = {_stem(v) for v in _DOES_RE.findall(rest)}
     # what is shared, the provider's name too where it says what it provides ("Keel & Co
     # Insurance" for "Club insurance … is with Harbour Mutual")
+    # not a place the note names ("… they can deliver to Leeds" is no new venue
+    # of "Tour opens at the Brudenell Social Club in Leeds"), nor when: "Oct" shares no service
+    named = {lemma(t) for t in _PLACE_SAID_RE.findall(rest)} - _content(who)
     shared = {
         w
         for w in (_content(rest) | _content(who)) & _content(old_text)
-        if _stem(w) not in does and not _when_word(w)
-    }  # not when: "Oct" shares no service
+        if _stem(w) not in does and not _when_word(w) and w not in named
+    }
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
     whose = {n.lower() for m in WHOSE_RE.finditer(rest) for n in m.groups() if n}
@@ -1572,10 +1586,11 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
     return []
 
 
-# a name of two words or more an entry opens with, then a verb of what it does
+# a name of two words or more an entry opens with, then a verb of what it does ("manage",
+# "are doing"; not "is", "has")
 _OPENING_NAME_RE = re.compile(
-    r"\s*(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,3})\s+(?!is\b|are\b|was\b|were\b|has\b)"
-    r"[a-z]+s?\b"
+    r"\s*(?P<name>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){1,3})\s+"
+    r"(?:(?:is|are)\s+[a-z]+ing\b|(?!is\b|are\b|was\b|were\b|has\b)[a-z]+s?\b)"
 )
 
 
@@ -1691,7 +1706,7 @@ _PENDING_RE = re.compile(
 )
 _OUTCOME_RE = re.compile(
     r"\b(?:paid|settled|approved|rejected|refused|declined|registered|signed|granted|"
-    r"released|resolved|accepted|denied)\b",
+    r"released|resolved|accepted|denied|cleared|came back|passed|failed)\b",
     re.I,
 )
 # a record's number: "INV-2026-015", "AA-55102", "BUG-2188" (not a value such as "eu-west-1")
@@ -1714,10 +1729,19 @@ def _resolved(new_text: str, old_text: str) -> Verdict | None:
         return None
     if not _OUTCOME_RE.search(new_text) or cw.found(cw.MODAL_RE, new_text):
         return None
-    codes = _codes(new_text)
-    if not codes or not codes & _codes(old_text):
+    codes = _codes(new_text) | _whose_things(new_text)
+    if not codes or not codes & (_codes(old_text) | _whose_things(old_text)):
         return None
     return Verdict(SUPERSEDE, "an outcome", "pending", "resolved")
+
+
+# a named one's thing: "Dev Patel's DBS", "Maya's passport"
+_WHOSE_THING_RE = re.compile(r"\b((?:[A-Z][\w-]+\s+)*[A-Z][\w-]+['’]s\s+[\w-]+)")
+
+
+def _whose_things(text: str) -> set[str]:
+    """The named ones' things ``text`` names, lower case ("dev patel's dbs")."""
+    return {" ".join(m.lower().replace("’", "'").split()) for m in _WHOSE_THING_RE.findall(text)}
 
 
 def _ended(new_text: str, old_text: str) -> Verdict | None:
@@ -1955,7 +1979,7 @@ def number_dropped(new_text: str, old_text: str) -> bool:
 
 
 # a day of a month: "12 June 2027", "Wed 21 Oct", "October 3rd, 2026"
-_DATE_SAID_RE = re.compile(
+DATE_SAID_RE = re.compile(
     rf"(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?"
     rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{temporal.MONTH_RE}(?:,?\s+\d{{4}})?"
     rf"|\b{temporal.MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?)",
@@ -1968,7 +1992,52 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
     Mendes and James Whitfield's wedding is on 12 June 2027 at Tidewater Pavilion", then "Sofia
     & James wedding pushed back to 19 June 2027 because the Pavilion double-booked": "… on 19
     June 2027 at Tidewater Pavilion"), on the terms of :func:`clock_put_right`."""
-    return _one_put_right(new_text, old_text, _DATE_SAID_RE)
+    return _one_put_right(new_text, old_text, DATE_SAID_RE)
+
+
+# a day moved, told with what moved before it: "Kitchen fitting pushed back to 26 October",
+# "Novatek pushed the manual deadline back to 15 October", "AGM moved to 21 October"
+_DAY_MOVED_RE = re.compile(
+    r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
+    r"(?:back|forward|out)|moved|postponed|rescheduled|delayed|shifted|changed)\s+(?:to|until|till)"
+    r"\s+(?=\S)",
+    re.I,
+)
+# words that name a day's role, not a thing: "the manual deadline" is the manual's day
+_DAY_ROLE = frozenset("deadline date day due the a an our their its his her my".split())  # noqa: SIM905
+
+
+def moved_day_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one day put right, when the newer note tells that day moved
+    and names nothing the older one does not say ("Kitchen is from Howdens, Wembley branch.
+    Fitting booked for 19 October.", then "Kitchen fitting pushed back to 26 October - Howdens'
+    fitter is on another job": "… Fitting booked for 26 October."): what moved (the words
+    before the verb, and between "pushed" and "back") is all said in the older text, at least
+    one of its words in the sentence that gives the day, and each text gives one day."""
+    m = _DAY_MOVED_RE.match(new_text)
+    if m is None:
+        return None
+    olds, news = list(DATE_SAID_RE.finditer(old_text)), list(DATE_SAID_RE.finditer(new_text))
+    if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
+        return None
+    if olds[0].group(0).lower() == news[0].group(0).lower():
+        return None
+    what = [
+        lemma(t.lower())
+        for t in tokens(m.group("what") + " " + (m.group("obj") or ""))
+        if t.lower() not in _DAY_ROLE and not _digit(t)
+    ]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    if not what or any(w not in said for w in what):
+        return None  # "The bathroom fitting …" is not the kitchen's
+    at = olds[0]
+    sentence = next(
+        (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
+    )
+    if sentence is None or not {lemma(t.lower()) for t in tokens(sentence.group(0))} & set(what):
+        return None  # the day of another thing the entry tells of
+    end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
+    return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
 
 
 def clock_put_right(new_text: str, old_text: str) -> str | None:

@@ -34,7 +34,9 @@ REMOVED_RE = re.compile(
     r"removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
     r"deleted|phased out|sunset|sunsetted|cancell?ed|is gone|are gone|was cut|were cut|"
     r"moved off|migrated off|migrated away from|off the team|no more|turned off|switched off|"
-    r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|sold|gave away|"
+    # (not "Leeds has sold out", "62% sold": tickets gone, the show stays)
+    r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|"
+    r"(?<!%)(?<!% )sold(?!\s+out\b)|gave away|"
     r"given away|gave up|given up|passed away|died|let go|laid off|dropped out|pulled out|"
     r"opted out|stepped down|steps down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",

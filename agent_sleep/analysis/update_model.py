@@ -94,6 +94,12 @@ _WORK_LOG_RE = re.compile(
     r"emailed|e-mailed|called|phoned|messaged|texted|pinged|replied|chatted|spoke|"
     r"added|created|filed|logged|noted|reminded|set up|"
     r"printed|posted|uploaded|shared|prepared|packed|sent|chased|rang|"
+    # a document worked on, with no value given it: "Updated the merch price list and sent it
+    # to Hannah" (not "Updated the rent to £950")
+    # (not "Updated Premium support terms promise …", nor a line that goes on to say more:
+    # "Updated my embassy registration. Emergency contact is Jonas")
+    r"updated(?=\s+(?:the|my|our|his|her|their|its|\d)\b)(?![^.;]*[.;]\s+\S)"
+    r"(?!(?:(?!\band\b)[^.;])*\bto\s+(?:[£$€\d]|(?-i:[A-Z])))|"
     # a request made: "Asked school for Maya to miss the morning of 21 Oct"
     r"asked|requested|enquired|inquired)\b",
     re.I,
@@ -271,6 +277,12 @@ def last_word(
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _span_for_a_day(new_text, fresh, gone):
         return verdict  # "papers must go out 21 days before the meeting" is no new AGM date
+    if _day_for_a_count(new_text, old_text, fresh, gone) or _day_for_a_count(
+        old_text, new_text, gone, fresh
+    ):
+        return verdict  # "AGM is on Wednesday 21 October … in the school hall" is no new
+        # number of seats ("School hall seats 180 people"), nor "pages 1-10 done" a new day
+        # the batch is due
     if _clock_for_a_day(fresh, gone):
         return verdict  # "Christmas concert starts at 3pm" is no new date ("Saturday 12
         # December") nor venue
@@ -297,9 +309,60 @@ def last_word(
         _languages(gone) and not _any_language(fresh)
     ):
         return verdict  # "drafts in Portuguese" is no value "signed 'Cheers, Inês'" replaces
-    if probability(new_text, old_text, verdict.why, similar) < THRESHOLD:
+    if (
+        not restated(new_text, old_text)
+        and probability(new_text, old_text, verdict.why, similar) < THRESHOLD
+    ):
         return verdict
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+RESTATED_PREFIX = 3  # words the two texts open with alike before the one figure apart
+
+
+def restated(new_text: str, old_text: str) -> bool:
+    """Whether the newer text says the older one again with one figure put right: they open
+    with the same words, RESTATED_PREFIX at least, then each gives a figure (a number, an
+    amount, a day of a month) where the other does, and the word after it is the same again or
+    the older text ends ("AGM is on Wednesday 14 October at 7pm.", then "AGM is on Wednesday
+    21 October at 7pm in the school hall"; "Float for the fair: £200 in coins from the bank.",
+    then "Float for the fair: £300 in coins, ordered from Unity Trust")."""
+    old, new = [t.lower() for t in c.tokens(old_text)], [t.lower() for t in c.tokens(new_text)]
+    i = next((k for k, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
+    if i is None or i < RESTATED_PREFIX or not _figures_alike(old[i], new[i]):
+        return _label_restated(new_text, old)
+    return i + 1 == len(old) or (i + 1 < len(new) and old[i + 1] == new[i + 1])
+
+
+def _figures_alike(a: str, b: str) -> bool:
+    """Whether two words are figures of one form, apart: "£200" and "£300", "14" and "21"
+    (not "12%" and "£12")."""
+    return (
+        a != b
+        and _has_number({a})
+        and _has_number({b})
+        and re.sub(r"[\d,.]", "", a) == re.sub(r"[\d,.]", "", b)
+    )
+
+
+def _label_restated(new_text: str, old: list[str]) -> bool:
+    """Whether the newer text is a label and a figure ("Overall renovation budget: £52,000")
+    whose label the older one says, word for word, just before a figure of the same form
+    ("Claire's overall renovation budget is £45,000 including VAT")."""
+    label = cw.LABEL_RE.match(new_text)
+    if label is None:
+        return False
+    words = [t.lower() for t in c.tokens(label.group(1))]
+    after = [t.lower() for t in c.tokens(new_text[label.end() :])]
+    if len(words) < 2 or not after:
+        return False
+    for k in range(len(old) - len(words)):
+        if old[k : k + len(words)] == words:
+            then = old[k + len(words) : k + len(words) + 2]
+            figure = next((t for t in then if t not in ("is", "are", "was", "of", "at")), "")
+            if _figures_alike(figure, after[0]):
+                return True
+    return False
 
 
 # a label that tells what happened ("Helix Bio expanded:", "Rent went up:"), not what it holds
@@ -386,7 +449,41 @@ def _new_field(new_text: str, old_text: str, names: frozenset[str]) -> bool:
             " ".join(names)
         )
     }  # fmt: skip
-    return bool(words) and not words & c._content(old_text)
+    said = c._content(old_text)
+    if not words:
+        return False
+    # the field's own noun, the label's last word, unsaid in the older note: "Kitchen
+    # worktop: solid oak" holds no new value of "Kitchen is from Howdens …" (a word any
+    # field may be of, "time", "number", is left to the rest of the label)
+    head = c._content(c.tokens(m.group("label"))[-1])
+    fresh, gone = c._values_apart(new_text, old_text)
+    if (
+        head
+        # a value of the same shape is one of the older note's field, named otherwise
+        # ("Stripe webhook endpoint: /api/v2/payments/webhook" for "… hit POST /hooks/stripe")
+        and not (_shapes(fresh) | _marks(fresh)) & (_shapes(gone) | _marks(gone))
+        and not head & _ANY_FIELD
+        and not head & set(cw.CLASS_OF)
+        # nor the older note's word said short ("temp" for "temperature")
+        and not any(w.startswith(h) for h in head for w in said)
+        and not cw.found(cw.CHANGE_RE, value)  # "Summary: standup moved to 10:15"
+    ):
+        return True
+    return not words & said
+
+
+def _marks(values: frozenset[str]) -> set[str]:
+    """The marks of form among ``values``: a path ("/hooks/stripe"), an address ("a@b")."""
+    return {mark for v in values for mark in "/@" if mark in v}
+
+
+# words of a field any thing may have: "Standup time: 10:15" is the standup's "9:30"
+_ANY_FIELD = frozenset(
+    c.lemma(w)
+    for w in """time times date dates day days hour hours number phone mobile email address
+    price cost fee rate amount total count size name location venue place deadline status
+    contact schedule version value figure limit start end""".split()  # noqa: SIM905
+)
 
 
 _ISO_DAY_RE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
@@ -493,6 +590,30 @@ def _amounts_apart(new_text: str, old_text: str) -> bool:
 
     new, old = kinds(new_text), kinds(old_text)
     return bool(new and old and not new & old)
+
+
+def _day_for_a_count(
+    new_text: str, old_text: str, fresh: frozenset[str], gone: frozenset[str]
+) -> bool:
+    """Whether every number the older text gives apart is a count or an amount (said outside
+    a day or a time of day) and every one the newer gives apart is a day's or a time's (asked
+    the other way round too: a count is no new day)."""
+
+    def inside(text: str) -> set[str]:
+        spans = [m.span() for rx in (c.DATE_SAID_RE, _CLOCK_RE) for m in rx.finditer(text)]
+        return {
+            m.group(0).lower()
+            for m in re.finditer(r"\d[\w:]*(?:[.,]\d+)*", text)
+            if any(a <= m.start() < b for a, b in spans)
+        }
+
+    if any(t.lower() in _DAY_NAMES for t in c.tokens(old_text)):
+        return False  # "… 400 Kingsland Road, in November": the older one gives a month too
+    counts = {v for v in gone if any(ch.isdigit() for ch in v)}
+    days = {v for v in fresh if any(ch.isdigit() for ch in v)}
+    return (
+        bool(counts) and bool(days) and not counts & inside(old_text) and days <= inside(new_text)
+    )
 
 
 def _whens(values: frozenset[str] | set[str]) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, lists, temporal, update_model, vital
-from agent_sleep.analysis.claims import claims
+from agent_sleep.analysis.claims import claims, tokens
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -213,6 +213,14 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, provider
                 continue
+            # a day moved of what the entry gives the day of, named as the entry names it
+            # ("Kitchen fitting pushed back to 26 October"): the entry with its day put right
+            moved = currency.moved_day_put_right(text, old_text)
+            if moved is not None and types.get(ref) != "B":  # what happened is not rewritten
+                rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
+                if rank > best:
+                    hit, best, hit_text = ref, rank, moved
+                continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
             edit = lists.edited(text, old_text)
@@ -304,8 +312,9 @@ def supersedes(
                 and temporal.ROUTINE_RE.search(old_text)
                 and not temporal.ROUTINE_RE.search(text)
                 and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
-                # no change ("again" is once more here: "Grace minded Luca again")
-                and not cw.found(cw.CHANGE_RE, _AGAIN_RE.sub("", text))
+                # no change ("again" is once more here: "Grace minded Luca again"; money
+                # raised is money taken: "Uniform sale today raised £64")
+                and not cw.found(cw.CHANGE_RE, _RAISED_RE.sub("", _AGAIN_RE.sub("", text)))
             ):
                 continue  # "Daniel's Saturday visit; they fixed the gate": one time of a routine
             if (
@@ -327,6 +336,8 @@ def supersedes(
             ):
                 continue  # "prefers running in the early morning" is no new weekly distance;
                 # "now believes 4:00 is realistic" no new time of the club's run
+            if verdict.why in WEAK and _named_apart(text, old_text, known):
+                continue  # "Cancelled the Glasgow Sunday-night hotel" is no new Manchester hotel
             if verdict.why in WEAK and currency.name_said_short(text, old_text):
                 continue  # "Fiona confirmed she'll stand again as commodore": still Fiona Blake
             if verdict.why in WEAK and update_model.aimed(text):
@@ -358,6 +369,9 @@ def supersedes(
                     placed = currency.sentence_put_right(
                         text, old_text, known, similar, _guessed(known, similar, common, False)
                     )
+                if placed is not None and _says_all_but_figures(text, old_text):
+                    placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
+                    # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
             out[k] = {
@@ -375,6 +389,58 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+# a day's or a month's name, or its short form: "Sunday-night", "Oct"
+_DAY_WORDS = frozenset(
+    [*temporal.WEEKDAYS, *temporal.MONTHS, *(w[:3] for w in (*temporal.WEEKDAYS, *temporal.MONTHS))]
+)
+
+
+def _named_apart(new: str, old: str, known: frozenset[str]) -> bool:
+    """Whether a word both texts say in lower case ("hotel") is, in each, a named one's, each
+    named by a name the other text never says ("the Glasgow Sunday-night hotel", "Manchester
+    hotel is the Ibis Styles"): two things of one kind. A word opening a sentence is a name
+    only among ``known`` ("Summary: standup moved" names no standup)."""
+    names = {n.lower() for n in known}
+
+    def bare(word: str) -> str:  # "Maya's" is Maya
+        return re.sub(r"['’]s$", "", word.lower())
+
+    def words(text: str) -> list[tuple[str, bool]]:  # each word, and whether it opens
+        return [
+            (m.group(0), not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".:;!?")
+            for m in re.finditer(r"[\w'’-]+", text)
+        ]
+
+    def namers(told: list[tuple[str, bool]], word: str) -> set[str]:
+        out: set[str] = set()
+        for k, (t, _opens) in enumerate(told):
+            if t == word:
+                out |= {
+                    bare(w)
+                    for w, opens in told[max(0, k - 3) : k]
+                    if w[:1].isupper()
+                    and (not opens or bare(w) in names)
+                    and w.lower() not in cw.STOP
+                    and w.lower().split("-")[0] not in _DAY_WORDS
+                }
+        return out
+
+    told_new, told_old = words(new), words(old)
+    said_new, said_old = {bare(t) for t, _ in told_new}, {bare(t) for t, _ in told_old}
+    shared = {t for t, _ in told_new if t.islower()} & {t for t, _ in told_old if t.islower()}
+    for word in shared:
+        a, b = namers(told_new, word), namers(told_old, word)
+        if a and b and not a & said_old and not b & said_new:
+            return True
+    return False
+
+
+def _says_all_but_figures(new: str, old: str) -> bool:
+    """Whether every word of ``old`` but its figures is a word of ``new``."""
+    said = {t.lower() for t in tokens(new)}
+    return all(t.lower() in said for t in tokens(old) if not any(ch.isdigit() for ch in t))
 
 
 # the rules' readings of a whole entry that one part of it may not share: "another attribute"
@@ -407,6 +473,7 @@ def _guessed(
 
 
 _AGAIN_RE = re.compile(r"\bagain\b", re.I)
+_RAISED_RE = re.compile(r"\braised\s+(?:over\s+|about\s+)?[£$€]\d[\d,.]*(?!\s*(?:to|from)\b)", re.I)
 # a view held, not a value: "now believes 4:00 is realistic", "thinks the venue is too small"
 _BELIEF_RE = re.compile(
     r"\b(?:believes?|believed|thinks?|thought|suspects?|suspected|feels?|felt|reckons?|"
