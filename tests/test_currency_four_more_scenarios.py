@@ -114,3 +114,20 @@ def test_a_thing_of_one_kind_named_apart_is_not_replaced() -> None:
     }
     note = ("B", "Cancelled the Glasgow Sunday-night hotel and rebooked for Tue 20 and Wed 21 Oct.")
     assert replaced(note, [old], frozenset({"Manchester", "Glasgow"})) == []
+
+
+def test_an_event_that_takes_a_facts_place_stands_as_the_fact() -> None:
+    """ "Signed with Castle Court Hotel today for the hotel block: 35 rooms …" took the place of
+    "Hotel block: 40 rooms held at the Riverside Hotel …" as an event (B) entry, and the size
+    budget then moved it out before any fact: the hotel block had no current value left."""
+    from agent_sleep.providers import offline_currency
+
+    block = "Hotel block: 40 rooms held at the Riverside Hotel for 17–20 November."
+    old = {"id": "m1", "type": "W", "date": "2026-11-01", "text": block}
+    note = "Signed with Castle Court Hotel today for the hotel block: 35 rooms, £129/night."
+    out = offline_currency.supersedes(
+        [("B", note, ["n1"], 0.8, "2026-11-10")], [old], [], frozenset(),
+        offline_currency.similarity(),
+    )  # fmt: skip
+    assert out[0]["replaces"] == "m1" and out[0]["text"] == note
+    assert out[0]["type"] == "W"

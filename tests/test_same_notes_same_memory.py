@@ -70,3 +70,24 @@ def test_ids_in_another_order_give_the_same_memory(
     two = _replay(tmp_path / "two", True, monkeypatch)
     assert "memory_evicted" in (tmp_path / "one" / ".agent-sleep" / "journal.jsonl").read_text()
     assert one == two
+
+
+def test_the_first_line_of_a_day_is_not_the_first_to_go_for_being_first(tmp_path: Path) -> None:
+    """Over the budget, entries of one day rank by what they tell: the wedding's day and venue,
+    written first that morning, outlasts the lines that tell less written after it (it was the
+    first entry moved out, for being first of its day)."""
+    ws = tmp_path / "ws"
+    wedding = (
+        "Priya Shah and Daniel Okafor's wedding is on Saturday 21 November 2026 at Hollins Barn."
+    )
+    things = ["florist", "cake", "barn", "band", "menu", "garden", "dress", "car", "venue"]
+    for k, text in enumerate([wedding] + [f"The {w} is lovely." for w in things]):
+        micro_rest(text, "W", workspace=ws, when=dt.datetime(2026, 9, 7, 9, k))
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 9, 7, 18))
+    for k in range(4):
+        text = f"{PEOPLE[k]} {THINGS[k]}."
+        micro_rest(text, "W", workspace=ws, when=dt.datetime(2026, 9, 8, 9, k))
+    sleep_cycle(ws, provider="offline", now=dt.datetime(2026, 9, 8, 18), memory_budget_chars=600)
+    memory = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    assert "The venue is lovely." not in memory  # room was made among that day's entries
+    assert wedding in memory

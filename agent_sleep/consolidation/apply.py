@@ -37,7 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_sleep.analysis import grounding, salience, vital
+from agent_sleep.analysis import distill, grounding, salience, vital
 from agent_sleep.consolidation import apply_rem, pages, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
@@ -666,9 +666,12 @@ class Builder:
 
     def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
         """The entry of ``pool`` (default: all) with the lowest value among ``entries``."""
-        # entries of one day by their place in MEMORY.md, not by their ids: the same notes give
-        # the same MEMORY.md whatever ids they were written under
-        order = sorted(entries, key=lambda n: n.meta.get("date", ""))
+        # entries of one day by what they tell (distill.information), then by their place in
+        # MEMORY.md, never by their ids: the same notes give the same MEMORY.md whatever ids
+        # they were written under, and the first line of a day ("Priya Shah and Daniel
+        # Okafor's wedding is on Saturday 21 November 2026 at Hollins Barn") is not the
+        # first to go for being first
+        order = sorted(entries, key=lambda n: (n.meta.get("date", ""), distill.information(n.text)))
         rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
         return min(
             entries if pool is None else pool,

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from agent_sleep.analysis import currency, distill, lexical, salience, temporal
+from agent_sleep.analysis import currency, distill, gazetteer, lexical, salience, temporal
 from agent_sleep.providers import offline_common, offline_currency
 from agent_sleep.providers.base import Usage
 from agent_sleep.providers.offline_common import (
@@ -128,7 +128,18 @@ def _group(
         name = max(names, key=lambda n: (counts[n], -names.index(n)))
         # "the Brandts" are the Brandt family: one page, the name's
         one = name[:-1] if name.endswith("s") and " " not in name else ""
-        return "entity", one if one and (counts[one] or one in known or one in proper) else name
+        if one and (counts[one] or one in known or one in proper):
+            return "entity", one
+        # a first name said alone is the one full name it opens ("Dev" is Dev Patel's page;
+        # a place stays itself: "Leeds" is no "Leeds Building Society")
+        full: list[str] = []
+        if " " not in name and gazetteer.kind(name) is None:
+            full = sorted(
+                {n for n in (*counts, *known, *proper) if n.startswith(name + " ")}, key=len
+            )
+        # one full name, however much more a longer reading holds ("Dev Patel DBS")
+        one = full[0] if full and all(n.startswith(full[0]) for n in full) else ""
+        return "entity", one or name
     words = [
         t
         for t in tfidf.top_terms(row, 8)
@@ -151,6 +162,7 @@ def _no_topic(word: str) -> bool:
     form ("packed", "booked", "felt"), or a time ("saturday", "day", "morning": when, not what)."""
     return (
         word in NOT_TOPICS
+        or word in _UNITS  # "eur" of "Rates in EUR"
         or word in distill.LOG_OPENERS
         or word.rstrip("s") in _TIMES
         or (len(word) >= 5 and word.endswith("ed"))
@@ -176,7 +188,11 @@ _TIMES = frozenset(
 # capitalised words that are no one's name: units and a pull request
 _UNITS = frozenset(
     "gbps mbps kbps tbps gb mb kb tb gib mib kib tib ghz mhz khz pr prs".split()  # noqa: SIM905
+    # a currency's code ("EUR 0.09 per word"), no one a page is about
+    + "eur usd gbp chf jpy cad aud nzd sek nok dkk pln czk inr cny".split()  # noqa: SIM905
 )
+# a language pair ("DE>EN", "FR > EN"): two codes, no page
+_PAIR_RE = re.compile(r"\b[A-Z]{2}\s?>\s?[A-Z]{2}\b")
 
 
 # a day, not someone or something a page is about: "Friday", "Veterans Day", "Black Friday"
@@ -201,6 +217,8 @@ def _code_or_unit(name: str, text: str) -> bool:
     """Whether ``name`` stands in ``text`` as a piece of code ("Arc<AppState>", "`Vec`",
     "Foo::bar", "Config(") or is a unit ("1 Gbps"), not a name a page is about."""
     if name.lower() in _UNITS:
+        return True
+    if any(name in pair for pair in _PAIR_RE.findall(text)):
         return True
     n = re.escape(name)
     return bool(re.search(rf"(?:[<`]|::){n}\b|\b{n}(?:<|`|::|\()", text))

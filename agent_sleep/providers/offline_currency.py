@@ -377,8 +377,12 @@ def supersedes(
             out[k] = {
                 "action": "supersede",
                 # an entry put right in place stays what it was (a fact, not the event that
-                # told its new number)
-                "type": (types.get(hit) or kind) if hit_text != text else kind,
+                # told its new number), and so does one an event takes the place of: "Signed
+                # with Castle Court Hotel today for the hotel block …" is the hotel block's
+                # fact now, kept over the size budget as the fact it replaced was
+                "type": (types.get(hit) or kind)
+                if hit_text != text or (kind == "B" and types.get(hit) == "W")
+                else kind,
                 "confidence": conf,
                 "text": hit_text,
                 "replaces": hit,

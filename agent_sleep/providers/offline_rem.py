@@ -68,7 +68,10 @@ NOT_TOPICS = frozenset(
     new old full hard easy more most much many such very only part kind sort type lots couple
     while time times moment moments thing things something someone people person place way ways
     days weeks months years year week month today tonight back help life love lots huge tiny
-    favorite favourite local whole recent current latest usual""".split()  # noqa: SIM905
+    favorite favourite local whole recent current latest usual
+    one two three four five six seven eight nine ten eleven twelve twenty hundred thousand dozen
+    away open live early late ready sorted done busy closed final main extra spare okay fine
+    sure free due""".split()  # noqa: SIM905
 )
 
 
