@@ -125,3 +125,18 @@ def test_what_falls_due_each_month_is_no_follow_up() -> None:
     texts = [a["text"] for a in out["next_session_actions"]]
     assert not any("Rent" in t for t in texts), texts
     assert any("grant report" in t for t in texts), texts
+
+
+def test_a_standing_rule_said_with_should_is_no_follow_up() -> None:
+    """ "Agency payments should go to the Qonto account" is how things stand; it was listed as
+    "Follow up: …" at every session start. Someone's "should" still is one."""
+    notes = [
+        _n("b1", "Agency payments should go to the Qonto account, not the old Sparkasse one."),
+        _n("b2", "All invoices should quote the budget code FAC-2291 from now on."),
+        _n("b3", "Jamie should confirm the florist's delivery window with the venue."),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    texts = [a["text"] for a in out["next_session_actions"]]
+    assert texts == [
+        "Follow up: Jamie should confirm the florist's delivery window with the venue."
+    ]

@@ -38,7 +38,12 @@ TOPIC_SHARE = 0.25
 
 
 _INTENT_RE = re.compile(
-    r"\b(?:need to|needs to|plan(?:s|ning)? to|want(?:s)? to|should|remember to"
+    # "should" of someone ("we should book the tiler", "Jamie should confirm …"), not a
+    # standing rule ("Agency payments should go to the Qonto account"; with a day, that one
+    # is _SHOULD_RE's)
+    r"\b(?:need to|needs to|plan(?:s|ning)? to|want(?:s)? to|(?:I|we|you|(?-i:[A-Z][a-z]+))\s+"
+    r"should|^\s*should"
+    r"|remember to"
     r"|follow up|next time|todo|deadline|due|next week|tomorrow)\b"
     # what one means to do oneself ("we will pick the cake", "I'm going to call"), not a fact
     # about a time to come ("Daniel will be the only driver")
@@ -503,6 +508,9 @@ def _routine_due(sentence: str) -> bool:
     )
 
 
+_SHOULD_RE = re.compile(r"\bshould\b", re.I)  # "Claire should confirm the tiles by Friday"
+
+
 def _intention(text: str, known: frozenset[str]) -> str:
     """The informative sentence of a note stating an intention or a plan (one's own, or
     anything to come on a day it names), or ""."""
@@ -511,7 +519,10 @@ def _intention(text: str, known: frozenset[str]) -> str:
         if (
             not s.caption
             and s.score >= distill.INFORMATIVE
-            and (_INTENT_RE.search(s.text) or (s.temporal and _WILL_RE.search(s.text)))
+            and (
+                _INTENT_RE.search(s.text)
+                or (s.temporal and (_WILL_RE.search(s.text) or _SHOULD_RE.search(s.text)))
+            )
             and not QUESTION_RE.search(s.text)
             and not _routine_due(s.text)
         ):
