@@ -91,3 +91,15 @@ def test_sleep_keeps_the_date_of_two_weeks_from_now(ws: Path) -> None:
 )
 def test_the_next_week_is_a_span(text: str, expected: str) -> None:
     assert temporal.resolve(text, dt.date(2026, 3, 9)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the tour's last night is no night before the note (a replayed band tour's notes)
+        ("Glasgow is the last night of the tour.", "Glasgow is the last night of the tour."),
+        ("Last night the van broke down.", "Last night (2023-05-07) the van broke down."),
+    ],
+)
+def test_the_last_night_of_something_is_no_day(text: str, expected: str) -> None:
+    assert temporal.resolve(text, MAY8) == expected

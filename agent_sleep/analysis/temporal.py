@@ -308,7 +308,8 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
     (re.compile(r"\bthe day before yesterday\b", re.I), _fixed(-2)),
     (re.compile(r"\bthe day after tomorrow\b", re.I), _fixed(2)),
     (re.compile(r"\byesterday\b", re.I), _fixed(-1)),
-    (re.compile(r"\blast night\b", re.I), _fixed(-1)),
+    # (not "Glasgow is the last night of the tour": the tour's last, no day before)
+    (re.compile(r"(?<!\bthe )\blast night\b", re.I), _fixed(-1)),
     (re.compile(r"\btomorrow\b", re.I), _fixed(1)),
     (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I), _fixed(0)),
     (
@@ -383,7 +384,10 @@ _EXTRACT: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("relative", re.compile(r"\b(?:yesterday|tomorrow|today|tonight|last night)\b", re.I)),
+    (
+        "relative",
+        re.compile(r"\b(?:yesterday|tomorrow|today|tonight|(?<!\bthe )last night)\b", re.I),
+    ),
     (
         "relative",
         re.compile(
