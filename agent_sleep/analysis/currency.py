@@ -1513,6 +1513,11 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     }
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
+    if not shared & {lemma(t) for t in tokens(old_text) if t.islower()} and not does & {
+        _stem(t) for t in tokens(old_text)
+    }:
+        return None  # only names shared, no service: "Going with Brook & Lacey as estate agent
+        # for Larch Close" is no new insurer of "… insurance for Larch Close is with Direct Line"
     whose = {n.lower() for m in WHOSE_RE.finditer(rest) for n in m.groups() if n}
     if shared <= whose:
         return None  # only whose it is shared: "… for Priya & Daniel's florals" is no new

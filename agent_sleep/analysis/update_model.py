@@ -449,41 +449,7 @@ def _new_field(new_text: str, old_text: str, names: frozenset[str]) -> bool:
             " ".join(names)
         )
     }  # fmt: skip
-    said = c._content(old_text)
-    if not words:
-        return False
-    # the field's own noun, the label's last word, unsaid in the older note: "Kitchen
-    # worktop: solid oak" holds no new value of "Kitchen is from Howdens …" (a word any
-    # field may be of, "time", "number", is left to the rest of the label)
-    head = c._content(c.tokens(m.group("label"))[-1])
-    fresh, gone = c._values_apart(new_text, old_text)
-    if (
-        head
-        # a value of the same shape is one of the older note's field, named otherwise
-        # ("Stripe webhook endpoint: /api/v2/payments/webhook" for "… hit POST /hooks/stripe")
-        and not (_shapes(fresh) | _marks(fresh)) & (_shapes(gone) | _marks(gone))
-        and not head & _ANY_FIELD
-        and not head & set(cw.CLASS_OF)
-        # nor the older note's word said short ("temp" for "temperature")
-        and not any(w.startswith(h) for h in head for w in said)
-        and not cw.found(cw.CHANGE_RE, value)  # "Summary: standup moved to 10:15"
-    ):
-        return True
-    return not words & said
-
-
-def _marks(values: frozenset[str]) -> set[str]:
-    """The marks of form among ``values``: a path ("/hooks/stripe"), an address ("a@b")."""
-    return {mark for v in values for mark in "/@" if mark in v}
-
-
-# words of a field any thing may have: "Standup time: 10:15" is the standup's "9:30"
-_ANY_FIELD = frozenset(
-    c.lemma(w)
-    for w in """time times date dates day days hour hours number phone mobile email address
-    price cost fee rate amount total count size name location venue place deadline status
-    contact schedule version value figure limit start end""".split()  # noqa: SIM905
-)
+    return bool(words) and not words & c._content(old_text)
 
 
 _ISO_DAY_RE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
@@ -902,6 +868,20 @@ def says_a_value(new_text: str, old_text: str) -> bool:
     fresh, _ = c._values_apart(new_text, old_text)
     return any(t[:1].isupper() and t.lower() not in said for t in told) or any(
         v.lower() not in said and v.lower() in words for v in fresh
+    )
+
+
+_NEW_RE = re.compile(r"\bnew\b", re.I)
+
+
+def tells_a_change(text: str) -> bool:
+    """Whether an event tells of a change it leaves behind: change language, a state reached
+    ("went fully vegan"), something new ("finished in 51:15 — a new personal best")."""
+    return bool(
+        c._states_a_change(text)
+        or _BECAME_RE.search(text)
+        or cw.NEW_OF_RE.search(text)
+        or _NEW_RE.search(text)
     )
 
 

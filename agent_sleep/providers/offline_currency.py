@@ -270,6 +270,9 @@ def supersedes(
                 and not currency.same_class(text, old_text)
             ):
                 continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
+            if verdict.why == "an ending" and types.get(ref) == "O" and kind != "O":
+                continue  # "Cancelled the minibus booking" ends no view ("Annoying that Hartley
+                # only told us a week before; we'd already booked the minibus")
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
             # the one value the note names as replaced, put right where the entry holds more
@@ -326,6 +329,15 @@ def supersedes(
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
+            if (
+                verdict.why == "likely update"
+                and kind == "B"
+                and not update_model.tells_a_change(text)
+            ):
+                continue  # what happened is no standing fact said again: "Van der Berg delivery
+                # in; ordered extra snake plants" keeps the £4.80 wholesale price, "U14s beat
+                # Hartley Town 3-1 in the county cup on Saturday" the tie's date ("went fully
+                # vegan", "a new personal best" do tell a change)
             if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
                 continue  # to a reading of likeness alone, a note with no value of its own puts
                 # none out ("Renewed the landlord insurance online" keeps the £447 premium)
@@ -418,22 +430,28 @@ def _named_apart(new: str, old: str, known: frozenset[str]) -> bool:
         ]
 
     def namers(told: list[tuple[str, bool]], word: str) -> set[str]:
+        """The names written right before ``word`` ("the Glasgow Sunday-night hotel")."""
         out: set[str] = set()
         for k, (t, _opens) in enumerate(told):
-            if t == word:
-                out |= {
-                    bare(w)
-                    for w, opens in told[max(0, k - 3) : k]
-                    if w[:1].isupper()
-                    and (not opens or bare(w) in names)
+            if t != word:
+                continue
+            j = k - 1
+            while j >= 0 and told[j][0][:1].isupper():
+                w, opens = told[j]
+                if (
+                    (not opens or bare(w) in names)
                     and w.lower() not in cw.STOP
                     and w.lower().split("-")[0] not in _DAY_WORDS
-                }
+                ):
+                    out.add(bare(w))
+                j -= 1
         return out
 
     told_new, told_old = words(new), words(old)
     said_new, said_old = {bare(t) for t, _ in told_new}, {bare(t) for t, _ in told_old}
-    shared = {t for t, _ in told_new if t.islower()} & {t for t, _ in told_old if t.islower()}
+    shared = {t for t, _ in told_new if t.islower() and t not in cw.STOP} & {
+        t for t, _ in told_old if t.islower()
+    }
     for word in shared:
         a, b = namers(told_new, word), namers(told_old, word)
         if a and b and not a & said_old and not b & said_new:
