@@ -174,3 +174,25 @@ def test_names_said_elsewhere_in_a_note_are_not_what_names_a_thing() -> None:
         )
         == "Terracotta pots come from Clayworks Direct, they deliver in 3 days."
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The deposit for Flat 1 is £500.", "The deposit for Flat 2 is £650."),
+        (
+            "Parents' evening for Year 7 is on 12 March.",
+            "Parents' evening for Year 8 is on 19 March.",
+        ),
+    ],
+)
+def test_two_labelled_things_said_alike_are_no_restatement(old: str, new: str) -> None:
+    """A sentence said again with one figure put right is a restatement; not where that figure
+    labels the thing ("Flat 1", "Year 7") and another figure goes unsaid."""
+    from agent_sleep.analysis import update_model
+
+    assert not update_model.restated(new, old)
+    assert update_model.restated(
+        "AGM is on Wednesday 21 October at 7pm in the school hall.",
+        "AGM is on Wednesday 14 October at 7pm.",
+    )

@@ -317,6 +317,7 @@ def last_word(
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
+_DAY_STARTS = frozenset(w[:3] for w in (*temporal.WEEKDAYS, *temporal.MONTHS))
 RESTATED_PREFIX = 3  # words the two texts open with alike before the one figure apart
 
 
@@ -327,10 +328,21 @@ def restated(new_text: str, old_text: str) -> bool:
     the older text ends ("AGM is on Wednesday 14 October at 7pm.", then "AGM is on Wednesday
     21 October at 7pm in the school hall"; "Float for the fair: £200 in coins from the bank.",
     then "Float for the fair: £300 in coins, ordered from Unity Trust")."""
-    old, new = [t.lower() for t in c.tokens(old_text)], [t.lower() for t in c.tokens(new_text)]
+    told = c.tokens(old_text)
+    old, new = [t.lower() for t in told], [t.lower() for t in c.tokens(new_text)]
     i = next((k for k, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), None)
     if i is None or i < RESTATED_PREFIX or not _figures_alike(old[i], new[i]):
         return _label_restated(new_text, old)
+    if (
+        old[i].isdigit()
+        and len(old[i]) <= 2
+        and told[i - 1][:1].isupper()
+        and old[i - 1][:3] not in _DAY_STARTS  # "Wednesday 14 October" is a day
+    ):
+        return False  # "Year 7" for "Year 8", "Flat 1" for "Flat 2": a label, no figure
+    if any(_has_number({t}) and t not in new for t in old[i + 1 :]):
+        return False  # another figure of the older text's unsaid: "Flat 2 … £650" is no new
+        # "Flat 1 … £500"
     return i + 1 == len(old) or (i + 1 < len(new) and old[i + 1] == new[i + 1])
 
 
