@@ -196,30 +196,22 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
-            # a release of the one service the entry gives a release of, done: put right
-            # ("Rolled out checkout-api v4.13.2 to production at 11:40; canary was clean")
-            release = currency.release_put_right(text, old_text)
-            if release is not None and types.get(ref) != "B":  # what happened is not rewritten
-                rank = (True, True, True, STRENGTH["a new version"], ref in held, 1.0, 0)
+            # the entry put right in place by what the note tells of the one thing it gives
+            # (_PUT_RIGHT: a release done, another provider taken on, a day moved), never an
+            # entry of a type the reading may not rewrite
+            put = next(
+                (
+                    (strength, placed)
+                    for put_right, never, strength in _PUT_RIGHT
+                    if (placed := put_right(text, old_text)) is not None
+                    and types.get(ref) not in never
+                ),
+                None,
+            )
+            if put is not None:
+                rank = (True, True, True, STRENGTH[put[0]], ref in held, 1.0, 0)
                 if rank > best:
-                    hit, best, hit_text = ref, rank, release
-                continue
-            # another provider taken on for what the entry says of, told as what happened
-            # ("Signed with Medequip Vet Engineering today - they take over all our equipment
-            # servicing"): the entry with its provider put right
-            provider = currency.provider_put_right(text, old_text)
-            if provider is not None and types.get(ref) not in ("B", "S"):  # a standing fact
-                rank = (True, True, True, STRENGTH["a new one"], ref in held, 1.0, 0)
-                if rank > best:
-                    hit, best, hit_text = ref, rank, provider
-                continue
-            # a day moved of what the entry gives the day of, named as the entry names it
-            # ("Kitchen fitting pushed back to 26 October"): the entry with its day put right
-            moved = currency.moved_day_put_right(text, old_text)
-            if moved is not None and types.get(ref) != "B":  # what happened is not rewritten
-                rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
-                if rank > best:
-                    hit, best, hit_text = ref, rank, moved
+                    hit, best, hit_text = ref, rank, put[1]
                 continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
@@ -463,6 +455,20 @@ def _says_all_but_figures(new: str, old: str) -> bool:
     """Whether every word of ``old`` but its figures is a word of ``new``."""
     said = {t.lower() for t in tokens(new)}
     return all(t.lower() in said for t in tokens(old) if not any(ch.isdigit() for ch in t))
+
+
+# what puts an entry right in place, the types of entry it never rewrites (what happened stays
+# as told; a provider only of a standing fact) and the strength of its reading: a release of
+# the one service the entry gives a release of, done ("Rolled out checkout-api v4.13.2 to
+# production at 11:40; canary was clean"); another provider taken on for what the entry says
+# of, told as what happened ("Signed with Medequip Vet Engineering today - they take over all
+# our equipment servicing"); a day moved of what the entry gives the day of, named as the entry
+# names it ("Kitchen fitting pushed back to 26 October")
+_PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str], ...] = (
+    (currency.release_put_right, ("B",), "a new version"),
+    (currency.provider_put_right, ("B", "S"), "a new one"),
+    (currency.moved_day_put_right, ("B",), "the old value named"),
+)
 
 
 # the rules' readings of a whole entry that one part of it may not share: "another attribute"
