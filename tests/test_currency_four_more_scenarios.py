@@ -196,3 +196,16 @@ def test_two_labelled_things_said_alike_are_no_restatement(old: str, new: str) -
         "AGM is on Wednesday 21 October at 7pm in the school hall.",
         "AGM is on Wednesday 14 October at 7pm.",
     )
+
+
+def test_one_figure_said_again_is_put_right_in_a_listing_entry() -> None:
+    """An entry with a list ("Tuesdays and Thursdays") is never replaced whole; its one figure a
+    restatement gives anew is put right in place, the rest kept."""
+    old = (
+        "Weekday rehearsals run 7pm to 10pm, Tuesdays and Thursdays; Sunday rehearsals are 2pm "
+        "to 5pm in the Main Hall."
+    )
+    assert rewritten(("W", old), ("W", "Weekday rehearsals run 7:30pm to 10pm.")) == (
+        "Weekday rehearsals run 7:30pm to 10pm, Tuesdays and Thursdays; Sunday rehearsals are "
+        "2pm to 5pm in the Main Hall."
+    )

@@ -194,10 +194,15 @@ LEADING_RE = re.compile(
 # a decision or a change made is a fact even with "will" in it ("decided the fiscal year will
 # end on 31 December going forward", "failed over to eu-central-1 and will stay there")
 DECIDED_RE = re.compile(
-    r"\b(?:decided|agreed|confirmed|going forward|from now on)\b|\b\w+ed\b.*\band will\b"
-    # what will be done in another's place is settled: "Fiona Grant will run the cake stall
-    # instead of Mark Ellis", "T-shirts will go at £22 instead of £20" (not "might … instead")
-    r"|\b(?:will|['’]ll)\s+(?!probably\b|maybe\b|perhaps\b|likely\b)[^.;?]*\binstead of\b",
+    r"\b(?:decided|agreed|confirmed|going forward|from now on)\b|\b\w+ed\b.*\band will\b",
+    re.I,
+)
+# what will be done in another's place is settled: "Fiona Grant will run the cake stall instead
+# of Mark Ellis", "T-shirts will go at £22 instead of £20" (not "might … instead", nor from a day
+# to come: "From Monday the Zumba class will be 9 to 10 instead of 8 to 9" is a plan until then)
+SETTLED_INSTEAD_RE = re.compile(
+    r"^(?!.*\bfrom\s+(?:next\b|tomorrow\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|the\s+\d|"
+    r"\d))(?=.*\b(?:will|['’]ll)\s+(?!probably\b|maybe\b|perhaps\b|likely\b)[^.;?]*\binstead of\b)",
     re.I,
 )
 # "status page -> Instatus": an arrow is a move

@@ -1145,8 +1145,13 @@ def _pieces(words: Iterable[str]) -> frozenset[str]:
 def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     """The values (numbers, identifiers, capitalised words; lower case, see :func:`_pieces`)
     of each phrase of a note that marks what it replaced, none for a chat turn or an
-    intention. Cached per note: sleep asks it of one new note against every entry."""
-    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
+    intention (what will be done instead of something is settled, unless from a day to come).
+    Cached per note: sleep asks it of one new note against every entry."""
+    if _chat(text) or (
+        cw.found(cw.MODAL_RE, text)
+        and not cw.found(cw.DECIDED_RE, text)
+        and not cw.SETTLED_INSTEAD_RE.search(text)
+    ):
         return ()
     out = []
     changed = cw.found(cw.CHANGE_RE, text)

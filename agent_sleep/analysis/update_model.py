@@ -340,10 +340,33 @@ def restated(new_text: str, old_text: str) -> bool:
         and old[i - 1][:3] not in _DAY_STARTS  # "Wednesday 14 October" is a day
     ):
         return False  # "Year 7" for "Year 8", "Flat 1" for "Flat 2": a label, no figure
-    if any(_has_number({t}) and t not in new for t in old[i + 1 :]):
+    # (in the older text's part that holds the figure: "…; Sunday rehearsals are 2pm to 5pm"
+    # is another part, put right or not on its own)
+    part = len(c.tokens(re.split(r";\s|\.\s", old_text)[0]))
+    if part <= i:
+        part = len(old)
+    if any(_has_number({t}) and t not in new for t in old[i + 1 : part]):
         return False  # another figure of the older text's unsaid: "Flat 2 … £650" is no new
         # "Flat 1 … £500"
     return i + 1 == len(old) or (i + 1 < len(new) and old[i + 1] == new[i + 1])
+
+
+def restated_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the one figure a restatement puts right swapped in place, when the
+    newer says nothing else the older does not ("Weekday rehearsals run 7pm to 10pm, Tuesdays
+    and Thursdays; Sunday rehearsals are 2pm to 5pm …", then "Weekday rehearsals run 7:30pm to
+    10pm": "… run 7:30pm to 10pm, Tuesdays and Thursdays; …"), else None."""
+    if not restated(new_text, old_text):
+        return None
+    said = {t.lower() for t in c.tokens(old_text)}
+    fresh = [t for t in c.tokens(new_text) if t.lower() not in said]
+    told = c.tokens(old_text)
+    i = next(k for k, (a, b) in enumerate(zip(told, c.tokens(new_text), strict=False))
+             if a.lower() != b.lower())  # fmt: skip
+    if len(fresh) != 1 or i >= len(told):
+        return None
+    m = re.search(rf"(?<![\w:.]){re.escape(told[i])}(?![\w:])", old_text)
+    return None if m is None else old_text[: m.start()] + fresh[0] + old_text[m.end() :]
 
 
 def _figures_alike(a: str, b: str) -> bool:
@@ -353,7 +376,7 @@ def _figures_alike(a: str, b: str) -> bool:
         a != b
         and _has_number({a})
         and _has_number({b})
-        and re.sub(r"[\d,.]", "", a) == re.sub(r"[\d,.]", "", b)
+        and re.sub(r"[\d,.:]", "", a) == re.sub(r"[\d,.:]", "", b)  # "7pm", "7:30pm"
     )
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -658,7 +659,9 @@ class Builder:
         conf = note.confidence if note.confidence is not None else DEFAULT_CONFIDENCE
         # above the whole weight of age: a fact from the first week outlasts yesterday's event
         if note.type in ("W", "O"):
-            kind = 0.2 if vital.impression(note.type, note.text) else 0.35
+            # an impression below any fact or liking whatever their ages (the whole weight of
+            # age, 0.3, is less than the 0.35 - 0.05 between them)
+            kind = 0.05 if vital.impression(note.type, note.text) else 0.35
         else:
             kind = 0.0
         must = 1.0 if salience.vital(note.text) else 0.0
@@ -666,16 +669,23 @@ class Builder:
 
     def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
         """The entry of ``pool`` (default: all) with the lowest value among ``entries``."""
-        # entries of one day by what they tell (distill.information), then by their place in
-        # MEMORY.md, never by their ids: the same notes give the same MEMORY.md whatever ids
-        # they were written under, and the first line of a day ("Priya Shah and Daniel
-        # Okafor's wedding is on Saturday 21 November 2026 at Hollins Barn") is not the
-        # first to go for being first
-        order = sorted(entries, key=lambda n: (n.meta.get("date", ""), distill.information(n.text)))
-        rank = {n.id: (k + 1) / len(order) for k, n in enumerate(order)}
+        # age: the entries of one day share one rank (the middle of the day's places), never
+        # one from their ids (the same notes give the same MEMORY.md whatever ids they were
+        # written under) nor from their place (the first line of a day, "Priya Shah and Daniel
+        # Okafor's wedding is on Saturday 21 November 2026 at Hollins Barn", had gone first
+        # for being first); among entries of equal value, the one that tells least goes first
+        days = Counter(n.meta.get("date", "") for n in entries)
+        before, rank_of = 0, {}
+        for day in sorted(days):
+            rank_of[day] = (before + (days[day] + 1) / 2) / len(entries)
+            before += days[day]
         return min(
             entries if pool is None else pool,
-            key=lambda n: (self._value(n, rank[n.id]), n.meta.get("date", "")),
+            key=lambda n: (
+                self._value(n, rank_of[n.meta.get("date", "")]),
+                n.meta.get("date", ""),
+                distill.information(n.text),
+            ),
         )
 
     def _enforce_budget(self) -> None:

@@ -232,6 +232,9 @@ def supersedes(
             placed = None  # the entry with the note's one value put right, when read
             if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
                 placed = currency.in_place(text, old_text, known)
+                # or the one figure it says again put right ("Weekday rehearsals run 7:30pm
+                # to 10pm": the days listed stay)
+                placed = placed or update_model.restated_put_right(text, old_text)
                 if placed is None:
                     continue  # never replaced whole: that would drop the list's other items
             verdict = currency.relation(text, old_text, known, similar)
