@@ -138,6 +138,9 @@ def test_an_event_that_takes_a_facts_place_stands_as_the_fact() -> None:
          ("B", "Van der Berg delivery in; ordered extra snake plants for Brockley.")),
         (("W", "U14 county cup tie against Hartley Town is on 3 October."),
          ("B", "U14s beat Hartley Town 3-1 in the county cup on Saturday.")),
+        # how an event went is no state reached
+        (("W", "Studio B at St Jude's is 8m x 6m, fine for scene work."),
+         ("B", "Thursday rehearsal in Studio B, first time there; went fine.")),
         # a booking cancelled ends no view of it
         (("O", "Annoying that Hartley only told us a week before; we'd already booked the "
                "minibus."),

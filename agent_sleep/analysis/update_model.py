@@ -109,7 +109,9 @@ _WORK_LOG_RE = re.compile(
 _BECAME_RE = re.compile(
     r"\b(?:went|turned|became|become|got|gone)\s+(?:fully\s+|completely\s+|totally\s+|back\s+)?"
     r"(?!(?:to|for|on|with|home|out|in|into|through|over|up|down|off|a|an|the|her|his|their|my|"
-    r"our|your|its)\b)[a-z]+",
+    r"our|your|its|"
+    # how an event went is no state reached: "first time there; went fine"
+    r"fine|well|ok|okay|smoothly|great|badly|wrong|ahead)\b)[a-z]+",
     re.I,
 )
 # a status an event gives what it names: "Invoice INV-2041 was paid", "refund approved"
