@@ -360,11 +360,10 @@ def restated_put_right(new_text: str, old_text: str) -> str | None:
     10pm": "… run 7:30pm to 10pm, Tuesdays and Thursdays; …"), else None."""
     if not restated(new_text, old_text):
         return None
-    said = {t.lower() for t in c.tokens(old_text)}
-    fresh = [t for t in c.tokens(new_text) if t.lower() not in said]
-    told = c.tokens(old_text)
-    i = next(k for k, (a, b) in enumerate(zip(told, c.tokens(new_text), strict=False))
-             if a.lower() != b.lower())  # fmt: skip
+    told, new = c.tokens(old_text), c.tokens(new_text)
+    said = {t.lower() for t in told}
+    fresh = [t for t in new if t.lower() not in said]
+    i = next(k for k, (a, b) in enumerate(zip(told, new, strict=False)) if a.lower() != b.lower())
     if len(fresh) != 1 or i >= len(told):
         return None
     m = re.search(rf"(?<![\w:.]){re.escape(told[i])}(?![\w:])", old_text)
@@ -914,12 +913,7 @@ _NEW_RE = re.compile(r"\bnew\b", re.I)
 def tells_a_change(text: str) -> bool:
     """Whether an event tells of a change it leaves behind: change language, a state reached
     ("went fully vegan"), something new ("finished in 51:15 — a new personal best")."""
-    return bool(
-        c._states_a_change(text)
-        or _BECAME_RE.search(text)
-        or cw.NEW_OF_RE.search(text)
-        or _NEW_RE.search(text)
-    )
+    return bool(c._states_a_change(text) or _BECAME_RE.search(text) or _NEW_RE.search(text))
 
 
 def _just_an_episode(
