@@ -1315,7 +1315,8 @@ def _small_count_apart(value: str, new_text: str, old_text: str) -> bool:
 # 14" and "Nov 16" are no versions, nor a number something is counted in ("3.5 TB", "2 nodes").
 _VERSION = r"v?\d+(?:\.\d+){1,2}|v\d+"
 _NAMED_VERSION_RE = re.compile(
-    r"(?P<lead>\b(?:on|to|with|uses?|using|runs?|from)\s+)?"
+    # (what a build pins or targets: "now pins Postgres 16", "targets Java 17")
+    r"(?P<lead>\b(?:on|to|with|uses?|using|runs?|from|pins?|pinned|targets?|targeting)\s+)?"
     r"\b(?P<name>[A-Z][A-Za-z][\w+#]*(?:\.js)?|[a-z]{2,}(?:[-_][a-z]{2,})+)"
     rf"(?:\s+(?P<near>{_VERSION}|\d+)|(?:\s+[a-z][\w-]*){{0,3}}?\s+(?:to|on|at)\s+(?P<far>{_VERSION}))"
     r"(?!\.?\d|[\w%:/$])(?:\s+(?P<after>[A-Za-z]+))?"

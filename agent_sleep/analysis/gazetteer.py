@@ -1,5 +1,6 @@
 """What kind of name a value is, for the names whose kind is common knowledge: a place (a
-country, a US state, a large city) or a language (which is also a nationality's adjective).
+country, a US state, a large or well-known city: some 650 cities of every continent)
+or a language (which is also a nationality's adjective).
 
 Currency needs it where a change says nothing of what changed: "Bob moved to Berlin" changes
 where Bob lives, not "Bob works at Google"; "Alice now speaks German" says nothing of "Alice is
@@ -42,6 +43,13 @@ _MULTI = [
     "abu dhabi", "kuala lumpur", "ho chi minh city", "new delhi", "north carolina",
     "south carolina", "north dakota", "south dakota", "new jersey", "new mexico",
     "new hampshire", "rhode island", "west virginia", "the bay area", "bay area",
+    "the hague", "san sebastian", "novi sad", "cluj-napoca", "st petersburg", "saint petersburg",
+    "chiang mai", "da nang", "phnom penh", "dar es salaam", "port elizabeth", "gold coast",
+    "san antonio", "fort worth", "el paso", "new haven", "fort lauderdale", "baton rouge",
+    "little rock", "des moines", "green bay", "ann arbor", "grand rapids", "st paul",
+    "santa fe", "santa barbara", "long beach", "santa monica", "santa cruz", "quebec city",
+    "la paz", "panama city", "san juan", "santo domingo", "playa del carmen", "porto alegre",
+    "belo horizonte", "milton keynes", "aix-en-provence",
 ]  # fmt: skip
 _STATES = """
 alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho
@@ -75,6 +83,39 @@ chattanooga charleston boulder berkeley palo alto seattle tacoma spokane lima bo
 bogotá medellin medellín quito caracas montevideo asuncion havana guadalajara
 monterrey cancun tijuana
 """.split()  # noqa: SIM905
+_MORE_CITIES = """
+sheffield nottingham leicester coventry newcastle sunderland southampton portsmouth plymouth
+norwich york exeter canterbury aberdeen dundee inverness swansea waterford kilkenny bournemouth
+galway rennes reims dijon grenoble avignon rouen toulon brest perpignan besancon besançon
+limoges annecy biarritz calais clermont-ferrand bologna genoa palermo catania bari verona
+trieste padua padova pisa siena parma modena perugia cagliari brescia bergamo lecce zaragoza
+murcia alicante cordoba córdoba valladolid vigo gijon gijón salamanca pamplona cadiz cádiz
+tarragona girona ibiza braga coimbra faro funchal aveiro bonn bremen hanover hannover nuremberg
+nürnberg dortmund essen duisburg bochum münster mannheim karlsruhe freiburg heidelberg augsburg
+kiel lübeck lubeck rostock potsdam mainz wiesbaden aachen regensburg würzburg wurzburg graz
+salzburg innsbruck linz klagenfurt lausanne lucerne luzern lugano eindhoven groningen
+maastricht leiden delft haarlem nijmegen tilburg arnhem bruges brugge leuven liege liège namur
+charleroi aarhus odense aalborg malmo malmö uppsala linköping linkoping örebro orebro tampere
+turku oulu espoo trondheim stavanger tromso tromsø lodz łódź poznan poznań szczecin lublin
+katowice bydgoszcz ostrava plzen pilsen olomouc bratislava kosice košice debrecen szeged tartu
+kaunas klaipeda dubrovnik zadar rijeka sarajevo mostar skopje podgorica tirana pristina
+timisoara iasi constanta brasov varna plovdiv heraklion patras nicosia limassol valletta
+antalya adana kharkiv dnipro novosibirsk yekaterinburg kazan hiroshima sendai okinawa incheon
+daegu gwangju tianjin nanjing xian xi'an chongqing suzhou xiamen qingdao dalian kunming harbin
+macau macao kaohsiung taichung phuket pattaya vientiane yangon mandalay cebu davao surabaya
+bandung yogyakarta penang ahmedabad jaipur lucknow kochi cochin chandigarh islamabad peshawar
+chittagong kabul tashkent almaty astana bishkek ulaanbaatar manama sharjah haifa damascus
+aleppo luxor giza rabat fes tangier agadir oran tripoli benghazi khartoum mombasa arusha
+zanzibar kinshasa luanda maputo windhoek gaborone pretoria bloemfontein abidjan kumasi freetown
+monrovia bamako ouagadougou niamey conakry douala yaounde yaoundé wollongong geelong dunedin
+queenstown rotorua suva louisville lexington jacksonville knoxville rochester syracuse albany
+scranton harrisburg allentown newark trenton wilmington norfolk durham greensboro asheville
+greenville tallahassee gainesville sarasota tulsa wichita topeka akron dayton fargo missoula
+bozeman reno fresno bakersfield pasadena juneau fairbanks saskatoon kelowna mississauga
+valparaiso valparaíso cusco cuzco arequipa guayaquil cuenca barranquilla cartagena puebla
+oaxaca merida mérida tulum brasilia brasília recife fortaleza curitiba manaus florianopolis
+florianópolis
+""".split()  # noqa: SIM905
 _LANGUAGES = """
 english french german spanish italian portuguese dutch flemish danish swedish norwegian
 finnish icelandic polish czech slovak hungarian romanian bulgarian serbian croatian
@@ -92,7 +133,7 @@ italian greek turkish
 """.split()  # noqa: SIM905
 
 KINDS: dict[str, str] = {
-    **{w: PLACE for w in [*_COUNTRIES, *_MULTI, *_STATES, *_CITIES]},
+    **{w: PLACE for w in [*_COUNTRIES, *_MULTI, *_STATES, *_CITIES, *_MORE_CITIES]},
     **{w: LANGUAGE for w in _LANGUAGES},
 }
 

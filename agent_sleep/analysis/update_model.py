@@ -777,9 +777,35 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
         return True  # "Saturday 28 November" for "Saturday 21 November": a day for a day
     if vital.kinds(new_text) & vital.kinds(old_text) & {"diet", "health"}:
         return True  # "went fully vegan" for "is vegetarian"
-    if gazetteer.PLACE in c._kinds_of(fresh, new_text) & c._kinds_of(gone, old_text):
+    places_new, places_old = c._kinds_of(fresh, new_text), c._kinds_of(gone, old_text)
+    if _moved_another(new_text, old_text):
+        pass  # "Ivo moved the meeting to Utrecht" says nothing of where Ivo lives
+    elif gazetteer.PLACE in places_new & places_old:
         return True  # "now lives in Marseille" for "rents a flat in Valencia"
+    elif (gazetteer.PLACE in places_new and _says_where(old_text)) or (
+        gazetteer.PLACE in places_old and _says_where(new_text)
+    ):
+        return True  # "has moved house to Utrecht" for "Ivo's home base is Cork" (a place
+        # the gazetteer leaves out: it is also a word)
     return _same_shape(fresh, gone)
+
+
+def _moved_another(new_text: str, old_text: str) -> bool:
+    """Whether ``new_text`` moves something the older text does not name, other than a home
+    ("moved the meeting to Utrecht", "moved his office"; not "moved house", "Our office moved"
+    of "Our office is in Lisbon")."""
+    said = c._content(old_text)
+    return any(
+        x.head == "mov"
+        and any(w not in said and cw.CLASS_OF.get(w) != "location" for w in x.owner)
+        for x in claims(new_text)
+    )
+
+
+def _says_where(text: str) -> bool:
+    """Whether a claim of ``text`` says where its owner lives or is based (the ``location``
+    class of ``change_words.CLASSES``: "resides in", "home base is") with a value of its own."""
+    return any("location" in x.attrs and x.values for x in claims(text))
 
 
 # a state told as going on, not as changed: "Tomás still owns ledger-api" (not "still in B207",
