@@ -876,6 +876,9 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
         and new.owner <= {old.head} | set(old.values)
         and bool(new.values)
         and _comparable(new, replace(old, values=tuple(said)))
+        # not of two things: "Living room paint is now Hardwick White" is no new colour of
+        # "Front door to be painted Farrow & Ball Railings"
+        and not (_lemmas(new.qualifiers) - _lemmas(_bag(old)) and old.owner - _bag(new))
     )
     anchor = anchor or acted
     if not anchor or not (new.attrs & old.attrs or named or acted) or not (new.change or new.old):
@@ -888,6 +891,10 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
         return Verdict(OTHER, "no new value")
     gone = (frozenset(old.values) | old.owner) - _bag(new)
     return Verdict(SUPERSEDE, "change language", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _lemmas(words: frozenset[str]) -> set[str]:
+    return {lemma(w) for w in words}
 
 
 def _masked(c: Claim) -> str:
