@@ -1037,17 +1037,27 @@ def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> b
     return not {w.casefold() for w in shared} & replaced
 
 
+_WORD_RE = re.compile(r"[\w'’-]+")
+
+
 def _named(word: str, *texts: str) -> bool:
     """Whether ``word`` is written capitalised past a sentence's start in one of ``texts``
     ("Happy hour tonight; Jordan is skipping it"): a name, not a word that opens a sentence
-    ("Invoice INV-2041 was paid")."""
+    ("Invoice INV-2041 was paid"), nor one also written in lower case ("the Stripe secret"
+    beside "AWS Secrets Manager")."""
     pattern = re.compile(rf"\b{re.escape(word)}", re.I)
+    named = False
     for text in texts:
         for m in pattern.finditer(text):
             before = text[: m.start()].rstrip()
-            if m.group(0)[:1].isupper() and before and before[-1] not in ".!?":
-                return True
-    return False
+            if not m.group(0)[:1].isupper():
+                said = _WORD_RE.match(text, m.start())
+                if said is not None and lemma(said.group(0)) == word.casefold():
+                    return False  # "the Stripe secret" too: a word, and part of a name
+                    # elsewhere ("AWS Secrets Manager")
+                continue
+            named = named or bool(before) and before[-1] not in ".!?"
+    return named
 
 
 _IN_WORD_RE = re.compile(r"\bin ([A-Z][a-z]+)\b")
