@@ -26,6 +26,7 @@ MOVES = [
     ("Hana's home is in Palermo.", "Hana has moved house to Uppsala.", "Hana"),
     ("Ivo's home base is Cork.", "Ivo moved house to Tampere.", "Ivo"),
     ("Wiremu resides in Split.", "Wiremu has moved house to Graz.", "Wiremu"),
+    ("Juno's home base is Zagreb.", "Juno has moved house to Cork.", "Juno"),
 ]
 PINS = [
     ("The billing service runs on Postgres 13.", "The billing service now pins Postgres 16."),

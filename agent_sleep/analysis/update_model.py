@@ -803,9 +803,17 @@ def _moved_another(new_text: str, old_text: str) -> bool:
 
 
 def _says_where(text: str) -> bool:
-    """Whether a claim of ``text`` says where its owner lives or is based (the ``location``
-    class of ``change_words.CLASSES``: "resides in", "home base is") with a value of its own."""
-    return any("location" in x.attrs and x.values for x in claims(text))
+    """Whether a claim of ``text`` says where its owner lives or is based, with a value of its
+    own: a word of the ``location`` class of ``change_words.CLASSES`` ("resides in", "home base
+    is"), or a home moved ("has moved house to Cork")."""
+    return any(
+        x.values
+        and (
+            "location" in x.attrs
+            or (x.head == "mov" and any(cw.CLASS_OF.get(w) == "location" for w in x.owner))
+        )
+        for x in claims(text)
+    )
 
 
 # a state told as going on, not as changed: "Tomás still owns ledger-api" (not "still in B207",
