@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -1524,6 +1525,9 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         for w in (_content(rest) | _content(who)) & _content(old_text)
         if _stem(w) not in does and not _when_word(w) and w not in named
     }
+    # the trade a provider's name says, for the trade the entry names ("Brightwire Electrical"
+    # for "Electrician for the rewire", "Dunn Plumbing" for "Plumber")
+    shared |= {w for w in _content(who) if any(_trade_alike(w, x) for x in _content(old_text))}
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
     if not shared & {lemma(t) for t in tokens(old_text) if t.islower()} and not does & {
@@ -1562,6 +1566,23 @@ def _makes_apart(new_text: str, old_text: str) -> bool:
 
 # whose a thing is: "Priya & Daniel's", "Maya's"
 WHOSE_RE = re.compile(r"\b([A-Z][a-z]+)(?:\s+(?:&|and)\s+([A-Z][a-z]+))?['’]s\b")
+
+
+TRADE_PREFIX = 5  # letters two words of one trade open with alike ("plumb-ing", "plumb-er")
+_TRADE_ENDINGS = ("al", "ian", "ing", "er", "ers", "ry", "ist", "ists")
+
+
+def _trade_alike(a: str, b: str) -> bool:
+    """Whether two different words name one trade: the same opening of TRADE_PREFIX letters
+    or more, each then ending in a trade's ending or nothing ("electrical" and "electrician",
+    "plumbing" and "plumber"; not "station" and "stationery", nor "election")."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return False
+    n = len(os.path.commonprefix([a, b]))
+    return n >= TRADE_PREFIX and all(
+        w[n:] == "" or w[n:] in _TRADE_ENDINGS or w[n - 1 :] in _TRADE_ENDINGS for w in (a, b)
+    )
 
 
 def _stem(word: str) -> str:
