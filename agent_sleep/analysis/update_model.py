@@ -1046,6 +1046,9 @@ def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> b
 
 
 _WORD_RE = re.compile(r"[\w'’-]+")
+# what joins the pieces of an address or a path, on either side of a word ("." or ":" only
+# before more of it: a sentence's full stop is none)
+_IN_ADDRESS_RE = re.compile(r"[@/_]|[.:]\S")
 
 
 def _named(word: str, *texts: str) -> bool:
@@ -1060,7 +1063,14 @@ def _named(word: str, *texts: str) -> bool:
             before = text[: m.start()].rstrip()
             if not m.group(0)[:1].isupper():
                 said = _WORD_RE.match(text, m.start())
-                if said is not None and lemma(said.group(0)) == word.casefold():
+                if (
+                    said is not None
+                    and lemma(said.group(0)) == word.casefold()
+                    # a word of the text, not a piece of an address or a path
+                    # ("beryl.hughes@…", "prod/payments/stripe")
+                    and not _IN_ADDRESS_RE.match(text, said.end())
+                    and not _IN_ADDRESS_RE.match(text[::-1], len(text) - m.start())
+                ):
                     return False  # "the Stripe secret" too: a word, and part of a name
                     # elsewhere ("AWS Secrets Manager")
                 continue
