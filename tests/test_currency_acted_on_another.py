@@ -23,11 +23,17 @@ KEPT = [
         "Front door to be painted Farrow & Ball Railings.",
         "Living room paint is now Hardwick White - the grey looked too dark on the big wall.",
     ),
-    ("Self-serve trial lasts 14 days.", "Cut log retention from 14 days to 7 days to save on storage."),
+    (
+        "Self-serve trial lasts 14 days.",
+        "Cut log retention from 14 days to 7 days to save on storage.",
+    ),
 ]
 REPLACED = [
     ("The suite uses pytest 7.4.", "Bumped pytest to 8.2."),
-    ("Clinic opening hours on Saturdays are 9:00-13:00.", "Saturday hours were extended to 9:00-16:00."),
+    (
+        "Clinic opening hours on Saturdays are 9:00-13:00.",
+        "Saturday hours were extended to 9:00-16:00.",
+    ),
     ("Kitchen walls to be painted Skimming Stone.", "Kitchen paint is now Pavilion Gray."),
 ]
 

