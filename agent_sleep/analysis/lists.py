@@ -84,7 +84,10 @@ yesterday recently finally officially week month year last this ago since stack 
 lineup roster mix too also either"""
 _IDLE = frozenset(_IDLE_WORDS.split())
 _CLAUSE_RE = re.compile(
-    r"\s*(?:;|:(?!\d)|\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
+    # a title's full stop ends no clause ("Dr. Fletcher no longer works Mondays")
+    r"\s*(?:;|:(?!\d)|"
+    + "".join(rf"(?<!\b{t.capitalize()})" for t in sorted(TITLES))
+    + r"\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
     # "dropped chess and took up football": a second verb after "and"
     r"\s+and\s+(?=(?:\S+\s+){0,2}?(?:took|takes|picked|added|joined|started|signed|left|quit|"
     r"dropped)\b))\s*"
@@ -210,13 +213,23 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
                 continue
             if n > 1 and {item.split()[0].lower(), item.split()[-1].lower()} & cw.STOP:
                 continue  # "builds in" is no item: "builds" is
+            if n > 1 and item[:1].islower() and any(w[:1].isupper() for w in item.split()[1:]):
+                continue  # "works Mondays" is no item of "works Mondays and Wednesdays"
             if any(item.lower() in f.lower().split() or item.lower() in f.lower() for f in found):
                 continue
             if any(_in_list(old_text, s, e, loose) for s, e in _spans(old_text, item)):
                 found.append(item)
             elif n == 1 and (base := _base_in(item, old_text, loose)):
                 found.append(base)  # "stopped swimming" for "swim"
-    return found
+    # a word said right before another item is no item of its own: it says what is done with
+    # it ("no longer works Mondays": Mondays went, "works" did not)
+    return [f for f in found if not any(g != f and _next_to(f, g, clause) for g in found)]
+
+
+def _next_to(first: str, then: str, clause: str) -> bool:
+    """Whether ``then`` follows ``first`` in ``clause`` with nothing but a space between."""
+    rx = rf"(?<![\w-]){re.escape(first)}\s+{re.escape(then)}(?![\w-])"
+    return re.search(rx, clause, re.I) is not None
 
 
 def _base_in(word: str, old_text: str, loose: bool) -> str:

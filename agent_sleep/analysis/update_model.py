@@ -194,6 +194,16 @@ def logged_work(text: str) -> bool:
     return bool(_WORK_LOG_RE.search(text))
 
 
+def _a_plan(text: str, names: frozenset[str]) -> bool:
+    """Whether a note says only what is to come: a time to come, and every claim of it an
+    intention ("will be 1pm Friday from next week"; not "moved to the music room - the refurb
+    will take all term", whose move is done)."""
+    if not _FUTURE_RE.search(text):
+        return False
+    told = c.claims(text, names)
+    return bool(told) and all(t.modal for t in told)
+
+
 def last_word(
     new_text: str,
     old_text: str,
@@ -222,6 +232,10 @@ def last_word(
     if (verdict.why in _PLANNED and _FUTURE_RE.search(new_text)) or _DAY_TO_COME_RE.match(new_text):
         return verdict  # "Tom is moving to Rome next month": until then, Paris holds; so
         # does v4.12.0 for "Tomorrow's checkout-api release is v4.13.2"
+    if _a_plan(new_text, names):
+        return verdict  # "From next week the staff meeting will be 1pm Friday instead of 8am
+        # Monday": nothing has changed yet, and when it comes due (consolidation/due.py) it is
+        # read again as done; the rules' reading of another pair ("no claim") says nothing of it
     if (
         _LABELLED_RE.search(new_text)
         or _WORK_LOG_RE.search(new_text)
