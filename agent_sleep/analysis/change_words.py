@@ -114,9 +114,9 @@ OLD_VALUE_RE = re.compile(
 )
 # a correction's ", not A" closing a clause names the value it corrects: "the staging database
 # is on port 5433, not 5432."; "Bob likes tea, not coffee" (what follows is not negated)
+_NOT_WORD = r"(?:[\w.:$£€%/'@-]|(?<=\d),(?=\d{3}\b))+?"  # "£4,260" is one word
 NOT_TAIL_RE = re.compile(
-    r",\s*(?:and |but )?not\s+((?:the |a |an )?[\w.:$£€%/'@-]+?(?: [\w.:$£€%/'@-]+?)?)"
-    r"[.;!)]?\s*$",
+    rf",\s*(?:and |but )?not\s+((?:the |a |an )?{_NOT_WORD}(?: {_NOT_WORD})?)[.;!)]?\s*$",
     re.I,
 )
 # the old value named as what was replaced, wherever the clause's subject is: "swapped A for B",

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
 from agent_sleep.analysis.claims import Claim, claims, lemma, to_an_act, tokens
+from agent_sleep.analysis.restated import restated
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
            "relation", "likeness", "restates", "same_subject", "shared_names",
@@ -757,12 +758,16 @@ def _when(values: Iterable[str]) -> bool:
     return bool(_fine_kinds(values) & _WHEN_KINDS)
 
 
+_NUMBERISH_RE = re.compile(r"[\d.,:%]+(?:[a-z]{0,3}|/[a-z]+)")
+
+
 def _comparable(new: Claim, old: Claim) -> bool:
     """With a generic verb ("moved to", "is now"), the two claims must give values of a kind:
     a number or a name for a number or a name, or words where the old one states a role."""
 
     def kinds(values: Sequence[str]) -> set[str]:
-        return {("n" if re.fullmatch(r"[\d.,:%]+[a-z]{0,3}", v) else "w") for v in values}
+        # a rate is a number ("65/month", "£12/hr")
+        return {("n" if _NUMBERISH_RE.fullmatch(v) else "w") for v in values}
 
     if new.values and old.values:
         # what the old claim says already ("rebooked his Bogotá flight for the 17th") is no
@@ -1000,6 +1005,9 @@ def relation(
         labelled = _one_label(told[0], old_text) if len(told) > 1 else None
     if labelled is not None:
         return labelled
+    said_again = restated(new_text, old_text)  # "Saturday hours are 8:30am to 12:30pm"
+    if said_again is not None:
+        return Verdict(SUPERSEDE, "a new value", *said_again)
     version = (
         _new_version(new_text, old_text)
         or _new_one(new_text, old_text)
@@ -1178,16 +1186,31 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
+# what only might be, or might have been: no correction of a fact
+_HEDGED_RE = re.compile(
+    r"\b(?:might|may|could|would|should|maybe|perhaps|possibly|probably|likely|plan(?:s|ning)? "
+    r"to|want(?:s)? to|hope(?:s)? to)\b",
+    re.I,
+)
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _not_tails(text: str) -> tuple[str, ...]:
     """What a note's closing ", not A" corrects, per sentence or part of one between ";" ("the
     staging database is on port 5433, not 5432"); none for a chat turn or an intention."""
-    if _chat(text) or (cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text)):
+    # a note that calls itself a correction corrects a rule's figure too ("Correction: call the
+    # team if ketones are above 1.0, not 1.5"), but not what only might be
+    remark = lexical.DISCOURSE_RE.match(text)
+    correction = remark is not None and remark.group(1) and not _HEDGED_RE.search(text)
+    if _chat(text) or (
+        cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text) and not correction
+    ):
         return ()
-    found = (  # a sentence's parts between ";" too: "…, not 14-17 May; the hosts misread …"
+    found = (  # a sentence's parts between ";" or a spaced dash too: "…, not 14-17 May; the
+        # hosts misread …", "£1,100, not £900 - Jess sent the wrong draft"
         cw.NOT_TAIL_RE.search(part)
         for sentence in lexical.sentences(text)
-        for part in re.split(r";\s+", sentence)
+        for part in re.split(r";\s+|\s+[-–—]\s+", sentence)
     )
     return tuple(m.group(1) for m in found if m)
 
@@ -1251,13 +1274,37 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     ours = _our_switch(new_text, old_text, gone)
     if not fresh or (shared and not ours and _modified_apart(new_text, old_text, shared)):
         return None
-    if not shared and not any(_BUILD_RE.fullmatch(p) for p in gone) and not ours:
+    if (
+        not shared
+        and not any(_BUILD_RE.fullmatch(p) for p in gone)
+        and not ours
+        and not _decided_instead(new_text, old_text, gone)
+    ):
         return None  # a build number is one thing's: "from Unity 2022.3.21f1 to 2022.3.45f1"
     told = claims(old_text)
-    if told and all(c.past for c in told) and not _ARRANGED_RE.match(old_text):
+    # an event's figure put right ("final invoice came in: £4,260" / "…'s final invoice is
+    # £4,620, not £4,260") is the entry corrected; a past event otherwise stays what it was
+    if (
+        told
+        and all(c.past for c in told)
+        and not _ARRANGED_RE.match(old_text)
+        and not (corrected and gone <= corrected)
+    ):
         return None
     was, now = " ".join(sorted(gone)), " ".join(sorted(fresh))
     return Verdict(SUPERSEDE, "the old value named", was, now)
+
+
+def _decided_instead(new_text: str, old_text: str, gone: set[str]) -> bool:
+    """Whether the newer note settles on something in place of a name the older one gives as
+    its value, for good ("Ordering Dalefoot peat-free compost instead of Melcourt from now on"
+    for "Potting mix is Melcourt SylvaGrow"), though the two share no other word: the name is
+    the older note's value (not who or what it is about) and no word of time marks one
+    occasion."""
+    if not (cw.found(cw.DECIDED_RE, new_text) and cw.found(cw.OLD_VALUE_RE, new_text)):
+        return False
+    told = claims(old_text)
+    return bool(told) and gone <= set(told[0].values) and not gone & told[0].owner
 
 
 # an arrangement told as done, with no one doing it: "Crane for lift-out booked with Bayliss
