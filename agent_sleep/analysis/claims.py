@@ -283,6 +283,8 @@ def _verb_at(toks: list[str]) -> int:
             or nxt in cw.BASE_VERBS
             or nxt in cw.PAST
             or (nxt.endswith("s") and nxt in cw.CLASS_OF)  # "the office hours happens"
+            # "Committee meetings moved to the music room": a change told in the past
+            or (nxt.endswith("ed") and (nxt in cw.GENERIC or cw.change_word(nxt)))
         ):
             continue  # "my dance moves get …": a plural noun before its verb
         if low in cw.GENERIC or cw.change_word(low):
@@ -493,7 +495,7 @@ def _claim(
         owner = set()
     head, values, words = _predicate(pred, names, skip, attrs, bare)
     old = _old_values(clause)
-    modal = cw.found(cw.MODAL_RE, clause) and not (
+    modal = cw.intended(clause) and not (
         decided or cw.found(cw.DECIDED_RE, clause) or _DEADLINE_RE.search(clause)
     )
     claim = Claim(

@@ -1164,7 +1164,7 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
     intention (what will be done instead of something is settled, unless from a day to come).
     Cached per note: sleep asks it of one new note against every entry."""
     if _chat(text) or (
-        cw.found(cw.MODAL_RE, text)
+        cw.intended(text)
         and not cw.found(cw.DECIDED_RE, text)
         and not cw.SETTLED_INSTEAD_RE.search(text)
     ):
@@ -1202,9 +1202,7 @@ def _not_tails(text: str) -> tuple[str, ...]:
     # team if ketones are above 1.0, not 1.5"), but not what only might be
     remark = lexical.DISCOURSE_RE.match(text)
     correction = remark is not None and remark.group(1) and not _HEDGED_RE.search(text)
-    if _chat(text) or (
-        cw.found(cw.MODAL_RE, text) and not cw.found(cw.DECIDED_RE, text) and not correction
-    ):
+    if _chat(text) or (cw.intended(text) and not cw.found(cw.DECIDED_RE, text) and not correction):
         return ()
     found = (  # a sentence's parts between ";" or a spaced dash too: "…, not 14-17 May; the
         # hosts misread …", "£1,100, not £900 - Jess sent the wrong draft"
