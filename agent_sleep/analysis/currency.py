@@ -250,6 +250,8 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
         return Verdict(OTHER, "another qualifier")
     if _other_nouns(new, old) and not new.new_of & old.attrs:  # "a new number": the phone's
         return Verdict(OTHER, "another attribute")
+    if _contact_kinds_apart(new.text, old.text):  # a personal email is no new work email
+        return Verdict(OTHER, "another attribute")
     if _kinds_apart(new, old) and not new.old & (set(old.values) | old.words):
         return Verdict(OTHER, "another relation")
     labels = {w for w in new.words if _LABEL.search(w)}, {w for w in old.words if _LABEL.search(w)}
@@ -311,6 +313,22 @@ def _entered(new: Claim, old: Claim) -> bool:
         and bool(_ENTERED_RE.search(new.text))
         and not classes & {"employer", "location"} - ({new.head} | new.attrs)
     )
+
+
+# which of one person's addresses or numbers: "work email", "personal email", "home phone"
+_CONTACT_KIND_RE = re.compile(
+    r"\b(work|personal|home|private|office|mobile|landline|cell)\s+(?:e-?mail|phone|number|"
+    r"address|line)\b",
+    re.I,
+)
+
+
+def _contact_kinds_apart(new_text: str, old_text: str) -> bool:
+    """Whether the two texts name kinds of one contact detail and share none ("Ngozi's
+    personal email" / "Ngozi's work email")."""
+    new = {k.lower() for k in _CONTACT_KIND_RE.findall(new_text)}
+    old = {k.lower() for k in _CONTACT_KIND_RE.findall(old_text)}
+    return bool(new) and bool(old) and not new & old
 
 
 def _other_nouns(new: Claim, old: Claim) -> bool:
@@ -1183,7 +1201,18 @@ def _marked_old(text: str) -> tuple[frozenset[str], ...]:
                 )
                 if named:
                     out.append(named)
+    # who no longer does it: "Priya is no longer doing our environment art; Tomas Berg takes
+    # over" marks Priya as the value replaced
+    for m in _NO_LONGER_WHO_RE.finditer(text):
+        out.append(_pieces(tokens(m.group("who"))))
     return tuple(out)
+
+
+_NO_LONGER_WHO_RE = re.compile(
+    r"(?:^|[;.]\s+)(?P<who>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:is |are )?no longer "
+    r"(?:doing|does|do|running|runs|handling|handles|leading|leads|covering|covers|works on|"
+    r"working on|our|the|a|an)\b"
+)
 
 
 # what only might be, or might have been: no correction of a fact
@@ -2276,6 +2305,35 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
     if not names(new_text) & names(old_text):
         return None
     return old_text.replace(old, new)
+
+
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# a person's own email said as it is now: "Dana Whitfield's email is d.whitfield@…", "Dana's
+# new work email: …"
+_OWN_EMAIL_RE = re.compile(
+    r"\b([A-Z][\w-]+(?: [A-Z][\w'’-]+)?)['’]s (?:new )?(?:(work|personal|home|private)\s+)?"
+    r"e-?mail(?: address)?(?: is|:)\s"
+)
+_EMAIL_KIND_RE = re.compile(r"\b(work|personal|home|private)\s+e-?mail", re.I)
+
+
+def email_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one email address put right, when the newer note gives one
+    address as a person's own ("Dana Whitfield's email is d.whitfield@norbridge-analytics.com")
+    and the older one's address is said after that person's name ("Norbridge contact is Dana
+    Whitfield, dana.whitfield@norbridge.com"); else None."""
+    own = _OWN_EMAIL_RE.search(new_text)
+    if own is None or cw.intended(new_text):
+        return None
+    new, old = _EMAIL_RE.findall(new_text), _EMAIL_RE.findall(old_text)
+    if len(new) != 1 or len(old) != 1 or new[0].casefold() == old[0].casefold():
+        return None
+    if not _said_after(own.group(1), old_text[: old_text.index(old[0])]):
+        return None  # "… Priya's email is …" is no new address of "Tom Reed, tom@…"
+    kinds = {k.lower() for k in _EMAIL_KIND_RE.findall(old_text)}
+    if own.group(2) and kinds and own.group(2).lower() not in kinds:
+        return None  # a personal email is no new work email
+    return old_text.replace(old[0], new[0].rstrip("."))
 
 
 def _owners(text: str) -> frozenset[str]:

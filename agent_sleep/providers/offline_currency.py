@@ -471,6 +471,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.release_put_right, ("B",), "a new version"),
     (currency.provider_put_right, ("B", "S"), "a new one"),
     (currency.moved_day_put_right, ("B",), "the old value named"),
+    (currency.email_put_right, ("B",), "the old value named"),
 )
 
 
