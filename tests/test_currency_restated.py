@@ -69,8 +69,42 @@ def test_look_alikes_are_no_restatement(old: str, new: str) -> None:
 
 
 def test_a_chat_turn_restates_nothing() -> None:
-    assert restated("Caroline: Saturday hours are 8am to noon.",
-                    "Saturday clinic hours are 9am to 1pm.") is None  # fmt: skip
+    # two speakers' turns: each says how things are for them
+    old = "Caroline: Saturday hours are 9am to 1pm at my clinic, and I love the free afternoons."
+    new = "Melanie: Saturday hours are 8:30am to 12:30pm at the studio, which suits me so well."
+    assert not replaces(("W", old), ("W", new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Analytical balance calibration is due on 2024-05-01.",
+         "Analytical balance: calibration due 2025-05-01."),
+        ("His gym is PureFit on Carlton Street.", "Gym: Anytime Fitness near the office."),
+        ("Groceries are delivered by Tesco every Saturday morning.",
+         "Groceries: Ocado, Thursday evenings."),
+        # who has the thing opens the older entry
+        ("Ayasha has swim practice on Wednesdays at 5pm.",
+         "Ayasha's swim practice is Fridays at 4pm."),
+    ],
+)  # fmt: skip
+def test_a_label_says_its_thing_again(old: str, new: str) -> None:
+    assert restated(new, old) is not None
+    assert replaces(("W", old), ("W", new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Kids' dentist is Dr. Lopes.", "Dentist: Dr. Faria"),  # a one-word label, said alone
+        ("Everly Bakeries is on the Starter plan.", "Everly: Auckland, 12 stores."),
+        ("Ayasha has piano on Wednesdays at 5pm.", "Ayasha's swim practice is Fridays at 4pm."),
+        ("Ayasha has swim practice on Wednesdays at 5pm.",
+         "Tom's swim practice is Fridays at 4pm."),
+    ],
+)  # fmt: skip
+def test_a_one_word_label_of_another_thing_says_nothing_again(old: str, new: str) -> None:
+    assert restated(new, old) is None
 
 
 @pytest.mark.parametrize(

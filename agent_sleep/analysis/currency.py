@@ -1023,7 +1023,9 @@ def relation(
         labelled = _one_label(told[0], old_text) if len(told) > 1 else None
     if labelled is not None:
         return labelled
-    said_again = restated(new_text, old_text)  # "Saturday hours are 8:30am to 12:30pm"
+    said_again = (  # "Saturday hours are 8:30am to 12:30pm"; a chat turn says who speaks
+        None if _chat(new_text) or _chat(old_text) else restated(new_text, old_text)
+    )
     if said_again is not None:
         return Verdict(SUPERSEDE, "a new value", *said_again)
     version = (

@@ -9,18 +9,24 @@ restatement of the same subject with a new value. This reads the two texts as a 
 what follows it:
 
 - the newer note (any sentence of it) is ``SUBJECT is|are [now] VALUE`` or ``SUBJECT: VALUE``,
-  its subject two content words or more;
-- the older entry opens with a subject that holds every content word of the newer one, and at
-  most two more that are plain words (no name, number, weekday or month: "Saturday clinic
-  hours" for "Saturday hours", "School care plan review meeting" for "Care plan review
-  meeting"; not "1st floor copier" for "copier", nor "Saturday clinic hours" for "Clinic
-  hours"), then a verb or a colon;
+  its subject two content words or more (one, as a label), ending in a plain noun (not a
+  name: "Everly Bakeries is based in Auckland" says what it is, no value of it);
+- the older entry opens with a subject that holds every content word of the newer one (or
+  with who has it: "Ayasha has swim practice on Wednesdays at 5pm" for "Ayasha's swim practice
+  is Fridays at 4pm"), and at most two more that are plain words (no name, number, weekday or
+  month: "Saturday clinic hours" for "Saturday hours", "School care plan review meeting" for
+  "Care plan review meeting"; not "1st floor copier" for "copier", nor "Saturday clinic hours"
+  for "Clinic hours"), then a verb or a colon; a one-word subject only as a label, said alone
+  in the older entry ("Groceries: Ocado, Thursday evenings"; not "Dentist: …" for "Kids'
+  dentist is …");
 - each side's value (up to a dash, a semicolon, a bracket or the end of its sentence) gives
-  values of a kind the other gives too (an amount, a time, a date, a number, a name), and for
-  one such kind the two share none.
+  values of a kind the other gives too (an amount, a time, a date, a weekday, a number, a
+  name), and for one such kind the two share none; an amount for the same period ("$300 per
+  year" is no new "$29 per month"), and no day or time the older value lacks ("£4 after 6pm"
+  is no new "£5").
 
-A hedge, an addition ("also", "as well"), a chat turn or a value said with a qualifier of its
-own the older entry lacks reads nothing.
+A hedge, an addition ("also", "as well") or a value said with a qualifier of its own the older
+entry lacks reads nothing; the caller keeps chat turns out (a speaker's label is no field's).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from agent_sleep.analysis.claims import lemma, tokens
 # the newer note's sentence: a subject, "is", "are" or a colon, the value
 _NEW_RE = re.compile(
     r"^\s*(?:(?:correction|update|updated)\s*:\s*)?(?:the |our |my )?"
-    r"(?P<subject>[A-Za-z][\w'’&-]*(?: [\w'’&-]+){1,5}?)"
+    r"(?P<subject>[A-Za-z][\w'’&-]*(?: [\w'’&-]+){0,5}?)"
     r"(?:\s+(?:is|are)(?:\s+now)?\s+|\s*:\s+)(?P<value>.+)$",
     re.I,
 )
@@ -50,10 +56,14 @@ _HEDGE_RE = re.compile(
 )
 # the verb after the older entry's subject: a copula, a colon, or a verb in the present
 _OLD_VERB_RE = re.compile(r"\s*(?::\s+|(?:is|are)\s+|(?P<verb>[a-z]+s)\s+)")
+# "Ayasha has swim practice on Wednesdays": the subject's thing is had, its value follows
+_HAS_RE = re.compile(r"^\S+(?: \S+)? (?:has|have) ", re.I)
+_BARE_RE = re.compile(r"\s+(?P<verb>)(?=(?:on|at|in|every|from)\s)")
 _MONEY_RE = re.compile(r"[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:euros?|pounds?|dollars?|eur|gbp|usd)\b")
 _TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b")
 _MONTH = "|".join([*temporal.MONTHS, *temporal.SHORT_MONTHS])
 _DAY_RE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|"  # 2025-05-01
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b|\b(?:{_MONTH})\.?\s+\d{{1,2}}\b",
     re.I,
 )
@@ -137,8 +147,10 @@ def _news(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
         subject = tuple(_content(m.group("subject")))
         # what the subject names is a thing's attribute (its last word a plain noun: "Saturday
         # hours"), not a name ("Everly Bakeries is based in Auckland" says what it is)
+        # (one word only as a label: "Groceries: Ocado, Thursday evenings")
         last = tokens(m.group("subject"))[-1:]
-        if len(subject) >= 2 and last and last[0][:1].islower():
+        least = 1 if ":" in sentence[m.end("subject") : m.start("value")] else 2
+        if len(subject) >= least and last and (last[0][:1].islower() or least == 1):
             out.append((subject, _value(m.group("value"))))
     return tuple(out)
 
@@ -146,8 +158,6 @@ def _news(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
 def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
     """(the older value, the newer one) where the newer note says the subject the older entry
     opens with again with another value, as the module says; else None."""
-    if lexical.split_speaker(new_text)[0] or lexical.split_speaker(old_text)[0]:
-        return None  # a chat turn says who speaks, not what a thing is
     first = lexical.sentences(old_text)[:1]
     if not first:
         return None
@@ -162,13 +172,23 @@ def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
             said = _content(head)
             if not need <= set(said):
                 continue
-            extra = [w for w in tokens(head) if lemma(w) not in need and w.lower() not in cw.STOP]
+            extra = [
+                w
+                for w in tokens(head)
+                if lemma(w) not in need and w.lower() not in cw.STOP | cw.DETERMINERS
+            ]
             if len(extra) > _MAX_EXTRA or not all(
                 _plain(w, k == 0 and w == words[0]) for k, w in enumerate(extra)
             ):
                 break
+            if len(need) == 1 and extra:
+                break  # one word names one thing only said alone: "Dentist: …" / "Kids' dentist"
             tail = _OLD_VERB_RE.match(old, len(head))
-            if tail is None or (tail.group("verb") and tail.group("verb") in cw.STOP):
+            if tail is None and _HAS_RE.search(head):  # "Ayasha has swim practice on …"
+                tail = _BARE_RE.match(old, len(head))
+            if tail is None:
+                continue  # "Analytical balance calibration is due …": its subject goes on
+            if tail.group("verb") and tail.group("verb") in cw.STOP:
                 break
             if _HEDGE_RE.search(old[: tail.end()]):
                 break
