@@ -51,6 +51,14 @@ LOOK_ALIKES = [
     # hedged, or added
     ("Saturday clinic hours are 9am to 1pm.", "Saturday hours might be 8am to noon."),
     ("Support rota lead is Priya Shah.", "Support rota lead is also Tom Reed."),
+    # a word past the newer subject's last names another thing of it
+    ("Autumn concert programme: Fauré Requiem plus a short set of folk arrangements.",
+     "The autumn concert is now at the Corn Exchange, Market Place; St Mary's has roof "
+     "repairs."),
+    # replaced whole, the entry would lose its day
+    ("Autumn concert is on Saturday 7 November 2026 at St Mary's Church, Eastgate.",
+     "The autumn concert is now at the Corn Exchange, Market Place; St Mary's has roof "
+     "repairs."),
     # the same value said again
     ("Care plan review meeting is Tue 29 Sept at 3:30pm.",
      "Care plan review meeting is Tue 29 Sept at 3:30pm in the school library."),

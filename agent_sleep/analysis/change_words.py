@@ -151,22 +151,27 @@ MODAL_RE = re.compile(
     r"|\?\s*$",
     re.I,
 )
+# words that say a thing only might be, or is not settled yet ("may" not the month)
+HEDGE_RE = re.compile(
+    r"\b(?:might|(?<!\d )(?<!\bin )may(?! \d)|could|would|should|maybe|perhaps|possibly|"
+    r"probably|likely|tentatively|hopefully|to be confirmed|tbc|tbd|pending|not yet|"
+    r"not confirmed|unconfirmed|plan(?:s|ning)? to|wants? to|hopes? to)\b",
+    re.I,
+)
 # an aside after a spaced dash gives a reason ("- Bayliss can't do the 24th", "— the refurb
 # will take all term"): its "can't" or "will" is no intention of what the note says before it,
 # unless it hedges that ("- if they can do the 24th", "- tbc")
 _ASIDE_RE = re.compile(r"\s+[-–—]\s+")
-_HEDGED_ASIDE_RE = re.compile(
-    r"\b(?:if|unless|might|maybe|perhaps|probably|possibly|could|should|would|tbc|tbd|pending|"
-    r"not yet|to be confirmed|hopefully|depending|once)\b|\?",
-    re.I,
-)
+_CONDITION_RE = re.compile(r"\b(?:if|unless|once|depending)\b|\?", re.I)
 
 
 def intended(text: str) -> bool:
     """Whether ``text`` says what is meant or may be (:data:`MODAL_RE`), read before an aside
     after a spaced dash, and in the aside only where it hedges."""
     main, *aside = _ASIDE_RE.split(text, maxsplit=1)
-    return found(MODAL_RE, main) or bool(aside and _HEDGED_ASIDE_RE.search(aside[0]))
+    return found(MODAL_RE, main) or bool(
+        aside and (HEDGE_RE.search(aside[0]) or _CONDITION_RE.search(aside[0]))
+    )
 
 
 CONTRACTION_RE = re.compile(r"\b(I|we|you|they|he|she|it|that)['’](m|re|ve|s|ll|d)\b", re.I)

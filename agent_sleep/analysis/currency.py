@@ -1217,14 +1217,6 @@ _NO_LONGER_WHO_RE = re.compile(
 )
 
 
-# what only might be, or might have been: no correction of a fact
-_HEDGED_RE = re.compile(
-    r"\b(?:might|may|could|would|should|maybe|perhaps|possibly|probably|likely|plan(?:s|ning)? "
-    r"to|want(?:s)? to|hope(?:s)? to)\b",
-    re.I,
-)
-
-
 @functools.lru_cache(maxsize=1 << 12)
 def _not_tails(text: str) -> tuple[str, ...]:
     """What a note's closing ", not A" corrects, per sentence or part of one between ";" ("the
@@ -1232,7 +1224,7 @@ def _not_tails(text: str) -> tuple[str, ...]:
     # a note that calls itself a correction corrects a rule's figure too ("Correction: call the
     # team if ketones are above 1.0, not 1.5"), but not what only might be
     remark = lexical.DISCOURSE_RE.match(text)
-    correction = remark is not None and remark.group(1) and not _HEDGED_RE.search(text)
+    correction = remark is not None and remark.group(1) and not cw.HEDGE_RE.search(text)
     if _chat(text) or (cw.intended(text) and not cw.found(cw.DECIDED_RE, text) and not correction):
         return ()
     found = (  # a sentence's parts between ";" or a spaced dash too: "…, not 14-17 May; the

@@ -47,11 +47,10 @@ _NEW_RE = re.compile(
 )
 # where a value ends: a spaced dash, a semicolon, a bracket, a sentence's end
 _VALUE_END_RE = re.compile(r"\s+[-–—]\s+|;|\s\(|\.(?:\s|$)")
-_HEDGE_RE = re.compile(
-    r"\b(?:might|(?<!\d )may(?! \d)|could|would|should|maybe|perhaps|possibly|probably|likely|if|"
-    r"unless|"
-    r"will|won't|going to|plan(?:s|ning)? to|want(?:s)? to|also|too|as well|another|extra|"
-    r"additional|until|till|except|only on)\b|\?",
+# besides a hedge: a condition, a time to come, an addition, an exception
+_NOT_PLAIN_RE = re.compile(
+    r"\b(?:if|unless|will|won't|going to|also|too|as well|another|extra|additional|until|till|"
+    r"except|only on)\b|\?",
     re.I,
 )
 # the verb after the older entry's subject: a copula, a colon, or a verb in the present
@@ -82,6 +81,10 @@ _NUMBER_RE = re.compile(r"\b\d[\d,.]*\w*")
 _NAME_RE = re.compile(r"(?<=\w )[A-Z][\w'’&.-]*(?: [A-Z][\w'’&.-]*)*")
 _WHEN = frozenset({"time", "date", "weekday"})
 _MAX_EXTRA = 2  # plain words the older subject may hold beyond the newer one's
+
+
+def _unsettled(text: str) -> bool:
+    return bool(cw.HEDGE_RE.search(text) or _NOT_PLAIN_RE.search(text))
 
 
 def _content(words: str) -> list[str]:
@@ -142,7 +145,7 @@ def _news(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
     out = []
     for sentence in lexical.sentences(text):
         m = _NEW_RE.match(sentence)
-        if m is None or _HEDGE_RE.search(sentence):
+        if m is None or _unsettled(sentence):
             continue
         subject = tuple(_content(m.group("subject")))
         # what the subject names is a thing's attribute (its last word a plain noun: "Saturday
@@ -190,7 +193,14 @@ def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
                 continue  # "Analytical balance calibration is due …": its subject goes on
             if tail.group("verb") and tail.group("verb") in cw.STOP:
                 break
-            if _HEDGE_RE.search(old[: tail.end()]):
+            if _unsettled(old[: tail.end()]):
+                break
+            # a word past the newer subject's last is another thing of it ("Autumn concert
+            # programme: …" for "The autumn concert is now at …"), unless the newer value
+            # opens with it ("Analytical balance: calibration due …")
+            past = tokens(head)[_last_at(head, subject[-1]) + 1 :]
+            opening = {lemma(t) for t in tokens(value)[: len(past) + 1]}
+            if any(lemma(w) not in need | opening for w in past if w.lower() not in cw.STOP):
                 break
             was = _value(old[tail.end() :])
             if _apart(_kinds(value), _kinds(was)):
@@ -199,13 +209,23 @@ def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
     return None
 
 
+def _last_at(text: str, word: str) -> int:
+    """The index among ``text``'s tokens of the last one whose lemma is ``word``."""
+    toks = tokens(text)
+    return max((k for k, t in enumerate(toks) if lemma(t) == word), default=len(toks) - 1)
+
+
 def _apart(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
     """Whether the two values give a kind in common, with no value of one such kind shared,
-    and no day or time in the newer one where the older gives none (a qualifier of its own:
-    "£4 after 6pm" is no new price of "£5")."""
+    no day or time in the newer one where the older gives none (a qualifier of its own: "£4
+    after 6pm" is no new price of "£5"), and every kind the older one gives said again, names
+    aside (a name said with them, "with Miss Carter", may go)."""
     shared = new.keys() & old.keys() - {"per"}
     if not shared or (new.keys() - old.keys()) & _WHEN:
         return False
+    if old.keys() - new.keys() - {"name", "per"}:
+        return False  # "is now at the Corn Exchange" says no new day of "is on Saturday 7
+        # November at St Mary's": replaced whole, the entry would lose its day
     if new.get("per") and old.get("per") and not new["per"] & old["per"]:
         return False  # "$300 per year" is no new price of "$29 per month"
     return any(not new[k] & old[k] for k in shared)
