@@ -9,16 +9,14 @@ restatement of the same subject with a new value. This reads the two texts as a 
 what follows it:
 
 - the newer note (any sentence of it) is ``SUBJECT is|are [now] VALUE`` or ``SUBJECT: VALUE``,
-  its subject two content words or more (one, as a label), ending in a plain noun (not a
-  name: "Everly Bakeries is based in Auckland" says what it is, no value of it);
+  its subject two content words or more, ending in a plain noun (not a name: "Everly Bakeries
+  is based in Auckland" says what it is, no value of it);
 - the older entry opens with a subject that holds every content word of the newer one (or
   with who has it: "Ayasha has swim practice on Wednesdays at 5pm" for "Ayasha's swim practice
   is Fridays at 4pm"), and at most two more that are plain words (no name, number, weekday or
   month: "Saturday clinic hours" for "Saturday hours", "School care plan review meeting" for
   "Care plan review meeting"; not "1st floor copier" for "copier", nor "Saturday clinic hours"
-  for "Clinic hours"), then a verb or a colon; a one-word subject only as a label, said alone
-  in the older entry ("Groceries: Ocado, Thursday evenings"; not "Dentist: …" for "Kids'
-  dentist is …");
+  for "Clinic hours"), then a verb or a colon;
 - each side's value (up to a dash, a semicolon, a bracket or the end of its sentence) gives
   values of a kind the other gives too (an amount, a time, a date, a weekday, a number, a
   name), and for one such kind the two share none; an amount for the same period ("$300 per
@@ -149,11 +147,10 @@ def _news(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
             continue
         subject = tuple(_content(m.group("subject")))
         # what the subject names is a thing's attribute (its last word a plain noun: "Saturday
-        # hours"), not a name ("Everly Bakeries is based in Auckland" says what it is)
-        # (one word only as a label: "Groceries: Ocado, Thursday evenings")
+        # hours"), not a name ("Everly Bakeries is based in Auckland" says what it is); one
+        # word names too little ("Groceries: …" was tried and retired a look-alike)
         last = tokens(m.group("subject"))[-1:]
-        least = 1 if ":" in sentence[m.end("subject") : m.start("value")] else 2
-        if len(subject) >= least and last and (last[0][:1].islower() or least == 1):
+        if len(subject) >= 2 and last and last[0][:1].islower():
             out.append((subject, _value(m.group("value"))))
     return tuple(out)
 
@@ -184,8 +181,6 @@ def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
                 _plain(w, k == 0 and w == words[0]) for k, w in enumerate(extra)
             ):
                 break
-            if len(need) == 1 and extra:
-                break  # one word names one thing only said alone: "Dentist: …" / "Kids' dentist"
             tail = _OLD_VERB_RE.match(old, len(head))
             if tail is None and _HAS_RE.search(head):  # "Ayasha has swim practice on …"
                 tail = _BARE_RE.match(old, len(head))
