@@ -107,9 +107,11 @@ def _value(text: str) -> str:
     return text[: m.start()] if m else text
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _kinds(value: str) -> dict[str, set[str]]:
     """The values a phrase gives, by kind, lower case; each span read once (an amount is no
-    number too, a date's day no number)."""
+    number too, a date's day no number). Cached: a newer note's value is read against every
+    entry; callers only read what it returns."""
     out: dict[str, set[str]] = {}
     rest = value
     for kind, rx in (
@@ -158,13 +160,14 @@ def _news(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
 def restated(new_text: str, old_text: str) -> tuple[str, str] | None:
     """(the older value, the newer one) where the newer note says the subject the older entry
     opens with again with another value, as the module says; else None."""
-    first = lexical.sentences(old_text)[:1]
+    news = _news(new_text)  # cached per note: sleep asks it of one note against every entry
+    first = lexical.sentences(old_text)[:1] if news else []
     if not first:
         return None
     old = re.sub(r"^\s*(?:the |our |my )", "", first[0], flags=re.I)
     spans = [m.span() for m in re.finditer(r"\S+", old)]
     words = [old[a:b] for a, b in spans]
-    for subject, value in _news(new_text):
+    for subject, value in news:
         need = set(subject)
         # the shortest opening of the older entry that holds the newer subject's words
         for end in range(1, min(len(words), len(subject) + _MAX_EXTRA) + 1):
