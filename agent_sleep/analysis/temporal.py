@@ -238,6 +238,25 @@ _WEEKDAY_NAMES = "|".join((*WEEKDAYS, *SHORT_WEEKDAYS))
 _JOIN = r"\s*(?:/|&|-|–|—|,)\s*|\s+(?:and|or|to|through|thru)\s+"
 _WEEKDAY_JOINED_AFTER_RE = re.compile(rf"(?:{_JOIN})(?:{_WEEKDAY_NAMES})\b", re.I)
 _WEEKDAY_JOINED_BEFORE_RE = re.compile(rf"\b(?:{_WEEKDAY_NAMES})(?:{_JOIN})$", re.I)
+# a weekday before a plural time of day or occasion names a slot that recurs, a habit: "will do
+# Saturday nights from 3 October" ("See you Saturday night" is one night, and is resolved)
+_RECURRING_SLOT_RE = re.compile(
+    r" (?:mornings|afternoons|evenings|nights|overnights|lunchtimes|shifts|sessions|classes"
+    r"|lessons|slots|rotas)\b",
+    re.I,
+)
+# "until Monday" after a verb of holding something off points ahead, whatever the tense: "Held
+# the docs deploy until Monday" in Friday's log is the Monday after ("I was off sick until
+# Monday" is a past state that ended, the Monday before). Read in the clause "until" ends.
+_HELD_OFF_RE = re.compile(
+    r"\b(?:h[eo]ld(?:s|ing)?|froze|frozen|put(?:s|ting)? (?:\w+ ){0,3}?(?:off|back)"
+    r"|(?:paus|postpon|delay|defer|push|park|block|extend|suspend|shelv|lock|mov|bump|freez)"
+    r"(?:e|es|ed|ing|s|red|ring)?)\b",
+    re.I,
+)
+_CLAUSE_BREAK_RE = re.compile(
+    r"[,:;()—–]|\b(?:because|since|as|so|but|when|while|though|although|after|then)\b", re.I
+)
 
 
 def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
@@ -260,8 +279,18 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None
     if _WEEKDAY_JOINED_AFTER_RE.match(text, m.end()) or _WEEKDAY_JOINED_BEFORE_RE.search(before):
         return None  # "the Tuesday/Friday milk run", "Monday and Wednesday": a schedule
+    if _RECURRING_SLOT_RE.match(text, m.end()):
+        return None  # "Saturday nights", "Tuesday morning shifts": a habit
     sentence = _sentence(text, m.start(), m.end())
     named = _NAMED_BY_DAY_RE.match(text, m.end())
+    if (
+        not m.group("prep")
+        and not m.group("part")
+        and named
+        and named.group(1) not in _NOT_NOUNS
+        and re.search(r"\b(?:the|a|an|our|new|old|usual)\s+$", before, re.I)
+    ):
+        return None  # "Printed the new Sunday menu cards": the menu of Sundays, not a date
     if (
         not m.group("prep")
         and not m.group("part")
@@ -275,13 +304,16 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     target = WEEKDAYS.index(m.group("wd").lower())
     if target == day.weekday():
         return None  # "on Friday" in Friday's log: today, or a week away
+    begin = max((e.end() for e in _SENTENCE_END_RE.finditer(text, 0, m.start())), default=0)
     deadline = prep in ("by", "until", "till") and not _PAST_RE.search(sentence)
+    if prep in ("until", "till") and not deadline:
+        clause = _CLAUSE_BREAK_RE.split(text[begin : m.start()])[-1]
+        deadline = bool(_HELD_OFF_RE.search(clause))  # "Held the deploy until Monday"
     way = 1 if deadline else tense(sentence)
     if prep == "for" and way < 0:
         return None  # "raised the limit for Friday": a day ahead, whatever the verb
     if way < 0:
         return (day - dt.timedelta(days=(day.weekday() - target) % 7)).isoformat()
-    begin = max((e.end() for e in _SENTENCE_END_RE.finditer(text, 0, m.start())), default=0)
     if way > 0 and _NEXT_WEEK_RE.search(text, begin, m.start()):
         # "Next week: EHO visit on Thursday, Hartley dinner on Saturday": both in that week
         return (_monday(day) + dt.timedelta(weeks=1, days=target)).isoformat()
@@ -321,7 +353,12 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
         lambda m, day: _ago(m, day, 1),
     ),
     (
-        re.compile(rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(WEEKDAYS)})\b", re.I),
+        # (not "paid on the last Friday of the month": every month's)
+        re.compile(
+            rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(WEEKDAYS)})\b"
+            r"(?!\s+of\s+(?:the|each|every)\s+month)",
+            re.I,
+        ),
         _weekday,
     ),
     # "over the next week", "for the last month": a span from the day, no calendar week

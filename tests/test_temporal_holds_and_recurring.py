@@ -1,0 +1,118 @@
+"""Holding something off until a weekday points ahead; a weekday's nights or shifts are a habit.
+
+Before, "Held the docs deploy until Monday because the review ran past 15:00." in the log of
+Friday 2026-09-18 was dated the Monday before (2026-09-14): a past verb anywhere in the
+sentence ("ran") made "until Monday" read as the past. Holding, pausing, postponing or pushing
+something until a weekday puts it off to a day still to come, whatever the tense, so now it is
+the Monday after. "I was off sick until Monday" is a past state that ended: still the Monday
+before.
+
+And "Hannah Moss will do Saturday nights from 3 October" was rewritten "Saturday (2026-09-26)
+nights", though "Saturday nights" is a slot that recurs, not one date. A weekday before a plural
+time of day or occasion (nights, mornings, shifts, classes) is now kept as written; "Saturday
+night", one night, is still resolved.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from agent_sleep.analysis import temporal
+
+FRI = dt.date(2026, 9, 18)  # a Friday
+FRI2 = dt.date(2026, 9, 25)  # the Friday after
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        # holding something off until a weekday: the weekday after, whatever the tense
+        (
+            "Held the docs deploy until Monday because the review ran past 15:00.",
+            FRI,
+            "Held the docs deploy until Monday (2026-09-21) because the review ran past 15:00.",
+        ),
+        (
+            "The release was postponed until Wednesday.",
+            FRI,
+            "The release was postponed until Wednesday (2026-09-23).",
+        ),
+        (
+            "Pushed the launch till Tuesday as the copy was late.",
+            FRI,
+            "Pushed the launch till Tuesday (2026-09-22) as the copy was late.",
+        ),
+        (
+            "Put the migration off until Tuesday since Sam was away.",
+            FRI,
+            "Put the migration off until Tuesday (2026-09-22) since Sam was away.",
+        ),
+        (
+            "Froze the main branch until Monday after the outage yesterday.",
+            FRI,
+            "Froze the main branch until Monday (2026-09-21) after the outage yesterday "
+            "(2026-09-17).",
+        ),
+        (
+            "The vendor deferred the call until Thursday, which was a relief.",
+            FRI,
+            "The vendor deferred the call until Thursday (2026-09-24), which was a relief.",
+        ),
+        (
+            "The rollout was on hold until Monday.",
+            FRI,
+            "The rollout was on hold until Monday (2026-09-21).",
+        ),
+        # a past state that ended: the weekday before, as it was
+        ("I was off sick until Monday.", FRI, "I was off sick until Monday (2026-09-14)."),
+        ("Dana was out until Monday.", FRI, "Dana was out until Monday (2026-09-14)."),
+        # a verb of holding in another clause says nothing of this "until"
+        (
+            "We postponed the demo because I was off sick until Monday.",
+            FRI,
+            "We postponed the demo because I was off sick until Monday (2026-09-14).",
+        ),
+        # a weekday's nights, mornings or shifts: a habit, kept as written
+        ("Hannah Moss will do Saturday nights from 3 October, £12 an hour.", FRI2, None),
+        (
+            "Leo will take Tuesday evenings and Saturday mornings from next month.",
+            FRI2,
+            "Leo will take Tuesday evenings and Saturday mornings from next month (2026-10).",
+        ),
+        ("She will cover the Sunday morning shifts.", FRI2, None),
+        # one night: resolved as before
+        (
+            "Hannah will work Saturday night, £12 an hour.",
+            FRI2,
+            "Hannah will work Saturday night (2026-09-26), £12 an hour.",
+        ),
+        ("We went out on Tuesday night.", FRI2, "We went out on Tuesday night (2026-09-22)."),
+        ("See you Saturday night.", FRI2, None),  # no tense said: kept, as before
+    ],
+)
+def test_holds_point_ahead_and_recurring_slots_are_kept(
+    text: str, day: dt.date, expected: str | None
+) -> None:
+    out = temporal.resolve(text, day)
+    assert out == (expected or text)
+    assert temporal.resolve(out, day) == out  # idempotent
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a rule of every month, not last week's Friday (a restaurant's notes: "Staff are paid
+        # on the last Friday (2026-09-11) of the month")
+        ("Staff are paid on the last Friday of the month.",
+         "Staff are paid on the last Friday of the month."),
+        # a weekday naming a thing after "the", "new", "our": the menu of Sundays
+        ("Printed the new Sunday menu cards.", "Printed the new Sunday menu cards."),
+        # still resolved: "last Friday" alone, and a weekday after a preposition
+        ("We paid them last Friday.", "We paid them last Friday (2026-09-18)."),
+        ("Met Dana on Friday about the menu.", "Met Dana on Friday (2026-09-18) about the menu."),
+    ],
+)  # fmt: skip
+def test_a_weekday_of_every_month_or_naming_a_thing_is_kept(text: str, expected: str) -> None:
+    assert temporal.resolve(text, dt.date(2026, 9, 23)) == expected
