@@ -47,7 +47,7 @@ from agent_sleep.providers.offline_common import (
     slugify,
 )
 from agent_sleep.providers.offline_flush import classify, flush
-from agent_sleep.providers.offline_rem import NOT_TOPICS, rem, restated, written_task
+from agent_sleep.providers.offline_rem import NOT_TOPICS, negated, rem, restated, written_task
 
 __all__ = ["OfflineProvider", "classify", "condense", "flush", "nrem", "rem", "run", "slugify"]
 
@@ -288,7 +288,7 @@ def _prepare(p: dict[str, Any]) -> tuple[_Batch, int]:
     for t in texts:
         counts.update(set(distill.names(t, known)))
     proper = frozenset(n for t in corpus for n in distill.names(t))  # capitalised mid-sentence
-    negs = [lexical.negated(t) for t in corpus]
+    negs = [negated(t) for t in corpus]  # "not just …, also …" adds; it denies nothing
     batch = _Batch(p, memory, known, info, kept, texts, corpus, tfidf, tfidf.similarity(), negs,
                    counts, proper)  # fmt: skip
     return batch, len(notes) - len(kept)

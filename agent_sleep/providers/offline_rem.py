@@ -140,9 +140,9 @@ def _confidence_updates(
             continue
         old = float(entry.get("confidence") or 0.5)
         seen = set(entry.get("sources", [])) | set(entry.get("evidence", []))
-        neg = lexical.negated(entry["text"])
+        neg = negated(entry["text"])
         disagree = {i for i in range(k) if sim[i, k + m] >= 0.35 and (
-            lexical.negated(notes[i]["text"]) != neg
+            negated(notes[i]["text"]) != neg
             or _swapped(notes[i]["text"], entry["text"])
             or currency.relation(notes[i]["text"], entry["text"], known).kind
             == currency.SUPERSEDE)}  # fmt: skip
@@ -169,6 +169,23 @@ def _confidence_updates(
                 }
             )
     return out
+
+
+# a "not" that adds to what is said rather than denying it: "Maya wants PR titles to follow
+# Conventional Commits too, not just commit messages", "not only the API but also the CLI",
+# "she doesn't just want tests, she wants them fast"
+_ADDITIVE_NOT_RE = re.compile(
+    r"\b(?:not|cannot|\w+n['’]t)\s+(?:just|only|merely|simply|solely)\b", re.I
+)
+
+
+def negated(text: str) -> bool:
+    """Whether a text denies or drops what it speaks of ("Maya does not want Conventional
+    Commits", "Maya no longer wants Conventional Commits"). An additive "not just" or "not
+    only" widens the claim instead ("Maya wants PR titles to follow Conventional Commits too,
+    not just commit messages" agrees with "Maya wants commit messages in Conventional
+    Commits"), so it is not a denial; any other negation in the text still is."""
+    return lexical.negated(_ADDITIVE_NOT_RE.sub(" ", text))
 
 
 # the cosine of a paraphrase ("Maya again asked for short, direct answers" for "Maya wants
@@ -493,8 +510,13 @@ def written_task(text: str) -> str:
     return excerpt(m.group(1).strip(), 200)
 
 
-# what falls due again and again: "£640 a month, due on the 1st", "due every Friday"
-_EACH_TIME_RE = re.compile(r"\b(?:a|per|each|every) (?:day|week|month|quarter|year)\b", re.I)
+# what falls due again and again: "£640 a month, due on the 1st", "due every Friday",
+# "renewal fee due each January"
+_EACH_TIME_RE = re.compile(
+    r"\b(?:a|per|each|every) (?:day|week|month|quarter|year|january|february|march|april|may|"
+    r"june|july|august|september|october|november|december)\b",
+    re.I,
+)
 
 
 def _routine_due(sentence: str) -> bool:
