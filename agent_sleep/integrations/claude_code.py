@@ -164,7 +164,9 @@ def _assemble(
 
     log, cut, path, today = day
     parts: list[str] = []
-    memory = memory_section(memory_md, budget["memory"]) if budget["memory"] >= 0 else ""
+    memory = (
+        memory_section(memory_md, budget["memory"], today=today) if budget["memory"] >= 0 else ""
+    )
     if memory:
         parts.append("## Long-term memory (MEMORY.md)\n\n" + memory)
     body = log_section(log, budget["log"], path.relative_to(ws.root).as_posix(), cut)

@@ -3,8 +3,11 @@
 Sections, each under a clear heading and left out when empty:
 
 1. Long-term memory: MEMORY.md within ``max_memory_chars``, whole entries only: when it does
-   not fit, each section keeps its newest entries by their dates, taken in turn, passing
-   impressions only once the rest is in; what was left out is said in one line.
+   not fit, what still holds comes first: what a session must not miss and what is due soon
+   ("Boiler service on Friday (2026-10-16)"), then standing facts however old ("Cleaner Maria:
+   07700 900123"), then events ("Paid Maria £45 cash"), passing impressions, and last what a
+   date says is over ("Dana wants the QBR slides by Oct 13", on Oct 17); each section's newest
+   first, taken in turn; what was left out is said in one line.
 2. Today's log, and yesterday's when ``load_yesterday``: a section sleep repeated (a second
    ``## Retain`` or ``## Dreams``) merged into one, its notes in time order.
 3. Next session: the actions of the most recent ``## Next session`` section in the daily logs,
@@ -25,7 +28,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -57,7 +59,8 @@ def get_context(
     """The memory block for a system prompt (empty when the workspace holds nothing).
 
     ``workspace`` defaults to ``$AGENT_SLEEP_WORKSPACE``, else ``~/.agent_workspace``;
-    ``today`` (default the clock) picks today's and yesterday's logs."""
+    ``today`` (default the clock) picks today's and yesterday's logs, and which dates in
+    MEMORY.md are still to come or already past when it is trimmed (:func:`memory_section`)."""
     args.count(max_memory_chars=max_memory_chars)
     args.flag(load_yesterday=load_yesterday)
     args.text_or_none(query=query)
@@ -68,7 +71,7 @@ def get_context(
     today = today or dt.date.today()
     parts = []
     shown: list[tuple[str, list[notes.Note]]] = []  # (path, notes) the sections show
-    memory, entries = _memory_view(ws.read_text(ws.memory_md), max_memory_chars)
+    memory, entries = _memory_view(ws.read_text(ws.memory_md), max_memory_chars, today)
     if memory:
         held = _held_back(ws) if live else ""
         parts.append("## Long-term memory (MEMORY.md)\n\n" + memory + held)
@@ -112,19 +115,31 @@ def _held_back(ws: Workspace) -> str:
     )
 
 
-def memory_section(text: str, max_chars: int) -> str:
-    """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, what a
-    session must not miss comes first (an allergy, a diet, a name: however old, it is not cut
-    for last week's events), then every section keeps its newest entries by their dates
-    (:func:`_newest_first`), taken in turn from each section (so a short "Preferences" section
-    is not lost behind a long "Facts" one, nor a fact learned last week behind older ones),
-    whole entries only, shown in the file's order and layout; what was left out is said in one
-    line."""
-    return _memory_view(text, max_chars)[0]
+def memory_section(text: str, max_chars: int, *, today: dt.date | None = None) -> str:
+    """MEMORY.md without metadata, within ``max_chars``. When it does not all fit, what still
+    holds on ``today`` (default the clock) comes first, in tiers (:func:`_tiers`):
+
+    1. what a session must not miss (an allergy, a diet, a name: however old, it is not cut
+       for last week's events), then what names a day from today to ``SOON_DAYS`` ahead
+       ("Boiler service on Friday (2026-10-16)", "Nationwide fixed rate ends 31 October");
+    2. standing facts, however old and whatever past dates they name: "Cleaner Maria: 07700
+       900123", "Signed with Aviva today (2026-10-01) for the car insurance";
+    3. events: what was done ("Maria cleaned; paid her £45 cash", "Collected Leo's inhaler
+       prescription"), and a line written by hand whose every date is past;
+    4. passing impressions ("the new cleaner seemed nervous"), then what a date says is over,
+       however vital: an appointment or deadline that lay ahead when written and is now behind
+       ``today`` ("Booked Sam's asthma review for 6 October", on 10 October).
+
+    Within a tier every section keeps its newest entries by their dates (:func:`_newest_first`),
+    taken in turn from each section (so a short "Preferences" section is not lost behind a long
+    "Facts" one, nor a fact learned last week behind older ones); whole entries only, shown in
+    the file's order and layout; what was left out is said in one line."""
+    args.day_or_none(today=today)
+    return _memory_view(text, max_chars, today or dt.date.today())[0]
 
 
-def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
-    """``memory_section``, and the entries it shows."""
+def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[notes.Note]]:
+    """``memory_section`` as of ``today``, and the entries it shows."""
     text = lf(text)
     if text.startswith(MEMORY_HEADER):
         text = text[len(MEMORY_HEADER) :]
@@ -159,9 +174,8 @@ def _memory_view(text: str, max_chars: int) -> tuple[str, list[notes.Note]]:
     if size <= max_chars:
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
-        first = {key for key, note in entry_notes.items() if vital(note.text)}
-        last = {key for key, note in entry_notes.items() if impression(note.type, note.text)}
-        chosen = _newest_in_turn(sections, [_newest_first(d) for d in days], max_chars, first, last)
+        tiers = _tiers(sections, entry_notes, days, today)
+        chosen = _in_tiers(sections, [_newest_first(d) for d in days], max_chars, tiers)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -228,29 +242,133 @@ def _newest_first(days: list[str]) -> list[int]:
     return sorted(range(len(days)), key=lambda k: (dated[k], k), reverse=True)
 
 
-def _newest_in_turn(
+SOON_DAYS = 30  # an entry naming a day from today to this many days ahead is shown first
+MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in this order
+
+# a date that starts what then holds is no appointment, and does not pass: "accompanist from 1
+# October", "since March 2019", "we use GitHub Actions from today (2026-09-24)"; nor is the
+# date of what was replaced: "the staff meeting will be 1pm Friday instead of 8am Monday
+# (2026-09-28)"
+_STARTS = re.compile(
+    r"(?:\b(?:from|since|starting|starts|started|as of|effective|beginning|begins|began|"
+    r"commencing)\s+(?:(?:the|today|tomorrow|next week|next month|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
+    r"|\b(?:instead of|rather than)\s+(?:[\w:.]+\s+){0,2})\(?$",
+    re.I,
+)
+# the date sleep writes beside a relative time ("Thursday (2026-09-17)", "next week (week of
+# 2026-09-21)"), taken out to see what recurs: "train on Thursday (2026-09-17) evenings"
+_RESOLVED = re.compile(r" \((?:week of |weekend of )?\d{4}-\d{2}(?:-\d{2})?\)")
+# what comes back each year: its date is never over, only soon again ("Emma's birthday is 14
+# March", "boiler serviced every August"); what comes back each week or month is
+# :data:`agent_sleep.analysis.temporal.ROUTINE_RE`
+_YEARLY = re.compile(
+    r"\b(?:birthdays?|born|date of birth|anniversary|annual|annually|yearly|every year|"
+    rf"each year|(?:every|each) {temporal.MONTH_RE})",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?;]\s|\n")
+
+
+def _tiers(
+    sections: list[tuple[list[str], list[tuple[str, bool]]]],
+    entry_notes: dict[tuple[int, int], notes.Note],
+    days: list[list[str]],
+    today: dt.date,
+) -> dict[tuple[int, int], int]:
+    """The tier of every entry (section, entry) when MEMORY.md does not fit, from ``MUST``
+    (shown first) to ``OVER`` (shown last): see :func:`memory_section`.
+
+    A fact (W, S, or an O that is no passing impression) stays a standing fact whatever past
+    dates it names: "Signed with Aviva today (2026-10-01) for the car insurance" and "our GP
+    is Dr Okafor - Dr Patel retired in July" still hold. What was done (B) is an event, even
+    when it names a medicine ("Collected Leo's inhaler prescription from Lloyds"): what a
+    session must not miss is the fact, not the errand. An entry without a date counts as
+    written on the day of the dated entry above it (as :func:`_newest_first` reads it)."""
+    out: dict[tuple[int, int], int] = {}
+    for i, (_heads, entries) in enumerate(sections):
+        above = ""
+        for k, (shown, _is_note) in enumerate(entries):
+            above = days[i][k] or above
+            note = entry_notes.get((i, k))
+            text, kind = (note.text, note.type) if note is not None else (shown, "")
+            when = _when(text, _day(above), today)
+            if when == "over":
+                out[i, k] = OVER
+            elif kind != "B" and vital(text):
+                out[i, k] = MUST
+            elif when == "soon":
+                out[i, k] = SOON
+            elif impression(kind, text):
+                out[i, k] = IMPRESSION
+            elif kind == "B" or (when == "past" and not kind):
+                out[i, k] = EVENT
+            else:
+                out[i, k] = STANDING
+    return out
+
+
+def _when(text: str, written: dt.date | None, today: dt.date) -> str:
+    """What the dates an entry names (:func:`_dated`: one regular expression, nothing heavier)
+    say of it on ``today``:
+
+    - "soon": one lies from today to ``SOON_DAYS`` ahead ("MOT on Friday (2026-10-16)");
+    - "over": those that lay ahead on the day it was ``written`` are all behind today: "Booked
+      Sam's asthma review for 6 October", seen on 10 October. The day it was written counts
+      as ahead ("care plan review today (2026-09-29) at 3:30") unless its sentence tells
+      what was done ("Signed with Keel & Co today (2026-09-30)");
+    - "past": none lay ahead when it was written, or, with no day it was written, every one is
+      behind today (an event, for a line written by hand: :func:`_tiers`);
+    - "" otherwise: no date, or one further ahead.
+
+    A date that starts what then holds, or names what was replaced, says nothing ("Tom is the
+    accompanist from 1 October", "1pm Friday instead of 8am Monday (2026-09-28)":
+    :data:`_STARTS`); the date of what recurs ("every Tuesday", "birthday 14 March") is only
+    ever soon, in the year nearest today."""
+    plain = _RESOLVED.sub("", text)
+    recurs = bool(temporal.ROUTINE_RE.search(plain) or _YEARLY.search(plain))
+    anchor = today if recurs or written is None else written
+    found = [(d, at) for d, at in _dated(text, anchor) if not _STARTS.search(text, 0, at)]
+    if any(today <= d <= today + dt.timedelta(days=SOON_DAYS) for d, _at in found):
+        return "soon"
+    if recurs or not found:
+        return ""
+    if written is None:
+        return "past" if max(d for d, _at in found) < today else ""
+    ahead = [d for d, at in found if d > written or (d == written and not _done(text, at))]
+    if ahead:
+        return "over" if max(ahead) < today else ""
+    return "past"
+
+
+def _done(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` around position ``at`` tells what was done."""
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SENTENCE_END.search(text, at)
+    return temporal.tense(text[begin : end.start() if end else len(text)]) < 0
+
+
+def _in_tiers(
     sections: list[tuple[list[str], list[tuple[str, bool]]]],
     orders: list[list[int]],
     max_chars: int,
-    first: AbstractSet[tuple[int, int]] = frozenset(),
-    last: AbstractSet[tuple[int, int]] = frozenset(),
+    tiers: dict[tuple[int, int], int],
 ) -> list[set[int]]:
-    """Which entries of each section to show: those of ``first`` (what a session must not
-    miss, an allergy or a name: :func:`agent_sleep.analysis.vital.vital`), then one from each
-    section in turn, newest first (``orders``: each section's entries in that order,
-    :func:`_newest_first`), each while it fits, those of ``last`` (passing impressions:
-    :func:`agent_sleep.analysis.vital.impression`) only once the rest is in; an entry too
-    long to fit is passed over."""
+    """Which entries of each section to show: those of tier ``MUST`` (what a session must not
+    miss, an allergy or a name: :func:`agent_sleep.analysis.vital.vital`) in the file's order,
+    then, tier by tier (:func:`_tiers`), one from each section in turn, newest first
+    (``orders``: each section's entries in that order, :func:`_newest_first`), each while it
+    fits; an entry too long to fit is passed over."""
     chosen: list[set[int]] = [set() for _ in sections]
     size = 0
-    for i, k in sorted(first):
+    for i, k in sorted(key for key, tier in tiers.items() if tier == MUST):
         heads, entries = sections[i]
         cost = len(entries[k][0]) + (0 if chosen[i] else _heading_cost(heads))
         if size + cost <= max_chars:
             chosen[i].add(k)
             size += cost
-    for late in (False, True):
-        turns = [[k for k in order if ((i, k) in last) == late] for i, order in enumerate(orders)]
+    for tier in range(SOON, OVER + 1):
+        turns = [[k for k in order if tiers[i, k] == tier] for i, order in enumerate(orders)]
         size = _in_turn(sections, turns, max_chars, chosen, size)
     return chosen
 
@@ -551,24 +669,30 @@ def _past(text: str, planned: dt.date, today: dt.date) -> bool:
 
 def _dates(text: str, planned: dt.date) -> list[dt.date]:
     """The last day of each date ``text`` names."""
-    out: list[dt.date] = []
+    return [day for day, _start in _dated(text, planned)]
+
+
+def _dated(text: str, planned: dt.date) -> list[tuple[dt.date, int]]:
+    """The last day of each date ``text`` names, with where it starts in ``text``."""
+    out: list[tuple[dt.date, int]] = []
     for m in _DATES.finditer(text):
         try:
             if m["iso"]:
                 day = dt.date.fromisoformat(m["iso"])
                 span = (m["span"] or "").strip()
-                out.append(day + dt.timedelta(days=6 if span == "week of" else 1 if span else 0))
+                day += dt.timedelta(days=6 if span == "week of" else 1 if span else 0)
             elif m["isomonth"]:
                 y, mo = map(int, m["isomonth"].split("-"))
-                out.append(_month_end(y, mo))
+                day = _month_end(y, mo)
             elif m["m3"]:
-                out.append(_in_year(m["y3"], planned, _month_number(m["m3"]), None))
+                day = _in_year(m["y3"], planned, _month_number(m["m3"]), None)
             elif m["m"]:
-                out.append(_in_year(m["y"], planned, _month_number(m["m"]), int(m["d"])))
+                day = _in_year(m["y"], planned, _month_number(m["m"]), int(m["d"]))
             else:
-                out.append(_in_year(m["y2"], planned, _month_number(m["m2"]), int(m["d2"])))
+                day = _in_year(m["y2"], planned, _month_number(m["m2"]), int(m["d2"]))
         except ValueError:
             continue  # no such day (Feb 30)
+        out.append((day, m.start()))
     return out
 
 
