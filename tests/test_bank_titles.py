@@ -32,6 +32,10 @@ def test_sleep_titles_a_page_with_its_accents(tmp_path: Path) -> None:
         ("zurich", ["the office in zürich moved"], "Zürich"),
         ("cafe", ["Café Rouge closes early", "the café on Rue Cler"], "Café"),
         ("acme", ["Acme renewed"], None),  # ASCII: the slug's words are the title
+        # an acronym or a brand keeps its capitals, not "Kestrel Dpa" or "Github Actions"
+        ("kestrel-dpa", ["Kestrel DPA done; Orion scope confirmed."], "Kestrel DPA"),
+        ("github-actions", ["CI runs on GitHub Actions"], "GitHub Actions"),
+        ("orion-cfo", ["Orion's CFO wants pricing locked"], None),  # not written as one name
         ("jose-nunez", ["Nothing about him here"], None),
         ("zoe-s-notes", ["Zoë's notes are in the wiki"], None),  # not written as the slug's words
     ],

@@ -758,8 +758,9 @@ def _written_title(slug: str, texts: Iterable[str]) -> str | None:
     """A new page's title as its entries write the name, where the slug lost letters of it:
     "José Núñez" for ``jose-nunez`` (a slug keeps ASCII only), "Olive & Thyme" for
     ``olive-thyme``, "李雷" for the digest slug of a
-    name of another script, "BP" for ``bp``. None when the name is plain ASCII (the slug's
-    words capitalised are the title) or no entry writes it."""
+    name of another script, "BP" for ``bp``, "Kestrel DPA" for ``kestrel-dpa``. None when the
+    name is plain ASCII written in words the slug's capitalised give (the title then) or no
+    entry writes it."""
     if fmt.HASHED_SLUG_RE.match(slug):
         return _name_of_digest(slug, texts)
     texts = list(texts)
@@ -778,10 +779,22 @@ def _written_title(slug: str, texts: Iterable[str]) -> str | None:
             phrase = " ".join(w.strip(".'’-") for w in words[i : i + parts])
             if fmt.slugify(phrase) != slug:
                 continue
-            if phrase.isascii() and not (phrase.isupper() and len(phrase) > 1):
-                continue  # the slug's words capitalised; an acronym as written ("BP")
+            if phrase.isascii():
+                if not any(map(_cased_as_written, phrase.split())):
+                    continue  # the slug's words capitalised
+                # an acronym or a brand as written, the other words capitalised: "BP",
+                # "Kestrel DPA", "GitHub Actions"
+                return " ".join(
+                    w if _cased_as_written(w) else w[:1].upper() + w[1:] for w in phrase.split()
+                )
             return phrase.title() if phrase.islower() else phrase
     return None
+
+
+def _cased_as_written(word: str) -> bool:
+    """Whether a word keeps its case in a title: an acronym ("DPA") or capitals inside it
+    ("GitHub", "iOS")."""
+    return len(word) > 1 and (word.isupper() or any(ch.isupper() for ch in word[1:]))
 
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f](?:[^\x00-\x7f]| (?=[^\x00-\x7f]))*")
