@@ -448,6 +448,10 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     named = {p for phrase in _marked_old(new_text) for p in phrase} | corrected
     if not named:
         return _slot_put_right(new_text, old_text)
+    if len(named) > 1:
+        # a word the note says again with the new value names what changed, not the value:
+        # "from Node 18.19 to Node 20.11" replaces "18.19"
+        named = {p for p in named if sum(1 for t in tokens(new_text) if t.lower() == p) < 2}
     if len(named) != 1:
         return None
     (gone,) = named
@@ -456,6 +460,11 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
         return None
     if _IT_RE.search(old_text, at[0].end()):
         return None  # "uses Zotero … and finds its Word plugin flaky": the rest is of Zotero
+    if not any(map(str.isdigit, gone)) and (
+        _in_longer_name(old_text, at[0].start(), at[0].end()) or _told_of_it(old_text, at[0].end())
+    ):
+        return None  # "LastPass Families" is no "Bitwarden Families"; "Bookings come in
+        # through OpenTable; the commission is eating into margins": the rest is of OpenTable
     said = _pieces(tokens(old_text)) | {re.sub(r"['’]s$", "", w) for w in _pieces(tokens(old_text))}
     # the new values of the clauses that name the old one ("5434 is the test DB" says no new
     # value of it)
@@ -487,6 +496,33 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
 
 
+# a part of an entry that speaks of what an earlier part named: "she files the VAT returns",
+# "they deliver Tuesday to Saturday", "the commission is eating into margins"
+_OF_IT_RE = re.compile(
+    r"\s*(?:(?i:she|he|they|it|her|his|their|its|them)\b|(?i:the|this|that)\s+[a-z])"
+)
+
+
+def _in_longer_name(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one word of a longer name: a capitalised word right
+    before it (not opening a sentence) or right after it ("LastPass Families", "Brixham
+    Catch")."""
+    if re.match(r" [A-Z]", text[end:]):
+        return True
+    before = re.search(r"(?:^|(?<=[.!?;:]\s)|(\S))\s*([A-Z][\w'’-]*) $", text[:start])
+    return bool(before and before.group(1))
+
+
+def _told_of_it(text: str, end: int) -> bool:
+    """Whether the part of ``text`` after the one ending past ``end`` (parts between ";", a
+    spaced dash and sentences) speaks of what that part named, by a pronoun or "the …"
+    ("Accountant is Priya Shah at Ledgerline; she files the VAT returns"): a name put right
+    would leave it told of another."""
+    rest = text[end:]
+    m = re.search(r";\s+|\s[-–—]\s+|[.!?]\s+(?=[A-Z])", rest)
+    return bool(m and _OF_IT_RE.match(rest[m.end() :]))
+
+
 def sentence_put_right(
     new_text: str,
     old_text: str,
@@ -508,9 +544,19 @@ def sentence_put_right(
     if len(parts) < 2 or len(lexical.sentences(new_text)) > 1:
         return None
     read = judge or (lambda new, part: relation(new, part, names, similar))
-    hits = [k for k, part in enumerate(parts) if read(new_text, part).kind == SUPERSEDE]
+    verdicts = [read(new_text, part) for part in parts]
+    hits = [k for k, v in enumerate(verdicts) if v.kind == SUPERSEDE]
     if len(hits) != 1:
         return None
+    gone = verdicts[hits[0]].old_value
+    if (
+        gone
+        and not any(map(str.isdigit, gone))
+        and hits[0] + 1 < len(parts)
+        and _OF_IT_RE.match(parts[hits[0] + 1])
+    ):
+        return None  # "Accountant is Priya Shah at Ledgerline; she files the VAT returns":
+        # what follows is of the one replaced
     told = new_text.strip()
     heard = lexical.REPORTED_RE.match(told)  # who said it is the note's, not the entry's
     if heard and told[heard.end() :]:
@@ -1006,6 +1052,13 @@ def relation(
     learned model (analysis/update_model.py) reads what is left."""
     if _PLANNED_RE.match(new_text):
         return Verdict(OTHER, "an intention, not a fact")  # "Plan for next week: upgrade …"
+    views = _VIEW_RE.match(new_text), _VIEW_RE.match(old_text)
+    if views[0] and views[1] and views[0].group("who") == views[1].group("who"):
+        # one person's two views of two things: "Sam thinks OpenTable isn't worth the
+        # commission any more" is no newer view of the menu cards he thinks cramped
+        of = relation(views[0].group("view"), views[1].group("view"), names, similar)
+        if of.why in ("nothing shared", "another owner"):
+            return of
     new_text, old_text = said_short(new_text, old_text)
     marked = _marked_old(new_text) or _corrected(new_text)
     named = _old_named(new_text, old_text) if marked else None
@@ -1070,6 +1123,14 @@ def relation(
     return _said_alike(new_text, old_text, names, similar) or Verdict(OTHER, verdicts[0, 0].why)
 
 
+# someone's view, told as theirs: "Sam thinks the new menu cards look cramped"
+_VIEW_RE = re.compile(
+    r"\s*(?P<who>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?) (?:thinks|feels|believes|reckons|finds)"
+    r"(?: that)? (?P<view>\S.*)",
+    re.S,
+)
+
+
 # a note labelled as a plan or a to-do: what is to be done, not what holds ("Plan for next week
 # (week of 2026-11-09): upgrade billing-api to Python 3.12", "To-do: move the cron to 02:00")
 _PLANNED_RE = re.compile(
@@ -1080,7 +1141,12 @@ _PLANNED_RE = re.compile(
 def _timeword(word: str) -> bool:
     """Whether a word says when (a month, a weekday, a number), not what: "from April"."""
     low = word.lower()
-    return low in temporal.MONTHS or low in temporal.WEEKDAYS or _digit(low)
+    return (
+        low in temporal.MONTHS
+        or low in temporal.WEEKDAYS
+        or low.removesuffix("s") in temporal.WEEKDAYS  # "comes Wednesdays"
+        or _digit(low)
+    )
 
 
 # what a verb of change acts on, when it names it: "switched dentists", "moved the standup"
@@ -1275,11 +1341,21 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not (marked or corrected) or _chat(old_text):
         return None
     values = _pieces(_strong_words(old_text))
+    doers: frozenset[str] = frozenset()
     # a name the older note opens with is one of its values too ("Mark Ellis is running the
     # cake stall", for "… instead of Mark Ellis")
     opening = re.match(r"\s*((?:[A-Z][\w'’-]*\s+)+)", old_text)
     if opening and len(opening.group(1).split()) > 1:
         values |= _pieces(tokens(opening.group(1)))
+    elif opening:
+        # one word, a name where the newer note writes it capitalised past its start ("Jess
+        # works the Saturday lunch shift", for "… instead of Jess"): not "Login is …"
+        word = opening.group(1).strip()
+        if re.search(rf"(?<=\w)\W+{re.escape(word)}\b", new_text):
+            values |= _pieces([word])
+            doer = re.match(r"\s*([A-Z][\w'’-]*)\s+(?:is|are|was|has|will|now)\b", new_text)
+            if doer:  # "Tom is doing the Saturday lunch shift instead of Jess": Tom, the new one
+                doers = _pieces([doer.group(1)])
     # every value of a phrase is the old note's ("Hotel Granvia" is not "Hotel Europa")
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
     gone -= _left_by_another(new_text, old_text)
@@ -1291,7 +1367,7 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not gone:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
-    fresh = _pieces(_strong_words(new_text)) - values
+    fresh = (_pieces(_strong_words(new_text)) | doers) - values
     ours = _our_switch(new_text, old_text, gone)
     if not fresh or (shared and not ours and _modified_apart(new_text, old_text, shared)):
         return None
@@ -1341,7 +1417,16 @@ _ARRANGED_RE = re.compile(
 # a switch told with no subject: what we did ("Switched from Zenfibre to Brightwave today")
 _OUR_SWITCH_RE = re.compile(
     r"\s*(?:we\s+)?(?:switched|moved|changed|swapped|migrated|went)\s+(?:over\s+)?from\s"
-    r"|\s*(?:we(?:['’]re| are)?\s+)?no longer us(?:e|ing)\s",
+    r"|\s*(?:we(?:['’]re| are)?\s+)?no longer (?:us(?:e|ing)|with)\s",
+    re.I,
+)
+
+
+# a swap told with no subject: "Swapped Auth0 for Clerk across web and mobile", "Replaced
+# Mailchimp with Buttondown"
+_SWAP_OPEN_RE = re.compile(
+    r"\s*(?:we(?:['’]ve| have)?\s+)?(?:swapped|replaced|ditched|traded)\s+(?:out\s+)?"
+    r"(?:the\s+|our\s+)?[\w.@+-]+(?:\s+[\w.@+-]+)?\s+(?:for|with)\s+[\w$£€]",
     re.I,
 )
 
@@ -1349,14 +1434,23 @@ _OUR_SWITCH_RE = re.compile(
 def _our_switch(new_text: str, old_text: str, gone: set[str]) -> bool:
     """Whether the newer note tells of a switch of ours from a name the older one gives as the
     value of a thing of ours, no one's ("Our broadband is Zenfibre"; not "Dave lives in
-    Leeds"), or that we no longer use it ("We're no longer using Casewise; Lawbase is live")."""
-    if not _OUR_SWITCH_RE.match(new_text):
+    Leeds"), or that we no longer use it ("We're no longer using Casewise; Lawbase is live").
+    The older note's first word is read as a name only when a capitalised word follows it
+    ("Accountant is Priya Shah at Ledgerline" and "Login is handled by Auth0" are of a thing;
+    "Dave Kirkby lives in Leeds" of someone)."""
+    swap = bool(_SWAP_OPEN_RE.match(new_text))
+    if not swap and not _OUR_SWITCH_RE.match(new_text):
         return False
     told = claims(old_text)
     if not told:
         return False
     first = told[0]
-    said = {t.lower() for t in tokens(old_text) if t[:1].isupper()}
+    words = tokens(old_text)
+    said = {
+        t.lower()
+        for i, t in enumerate(words)
+        if t[:1].isupper() and (i > 0 or (len(words) > 1 and words[1][:1].isupper()))
+    }
     return gone <= set(first.values) and not (first.owner - {"user"}) & said
 
 
@@ -1542,7 +1636,9 @@ def release_put_right(new_text: str, old_text: str) -> str | None:
 # "We hired Brightwave for the newsletter", "Went with Northgate Polytunnels for the re-skin"
 _NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of)(?=[\s,.;:!?)-]|$))*"
 _ENGAGED_RE = re.compile(
-    r"^\s*(?i:(?:we|I)\s+(?:have\s+|['’]ve\s+)?)?(?i:signed(?:\s+up)?\s+with|went\s+with|"
+    # who took it on may open the note: "Maya signed with Postmark today for transactional email"
+    r"^\s*(?:(?:(?i:we|I)|[A-Z][\w'’-]+)\s+(?i:have\s+|has\s+|['’]ve\s+)?)?"
+    r"(?i:signed(?:\s+up)?\s+with|went\s+with|"
     r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked)\s+"
     # a name, or one written in lower case ("Signed with exali today for …") before what
     # follows it at once
@@ -1598,9 +1694,8 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     shared |= {w for w in _content(who) if any(_trade_alike(w, x) for x in _content(old_text))}
     if len(shared) < ENGAGED_SHARED:
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
-    if not shared & {lemma(t) for t in tokens(old_text) if t.islower()} and not does & {
-        _stem(t) for t in tokens(old_text)
-    }:
+    plain = {lemma(t) for i, t in enumerate(tokens(old_text)) if t.islower() or i == 0}
+    if not shared & plain and not does & {_stem(t) for t in tokens(old_text)}:
         return None  # only names shared, no service: "Going with Brook & Lacey as estate agent
         # for Larch Close" is no new insurer of "… insurance for Larch Close is with Direct Line"
     whose = {n.lower() for m in WHOSE_RE.finditer(rest) for n in m.groups() if n}
@@ -1615,6 +1710,8 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
         if _makes_apart(rest, old_text[:start] + old_text[end:]):
             return new_text  # its own makes: "two Konica Minolta MFPs" for "two Ricoh MFPs"
+        if _told_of_it(old_text, end):
+            return new_text  # "…; they deliver Tuesday to Saturday": of the old provider
         return old_text[:start] + who + old_text[end:]
     return None
 
@@ -1804,42 +1901,74 @@ _ENDED_RES = (
 )
 
 
-# a state that waits for an outcome, and the outcome: "INV-2026-015 is overdue" / "Nordlicht
-# paid INV-2026-015"; "decision pending" / "was approved"
+# a state that waits for an outcome, work under way, and the outcome: "INV-2026-015 is overdue"
+# / "Nordlicht paid INV-2026-015"; "decision pending" / "was approved"; "PLAT-204 waiting on
+# design mockups" / "PLAT-204 in code review" / "PLAT-204 merged"
 _PENDING_RE = re.compile(
     r"\b(?:overdue|outstanding|unpaid|pending|awaiting|waiting (?:for|on)|not yet (?:paid|"
-    r"approved|registered|signed))\b",
+    r"approved|registered|signed)|blocked (?:on|by)|on hold|stalled)\b",
+    re.I,
+)
+_UNDERWAY_RE = re.compile(
+    r"\b(?:in progress|in (?:code )?review|under review|in qa|in testing|in development|"
+    r"being (?:reviewed|tested|worked on))\b",
     re.I,
 )
 _OUTCOME_RE = re.compile(
     r"\b(?:paid|settled|approved|rejected|refused|declined|registered|signed|granted|"
-    r"released|resolved|accepted|denied|cleared|came back|passed|failed)\b",
+    r"released|resolved|accepted|denied|cleared|came back|passed|failed|shipped|merged|"
+    r"deployed|fixed|completed|launched|went live|marked (?:done|closed))\b",
     re.I,
 )
-# a record's number: "INV-2026-015", "AA-55102", "BUG-2188" (not a value such as "eu-west-1")
-_CODE_RE = re.compile(r"\b[A-Z]{2,}-\d+(?:-\d+)*\b")
+# a record's number: "INV-2026-015", "AA-55102", "BUG-2188", "#4821" (not a value such as
+# "eu-west-1")
+_CODE_RE = re.compile(r"\b[A-Z]{2,}-\d+(?:-\d+)*\b|(?<![\w&])#(\d{2,})\b")
+_BARE_NUMBER_RE = re.compile(r"(?<![\w#$£€.,:/-])(\d{3,})(?![\w.,:/-]|\.\d)")
 
 
 def _codes(text: str) -> set[str]:
-    """The record numbers ``text`` names, lower case."""
-    return {c.lower() for c in _CODE_RE.findall(text)}
+    """The record numbers ``text`` names, lower case ("#4821" as "4821")."""
+    return {(m.group(1) or m.group(0)).lower() for m in _CODE_RE.finditer(text)}
+
+
+def _first_code(text: str) -> str:
+    """The first record number ``text`` names, lower case, or ``""``."""
+    m = _CODE_RE.search(text)
+    return (m.group(1) or m.group(0)).lower() if m else ""
+
+
+def _statuses(text: str) -> set[str]:
+    """Where a record stands, as ``text`` says it: pending, under way, an outcome."""
+    kinds = (("pending", _PENDING_RE), ("under way", _UNDERWAY_RE), ("outcome", _OUTCOME_RE))
+    return {kind for kind, rx in kinds if rx.search(text)}
 
 
 def _resolved(new_text: str, old_text: str) -> Verdict | None:
-    """An outcome of what the older note says is waiting for one: "Nordlicht paid
-    INV-2026-015" for "INV-2026-015 from Nordlicht is overdue". Both name the same code (an
-    invoice's, a claim's, a ticket's number); the newer note says the outcome and waits for
-    nothing itself, and is no intention or question."""
+    """A record's new standing, where the older note says it waits or is being worked on:
+    "Nordlicht paid INV-2026-015" for "INV-2026-015 from Nordlicht is overdue", "ACME-12
+    shipped to production" for "Ticket ACME-12 is blocked on legal review", "PLAT-204 in code
+    review" for "PLAT-204 waiting on design mockups". Both name the same code (an invoice's, a
+    claim's, a ticket's number; "#4821" is the "4821" of the other note); the newer note says a
+    standing the older does not ("still unpaid" is none), and is no intention or question."""
     if "?" in new_text or _chat(new_text) or _chat(old_text):
         return None
-    if not _PENDING_RE.search(old_text) or _PENDING_RE.search(new_text):
+    was, now = _statuses(old_text), _statuses(new_text)
+    if not was & {"pending", "under way"} or not now - was:
         return None
-    if not _OUTCOME_RE.search(new_text) or cw.found(cw.MODAL_RE, new_text):
+    if cw.found(cw.MODAL_RE, new_text):
         return None
-    codes = _codes(new_text) | _whose_things(new_text)
-    if not codes or not codes & (_codes(old_text) | _whose_things(old_text)):
+    # the record each note names first is the one it speaks of ("PLAT-210 blocked by
+    # PLAT-204" is no standing of PLAT-204); a number said bare in the newer note may be the
+    # older's "#4821"
+    first = _first_code(new_text) or next(
+        (m.group(1) for m in _BARE_NUMBER_RE.finditer(new_text)), ""
+    )
+    if first:
+        if first != _first_code(old_text):
+            return None
+    elif not _whose_things(new_text) & _whose_things(old_text):
         return None
-    return Verdict(SUPERSEDE, "an outcome", "pending", "resolved")
+    return Verdict(SUPERSEDE, "an outcome", " ".join(sorted(was)), " ".join(sorted(now - was)))
 
 
 # a named one's thing: "Dev Patel's DBS", "Maya's passport"
@@ -2231,13 +2360,15 @@ _ASIDE_IN_BRACKETS_RE = re.compile(r"\([^()]*\)")
 
 def _said_after(name: str, before: str) -> bool:
     """Whether the last name ``before`` says (capitalised words in a row, not in capitals nor a
-    month or a weekday, brackets set aside: "Lena Ortiz's") holds a word of ``name``, said in
-    its last 48 characters."""
+    month or a weekday, brackets set aside: "Lena Ortiz's"; a possessive pronoun after it
+    still speaks of it) holds a word of ``name``, said in its last 48 characters."""
     before = _ASIDE_IN_BRACKETS_RE.sub("", before)
     own = {w.casefold() for w in name.split()}
     runs: list[set[str]] = []
     in_run = False
     for t in tokens(before):
+        if t.lower() in ("her", "his", "their"):
+            continue  # "Maria (our cleaner) comes Wednesdays. Her number is …": still Maria's
         if t[:1].isupper() and not t.isupper() and t.lower() not in cw.STOP and not _timeword(t):
             word = t.removesuffix("'s").removesuffix("’s").casefold()
             if in_run:
@@ -2664,6 +2795,29 @@ def same_class(new_text: str, old_text: str) -> bool:
     # to like or prefer is no attribute of its own: "likes the matte black faucet" and "both
     # preferred the quartzite's warmer tones" are of two things
     return bool(shared - {"preference"})
+
+
+# one sentence "<owner> is [now] <preposition> <value>": "Harbor Health is now in Negotiation"
+_FRAME_RE = re.compile(
+    r"\s*(?P<owner>[^.;:!?]+?)\s+(?:is|are)\s+(?P<now>now\s+)?"
+    r"(?P<prep>in|at|on|with|under|for)\s+[^.;!?]+[.!]?\s*"
+)
+
+
+def said_anew(new_text: str, old_text: str) -> bool:
+    """Whether the newer note says the older one's sentence again with "now" and another value
+    in the same place: "Harbor Health is now in Negotiation" for "Harbor Health is in Proposal
+    stage" (the same owner, word for word, and the same preposition), where the two share no
+    word but the owner's name."""
+    new, old = _FRAME_RE.fullmatch(new_text), _FRAME_RE.fullmatch(old_text)
+    return bool(
+        new
+        and old
+        and new.group("now")
+        and not old.group("now")
+        and new.group("owner").casefold() == old.group("owner").casefold()
+        and new.group("prep").lower() == old.group("prep").lower()
+    )
 
 
 _WHEN_KINDS = frozenset({"weekday", "time", "month"})

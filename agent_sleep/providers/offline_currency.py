@@ -263,6 +263,7 @@ def supersedes(
                 verdict.why in OWNER_ONLY
                 and not update_model.one_thing(text, old_text, known)
                 and not currency.same_class(text, old_text)
+                and not currency.said_anew(text, old_text)
             ):
                 continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
             if verdict.why == "an ending" and types.get(ref) == "O" and kind != "O":
