@@ -28,6 +28,8 @@ from tests.currency_support import replaces
         # "#1207" in one note, "1207" in the other
         ("Support case #1207 for Harbour Dental is on hold until they reply.",
          "Harbour Dental replied; 1207 marked closed."),
+        # closed, said first
+        ("API-77 is in review with Priya.", "API-77 closed: fix verified on prod."),
         # a settled outcome of a wait, as before
         ("Claim HX-4410 submitted; decision pending.", "Claim HX-4410 was approved in full."),
     ],

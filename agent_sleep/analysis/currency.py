@@ -1917,7 +1917,7 @@ _UNDERWAY_RE = re.compile(
 _OUTCOME_RE = re.compile(
     r"\b(?:paid|settled|approved|rejected|refused|declined|registered|signed|granted|"
     r"released|resolved|accepted|denied|cleared|came back|passed|failed|shipped|merged|"
-    r"deployed|fixed|completed|launched|went live|marked (?:done|closed))\b",
+    r"deployed|fixed|completed|launched|went live|closed|done)\b",
     re.I,
 )
 # a record's number: "INV-2026-015", "AA-55102", "BUG-2188", "#4821" (not a value such as
