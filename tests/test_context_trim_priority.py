@@ -120,3 +120,18 @@ def test_the_session_start_block_keeps_what_still_holds(tmp_path: Path) -> None:
     assert CLEANER in block and BOILER in block and "trimmed" in block
     assert "QBR slides" not in block and "asthma review" not in block
     assert (ws / "MEMORY.md").read_text() == _memory()  # nothing written
+
+
+def test_the_date_of_a_reason_after_what_was_done_is_no_appointment() -> None:
+    """ "Switched from Ace Skips to BinGo Skips - Ace couldn't swap until next week (week of
+    2026-09-28)" was read as over once that week had passed, so the skip firm was cut at
+    session start (a house renovation's notes)."""
+    from agent_sleep.retrieval.context import _when
+
+    switched = (
+        "Switched from Ace Skips to BinGo Skips - Ace couldn't swap until next week "
+        "(week of 2026-09-28)."
+    )
+    assert _when(switched, dt.date(2026, 9, 22), TODAY) == "past"  # a standing fact, for W
+    booked = "Skip swap booked with Ace for next week (week of 2026-09-28)."
+    assert _when(booked, dt.date(2026, 9, 22), TODAY) == "over"

@@ -268,6 +268,7 @@ _YEARLY = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"[.!?;]\s|\n")
+_ASIDE = re.compile(r"\s[-–—]\s|;\s|\s(?:because|as|since)\s")
 
 
 def _tiers(
@@ -335,6 +336,11 @@ def _when(text: str, written: dt.date | None, today: dt.date) -> str:
         return ""
     if written is None:
         return "past" if max(d for d, _at in found) < today else ""
+    aside = _ASIDE.search(text)
+    if aside and temporal.tense(text[: aside.start()]) < 0:
+        # the dates of a reason after what was done say nothing of it: "Switched from Ace
+        # Skips to BinGo Skips - Ace couldn't swap until next week (week of 2026-09-28)"
+        found = [(d, at) for d, at in found if at < aside.start()]
     ahead = [d for d, at in found if d > written or (d == written and not _done(text, at))]
     if ahead:
         return "over" if max(ahead) < today else ""
