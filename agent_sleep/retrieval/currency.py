@@ -252,6 +252,36 @@ def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[
     return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
 
 
+FACT_DEPTH = 3  # how far below an event or a view a fact may stand and move above it
+FACT_RATIO = 0.8  # of the event's score, at least
+_PAST_QUESTION_RE = re.compile(
+    r"\s*(?:when|what|where|how|why|who)\s+(?:did|was|were)\b|\s*did\b", re.I
+)
+
+
+def facts_first(
+    index: Loaded, ranked: list[tuple[float, int]], query: str
+) -> list[tuple[float, int]]:
+    """``ranked`` with a fact first where an event or a view (a B or O note or entry) ranks
+    first and a fact (W) stands within ``FACT_DEPTH`` places below it, with ``FACT_RATIO`` of
+    its score at least; not when the question asks what happened ("When did …?", "What was
+    …?"). "What day is Sam's swimming lesson?" is answered by "Sam's swimming moved to
+    Thursdays at 4:30pm", not by the event "Sam's swimming at Riverside, 4:30 lesson"; "What is
+    Jenna Park's phone number?" by her entry, not by "Jenna Park confirmed Orion phase one is 40
+    stores". The scores stay where they were, so they still descend."""
+    if _PAST_QUESTION_RE.match(query) or not ranked:
+        return ranked
+    top = list(ranked[:NEWER_DEPTH])
+    kinds = [index.units[row].text[:1] for _s, row in top]
+    if kinds[0] not in ("B", "O"):
+        return ranked
+    for j in range(1, min(len(top), FACT_DEPTH + 1)):
+        if kinds[j] == "W" and top[j][0] >= FACT_RATIO * top[0][0]:
+            order = [j] + [i for i in range(len(top)) if i != j]
+            return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
+    return ranked
+
+
 NEWER_DEPTH = 12  # the best units among which a newer restatement moves up
 RESTATED = 0.6  # cosine of two units' vectors for a restatement
 

@@ -202,6 +202,7 @@ def recall(
     ranked = currency.reorder(index, ranked, superseded)
     ranked = currency.newer_first(index, ranked, superseded)
     ranked = currency.sources_first(index, ranked)
+    ranked = currency.facts_first(index, ranked, query)
     hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query, vector)
     return currency.label(hits, superseded)
 
