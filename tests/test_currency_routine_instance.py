@@ -3,8 +3,9 @@
 "Daniel's Saturday visit; they fixed the garden gate" retired "Daniel visits Dad every
 Saturday and does the big shop", and "FACS slot 10-12 used for the reporter line" retired the
 lab's standing Tuesday booking: the learned reading took an instance for a new value. An event
-that says no routine of its own and no change retires no routine now; a changed routine, or a
-new value said as new, still does.
+that says no routine of its own and no change retires no routine now, nor does one dated
+occasion ("Hannah Moss confirmed for Saturday 10 October" beside "… will do Saturday nights");
+a changed routine, or a new value said as new, still does.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def test_one_time_of_a_routine_keeps_it(old: str, new: str) -> None:
          "Liam's physio sessions moved to Fridays at 11 am."),
         ("Harbor Coffee rebrand is billed at 65 euros per hour, invoiced monthly.",
          "Harbor Coffee signed off on the new rate: 80 euros per hour from March onward."),
+        ("Nina's dog walks are every weekday at noon, £15 a walk.",
+         "Nina's dog walks moved to 1pm every weekday from 12 October."),
     ],
 )  # fmt: skip
 def test_a_changed_routine_is_read(old: str, new: str) -> None:
@@ -55,6 +58,12 @@ def test_a_changed_routine_is_read(old: str, new: str) -> None:
         # a plan for one week is no new routine
         (("W", "Home matches kick off at 9:30am on Saturdays."),
          ("S", "No match this Saturday; maybe a fun session at Greenway or just rest.")),
+        # one dated occasion of it (a family's notes: the learned guess retired the
+        # arrangement and its rate)
+        (("W", "Hannah Moss will do Saturday nights from 3 October, £12 an hour."),
+         ("W", "Hannah Moss confirmed for Saturday 10 October, 7pm to 11pm.")),
+        (("W", "Nina walks the dog every weekday at noon, £15 a walk."),
+         ("W", "Nina booked for Friday 16 October at 1pm.")),
     ],
 )  # fmt: skip
 def test_once_more_or_once_off_keeps_the_routine(
