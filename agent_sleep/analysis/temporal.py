@@ -288,14 +288,6 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         and not m.group("part")
         and named
         and named.group(1) not in _NOT_NOUNS
-        and re.search(r"\b(?:the|a|an|our|new|old|usual)\s+$", before, re.I)
-    ):
-        return None  # "Printed the new Sunday menu cards": the menu of Sundays, not a date
-    if (
-        not m.group("prep")
-        and not m.group("part")
-        and named
-        and named.group(1) not in _NOT_NOUNS
         and _RESCHEDULED_RE.search(sentence)
     ):
         return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
