@@ -1931,16 +1931,19 @@ def _codes(text: str) -> set[str]:
     return {(m.group(1) or m.group(0)).lower() for m in _CODE_RE.finditer(text)}
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _first_code(text: str) -> str:
     """The first record number ``text`` names, lower case, or ``""``."""
     m = _CODE_RE.search(text)
     return (m.group(1) or m.group(0)).lower() if m else ""
 
 
-def _statuses(text: str) -> set[str]:
-    """Where a record stands, as ``text`` says it: pending, under way, an outcome."""
+@functools.lru_cache(maxsize=1 << 14)
+def _statuses(text: str) -> frozenset[str]:
+    """Where a record stands, as ``text`` says it: pending, under way, an outcome. Cached per
+    text: sleep asks it of one new note against every entry."""
     kinds = (("pending", _PENDING_RE), ("under way", _UNDERWAY_RE), ("outcome", _OUTCOME_RE))
-    return {kind for kind, rx in kinds if rx.search(text)}
+    return frozenset(kind for kind, rx in kinds if rx.search(text))
 
 
 def _resolved(new_text: str, old_text: str) -> Verdict | None:
