@@ -69,3 +69,16 @@ def test_a_fact_first_stays_and_nothing_past_the_depth_moves() -> None:
     deep = _units(EVENT, VIEW, EVENT, VIEW, FACT)
     ranked = [(1.0, 0), (0.99, 1), (0.98, 2), (0.97, 3), (0.96, 4)]
     assert currency.facts_first(deep, ranked, "Sam's swimming day?") == ranked  # type: ignore[arg-type]
+
+
+def test_the_type_is_read_from_the_prefix() -> None:
+    """An entry's confidence goes with its type ("O(c=0.7): …"); a text that opens with a W
+    but no type ("Walter …", a line written by hand) is no fact."""
+    view = "O(c=0.7): Sam loves his swimming teacher at Riverside."
+    moved = currency.facts_first(_units(view, FACT), [(1.0, 0), (0.9, 1)], "swimming day?")  # type: ignore[arg-type]
+    assert [row for _s, row in moved] == [1, 0]
+    by_hand = _units(EVENT, "Walter says swimming moved to Thursdays.")
+    assert currency.facts_first(by_hand, [(1.0, 0), (0.9, 1)], "swimming day?") == [  # type: ignore[arg-type]
+        (1.0, 0),
+        (0.9, 1),
+    ]

@@ -252,6 +252,15 @@ def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[
     return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
 
 
+_TYPE_RE = re.compile(r"([WBOS])(?:\(c=[\d.]+\))?: ")
+
+
+def _note_type(text: str) -> str:
+    """A unit's note type as its text opens with it ("W: …", "O(c=0.7): …"), or ""."""
+    m = _TYPE_RE.match(text)
+    return m.group(1) if m else ""
+
+
 FACT_DEPTH = 3  # how far below an event or a view a fact may stand and move above it
 FACT_RATIO = 0.8  # of the event's score, at least
 _PAST_QUESTION_RE = re.compile(
@@ -272,7 +281,7 @@ def facts_first(
     if _PAST_QUESTION_RE.match(query) or not ranked:
         return ranked
     top = list(ranked[:NEWER_DEPTH])
-    kinds = [index.units[row].text[:1] for _s, row in top]
+    kinds = [_note_type(index.units[row].text) for _s, row in top]
     if kinds[0] not in ("B", "O"):
         return ranked
     for j in range(1, min(len(top), FACT_DEPTH + 1)):
