@@ -77,6 +77,9 @@ def test_the_type_is_read_from_the_prefix() -> None:
     view = "O(c=0.7): Sam loves his swimming teacher at Riverside."
     moved = currency.facts_first(_units(view, FACT), [(1.0, 0), (0.9, 1)], "swimming day?")  # type: ignore[arg-type]
     assert [row for _s, row in moved] == [1, 0]
+    bank = "Riverside Leisure — History\n- B: Sam's swimming at Riverside, 4:30 lesson."
+    moved = currency.facts_first(_units(bank, FACT), [(1.0, 0), (0.9, 1)], "swimming day?")  # type: ignore[arg-type]
+    assert [row for _s, row in moved] == [1, 0]  # a bank section's entry is read under its heading
     by_hand = _units(EVENT, "Walter says swimming moved to Thursdays.")
     assert currency.facts_first(by_hand, [(1.0, 0), (0.9, 1)], "swimming day?") == [  # type: ignore[arg-type]
         (1.0, 0),

@@ -252,11 +252,13 @@ def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[
     return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
 
 
-_TYPE_RE = re.compile(r"([WBOS])(?:\(c=[\d.]+\))?: ")
+_TYPE_RE = re.compile(r"(?:[^\n]*\n- )?([WBOS])(?:\(c=[\d.]+\))?: ")
 
 
 def _note_type(text: str) -> str:
-    """A unit's note type as its text opens with it ("W: …", "O(c=0.7): …"), or ""."""
+    """A unit's note type as its text opens with it ("W: …", "O(c=0.7): …"), or that of a bank
+    section's first entry, under its heading ("Bluebell Homecare — History\n- B: Last Bluebell
+    visit today"); "" for any other text."""
     m = _TYPE_RE.match(text)
     return m.group(1) if m else ""
 
