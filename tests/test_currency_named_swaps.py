@@ -139,3 +139,10 @@ def test_a_version_put_right_where_the_note_names_its_runtime_twice() -> None:
     old = ("W", "The worker runs on Python 3.10; the dashboard is Django 4.2.")
     new = ("W", "Switched the worker from Python 3.10 to Python 3.12; Dockerfile updated.")
     assert rewritten(old, new) == "The worker runs on Python 3.12; the dashboard is Django 4.2."
+
+
+def test_one_word_of_a_longer_name_is_read_on_either_side() -> None:
+    text = "Veg comes from Green Valley Produce; the logins live in Keeper."
+    for word, longer in (("Green", True), ("Produce", True), ("Veg", False)):
+        at = text.index(word)
+        assert currency._in_longer_name(text, at, at + len(word)) is longer, word

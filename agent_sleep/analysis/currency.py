@@ -505,8 +505,9 @@ _OF_IT_RE = re.compile(
 
 def _in_longer_name(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is one word of a longer name: a capitalised word right
-    before it (not opening a sentence) or right after it ("LastPass Families", "Brixham
-    Catch")."""
+    after it ("LastPass Families", "Brixham Catch"), or right before it unless that word
+    opens the text ("Green Valley" in "… from Green Valley"; after a sentence's stop too: the
+    search meets the stop before the word's own start)."""
     if re.match(r" [A-Z]", text[end:]):
         return True
     before = re.search(r"(?:^|(?<=[.!?;:]\s)|(\S))\s*([A-Z][\w'’-]*) $", text[:start])

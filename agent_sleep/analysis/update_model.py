@@ -310,14 +310,11 @@ def last_word(
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
     if _new_field(new_text, old_text, names | known):
         return verdict  # "Maisie's ISU start date: 16 November" is no new value of her place
-    if (
-        _days_said(new_text)
-        and temporal.ROUTINE_RE.search(old_text)
-        and not temporal.ROUTINE_RE.search(new_text)
-    ):
+    days = _days_said(new_text)
+    if days and temporal.ROUTINE_RE.search(old_text) and not temporal.ROUTINE_RE.search(new_text):
         return verdict  # "Hannah Moss confirmed for Saturday 10 October" is one of the
         # Saturday nights she does ("… will do Saturday nights from 3 October, £12 an hour")
-    if (days := _days_said(new_text)) and days <= _days_said(old_text):
+    if days and days <= _days_said(old_text):
         return verdict  # "parents' evening tonight (2026-12-03)": the day the entry gives came
     if c.labels_apart(new_text, old_text):
         return verdict  # "Freezer B was moved" says nothing of Freezer A

@@ -282,14 +282,14 @@ def facts_first(
     stores". The scores stay where they were, so they still descend."""
     if _PAST_QUESTION_RE.match(query) or not ranked:
         return ranked
-    top = list(ranked[:NEWER_DEPTH])
-    kinds = [_note_type(index.units[row].text) for _s, row in top]
-    if kinds[0] not in ("B", "O"):
+    # only the units a step reads are decoded: the first, then those within reach below it
+    if _note_type(index.units[ranked[0][1]].text) not in ("B", "O"):
         return ranked
-    for j in range(1, min(len(top), FACT_DEPTH + 1)):
-        if kinds[j] == "W" and top[j][0] >= FACT_RATIO * top[0][0]:
-            order = [j] + [i for i in range(len(top)) if i != j]
-            return [(top[k][0], top[i][1]) for k, i in enumerate(order)] + ranked[len(top) :]
+    for j in range(1, min(len(ranked), FACT_DEPTH + 1)):
+        score, row = ranked[j]
+        if score >= FACT_RATIO * ranked[0][0] and _note_type(index.units[row].text) == "W":
+            rows = [row] + [r for _s, r in ranked[:j]]
+            return [(ranked[k][0], r) for k, r in enumerate(rows)] + ranked[j + 1 :]
     return ranked
 
 
