@@ -261,3 +261,31 @@ def test_the_offline_consolidator_keeps_one_page_per_person(tmp_path: Path) -> N
     jordan = _page(root, "jordan-reyes")
     assert "invoice retry queue" in jordan and "ledger flake" in jordan
     assert LUNCH in _page(root, "dana-whitfield")
+
+
+# -- a name and an acronym: the name's thing, on the name's page ------------------------------
+
+KESTREL = "Sent Kestrel Logistics the mutual action plan draft"
+DPA = "Kestrel DPA signed off by their legal team"
+SYNC = "Kestrel sync: final order form review with Ana"
+
+
+def test_a_name_and_an_acronym_go_to_the_page_the_name_has(ws: Path) -> None:
+    """An account executive's notes on one customer had been spread over ``kestrel.md``,
+    ``kestrel-logistics.md`` and ``kestrel-dpa.md``: "Kestrel DPA" read as a person's full
+    name, which then made "Kestrel" ambiguous."""
+    _file(ws, "kestrel-logistics", KESTREL, days_ago=3)
+    _file(ws, "kestrel-dpa", DPA, days_ago=2)
+    _file(ws, "kestrel", SYNC, days_ago=1)
+    assert _pages(ws) == ["kestrel-logistics.md"]
+    page = _page(ws, "kestrel-logistics")
+    assert DPA in page and SYNC in page
+
+
+def test_a_name_and_an_acronym_with_no_page_of_the_name_keep_their_own(ws: Path) -> None:
+    _file(ws, "orion-cfo", "Orion CFO wants a 3-year term")
+    assert _pages(ws) == ["orion-cfo.md"]
+    # a surname is no acronym: Jordan Lee keeps a page apart from Jordan Reyes's
+    _file(ws, "jordan-reyes", REYES, days_ago=2)
+    _file(ws, "jordan-lee", "Met Jordan Lee from the data team")
+    assert "jordan-lee.md" in _pages(ws)

@@ -142,3 +142,16 @@ def test_a_standing_rule_said_with_should_is_no_follow_up() -> None:
     assert texts == [
         "Follow up: Jamie should confirm the florist's delivery window with the venue."
     ]
+
+
+def test_someone_else_away_is_no_follow_up() -> None:
+    notes = [
+        _n("b1", "Priya will be on holiday October 19-23.", "W"),
+        _n("b2", "Tom will be out of the office on Friday.", "W"),
+        _n("b3", "The plumber will be here on Friday at 9am.", "W"),
+        _n("b4", "I will be away on Friday, so book the van for Monday.", "W"),
+    ]
+    out = offline.rem({"notes": notes, "memory": [], "open_questions": [], "bank_pages": []})
+    sources = {s for a in out["next_session_actions"] for s in a["sources"]}
+    assert "b1" not in sources and "b2" not in sources  # a fact about those days
+    assert {"b3", "b4"} <= sources  # a visit to come, and one's own plan, stay

@@ -1661,6 +1661,8 @@ def _digits(text: str) -> bool:
 # a place a note names after a preposition: "deliver to Leeds", "from the Estonian"
 _PLACE_SAID_RE = re.compile(r"\b(?i:to|in|at|from|near|into)\s+(?:the\s+)?([A-Z][\w'’-]*)")
 ENGAGED_SHARED = 2  # content words the two share besides the names and what is done
+# what a provider taken on takes over from the one before: "they take over all our fish"
+_TAKE_OVER_RE = re.compile(r"\b(?:take|takes|taking|took|taken)\s+over\s+(?P<what>[^.;:!?]+)", re.I)
 
 
 def provider_put_right(new_text: str, old_text: str) -> str | None:
@@ -1693,7 +1695,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     # the trade a provider's name says, for the trade the entry names ("Brightwire Electrical"
     # for "Electrician for the rewire", "Dunn Plumbing" for "Plumber")
     shared |= {w for w in _content(who) if any(_trade_alike(w, x) for x in _content(old_text))}
-    if len(shared) < ENGAGED_SHARED:
+    # what it takes over, said in the entry, is enough alone: "they take over all our fish"
+    # for "Fish comes from Brixham Catch …"
+    over = _TAKE_OVER_RE.search(rest)
+    if len(shared) < ENGAGED_SHARED and not (over and shared & _content(over.group("what"))):
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
     plain = {lemma(t) for i, t in enumerate(tokens(old_text)) if t.islower() or i == 0}
     if not shared & plain and not does & {_stem(t) for t in tokens(old_text)}:
@@ -2239,12 +2244,34 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
 # "Novatek pushed the manual deadline back to 15 October", "AGM moved to 21 October"
 _DAY_MOVED_RE = re.compile(
     r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
-    r"(?:back|forward|out)|moved|postponed|rescheduled|delayed|shifted|changed)\s+(?:to|until|till)"
+    r"(?:back|forward|out)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
+    r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
+    r"|moved|postponed|rescheduled|delayed|shifted|changed)\s+(?:to|until|till)"
     r"\s+(?=\S)",
     re.I,
 )
-# words that name a day's role, not a thing: "the manual deadline" is the manual's day
-_DAY_ROLE = frozenset("deadline date day due the a an our their its his her my".split())  # noqa: SIM905
+# words that name a day's role, not a thing: "the manual deadline" is the manual's day; and
+# the helping verbs of who moved it ("Green Valley have moved …")
+_DAY_ROLE = frozenset(
+    "deadline date day due the a an our their its his her my have has had will".split()  # noqa: SIM905
+)
+# the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
+_ROUTINE_DAY_RE = re.compile(
+    rf"\b(?:(?:{'|'.join(temporal.WEEKDAYS)})s|every\s+(?:{'|'.join(temporal.WEEKDAYS)}))\b", re.I
+)
+SAID_LOOSELY = 5  # letters two forms of one word open with alike ("deliveries", "delivered")
+
+
+def _said_loosely(word: str, said: set[str]) -> bool:
+    """Whether ``word`` or another form of it is among ``said``: the same lemma, or an opening
+    of :data:`SAID_LOOSELY` letters or more that leaves at most three of either."""
+    if word in said:
+        return True
+    for other in said:
+        n = len(os.path.commonprefix([word, other]))
+        if n >= SAID_LOOSELY and n >= max(len(word), len(other)) - 3:
+            return True
+    return False
 
 
 def moved_day_put_right(new_text: str, old_text: str) -> str | None:
@@ -2257,24 +2284,25 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     m = _DAY_MOVED_RE.match(new_text)
     if m is None:
         return None
-    olds, news = list(DATE_SAID_RE.finditer(old_text)), list(DATE_SAID_RE.finditer(new_text))
+    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):  # a day, or the weekday of a routine
+        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
+        if olds or news:
+            break
     if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
         return None
     if olds[0].group(0).lower() == news[0].group(0).lower():
         return None
-    what = [
-        lemma(t.lower())
-        for t in tokens(m.group("what") + " " + (m.group("obj") or ""))
-        if t.lower() not in _DAY_ROLE and not _digit(t)
-    ]
+    moved = " ".join(m.group(g) or "" for g in ("what", "obj", "moved"))
+    what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    if not what or any(w not in said for w in what):
+    if not what or not all(_said_loosely(w, said) for w in what):
         return None  # "The bathroom fitting …" is not the kitchen's
     at = olds[0]
     sentence = next(
         (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
     )
-    if sentence is None or not {lemma(t.lower()) for t in tokens(sentence.group(0))} & set(what):
+    told = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
+    if not any(_said_loosely(w, told) for w in what):
         return None  # the day of another thing the entry tells of
     end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]

@@ -22,6 +22,12 @@ that already holds that name (:meth:`Names.resolve`):
   goes to ``hannah.md``. Otherwise (no such page, or an ambiguous one) the slug keeps its
   own page, as asked.
 
+A name followed by an acronym ("Kestrel DPA", "Orion CFO") is a thing of that name's, not a
+person's full name: it goes to the page the name has by the rules above (``kestrel.md``, or the
+one ``kestrel-logistics.md``), where one account's notes had been spread over three pages; with
+no such page it keeps its own. Such a name is never read as a full name that makes another one
+ambiguous.
+
 Within a run, a first name or a surname goes to a full name the same answer files under when
 neither page exists yet: the full name is the better title, and later short names find it.
 
@@ -97,10 +103,23 @@ def full_names(
     out = []
     for text in texts:
         for name in distill.names(text, known):
+            if acronym(name.split()[-1]):
+                continue  # "Kestrel DPA" is Kestrel's document, not a person's full name
             parts = tuple(fmt.slugify(p) for p in name.split())
             if len(parts) >= 2 and word in (parts[0], parts[-1]):
                 out.append(parts)
     return out
+
+
+def acronym(word: str) -> bool:
+    """Whether ``word`` is written as an acronym: "DPA", "QBR", "CFO" (not "I", not "Ng")."""
+    return len(word) >= 2 and word.isalpha() and word.isupper()
+
+
+def written_as_acronym(word: str, texts: Iterable[str]) -> bool:
+    """Whether ``texts`` write the slug word ``word`` as an acronym only ("DPA", never "Dpa")."""
+    forms = {t for text in texts for t in _WORD.findall(text) if t.lower() == word}
+    return bool(forms) and all(acronym(t) for t in forms)
 
 
 def names_another(word: str, full: Sequence[str], texts: Sequence[str]) -> bool:
@@ -168,6 +187,17 @@ class Names:
                 if page != whole:  # a page the full name has; else the slug's own, as asked
                     return page
             return slug
+        if len(words) == 2 and written_as_acronym(words[1], texts):
+            # a thing of one name's, written as an acronym ("Kestrel DPA", "Orion CFO"): on
+            # the page that name has, when it has one
+            planned = slug in slugs  # the run's own plan for it is no page the name has
+            slugs.discard(slug)
+            try:
+                page = words[0] if words[0] in slugs else self.resolve(words[0], texts, page_texts)
+            finally:
+                if planned:
+                    slugs.add(slug)
+            return page if page in slugs else slug
         short = [w for w in dict.fromkeys((words[0], words[-1])) if w in slugs]
         if len(short) != 1:
             return slug

@@ -531,6 +531,14 @@ def _routine_due(sentence: str) -> bool:
 
 
 _SHOULD_RE = re.compile(r"\bshould\b", re.I)  # "Claire should confirm the tiles by Friday"
+# someone else away for a time: "Priya will be on holiday October 19-23" is a fact about those
+# days, nothing to follow up (not "I will be away", nor "we'll be off")
+_AWAY_RE = re.compile(
+    r"^(?!\s*(?:I|we)\b)[^.;:!?]*?\bwill\s+be\s+(?:away|off|on\s+(?:annual\s+)?(?:holiday|"
+    r"leave|vacation|sabbatical|paternity\s+leave|maternity\s+leave)|out\s+of\s+(?:the\s+)?"
+    r"office|unavailable|abroad)\b",
+    re.I,
+)
 
 
 def _intention(text: str, known: frozenset[str]) -> str:
@@ -543,7 +551,11 @@ def _intention(text: str, known: frozenset[str]) -> str:
             and s.score >= distill.INFORMATIVE
             and (
                 _INTENT_RE.search(s.text)
-                or (s.temporal and (_WILL_RE.search(s.text) or _SHOULD_RE.search(s.text)))
+                or (
+                    s.temporal
+                    and (_WILL_RE.search(s.text) or _SHOULD_RE.search(s.text))
+                    and not _AWAY_RE.search(s.text)
+                )
             )
             and not QUESTION_RE.search(s.text)
             and not _routine_due(s.text)

@@ -1,0 +1,63 @@
+"""A routine's weekday moved, and a provider taken on for one thing it takes over.
+
+A restaurant's five weeks of notes (a replayed scenario) told "Green Valley have moved our veg
+deliveries to Thursdays from this week" of "Veg and salad come from Green Valley Produce,
+delivered Tuesdays around 8am", and "Signed with Hook & Line Fisheries today — they take over
+all our fish from Monday" of "Fish comes from Brixham Catch — they deliver …". Both old entries
+stayed current: the move named what moved after the verb ("moved our veg deliveries to"), and
+the provider shared one word only with the entry it replaced.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_sleep.analysis.currency import moved_day_put_right, provider_put_right
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "now"),
+    [
+        ("Veg and salad come from Green Valley Produce, delivered Tuesdays around 8am.",
+         "Green Valley have moved our veg deliveries to Thursdays from this week.",
+         "Veg and salad come from Green Valley Produce, delivered Thursdays around 8am."),
+        ("Sam has swimming every Wednesday at 4:30 at Riverside.",
+         "Riverside moved Sam's swimming to every Friday.",
+         "Sam has swimming every Friday at 4:30 at Riverside."),
+        ("Kitchen is from Howdens. Fitting booked for 19 October.",
+         "Moved the kitchen fitting to Monday 26 October.",
+         "Kitchen is from Howdens. Fitting booked for Monday 26 October."),
+    ],
+)  # fmt: skip
+def test_the_day_moved_is_put_right(old: str, new: str, now: str) -> None:
+    assert moved_day_put_right(new, old) == now
+    assert rewritten(("W", old), ("W", new)) == now
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what moved is not what the entry gives the day of
+        ("Bins go out Tuesdays.", "Moved the team standup to Thursdays."),
+        # two days in the entry: which one moved is not said
+        ("Gym sessions are Mondays and Wednesdays.", "Moved gym to Fridays."),
+        # another thing of the entry's
+        ("Veg comes from Green Valley on Tuesdays; fish deliveries are Fridays.",
+         "Moved the bread deliveries to Thursdays."),
+    ],
+)  # fmt: skip
+def test_no_other_day_is_moved(old: str, new: str) -> None:
+    assert moved_day_put_right(new, old) is None
+
+
+def test_a_provider_taking_over_the_one_thing_the_entry_names() -> None:
+    old = ("Fish comes from Brixham Catch — they deliver Tuesday to Saturday before 9am, order "
+           "by 4pm the day before.")  # fmt: skip
+    new = "Signed with Hook & Line Fisheries today — they take over all our fish from Monday."
+    # the old provider's delivery days go with it: the note takes the entry's place
+    assert rewritten(("W", old), ("B", new)) == new
+    # one word shared and nothing taken over is not enough
+    assert provider_put_right("Signed with Hook & Line Fisheries today for fish.", old) is None
+    # what it takes over, with no provider in the entry
+    assert provider_put_right(new, "Fish of the day is hake, Tuesday to Saturday.") is None
