@@ -52,7 +52,10 @@ CHANGE_RE = re.compile(
     r"took-over|taken-over|taking-over|handed-over|hands-over|"
     r"shortened|postponed|delayed|pushed back|slipped|rose|fell|grew|jumped|climbed|"
     # "dropped" a thing, not someone dropped off somewhere ("Dropped Zara at ballet")
-    r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b)|"
+    r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b)"
+    # nor things dropped somewhere ("dropped 40 parcels to the churches"; "dropped 2 points to
+    # 4.1" is a change)
+    r"(?!\s+\d+\s+[a-z]+\s+(?:to|at|with)\s+(?![£$€]?\d))|"
     r"(?:went|goes|going|go) (?:up|down)|revised|upped|pushed to|pushed out|"
     # "brought the AQA entries deadline forward", "pushed the launch back"
     r"brought(?:\s+[\w'’-]+){0,5}?\s+forward|pushed(?:\s+[\w'’-]+){1,5}?\s+back|"

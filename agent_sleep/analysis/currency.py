@@ -1377,6 +1377,7 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         and not any(_BUILD_RE.fullmatch(p) for p in gone)
         and not ours
         and not _decided_instead(new_text, old_text, gone)
+        and not _engaged_instead(new_text, old_text, gone)
     ):
         return None  # a build number is one thing's: "from Unity 2022.3.21f1 to 2022.3.45f1"
     told = claims(old_text)
@@ -1403,6 +1404,21 @@ def _decided_instead(new_text: str, old_text: str, gone: set[str]) -> bool:
         return False
     told = claims(old_text)
     return bool(told) and gone <= set(told[0].values) and not gone & told[0].owner
+
+
+def _engaged_instead(new_text: str, old_text: str, gone: set[str]) -> bool:
+    """Whether the newer note takes on a provider in place of one the older note names as
+    its provider ("Going with ActivoBank instead of Millennium BCP - no monthly fees" for
+    "Opening the Portuguese bank account with Millennium BCP; …"), though the two share no
+    other word: the older note says the replaced name after "with", "by", "at", "through" …
+    (not "Millennium BCP's branch in Chiado opens at 8:30")."""
+    m = _ENGAGED_RE.match(new_text)
+    if m is None or not cw.found(cw.OLD_VALUE_RE, new_text) or _pieces([m.group("who")]) & gone:
+        return False
+    for n in _NAME_RE.finditer(old_text):
+        if _pieces(tokens(n.group(0))) >= gone and _PROVIDED_BY_RE.search(old_text, 0, n.start()):
+            return True
+    return False
 
 
 # an arrangement told as done, with no one doing it: "Crane for lift-out booked with Bayliss
@@ -1675,8 +1691,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     word's clause) is no name the newer note says. Where both give figures, the newer note is
     the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
     m = _ENGAGED_RE.match(new_text)
-    if m is None or "?" in new_text:
+    if m is None or "?" in new_text or labels_apart(new_text, old_text):
         return None
+    if _numbered_apart(new_text, old_text):
+        return None  # "… take over managing Flat 2" is nothing of Flat 1's mortgage
     who = m.group("who").strip()
     if who.casefold() in old_text.casefold():
         return None  # the same provider said again
@@ -1720,6 +1738,21 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             return new_text  # "…; they deliver Tuesday to Saturday": of the old provider
         return old_text[:start] + who + old_text[end:]
     return None
+
+
+# a thing named by a word and its number: "Flat 2", "Plot 7", "Room 4B"
+_NUMBERED_RE = re.compile(r"\b([A-Z][a-z]+) (\d{1,3}[A-Z]?)\b(?![:.,]\d)")
+
+
+def _numbered_apart(new_text: str, old_text: str) -> bool:
+    """Whether the two texts name things by the same word with other numbers only ("Flat 2"
+    and "Flat 1")."""
+    new, old = _NUMBERED_RE.findall(new_text), _NUMBERED_RE.findall(old_text)
+    return any(
+        w == v and not {n for x, n in new if x == w} & {n for x, n in old if x == v}
+        for w, _ in new
+        for v, _ in old
+    )
 
 
 def _makes_apart(new_text: str, old_text: str) -> bool:
@@ -2292,6 +2325,10 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if olds[0].group(0).lower() == news[0].group(0).lower():
         return None
+    said_old = {t.lower() for t in tokens(old_text)}
+    told = new_text[: news[0].start()] + new_text[news[0].end() :]
+    if any(_digit(t) and t.lower() not in said_old for t in tokens(cw.RESOLVED_RE.sub("", told))):
+        return None  # "… moved to Thursdays at 2pm": a new time too, the note takes its place
     moved = " ".join(m.group(g) or "" for g in ("what", "obj", "moved"))
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
@@ -2337,6 +2374,52 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
         return None  # the time is all the entry holds: the note takes its place
     m = olds[0]
     return old_text[: m.start()] + news[0].group(0) + old_text[m.end() :]
+
+
+# a note that calls itself a correction: "Correction: our flight is TP1337, …"
+_CORRECTION_RE = re.compile(r"\s*(?:correction|corrected|erratum)\s*[:\-–—]\s*", re.I)
+# the shapes of a value a correction puts right: a day, a time of day, a code, an amount
+_CORRECTED_SHAPES = (
+    DATE_SAID_RE,
+    _CLOCK_TIME_RE,
+    re.compile(r"(?<![\w-])[A-Z]{1,4}-?\d{2,6}(?![\w-])"),
+    re.compile(r"[£$€]\d+(?:,\d{3})*(?:\.\d{2})?(?![\d,.]?\d)"),
+)
+
+
+def correction_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the values a correction gives put right ("Flights booked: TAP
+    TP1331 Manchester to Lisbon on 24 September, 3 passengers", then "Correction: our flight is
+    TP1337, I noted the wrong flight number last week": "… TAP TP1337 Manchester …"), or None.
+    The note calls itself a correction; its first sentence shares a word with the older text
+    (besides days and values) and names nothing the older text does not (the thing corrected,
+    not another one of its kind); each value put right is the one of its shape in both texts'
+    first sentences, and they differ. A value said again the same ("Still 24 September") stays.
+    """
+    m = _CORRECTION_RE.match(new_text)
+    if m is None:
+        return None
+    told = lexical.sentences(new_text[m.end() :])
+    first = told[0] if told else ""
+    said = {t.lower() for t in tokens(old_text)}
+    places: list[tuple[int, int, str]] = []
+    for rx in _CORRECTED_SHAPES:
+        olds, news = list(rx.finditer(old_text)), list(rx.finditer(first))
+        if len(olds) == 1 and len(news) == 1:
+            if olds[0].group(0).lower() != news[0].group(0).lower():
+                places.append((*olds[0].span(), news[0].group(0).rstrip(".")))
+        first = rx.sub(" ", first)
+    if not places:
+        return None
+    words = [t for t in tokens(first) if not _digit(t) and not _when_word(t)]
+    if not _content(" ".join(words)) & _content(old_text):
+        return None  # "Correction: the dentist is on 21 October" is no meeting's day
+    if any(t[:1].isupper() and t.lower() not in said and t.lower() not in cw.STOP for t in words):
+        return None  # "Correction: Tom's number is …" is not Dev's
+    out = old_text
+    for start, end, value in sorted(places, reverse=True):
+        out = out[:start] + value + out[end:]
+    return out
 
 
 def listed_part_put_right(new_text: str, old_text: str) -> str | None:

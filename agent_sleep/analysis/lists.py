@@ -403,12 +403,19 @@ _HOW_OFTEN = frozenset(
 )
 
 
+# the end of a firm's name: "Bloom & Co", "Hughes and Sons", "Moss & Partners"
+_FIRM_RE = re.compile(
+    r"\s+(?:&|and)\s+(?:Co|Company|Son|Sons|Daughters|Partners|Associates)\b\.?(?!\w)"
+)
+
+
 def _joined_items(text: str) -> list[str]:
     """The items of the lists of ``text`` joined by a conjunction, all of one shape ("Ana,
     Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
     out: list[str] = []
     text = _ASIDE_RE.sub("", text)  # "Acme Outdoor (website redesign), Lumen Studio (…) and …"
     text = _TITLE_RE.sub("", text)  # "Prof. Okafor, Dr. Marcus Feld and Dr. Priya Raman"
+    text = _FIRM_RE.sub("", text)  # "Bloom & Co" is one firm
     for m in _LIST_RE.finditer(text):
         items = [i.strip() for i in re.split(r",? (?:and|or|&) |, ", m.group(0)) if i.strip()]
         items = [re.sub(r"^(?:both|either) ", "", i, flags=re.I) for i in items]

@@ -959,13 +959,27 @@ def says_a_value(new_text: str, old_text: str) -> bool:
     )
 
 
-_NEW_RE = re.compile(r"\bnew\b", re.I)
+_NEW_RE = re.compile(r"\bnew\s+(?P<what>[\w'’-]+(?:\s+[\w'’-]+)?)", re.I)
 
 
-def tells_a_change(text: str) -> bool:
+def tells_a_change(text: str, old_text: str = "") -> bool:
     """Whether an event tells of a change it leaves behind: change language, a state reached
-    ("went fully vegan"), something new ("finished in 51:15 — a new personal best")."""
-    return bool(c._states_a_change(text) or _BECAME_RE.search(text) or _NEW_RE.search(text))
+    ("went fully vegan"), something new ("finished in 51:15 — a new personal best"); with
+    ``old_text``, something new of what it names ("a new personal best" for "Maya's 10K
+    personal best is 52:40", not "fitted a new cooker circuit" for "New customer Priya Patel,
+    3-bed semi at 7 Birch Close")."""
+    if c._states_a_change(text) or _BECAME_RE.search(text):
+        return True
+    said = c._content(old_text) if old_text else None
+    # or a figure for a figure: "signed off on the new rate: 80 euros per hour" for "… is
+    # billed at 65 euros per hour"
+    figures = bool(old_text) and _has_number(c._strong_words(text)) and _has_number(
+        c._strong_words(old_text)
+    )
+    return any(
+        said is None or figures or c._content(m.group("what")) & said
+        for m in _NEW_RE.finditer(text)
+    )
 
 
 def _just_an_episode(

@@ -326,14 +326,16 @@ def supersedes(
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if (
-                verdict.why == "likely update"
+                verdict.why in WEAK
                 and kind == "B"
-                and not update_model.tells_a_change(text)
+                and not update_model.tells_a_change(text, old_text)
             ):
                 continue  # what happened is no standing fact said again: "Van der Berg delivery
                 # in; ordered extra snake plants" keeps the £4.80 wholesale price, "U14s beat
-                # Hartley Town 3-1 in the county cup on Saturday" the tie's date ("went fully
-                # vegan", "a new personal best" do tell a change)
+                # Hartley Town 3-1 in the county cup on Saturday" the tie's date, "Tom did the
+                # Wednesday van run; dropped 40 parcels" who drives it ("went fully vegan", "a
+                # new personal best" do tell a change; "fitted a new cooker circuit" none of a
+                # customer's house)
             if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
                 continue  # to a reading of likeness alone, a note with no value of its own puts
                 # none out ("Renewed the landlord insurance online" keeps the £447 premium)
@@ -467,8 +469,10 @@ def _says_all_but_figures(new: str, old: str) -> bool:
 # production at 11:40; canary was clean"); another provider taken on for what the entry says
 # of, told as what happened ("Signed with Medequip Vet Engineering today - they take over all
 # our equipment servicing"); a day moved of what the entry gives the day of, named as the entry
-# names it ("Kitchen fitting pushed back to 26 October")
+# names it ("Kitchen fitting pushed back to 26 October"); a correction's value of the one
+# thing it names ("Correction: our flight is TP1337")
 _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str], ...] = (
+    (currency.correction_put_right, ("B",), "the old value named"),
     (currency.release_put_right, ("B",), "a new version"),
     (currency.provider_put_right, ("B", "S"), "a new one"),
     (currency.moved_day_put_right, ("B",), "the old value named"),
