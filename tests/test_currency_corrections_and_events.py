@@ -67,7 +67,9 @@ def test_a_correction_puts_right_nothing_else(old: str, new: str) -> None:
 def test_a_provider_taken_on_instead_of_the_one_named() -> None:
     old = ("Opening the Portuguese bank account with Millennium BCP; need NIF, passport and "
            "proof of address.")  # fmt: skip
-    new = "Going with ActivoBank instead of Millennium BCP — no monthly fees and the app is in English."
+    new = (
+        "Going with ActivoBank instead of Millennium BCP — no monthly fees, the app is in English."
+    )
     got = rewritten(("W", old), ("W", new))
     assert got is not None and "ActivoBank" in got and "Opening" not in got
     # the bank named, not as the one an account is with

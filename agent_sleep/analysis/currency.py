@@ -2405,9 +2405,12 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     places: list[tuple[int, int, str]] = []
     for rx in _CORRECTED_SHAPES:
         olds, news = list(rx.finditer(old_text)), list(rx.finditer(first))
-        if len(olds) == 1 and len(news) == 1:
-            if olds[0].group(0).lower() != news[0].group(0).lower():
-                places.append((*olds[0].span(), news[0].group(0).rstrip(".")))
+        if (
+            len(olds) == 1
+            and len(news) == 1
+            and olds[0].group(0).lower() != news[0].group(0).lower()
+        ):
+            places.append((*olds[0].span(), news[0].group(0).rstrip(".")))
         first = rx.sub(" ", first)
     if not places:
         return None

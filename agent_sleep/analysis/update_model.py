@@ -973,8 +973,10 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
     said = c._content(old_text) if old_text else None
     # or a figure for a figure: "signed off on the new rate: 80 euros per hour" for "… is
     # billed at 65 euros per hour"
-    figures = bool(old_text) and _has_number(c._strong_words(text)) and _has_number(
-        c._strong_words(old_text)
+    figures = (
+        bool(old_text)
+        and _has_number(c._strong_words(text))
+        and _has_number(c._strong_words(old_text))
     )
     return any(
         said is None or figures or c._content(m.group("what")) & said
