@@ -130,3 +130,16 @@ def test_a_provider_for_one_numbered_thing_is_none_for_another() -> None:
         )
         == new
     )
+
+
+def test_a_note_of_two_parts_puts_right_the_one_part_it_is_about() -> None:
+    old = "Marco owns the eval harness; the repo is github.com/lumen-ai/evalkit."
+    new = "Marco no longer owns the eval harness; Dana took it over."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Marco no longer owns the eval harness; Dana took it over; the repo is "
+        "github.com/lumen-ai/evalkit."
+    )
+    # the entry said again with a part put right is no part of it: it takes the entry's place
+    old = "Pool is open 7am-9pm; swim club Tuesdays; lessons Saturdays."
+    new = "Pool is open 6am-9pm; swim club Tuesdays; lessons Saturdays."
+    assert rewritten(("W", old), ("W", new)) == new

@@ -61,3 +61,27 @@ def test_a_provider_taking_over_the_one_thing_the_entry_names() -> None:
     assert provider_put_right("Signed with Hook & Line Fisheries today for fish.", old) is None
     # what it takes over, with no provider in the entry
     assert provider_put_right(new, "Fish of the day is hake, Tuesday to Saturday.") is None
+
+
+def test_who_said_the_day_moved_is_no_part_of_what_moved() -> None:
+    old = "Shipping: the container leaves Manchester (via Felixstowe) on 18 September."
+    new = ("Anglo-Iberian says the ship date is pushed back to 2 October because of a port "
+           "backlog in Felixstowe.")  # fmt: skip
+    assert moved_day_put_right(new, old) == (
+        "Shipping: the container leaves Manchester (via Felixstowe) on 2 October."
+    )
+    # what moved must still be what the entry gives the day of
+    assert moved_day_put_right("The school says the trip is pushed back to 2 October.", old) is None
+
+
+def test_a_word_said_short_is_read_in_full() -> None:
+    from agent_sleep.analysis.currency import in_full
+
+    old = ("Temporary flat in Lisbon booked on Airbnb: Rua das Flores 42, Chiado, from 24 "
+           "September for four weeks.")  # fmt: skip
+    new = "Airbnb cancelled on us; moved temp flat to Rua do Norte 15, Bairro Alto, same dates."
+    assert in_full(new, old)[0].startswith("Airbnb cancelled on us; moved temporary flat")
+    assert in_full("The temp is 21C.", "Boiler service is booked.") == (
+        "The temp is 21C.", "Boiler service is booked.",
+    )  # fmt: skip
+    assert rewritten(("W", old), ("W", new)) == new

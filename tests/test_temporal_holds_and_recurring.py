@@ -114,3 +114,25 @@ def test_holds_point_ahead_and_recurring_slots_are_kept(
 )  # fmt: skip
 def test_a_weekday_of_every_month_is_kept(text: str, expected: str) -> None:
     assert temporal.resolve(text, dt.date(2026, 9, 23)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        # the weekday a thing's day is falls every week: no date (it had been last Thursday's,
+        # for the past verb after it)
+        ("Jake's college day is now Thursday, Bexley College changed the timetable.",
+         dt.date(2026, 9, 21),
+         "Jake's college day is now Thursday, Bexley College changed the timetable."),
+        ("Bin day is Tuesday.", FRI, "Bin day is Tuesday."),
+        # what one is ready to do on a weekday is still to come: not the Monday before
+        ("Finalised the Lottery application, ready to submit on Monday.", dt.date(2026, 10, 9),
+         "Finalised the Lottery application, ready to submit on Monday."),
+        # a day that was is still dated
+        ("The day was Monday, we met Tom.", dt.date(2026, 10, 9),
+         "The day was Monday (2026-10-05), we met Tom."),
+        ("Sent the draft on Monday.", dt.date(2026, 10, 9), "Sent the draft on Monday (2026-10-05)."),
+    ],
+)  # fmt: skip
+def test_a_things_weekday_and_a_readiness(text: str, day: dt.date, expected: str) -> None:
+    assert temporal.resolve(text, day) == expected

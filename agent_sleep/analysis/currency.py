@@ -538,10 +538,15 @@ def sentence_put_right(
     one of parts joined by ";"), the note replaces exactly one and none of the others (as
     ``judge`` reads a note and a sentence, the rules' :func:`relation` by default)."""
     parts, joint = lexical.sentences(old_text), " "
-    if len(parts) < 2 and ";" not in new_text:
+    if len(parts) < 2:
         # one sentence of parts: "Northside Physio (Sam Patel) uses Xero; year-end 30
-        # September; payroll runs fortnightly" (the note is put in place of one part)
+        # September; payroll runs fortnightly" (the note is put in place of one part); a
+        # note of parts itself only where it shares no word with the others ("Marco no longer
+        # owns the eval harness; Dana took it over" for "Marco owns the eval harness; the repo
+        # is …": the repo stays), not the entry said again with one part put right
         parts, joint = re.split(r";\s+", old_text.strip()), "; "
+        if ";" in new_text and sum(bool(_content(p) & _content(new_text)) for p in parts) != 1:
+            return None
     if len(parts) < 2 or len(lexical.sentences(new_text)) > 1:
         return None
     read = judge or (lambda new, part: relation(new, part, names, similar))
@@ -996,7 +1001,31 @@ def said_short(new_text: str, old_text: str) -> tuple[str, str]:
     for acronym in dict.fromkeys(_ACRONYM_RE.findall(old_text)):
         if acronym not in new_text and (m := _acronym_of(acronym, new_text)):
             new_text = new_text[: m.start()] + acronym + new_text[m.end() :]
+    return in_full(new_text, old_text)
+
+
+def in_full(new_text: str, old_text: str) -> tuple[str, str]:
+    """The two texts with a word said short in one ("moved temp flat to Rua do Norte 15") and
+    in full in the other ("Temporary flat in Lisbon …") said in full in both."""
+    for short in set(_SHORT_RE.findall(new_text)):
+        full = _SHORT_WORDS[short]
+        if re.search(rf"\b{full}\b", old_text, re.I):
+            new_text = re.sub(rf"\b{short}\b", full, new_text)
+    for short in set(_SHORT_RE.findall(old_text)):
+        full = _SHORT_WORDS[short]
+        if re.search(rf"\b{full}\b", new_text, re.I):
+            old_text = re.sub(rf"\b{short}\b", full, old_text)
     return new_text, old_text
+
+
+# words often written short, and in full
+_SHORT_WORDS = {
+    "temp": "temporary", "info": "information", "admin": "administration", "dept": "department",
+    "appt": "appointment", "govt": "government", "mgmt": "management", "cert": "certificate",
+    "certs": "certificates", "approx": "approximately", "accom": "accommodation",
+    "reg": "registration", "uni": "university", "exec": "executive", "quals": "qualifications",
+}  # fmt: skip
+_SHORT_RE = re.compile(rf"\b({'|'.join(_SHORT_WORDS)})\b")
 
 
 # a note that is one thing's name and its value: "Incident bridge: meet.google.com/kvx-qwrt-pza",
@@ -2286,22 +2315,31 @@ _DAY_MOVED_RE = re.compile(
 # words that name a day's role, not a thing: "the manual deadline" is the manual's day; and
 # the helping verbs of who moved it ("Green Valley have moved …")
 _DAY_ROLE = frozenset(
-    "deadline date day due the a an our their its his her my have has had will".split()  # noqa: SIM905
+    "deadline date day due the a an our their its his her my have has had will is are was were "
+    "been".split()  # noqa: SIM905
 )
 # the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
 _ROUTINE_DAY_RE = re.compile(
     rf"\b(?:(?:{'|'.join(temporal.WEEKDAYS)})s|every\s+(?:{'|'.join(temporal.WEEKDAYS)}))\b", re.I
 )
 SAID_LOOSELY = 5  # letters two forms of one word open with alike ("deliveries", "delivered")
+# who said what follows: "Anglo-Iberian says", "the school confirmed that"
+_SAYS_RE = re.compile(
+    r"^.*?\b(?:says|said|tells us|told us|confirmed|confirms|reports|reported)\s+(?:that\s+)?",
+    re.I,
+)
 
 
 def _said_loosely(word: str, said: set[str]) -> bool:
-    """Whether ``word`` or another form of it is among ``said``: the same lemma, or an opening
-    of :data:`SAID_LOOSELY` letters or more that leaves at most three of either."""
+    """Whether ``word`` or another form of it is among ``said``: the same lemma, one the
+    other opens with (four letters at least: "ship" of "shipping"), or an opening of
+    :data:`SAID_LOOSELY` letters or more that leaves at most three of either."""
     if word in said:
         return True
     for other in said:
         n = len(os.path.commonprefix([word, other]))
+        if n >= 4 and n == min(len(word), len(other)):
+            return True
         if n >= SAID_LOOSELY and n >= max(len(word), len(other)) - 3:
             return True
     return False
@@ -2329,7 +2367,9 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
     if any(_digit(t) and t.lower() not in said_old for t in tokens(cw.RESOLVED_RE.sub("", told))):
         return None  # "… moved to Thursdays at 2pm": a new time too, the note takes its place
-    moved = " ".join(m.group(g) or "" for g in ("what", "obj", "moved"))
+    # who said so is no part of what moved: "Anglo-Iberian says the ship date is pushed back"
+    what_said = _SAYS_RE.sub("", m.group("what") or "")
+    moved = " ".join([what_said, m.group("obj") or "", m.group("moved") or ""])
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
     if not what or not all(_said_loosely(w, said) for w in what):

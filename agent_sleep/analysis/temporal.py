@@ -167,7 +167,8 @@ _SAID_RE = re.compile(
 )
 _BE_ENDINGS = ("'s", "'re", "'m", "’s", "’re", "’m")
 _FUTURE_RE = re.compile(
-    r"(?:\b(?:will|shall|gonna|going to|plan(?:s|ning)? to|due|tomorrow|next|upcoming)\b"
+    r"(?:\b(?:will|shall|gonna|going to|plan(?:s|ning)? to|ready to|due|tomorrow|next|"
+    r"upcoming)\b"
     r"|['’]ll\b|\b(?:am|is|are|['’]re|['’]m|['’]s) \w+ing\b"
     r"|\b(?:scheduled|planned|booked|slated|set) for\b)",
     re.I,
@@ -272,6 +273,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     before = text[: m.start("wd")]
     if re.search(r"\b(?:last|next|this|every|each)\s+$", before, re.I):
         return None
+    if not m.group("prep") and _DAY_IS_RE.search(before):
+        return None  # "Jake's college day is now Thursday": the day of the week it falls on
     if re.search(r"\b[A-Z][a-z]+\s+$", before) and not m.group("prep"):
         return None  # a day's name ("Black Friday", "Good Friday"), not a weekday
     after = text[m.end() : m.end() + 16]
@@ -315,6 +318,12 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
 
 
 _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
+# the weekday a thing's day is: "bin day is Tuesday", "his college day is now Thursday"
+_DAY_IS_RE = re.compile(
+    r"\b(?!(?:the|that|this|a|one|which|what|each|every|any)\b)[a-z]+ day (?:is|are) "
+    r"(?:now |still |always )?$",
+    re.I,
+)
 
 
 def _fixed(days: int) -> object:

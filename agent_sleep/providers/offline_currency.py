@@ -240,8 +240,10 @@ def supersedes(
             verdict = currency.relation(text, old_text, known, similar)
             apart = verdict.why == "nothing shared"  # the rules found no word in common
             same_day = bool(old_date) and old_date == _date
-            if not same_day:  # the model's reading is implicit too
-                verdict = update_model.last_word(text, old_text, verdict, similar, common, known)
+            if not same_day:  # the model's reading is implicit too; of words in full ("temp")
+                verdict = update_model.last_word(
+                    *currency.in_full(text, old_text), verdict, similar, common, known
+                )
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
             if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
