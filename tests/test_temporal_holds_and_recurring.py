@@ -131,7 +131,8 @@ def test_a_weekday_of_every_month_is_kept(text: str, expected: str) -> None:
         # a day that was is still dated
         ("The day was Monday, we met Tom.", dt.date(2026, 10, 9),
          "The day was Monday (2026-10-05), we met Tom."),
-        ("Sent the draft on Monday.", dt.date(2026, 10, 9), "Sent the draft on Monday (2026-10-05)."),
+        ("Sent the draft on Monday.", dt.date(2026, 10, 9),
+         "Sent the draft on Monday (2026-10-05)."),
     ],
 )  # fmt: skip
 def test_a_things_weekday_and_a_readiness(text: str, day: dt.date, expected: str) -> None:

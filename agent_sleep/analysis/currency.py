@@ -2315,8 +2315,10 @@ _DAY_MOVED_RE = re.compile(
 # words that name a day's role, not a thing: "the manual deadline" is the manual's day; and
 # the helping verbs of who moved it ("Green Valley have moved …")
 _DAY_ROLE = frozenset(
-    "deadline date day due the a an our their its his her my have has had will is are was were "
-    "been".split()  # noqa: SIM905
+    (  # noqa: SIM905
+        "deadline date day due the a an our their its his her my have has had will is are was "
+        "were been"
+    ).split()
 )
 # the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
 _ROUTINE_DAY_RE = re.compile(
