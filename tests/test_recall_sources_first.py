@@ -59,3 +59,24 @@ def test_a_record_ranked_first_moves_below_what_it_quotes() -> None:
     out = currency.sources_first(_Index(units), ranked)  # type: ignore[arg-type]
     assert [row for _s, row in out] == [1, 2, 0, 3]
     assert [s for s, _row in out] == [1.0, 0.9, 0.8, 0.7]
+
+
+def test_a_connection_ranked_first_moves_below_a_note_it_quotes() -> None:
+    """Sleep's "A ↔ B — both about Orchard Lane" line quotes two notes in part; it had been
+    the first hit for "Which EV charger is Tom Thompson getting?" above the note that says."""
+    units = [
+        Unit("daily", "memory/2026-09-29.md",
+             "S: Dan at Thompson's, 14 Orchard Lane. ↔ Tom Thompson called about an EV charger "
+             "at his house, 14 Orchard Lane. — both about Orchard Lane: 2026-09-11 and "
+             "2026-09-29", "2026-09-29", ids=("l1",), cites=("n3", "n1")),
+        Unit("daily", "memory/2026-09-11.md", "B: Tom Thompson called about an EV charger at "
+             "his house, 14 Orchard Lane.", "2026-09-11", ids=("n1",)),
+        Unit("memory", "MEMORY.md", "W: Thompson wants a Zappi 7kW charger on the driveway.",
+             "2026-09-11", ids=("m2",), cites=("n2",)),
+    ]  # fmt: skip
+    ranked = [(1.0, 0), (0.9, 1), (0.8, 2)]
+    out = currency.sources_first(_Index(units), ranked)  # type: ignore[arg-type]
+    assert [row for _s, row in out] == [1, 0, 2]
+    # quoting nothing ranked below it, it stays first
+    out = currency.sources_first(_Index(units), [(1.0, 0), (0.8, 2)])  # type: ignore[arg-type]
+    assert [row for _s, row in out] == [0, 2]

@@ -2365,9 +2365,9 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if olds[0].group(0).lower() == news[0].group(0).lower():
         return None
-    said_old = {t.lower() for t in tokens(old_text)}
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
-    if any(_digit(t) and t.lower() not in said_old for t in tokens(cw.RESOLVED_RE.sub("", told))):
+    said_old = {t.group(0).lower() for t in _CLOCK_TIME_RE.finditer(old_text)}
+    if any(t.group(0).lower() not in said_old for t in _CLOCK_TIME_RE.finditer(told)):
         return None  # "… moved to Thursdays at 2pm": a new time too, the note takes its place
     # who said so is no part of what moved: "Anglo-Iberian says the ship date is pushed back"
     what_said = _SAYS_RE.sub("", m.group("what") or "")
