@@ -85,3 +85,17 @@ def test_a_word_said_short_is_read_in_full() -> None:
         "The temp is 21C.", "Boiler service is booked.",
     )  # fmt: skip
     assert rewritten(("W", old), ("W", new)) == new
+
+
+def test_a_day_moved_with_a_reason_keeps_the_entrys_time() -> None:
+    old = ("Beneficiaries' meeting with the solicitor set for Thursday 15 October at 2pm, at the "
+           "Ashby office.")  # fmt: skip
+    new = ("Beneficiaries' meeting moved to Wednesday 21 October, same time, because Tom Everett "
+           "is in court on the 15th.")  # fmt: skip
+    assert moved_day_put_right(new, old) == (
+        "Beneficiaries' meeting with the solicitor set for Wednesday 21 October at 2pm, at the "
+        "Ashby office."
+    )
+    # a new time of day too: the note takes the entry's place
+    weekly = "Weekly Kestrel sync is Tuesdays at 10am with Ana's team."
+    assert moved_day_put_right("Kestrel weekly sync moved to Thursdays at 2pm.", weekly) is None
