@@ -54,6 +54,8 @@ def test_the_first_fact_within_reach_moves() -> None:
         # the question asks what happened
         ([(1.0, 0), (0.95, 1)], "When did Sam go swimming?"),
         ([(1.0, 0), (0.95, 1)], "Did Sam swim on Thursday?"),
+        ([(1.0, 0), (0.95, 1)], "How much was the Okafor kitchen rewire quote?"),
+        ([(1.0, 0), (0.95, 1)], "How many lengths did Sam swim?"),
     ],
 )
 def test_an_event_stays_first(ranked: list[tuple[float, int]], query: str) -> None:

@@ -274,7 +274,10 @@ def _note_type(text: str) -> str:
 FACT_DEPTH = 3  # how far below an event or a view a fact may stand and move above it
 FACT_RATIO = 0.8  # of the event's score, at least
 _PAST_QUESTION_RE = re.compile(
-    r"\s*(?:when|what|where|how|why|who)\s+(?:did|was|were)\b|\s*did\b", re.I
+    r"\s*(?:when|what|where|how|why|who)\s+(?:did|was|were)\b|\s*did\b"
+    # "How much was the Okafor kitchen rewire quote?", "How many households did we serve?"
+    r"|\s*how\s+(?:much|many|long|far|often)(?:\s+[\w'’-]+){0,4}?\s+(?:did|was|were)\b",
+    re.I,
 )
 
 

@@ -182,6 +182,7 @@ class MiniLM:
             config = json.loads((files.folder / "config.json").read_text(encoding="utf-8"))
             self._encoder = NumpyEncoder(tensors, config)
             self._graph = _onnx_file(files, cache_dir)
+            self._cache_dir = cache_dir
             for package in ("onnxruntime", "tokenizers"):  # imported when first needed
                 if importlib.util.find_spec(package) is None:
                     raise EmbedUnavailable(f"{package} is not installed (the vectors extra)")
@@ -217,13 +218,20 @@ class MiniLM:
                     except Exception:
                         if not isinstance(self._graph, Path):
                             raise
-                        # the cached graph went away after this object was made (its
-                        # workspace deleted or cleaned): built again in memory, and nothing
-                        # written where that workspace was
-                        from agent_sleep.retrieval.onnx_export import build_graph
+                        if self._graph.parent.is_dir():
+                            # the optimised graph is damaged and the plain one was dropped
+                            # once it was made: both made again where they were
+                            self._graph = _onnx_file(self._files, self._cache_dir, fresh=True)
+                            with contextlib.suppress(Exception):
+                                self._session_ = _session(ort, self._graph)
+                        if self._session_ is None:
+                            # the cached graph went away after this object was made (its
+                            # workspace deleted or cleaned): built again in memory, and
+                            # nothing written where that workspace was
+                            from agent_sleep.retrieval.onnx_export import build_graph
 
-                        self._graph = build_graph(self._files.folder)
-                        self._session_ = _session(ort, self._graph)
+                            self._graph = build_graph(self._files.folder)
+                            self._session_ = _session(ort, self._graph)
                 except Exception as e:
                     raise EmbedUnavailable(
                         f"cannot load the embedding model from {self._files.folder}: {e}"
@@ -396,16 +404,25 @@ def _session(ort: Any, graph: Path | bytes) -> Any:
         os.replace(tmp, done)
     except OSError:  # a read-only cache: optimise in every process
         tmp.unlink(missing_ok=True)
+    else:
+        # the plain graph is needed no more: a workspace keeps one copy of the model (43 MB,
+        # not 86)
+        graph.unlink(missing_ok=True)
     return session
 
 
-def _onnx_file(files: ModelFiles, cache_dir: Path | None) -> Path | bytes:
-    """The model as an ONNX graph: the cached file, else built now (and cached if possible)."""
+def _onnx_file(files: ModelFiles, cache_dir: Path | None, fresh: bool = False) -> Path | bytes:
+    """The model as an ONNX graph: the cached file, else (or ``fresh``) built now (and cached
+    if possible)."""
     st = files.weights.stat()
     key = hashlib.sha256(f"{GRAPH_VERSION}|{files.weights}|{st.st_size}|{st.st_mtime_ns}".encode())
     name = f"minilm-{key.hexdigest()[:16]}.onnx"
-    if cache_dir is not None and (cache_dir / name).is_file():
-        return cache_dir / name
+    if (
+        cache_dir is not None
+        and not fresh
+        and ((cache_dir / name).is_file() or (cache_dir / f"{name[:-5]}.opt.onnx").is_file())
+    ):
+        return cache_dir / name  # or only its optimised form, which a session opens
     from agent_sleep.retrieval.onnx_export import build_graph
 
     data = build_graph(files.folder)
