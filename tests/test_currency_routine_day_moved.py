@@ -99,3 +99,5 @@ def test_a_day_moved_with_a_reason_keeps_the_entrys_time() -> None:
     # a new time of day too: the note takes the entry's place
     weekly = "Weekly Kestrel sync is Tuesdays at 10am with Ana's team."
     assert moved_day_put_right("Kestrel weekly sync moved to Thursdays at 2pm.", weekly) is None
+    choir = "Choir practice is Wednesdays at 7pm in the church hall."
+    assert moved_day_put_right("Choir practice moved to Sundays at noon, same hall.", choir) is None

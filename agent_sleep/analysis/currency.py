@@ -2324,6 +2324,11 @@ _DAY_ROLE = frozenset(
 _ROUTINE_DAY_RE = re.compile(
     rf"\b(?:(?:{'|'.join(temporal.WEEKDAYS)})s|every\s+(?:{'|'.join(temporal.WEEKDAYS)}))\b", re.I
 )
+# a time of day, in figures or in words
+_TIMES = (
+    _CLOCK_TIME_RE,
+    re.compile(r"\b(?:noon|midday|midnight|lunchtime|first thing|end of (?:the )?day)\b", re.I),
+)
 SAID_LOOSELY = 5  # letters two forms of one word open with alike ("deliveries", "delivered")
 # who said what follows: "Anglo-Iberian says", "the school confirmed that"
 _SAYS_RE = re.compile(
@@ -2332,7 +2337,7 @@ _SAYS_RE = re.compile(
 )
 
 
-def _said_loosely(word: str, said: set[str]) -> bool:
+def said_loosely(word: str, said: set[str]) -> bool:
     """Whether ``word`` or another form of it is among ``said``: the same lemma, one the
     other opens with (four letters at least: "ship" of "shipping"), or an opening of
     :data:`SAID_LOOSELY` letters or more that leaves at most three of either."""
@@ -2366,22 +2371,23 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     if olds[0].group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
-    said_old = {t.group(0).lower() for t in _CLOCK_TIME_RE.finditer(old_text)}
-    if any(t.group(0).lower() not in said_old for t in _CLOCK_TIME_RE.finditer(told)):
-        return None  # "… moved to Thursdays at 2pm": a new time too, the note takes its place
+    said_old = {t.group(0).lower() for rx in _TIMES for t in rx.finditer(old_text)}
+    if any(t.group(0).lower() not in said_old for rx in _TIMES for t in rx.finditer(told)):
+        return None  # "… moved to Thursdays at 2pm", "… to Mondays at noon": a new time too,
+        # the note takes the entry's place
     # who said so is no part of what moved: "Anglo-Iberian says the ship date is pushed back"
     what_said = _SAYS_RE.sub("", m.group("what") or "")
     moved = " ".join([what_said, m.group("obj") or "", m.group("moved") or ""])
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    if not what or not all(_said_loosely(w, said) for w in what):
+    if not what or not all(said_loosely(w, said) for w in what):
         return None  # "The bathroom fitting …" is not the kitchen's
     at = olds[0]
     sentence = next(
         (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
     )
     told = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
-    if not any(_said_loosely(w, told) for w in what):
+    if not any(said_loosely(w, told) for w in what):
         return None  # the day of another thing the entry tells of
     end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]

@@ -310,6 +310,9 @@ def last_word(
         return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
     if _new_field(new_text, old_text, names | known):
         return verdict  # "Maisie's ISU start date: 16 November" is no new value of her place
+    if another_attribute(new_text, old_text):
+        return verdict  # "Taproom indoor capacity is 80" is no new address of the taproom;
+        # "Pryce Butchers minimum order is £80" no new delivery days of theirs
     days = _days_said(new_text)
     if days and temporal.ROUTINE_RE.search(old_text) and not temporal.ROUTINE_RE.search(new_text):
         return verdict  # "Hannah Moss confirmed for Saturday 10 October" is one of the
@@ -927,6 +930,79 @@ def _subject_head(text: str) -> str:
         return ""
     words = re.findall(r"[A-Za-z][\w'’-]*", text[: m.start()])
     return c.lemma(words[-1].lower()) if words else ""
+
+
+# a label a note may open with that names no attribute: "Correction: raffle strips are …"
+_REMARK_RE = re.compile(r"\s*(?:correction|update|note|fyi|reminder)\s*[:\-–—]\s*", re.I)
+# where a note's subject ends: "is", "are", "has", a colon
+_SUBJECT_STOP_RE = re.compile(r"\s(?:is|are|was|were|has|have)\b|:")
+_OF_RE = re.compile(r"\s(?:for|of|at|in|on|with|from|to|by)\s")
+# words that name a way to reach someone: "direct line" is the "phone" of an older note
+_CONTACT_WORDS = frozenset(
+    "number phone mobile cell line landline extension tel telephone email e-mail".split()  # noqa: SIM905
+)
+ATTRIBUTE_WORDS = 6  # a subject longer than this is no attribute's name
+
+
+def _subject(text: str) -> str:
+    """The noun phrase a note opens with, before "is", "are", "has" or a colon, a remark's
+    label aside; "" when a clause comes first ("After the union deal, the stipend is …",
+    "Forno Rossi's van pulls up at 5:45, so …") or it is longer than ATTRIBUTE_WORDS."""
+    m = _REMARK_RE.match(text)
+    told = text[m.end() :] if m else text
+    end = _SUBJECT_STOP_RE.search(told)
+    if end is None:
+        return ""
+    if end.group(0) == ":":
+        value = told[end.end() :]
+        if (
+            _LABEL_VERB_RE.search(told[: end.start()])
+            or len(value.split()) > 6
+            or re.search(r"\b(?:is|are|was|were|has|have)\b", value)
+        ):
+            return ""  # "Helix Bio expanded: …", "Failover drill done: the primary … is …": a
+            # label that tells what happened, before a clause of its own
+    subject = re.sub(r"\([^()]*\)", " ", told[: end.start()])
+    if re.search(r"[,;—–]|\s-\s", subject) or len(tokens(subject)) > ATTRIBUTE_WORDS:
+        return ""
+    return subject
+
+
+def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
+    """The words (lemmas) of the attribute a note gives a value of: the plain words of the noun
+    phrase it opens with (:func:`_subject`), before "for", "of", "at" … ("Taproom indoor
+    capacity is 80": "indoor", "capacity"; "Training set for the sentiment model is
+    reviews-v3": "set"), acronyms too ("Flat 2 EPC"); not names, numbers or days, nor its
+    first word unless ``opener``."""
+    subject = _subject(text)
+    of = _OF_RE.search(subject)
+    words = tokens(subject[: of.start()] if of else subject)
+    out = set()
+    for i, w in enumerate(words):
+        if any(ch.isdigit() for ch in w) or c._when_word(w):
+            continue
+        if len(w) >= 2 and w.isalpha() and w.isupper():
+            out.add(w.lower())  # "EPC", "AGM"
+        elif (not w[:1].isupper() or (opener and i == 0)) and w.lower() not in cw.STOP:
+            out.add(lemma(w.lower()))
+    return frozenset(out)
+
+
+def another_attribute(new_text: str, old_text: str) -> bool:
+    """Whether the newer note gives a value of an attribute the older one says no word of
+    (:func:`attribute_words`; a word said in another form counts, "bookings" for "booking", and
+    any way to reach someone for another: "direct line" for "phone"). The newer note's first
+    word counts as one where the older note writes it in lower case ("Menu reprint: …" for
+    "… is on the menu at 11.50"; not "Taproom indoor capacity is 80" for "Taproom is at …")."""
+    plain = {lemma(t.lower()) for t in tokens(old_text) if t.islower()}
+    first = next(iter(tokens(new_text)), "")
+    words = attribute_words(new_text, opener=lemma(first.lower()) in plain)
+    if not words:
+        return False
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    if words & _CONTACT_WORDS and said & _CONTACT_WORDS:
+        return False
+    return not any(c.said_loosely(w, said) for w in words)
 
 
 def _heads_apart(new_text: str, old_text: str) -> bool:
