@@ -220,8 +220,6 @@ def reads_claims(text: str) -> bool:
 
 # a line sleep wrote about a note: a change record, a next-session action
 _SLEEP_LINE_RE = re.compile(r"^(?:S: )?(?:Changed on |Follow up: |To do: |Decide: |Find out: )")
-# a connection sleep drew between two notes: "A ↔ B — both about Orchard Lane: …"
-_LINK_LINE_RE = re.compile(r" ↔ .* — both about ")
 
 
 def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
@@ -232,14 +230,10 @@ def sources_first(index: Loaded, ranked: list[tuple[float, int]]) -> list[tuple[
     April 15. → … now due October 15" had come before the entry for October 15)."""
     top = ranked[:NEWER_DEPTH]
     units = [index.units[row] for _score, row in top]
-    # a line quoting one note, or a connection of two ("A ↔ B — both about …"): each tells
-    # less than the note it quotes
-    lines = [
-        i
-        for i, u in enumerate(units)
-        if (len(u.cites) == 1 and _SLEEP_LINE_RE.search(u.text))
-        or (len(u.cites) == 2 and _LINK_LINE_RE.search(u.text))
-    ]
+    # a line quoting one note; a connection of two ("A ↔ B") is left where it ranks: where
+    # sleep kept the older entry, it may be the one hit that tells of both (moved below its
+    # newer note, recall's first hit lost 8 of the read sets' new values)
+    lines = [i for i, u in enumerate(units) if len(u.cites) == 1 and _SLEEP_LINE_RE.search(u.text)]
     if not lines:
         return ranked
     order = list(range(len(top)))
