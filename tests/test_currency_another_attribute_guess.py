@@ -53,6 +53,9 @@ def test_another_attribute_retires_nothing(old: str, new: str) -> None:
          "After the pay review, the Saturday shift pays £12 an hour."),
         ("Milk is delivered by Dale Farm at 7am.",
          "Dale Farm's van pulls up at 6:15 now, so someone opens early."),
+        # "of" joins the words of one attribute: "point of contact"
+        ("Main contact at Acme is Ms. Okafor in procurement.",
+         "Acme's point of contact is now Derek Lin, IT director."),
         # a label telling what happened, before a clause or a value of its own
         ("The main office is in Manchester.",
          "Move done: the main office is in Leeds since Monday."),

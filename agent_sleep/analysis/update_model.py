@@ -936,7 +936,7 @@ def _subject_head(text: str) -> str:
 _REMARK_RE = re.compile(r"\s*(?:correction|update|note|fyi|reminder)\s*[:\-–—]\s*", re.I)
 # where a note's subject ends: "is", "are", "has", a colon
 _SUBJECT_STOP_RE = re.compile(r"\s(?:is|are|was|were|has|have)\b|:")
-_OF_RE = re.compile(r"\s(?:for|of|at|in|on|with|from|to|by)\s")
+_OF_RE = re.compile(r"\s(?:for|at|in|on|with|from|to|by)\s")
 # words that name a way to reach someone: "direct line" is the "phone" of an older note
 _CONTACT_WORDS = frozenset(
     "number phone mobile cell line landline extension tel telephone email e-mail".split()  # noqa: SIM905
@@ -970,7 +970,7 @@ def _subject(text: str) -> str:
 
 def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
     """The words (lemmas) of the attribute a note gives a value of: the plain words of the noun
-    phrase it opens with (:func:`_subject`), before "for", "of", "at" … ("Taproom indoor
+    phrase it opens with (:func:`_subject`), before "for", "at", "with" … ("Taproom indoor
     capacity is 80": "indoor", "capacity"; "Training set for the sentiment model is
     reviews-v3": "set"), acronyms too ("Flat 2 EPC"); not names, numbers or days, nor its
     first word unless ``opener``."""
