@@ -1007,15 +1007,22 @@ def said_short(new_text: str, old_text: str) -> tuple[str, str]:
 def in_full(new_text: str, old_text: str) -> tuple[str, str]:
     """The two texts with a word said short in one ("moved temp flat to Rua do Norte 15") and
     in full in the other ("Temporary flat in Lisbon …") said in full in both."""
-    for short in set(_SHORT_RE.findall(new_text)):
+    for short in _shorts(new_text):
         full = _SHORT_WORDS[short]
         if re.search(rf"\b{full}\b", old_text, re.I):
             new_text = re.sub(rf"\b{short}\b", full, new_text)
-    for short in set(_SHORT_RE.findall(old_text)):
+    for short in _shorts(old_text):
         full = _SHORT_WORDS[short]
         if re.search(rf"\b{full}\b", new_text, re.I):
             old_text = re.sub(rf"\b{short}\b", full, old_text)
     return new_text, old_text
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _shorts(text: str) -> frozenset[str]:
+    """The short forms of :data:`_SHORT_WORDS` ``text`` writes (cached: sleep asks it of one
+    note against every entry)."""
+    return frozenset(_SHORT_RE.findall(text))
 
 
 # words often written short, and in full

@@ -968,6 +968,7 @@ def _subject(text: str) -> str:
     return subject
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
     """The words (lemmas) of the attribute a note gives a value of: the plain words of the noun
     phrase it opens with (:func:`_subject`), before "for", "at", "with" … ("Taproom indoor
