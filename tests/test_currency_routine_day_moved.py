@@ -101,3 +101,21 @@ def test_a_day_moved_with_a_reason_keeps_the_entrys_time() -> None:
     assert moved_day_put_right("Kestrel weekly sync moved to Thursdays at 2pm.", weekly) is None
     choir = "Choir practice is Wednesdays at 7pm in the church hall."
     assert moved_day_put_right("Choir practice moved to Sundays at noon, same hall.", choir) is None
+
+
+def test_a_word_both_write_in_lower_case_is_a_thing_whatever_it_names_elsewhere() -> None:
+    """ "Bexley College" made "college" a name, so "Jake's college day is now Thursday, Bexley
+    College changed the timetable" shared nothing but names with "Jake's college day is
+    Wednesday …", and both stood."""
+    from agent_sleep.providers import offline_currency
+
+    old = "Jake's college day is Wednesday, so he's not on site Wednesdays."
+    new = "Jake's college day is now Thursday, Bexley College changed the timetable."
+    out = offline_currency.supersedes(
+        [("W", new, ["n1"], 0.8, "2026-09-21")],
+        [{"id": "m1", "text": old, "type": "W", "date": "2026-09-07"}],
+        [],
+        frozenset({"Jake", "Bexley", "College"}),
+        offline_currency.similarity(),
+    )
+    assert [u["replaces"] for u in out.values()] == ["m1"]

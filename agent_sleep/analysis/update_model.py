@@ -770,6 +770,11 @@ def _shared_content(a: frozenset[str], b: frozenset[str]) -> set[str]:
     return shared
 
 
+def _plain(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (a lemma) in lower case past its first word."""
+    return any(t.islower() and lemma(t) == word for t in tokens(text)[1:])
+
+
 def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     """Whether two notes speak of one thing, not only of one owner: they share a word that is
     no name (of ``names``, or written capitalised past a sentence's start) and no light verb,
@@ -787,8 +792,11 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
             continue  # "once a day" / "gym days": a word of time is no thing
         if _acronym(w, new_text, old_text):
             return True  # "CI", "POS": a thing, however it is written
-        if w.casefold() in known or _named(w, new_text, old_text) or _code_name(w):
-            continue
+        if (w.casefold() in known or _named(w, new_text, old_text) or _code_name(w)) and not (
+            _plain(w, new_text) and _plain(w, old_text)
+        ):
+            continue  # a name; not where both notes write it in lower case: "Jake's college
+            # day is …" says the same thing whatever "Bexley College" names
         return True
     fresh, gone = c._values_apart(new_text, old_text)
     if (_number_kinds(fresh) & _number_kinds(gone)) - {"quantity"}:
@@ -989,6 +997,13 @@ def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
     return frozenset(out)
 
 
+def _contacts_given(text: str) -> bool:
+    """Whether ``text`` gives a phone number (seven digits or more) or an email address."""
+    return bool(c._EMAIL_RE.search(text)) or any(
+        sum(ch.isdigit() for ch in m.group(0)) >= 7 for m in _PHONE_RE.finditer(text)
+    )
+
+
 def another_attribute(new_text: str, old_text: str) -> bool:
     """Whether the newer note gives a value of an attribute the older one says no word of
     (:func:`attribute_words`; a word said in another form counts, "bookings" for "booking", and
@@ -1001,8 +1016,8 @@ def another_attribute(new_text: str, old_text: str) -> bool:
     if not words:
         return False
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    if words & _CONTACT_WORDS and said & _CONTACT_WORDS:
-        return False
+    if words & _CONTACT_WORDS and (said & _CONTACT_WORDS or _contacts_given(old_text)):
+        return False  # "Priya Nair's mobile is …" for "Dr Priya Nair, locum vet: +44 7700 …"
     return not any(c.said_loosely(w, said) for w in words)
 
 
