@@ -143,3 +143,16 @@ def test_a_note_of_two_parts_puts_right_the_one_part_it_is_about() -> None:
     old = "Pool is open 7am-9pm; swim club Tuesdays; lessons Saturdays."
     new = "Pool is open 6am-9pm; swim club Tuesdays; lessons Saturdays."
     assert rewritten(("W", old), ("W", new)) == new
+
+
+def test_a_value_denied_is_no_new_value() -> None:
+    old = "Jake's college day is now Thursday, Bexley College changed the timetable."
+    new = "Jake on site with Dan at Carlton Road today (no college on Wednesdays now)."
+    assert rewritten(("W", old), ("B", new)) is None
+    # a value given, not denied, still replaces
+    assert (
+        rewritten(
+            ("W", "Jake's college day is Wednesday."), ("W", "Jake's college day is now Thursday.")
+        )
+        == "Jake's college day is now Thursday."
+    )

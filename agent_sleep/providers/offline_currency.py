@@ -356,6 +356,8 @@ def supersedes(
                 continue  # "aiming to submit by 14 October" is no new grant deadline
             if verdict.why in WEAK and currency.number_not_held(text, old_text):
                 continue  # "Mira Okafor's mobile is 07700 900231" is no new agent of hers
+            if verdict.why in UNSAID and _denied(text, verdict.new_value):
+                continue  # "(no college on Wednesdays now)" gives no new college day
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
             if verdict.why in WEAK and update_model.when_for_none(text, old_text):
@@ -457,6 +459,22 @@ def _named_apart(new: str, old: str, known: frozenset[str]) -> bool:
         if a and b and not a & said_old and not b & said_new:
             return True
     return False
+
+
+_DENIED_RE = re.compile(r"\b(?:no|not|never|without)\s+(?:[\w'’-]+\s+){0,3}$", re.I)
+
+
+def _denied(text: str, values: str) -> bool:
+    """Whether each of ``values`` (a verdict's new value, words apart) is said in ``text`` only
+    a few words after "no", "not", "never" or "without": a value denied is none given."""
+    words = values.split()
+    if not words:
+        return False
+    for word in words:
+        spots = [m.start() for m in re.finditer(rf"\b{re.escape(word)}\b", text, re.I)]
+        if not spots or not all(_DENIED_RE.search(text, 0, at) for at in spots):
+            return False
+    return True
 
 
 def _says_all_but_figures(new: str, old: str) -> bool:
