@@ -356,8 +356,9 @@ def supersedes(
                 continue  # "aiming to submit by 14 October" is no new grant deadline
             if verdict.why in WEAK and currency.number_not_held(text, old_text):
                 continue  # "Mira Okafor's mobile is 07700 900231" is no new agent of hers
-            if verdict.why in UNSAID and _denied(text, verdict.new_value):
-                continue  # "(no college on Wednesdays now)" gives no new college day
+            if verdict.why in UNSAID and kind == "B" and _denied(text, verdict.new_value):
+                continue  # "Jake on site … today (no college on Wednesdays now)" gives no
+                # new college day
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
             if verdict.why in WEAK and update_model.when_for_none(text, old_text):
