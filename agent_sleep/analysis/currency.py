@@ -1783,12 +1783,15 @@ _NUMBERED_RE = re.compile(r"\b([A-Z][a-z]+) (\d{1,3}[A-Z]?)\b(?![:.,]\d)")
 def _numbered_apart(new_text: str, old_text: str) -> bool:
     """Whether the two texts name things by the same word with other numbers only ("Flat 2"
     and "Flat 1")."""
-    new, old = _NUMBERED_RE.findall(new_text), _NUMBERED_RE.findall(old_text)
-    return any(
-        w == v and not {n for x, n in new if x == w} & {n for x, n in old if x == v}
-        for w, _ in new
-        for v, _ in old
-    )
+
+    def numbers(text: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for word, number in _NUMBERED_RE.findall(text):
+            out.setdefault(word, set()).add(number)
+        return out
+
+    new, old = numbers(new_text), numbers(old_text)
+    return any(not new[w] & old[w] for w in new.keys() & old.keys())
 
 
 def _makes_apart(new_text: str, old_text: str) -> bool:
@@ -2393,8 +2396,8 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     sentence = next(
         (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
     )
-    told = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
-    if not any(said_loosely(w, told) for w in what):
+    in_sentence = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
+    if not any(said_loosely(w, in_sentence) for w in what):
         return None  # the day of another thing the entry tells of
     end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
@@ -2448,8 +2451,9 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     TP1337, I noted the wrong flight number last week": "… TAP TP1337 Manchester …"), or None.
     The note calls itself a correction; its first sentence shares a word with the older text
     (besides days and values) and names nothing the older text does not (the thing corrected,
-    not another one of its kind); each value put right is the one of its shape in both texts'
-    first sentences, and they differ. A value said again the same ("Still 24 September") stays.
+    not another one of its kind); each value put right is the one of its shape in the older
+    text and in the note's first sentence, and they differ. A value said again the same
+    ("Still 24 September") stays.
     """
     m = _CORRECTION_RE.match(new_text)
     if m is None:

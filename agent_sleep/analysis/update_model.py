@@ -540,11 +540,18 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
     """The kinds of contact detail among ``values`` (of ``text``): an email or web address, or
     a phone number (seven digits or more, grouped)."""
     out = {"address" for v in values if _shapes({v}) == {"address"}}
-    for m in _PHONE_RE.finditer(text):
-        digits = sum(ch.isdigit() for ch in m.group(0))
-        if digits >= 7 and any(p in values for p in re.split(r"[\s()]+", m.group(0).lower())):
-            out.add("phone")
+    if any(
+        any(p in values for p in re.split(r"[\s()]+", phone.lower())) for phone in _phones(text)
+    ):
+        out.add("phone")
     return out
+
+
+def _phones(text: str) -> list[str]:
+    """The phone numbers ``text`` gives: seven digits or more, grouped."""
+    return [
+        m.group(0) for m in _PHONE_RE.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 7
+    ]
 
 
 _PLAIN_NUMBER_RE = re.compile(r"[$€£]?\d[\d,.:/]*(?:am|pm|k|%)?")
@@ -999,9 +1006,7 @@ def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
 
 def _contacts_given(text: str) -> bool:
     """Whether ``text`` gives a phone number (seven digits or more) or an email address."""
-    return bool(c._EMAIL_RE.search(text)) or any(
-        sum(ch.isdigit() for ch in m.group(0)) >= 7 for m in _PHONE_RE.finditer(text)
-    )
+    return bool(c._EMAIL_RE.search(text) or _phones(text))
 
 
 def another_attribute(new_text: str, old_text: str) -> bool:
