@@ -40,6 +40,13 @@ from tests.currency_support import rewritten
         ("Invoice INV-1043 is £405, due 30 October.",
          "Correction: the invoice was £450.",
          "Invoice INV-1043 is £450, due 30 October."),
+        # any label that tells a change of an earlier word, ended by a colon or a dash
+        ("The next trustees' meeting is on 15 October at 7pm in the St Mark's vestry.",
+         "Update: the trustees' meeting is on 21 October.",
+         "The next trustees' meeting is on 21 October at 7pm in the St Mark's vestry."),
+        ("Flights booked: TAP TP1331 Manchester to Lisbon on 24 September, 3 passengers.",
+         "Correction - our flight is TP1337.",
+         "Flights booked: TAP TP1337 Manchester to Lisbon on 24 September, 3 passengers."),
     ],
 )  # fmt: skip
 def test_a_correction_puts_its_value_right(old: str, new: str, now: str) -> None:
@@ -58,6 +65,8 @@ def test_a_correction_puts_its_value_right(old: str, new: str, now: str) -> None
         ("The trustees meeting is on 15 October.", "The AGM is on 21 October."),
         # the same value said again
         ("Flight TP1337 on 24 September.", "Correction: our flight is TP1337."),
+        # a label that tells no change
+        ("The trustees meeting is on 15 October.", "Note: the trustees meeting is on 21 October."),
     ],
 )  # fmt: skip
 def test_a_correction_puts_right_nothing_else(old: str, new: str) -> None:

@@ -2434,8 +2434,6 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     return old_text[: m.start()] + news[0].group(0) + old_text[m.end() :]
 
 
-# a note that calls itself a correction: "Correction: our flight is TP1337, …"
-_CORRECTION_RE = re.compile(r"\s*(?:correction|corrected|erratum)\s*[:\-–—]\s*", re.I)
 # the shapes of a value a correction puts right: a day, a time of day, a code, an amount
 _CORRECTED_SHAPES = (
     DATE_SAID_RE,
@@ -2449,14 +2447,14 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with the values a correction gives put right ("Flights booked: TAP
     TP1331 Manchester to Lisbon on 24 September, 3 passengers", then "Correction: our flight is
     TP1337, I noted the wrong flight number last week": "… TAP TP1337 Manchester …"), or None.
-    The note calls itself a correction; its first sentence shares a word with the older text
-    (besides days and values) and names nothing the older text does not (the thing corrected,
-    not another one of its kind); each value put right is the one of its shape in the older
-    text and in the note's first sentence, and they differ. A value said again the same
-    ("Still 24 September") stays.
+    The note calls itself one ("Correction:", "Update:", "Clarification:" …); its first
+    sentence shares a word with the older text (besides days and values) and names nothing the
+    older text does not (the thing corrected, not another one of its kind); each value put
+    right is the one of its shape in the older text and in the note's first sentence, and they
+    differ. A value said again the same ("Still 24 September") stays.
     """
-    m = _CORRECTION_RE.match(new_text)
-    if m is None:
+    m = lexical.LABEL_RE.match(new_text)  # "Correction: our flight is TP1337, …"
+    if m is None or not m.group(1):
         return None
     told = lexical.sentences(new_text[m.end() :])
     first = told[0] if told else ""

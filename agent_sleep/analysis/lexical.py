@@ -32,12 +32,14 @@ _ABBREVIATION = re.compile(
 )
 # a note's own label of what kind of remark it is, never a speaker ("Correction: the port is
 # 5433", "FYI: ..."); group 1 holds those that mark what follows as a change of an earlier word
-DISCOURSE_RE = re.compile(
-    r"^(?:(correction|corrected|update|updated|clarification|erratum|edit|fix)"
+_DISCOURSE = (
+    r"(?:(correction|corrected|update|updated|clarification|erratum|edit|fix)"
     r"|note|nb|fyi|reminder|heads[- ]up|psa|important|tip|warning|caveat|btw|decision|decided)"
-    r"\s*:\s+",
-    re.I,
 )
+DISCOURSE_RE = re.compile(rf"^{_DISCOURSE}\s*:\s+", re.I)
+# the same label ended by a dash too ("Correction - the flight is TP1337", "Update—…"), where
+# the label is all a currency rule reads, never a speaker
+LABEL_RE = re.compile(rf"\s*{_DISCOURSE}(?:\s*:|\s*[–—]|\s+-\s)\s*", re.I)
 _SPEAKER_RE = re.compile(r"^([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}): ")
 # who a note heard it from, before what they said: "Helen Pryce wrote: the rent goes up …",
 # "Kwik Fit called — the service moved …", "Per Dr. Lee, …", "According to the vet, …". The

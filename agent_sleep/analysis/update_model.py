@@ -947,8 +947,6 @@ def _subject_head(text: str) -> str:
     return c.lemma(words[-1].lower()) if words else ""
 
 
-# a label a note may open with that names no attribute: "Correction: raffle strips are …"
-_REMARK_RE = re.compile(r"\s*(?:correction|update|note|fyi|reminder)\s*[:\-–—]\s*", re.I)
 # where a note's subject ends: "is", "are", "has", a colon
 _SUBJECT_STOP_RE = re.compile(r"\s(?:is|are|was|were|has|have)\b|:")
 _OF_RE = re.compile(r"\s(?:for|at|in|on|with|from|to|by)\s")
@@ -963,7 +961,7 @@ def _subject(text: str) -> str:
     """The noun phrase a note opens with, before "is", "are", "has" or a colon, a remark's
     label aside; "" when a clause comes first ("After the union deal, the stipend is …",
     "Forno Rossi's van pulls up at 5:45, so …") or it is longer than ATTRIBUTE_WORDS."""
-    m = _REMARK_RE.match(text)
+    m = lexical.LABEL_RE.match(text)  # "Correction: raffle strips are …" names no attribute
     told = text[m.end() :] if m else text
     end = _SUBJECT_STOP_RE.search(told)
     if end is None:
