@@ -940,7 +940,14 @@ def _crossed(new: Claim, old: Claim) -> Verdict:
     )
     anchor = (
         (new.owner & _bag(old) and new.qualifiers <= _bag(old))
-        or (old.owner & _bag(new) and old.qualifiers <= _bag(new))
+        # the old owner in the new predicate, not only as who is given something the old
+        # claim does not say ("Handed the pager to Priya" is nothing of "Priya Raman
+        # (payments lead) mobile: …")
+        or (
+            old.owner & _bag(new)
+            and old.qualifiers <= _bag(new)
+            and not (old.owner & _bag(new) <= set(new.values) and new.owner - _bag(old))
+        )
         or (held and new.words and new.words == old.words)
     )
     named = bool(new.old & set(old.values))  # "replaced Jenkins with …" for "… on Jenkins"
@@ -1701,6 +1708,7 @@ _ENGAGED_RE = re.compile(
 )
 _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
 _CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
+_CLAUSE_START_RE = re.compile(r"[.;]\s")
 # what a provider taken on will do: the verb after "she'll", "they", "to" ("she'll translate")
 _DOES_RE = re.compile(r"\b(?i:I|we|you|he|she|they|it|to|will|['’]ll)\s+([a-z][a-z-]+)")
 
@@ -1713,8 +1721,13 @@ def _digits(text: str) -> bool:
 # a place a note names after a preposition: "deliver to Leeds", "from the Estonian"
 _PLACE_SAID_RE = re.compile(r"\b(?i:to|in|at|from|near|into)\s+(?:the\s+)?([A-Z][\w'’-]*)")
 ENGAGED_SHARED = 2  # content words the two share besides the names and what is done
-# what a provider taken on takes over from the one before: "they take over all our fish"
-_TAKE_OVER_RE = re.compile(r"\b(?:take|takes|taking|took|taken)\s+over\s+(?P<what>[^.;:!?]+)", re.I)
+# what a provider taken on takes over from the one before: "they take over all our fish",
+# "they'll do all our butchery"
+_TAKE_OVER_RE = re.compile(
+    r"\b(?:(?:take|takes|taking|took|taken)\s+over|all\s+(?:of\s+)?(?:our|my|the))\s+"
+    r"(?P<what>[^.;:!?]+)",
+    re.I,
+)
 
 
 def provider_put_right(new_text: str, old_text: str) -> str | None:
@@ -1741,10 +1754,14 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     # not a place the note names ("… they can deliver to Leeds" is no new venue
     # of "Tour opens at the Brudenell Social Club in Leeds"), nor when: "Oct" shares no service
     named = {lemma(t) for t in _PLACE_SAID_RE.findall(rest)} - _content(who)
-    shared = {
+    said = set(_content(old_text))
+    shared = {  # what it is for, in another form too: "transcription" for "transcripts"
         w
-        for w in (_content(rest) | _content(who)) & _content(old_text)
-        if _stem(w) not in does and not _when_word(w) and w not in named
+        for w in _content(rest) | _content(who)
+        if (w in said or w in _content(rest) and said_loosely(w, said))
+        and _stem(w) not in does
+        and not _when_word(w)
+        and w not in named
     }
     # the trade a provider's name says, for the trade the entry names ("Brightwire Electrical"
     # for "Electrician for the rewire", "Dunn Plumbing" for "Plumber")
@@ -1754,7 +1771,12 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     over = _TAKE_OVER_RE.search(rest)
     if len(shared) < ENGAGED_SHARED and not (over and shared & _content(over.group("what"))):
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
-    plain = {lemma(t) for i, t in enumerate(tokens(old_text)) if t.islower() or i == 0}
+    told = tokens(old_text)  # the first word counts, unless a name goes on ("Night Ferry")
+    plain = {
+        lemma(t)
+        for i, t in enumerate(told)
+        if t.islower() or (i == 0 and not (told[1:2] and told[1][:1].isupper()))
+    }
     if not shared & plain and not does & {_stem(t) for t in tokens(old_text)}:
         return None  # only names shared, no service: "Going with Brook & Lacey as estate agent
         # for Larch Close" is no new insurer of "… insurance for Larch Close is with Direct Line"
@@ -1764,7 +1786,9 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         # venue of their wedding
     names_new = {lemma(t) for t in tokens(new_text) if t[:1].isupper()}
     for start, end in _provider_spans(old_text, does, shared):
-        if all(lemma(t) in names_new for t in tokens(old_text[start:end])):
+        if all(lemma(t) in names_new for t in tokens(old_text[start:end])) and not _leaving(
+            old_text[start:end], who, rest
+        ):
             continue  # "Night Ferry", "Tallinn": what the newer note is about too
         if _digits(rest) and _digits(old_text):
             return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
@@ -1774,6 +1798,20 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             return new_text  # "…; they deliver Tuesday to Saturday": of the old provider
         return old_text[:start] + who + old_text[end:]
     return None
+
+
+def _leaving(provider: str, who: str, rest: str) -> bool:
+    """Whether the note taking on ``who`` speaks of the provider before as the subject of a
+    clause of its own, past what ``who`` shares of its name ("Signed with Crestwood Dental Lab
+    today; Meridian will only finish the cases they already have", for "Meridian Dental
+    Lab"): the one it leaves, not what the new one works on ("she'll translate Night Ferry")."""
+    own = [t for t in tokens(provider) if lemma(t) not in {lemma(w) for w in tokens(who)}]
+    if not own:
+        return False
+    name = r"\s+".join(re.escape(t) for t in own)
+    return bool(
+        re.search(rf"(?:^|[.;:]\s+|\s[-–—]\s+){name}(?:['’]s)?\s+(?!and\b|or\b)[a-z]", rest)
+    )
 
 
 # a thing named by a word and its number: "Flat 2", "Plot 7", "Room 4B"
@@ -1845,7 +1883,13 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
         at = next((end for word, end in words if _stem(word) in anchors), None)
         if at is not None:
             stop = _CLAUSE_END_RE.search(text, at)
-            found = _NAME_RE.finditer(text, at, stop.start() if stop else len(text))
+            begun = max((m.end() for m in _CLAUSE_START_RE.finditer(text, 0, at)), default=0)
+            # after the word, else before it in its clause ("We use Rev for interview
+            # transcripts")
+            found = [
+                *_NAME_RE.finditer(text, at, stop.start() if stop else len(text)),
+                *(_NAME_RE.finditer(text, begun, at) if anchors is not does else ()),
+            ]
             # a provider is said "by", "with", "is" …: "translated … by Kadri Tamm" (not
             # "Night Ferry grant confirmed, Small Gods due …", a list)
             spans = [
@@ -1877,7 +1921,7 @@ _OPENING_NAME_RE = re.compile(
 
 
 _PROVIDED_BY_RE = re.compile(
-    r"\b(?:by|with|is|are|at|from|via|through|uses?|using)\s+(?:the\s+)?$", re.I
+    r"\b(?:by|with|is|are|at|from|via|through|uses?|using|on)\s+(?:the\s+)?$", re.I
 )
 
 
@@ -2401,6 +2445,124 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the day of another thing the entry tells of
     end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
+
+
+def restated_day_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one day (and its one time of day, if the note gives one) put
+    right, when the newer note says the same thing again with another day and nothing else
+    ("Autoclave annual validation is booked for 24 September with Melag's engineer", then
+    "Autoclave validation booked for 30 September": "… booked for 30 September with Melag's
+    engineer"; "Story meetings with Claire Dunn (editor) are Tuesdays at 10:00", then "Story
+    meetings with Claire are Thursdays at 14:00"), or None. Every word of the note but its day
+    and time is said in the older text (in another form too), RESTATED_SHARED content words
+    at least; it names nothing and gives no figure the older text lacks; each text gives one
+    day of one form (a date, or a routine's weekday), and they differ."""
+    if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
+        return None
+    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):  # a day, or the weekday of a routine
+        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
+        if olds or news:
+            break
+    if len(olds) != 1 or len(news) != 1:
+        return None
+    if olds[0].group(0).lower() == news[0].group(0).lower() or any(
+        _RANGE_END_RE.search(text, 0, m.start())
+        for text, m in ((old_text, olds[0]), (new_text, news[0]))
+    ):
+        return None  # "on leave 12-16 October": the end of a range is no day of its own
+    spans = [(olds[0], news[0].group(0).rstrip("."))]
+    told = new_text[: news[0].start()] + " " + new_text[news[0].end() :]
+    for rx in _TIMES:
+        old_times, new_times = list(rx.finditer(old_text)), list(rx.finditer(told))
+        if len(new_times) > 1 or (new_times and len(old_times) != 1):
+            return None  # a time the entry gives none (or two) of
+        if new_times:
+            if new_times[0].group(0).lower() != old_times[0].group(0).lower():
+                spans.append((old_times[0], new_times[0].group(0)))
+            told = told[: new_times[0].start()] + " " + told[new_times[0].end() :]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    figures = {t.lower() for t in tokens(old_text) if _digit(t)}
+    words = [t for t in tokens(told) if t.lower() not in cw.STOP and not _when_word(t)]
+    if any(_digit(t) and t.lower() not in figures for t in tokens(told)) or not all(
+        said_loosely(lemma(t.lower()), said) for t in words
+    ):
+        return None  # "Year 5 parents' evening …", "Ella's swimming …": another one's day
+    if len(_content(told) & _content(old_text)) < RESTATED_SHARED:
+        return None
+    out = old_text
+    for at, value in sorted(spans, key=lambda x: x[0].start(), reverse=True):
+        end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence
+        out = out[: at.start()] + value + out[end:]
+    return out
+
+
+# what opens a range of days before its last one: "12-", "12th to ", "from 12 until "
+_RANGE_END_RE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–]|to|until|till|and)\s*$", re.I)
+RESTATED_SHARED = 2  # content words a day said again shares with the entry, the day aside
+
+
+# who holds a role, one to a role: "Dana Whitfield is the platform engineering manager",
+# "Our accountant is Daniel Reeve", "The site lead is now Priya"
+_HOLDER_IS_ROLE_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?(?:the|our)\s+"
+    r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|$)"
+)
+_ROLE_IS_HOLDER_RE = re.compile(
+    r"^\s*(?:the|our)\s+(?P<role>[a-z][\w'’ -]*?)\s+is\s+(?:now\s+)?"
+    r"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?=[.;,(]|\s[-–—]\s|\s+at\b|$)",
+    re.I,
+)
+
+
+def _role_held(text: str) -> tuple[str, str] | None:
+    """(who, role) of a text that opens saying who holds a role, the role lemmatised."""
+    for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE):
+        m = rx.match(text)
+        if m and m.group("who").split()[0].lower() not in cw.STOP:
+            role = " ".join(lemma(t.lower()) for t in tokens(m.group("role")))
+            return m.group("who"), role
+    return None
+
+
+def role_holder_put_right(new_text: str, old_text: str) -> str | None:
+    """The newer note, when it tells that someone else holds the role the older text opens
+    giving its holder of, word for word ("Dana Whitfield is the platform engineering manager;
+    Sev1 escalations go to her", then "Luis Ortega is the platform engineering manager; Sev1
+    escalations go to him"), or None: a role said with "the" or "our" has one holder, and the
+    two holders share no word. What the older text says more is of its holder, and goes."""
+    new, old = _role_held(new_text), _role_held(old_text)
+    if new is None or old is None or new[1] != old[1] or "?" in new_text:
+        return None
+    if {t.lower() for t in tokens(new[0])} & {t.lower() for t in tokens(old[0])}:
+        return None  # the same holder, said again
+    return new_text
+
+
+# a move to another numbered place of one kind: "moved us to pitch 22", "switched to gate 4"
+_MOVED_TO_NUMBER_RE = re.compile(
+    r"\b(?:moved|moving|switched|changed|transferred|relocated|reassigned|put)\b[^.;:!?]*?"
+    r"\bto\s+(?P<label>[a-z]{3,})\s+(?P<number>\d{1,4}[A-Z]?)\b(?![.,:]\d)"
+)
+
+
+def numbered_place_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the number of its one place of a kind put right, when the newer
+    note tells of a move to another of that kind ("We're on pitch 14 at Ashby market", then
+    "The market office has moved us to pitch 22 at Ashby, by the fountain": "We're on pitch
+    22 at Ashby market"), or None: the kind is a word in lower case ("pitch", "gate", "bay";
+    not "Flat 2", a name), said with one number in the older text, and the two share a word
+    besides it."""
+    m = _MOVED_TO_NUMBER_RE.search(new_text)
+    if m is None or "?" in new_text:
+        return None
+    label, number = m.group("label"), m.group("number")
+    olds = list(re.finditer(rf"\b{re.escape(label)}\s+(\d{{1,4}}[A-Z]?)\b(?![.,:]\d)", old_text))
+    if len(olds) != 1 or olds[0].group(1) == number:
+        return None
+    if not _content(new_text) & _content(old_text) - {lemma(label)}:
+        return None  # "moved the van to bay 4" is nothing of "Hall 2 … bay 7"
+    at = olds[0].span(1)
+    return old_text[: at[0]] + number + old_text[at[1] :]
 
 
 def clock_put_right(new_text: str, old_text: str) -> str | None:

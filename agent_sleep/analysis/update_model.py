@@ -284,6 +284,10 @@ def last_word(
         return verdict  # "Ana loves the idea" is no newer view of the linens she loves
     if _LABELLED_RE.search(old_text) or _TASK_RE.match(old_text):
         return verdict  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
+    if any(_CLOCK_RE.fullmatch(v) for v in gone) and not any(_CLOCK_RE.fullmatch(v) for v in fresh):
+        return (
+            verdict  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at 6:30am")
+        )
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
@@ -545,6 +549,31 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
     ):
         out.add("phone")
     return out
+
+
+# a street address: a house number and a name ending in a street's word ("211 London Road",
+# "14 Ladybarn Lane")
+_STREET_RE = re.compile(
+    r"\b\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|"
+    r"Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|Grove|Row|Walk|"
+    r"Mews|Parade|Hill|Boulevard|Blvd)\b"
+)
+
+
+def _street(text: str, values: frozenset[str]) -> bool:
+    """Whether one of ``values`` (of ``text``) is a word of a street address ``text`` gives."""
+    return any(
+        values & {t.lower() for t in re.findall(r"[\w'’-]+", m.group(0))}
+        for m in _STREET_RE.finditer(text)
+    )
+
+
+def street_gone(new_text: str, old_text: str) -> bool:
+    """Whether replacing the older text whole with the newer would lose a street address and
+    give none ("The practice main number … now forwards to Hazel Grove Dental after 5:30pm"
+    for "Hazel Grove Dental is at 211 London Road")."""
+    fresh, gone = c._values_apart(new_text, old_text)
+    return _street(old_text, gone) and not _street(new_text, fresh)
 
 
 def _phones(text: str) -> list[str]:

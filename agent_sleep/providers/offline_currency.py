@@ -292,6 +292,13 @@ def supersedes(
                 placed = currency.sentence_put_right(
                     text, old_text, known, similar, judge=_guessed(known, similar, common)
                 )
+            if (
+                verdict.why == "likely update"
+                and placed is None
+                and update_model.street_gone(text, old_text)
+            ):
+                continue  # to a reading of likeness alone, no address is replaced by a note
+                # that gives none (a phone number forwarded to the practice at that address)
             if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
                 continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
             if (
@@ -498,6 +505,9 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.provider_put_right, ("B", "S"), "a new one"),
     (currency.moved_day_put_right, ("B",), "the old value named"),
     (currency.email_put_right, ("B",), "the old value named"),
+    (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
+    (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
+    (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
 )
 
 
