@@ -16,6 +16,8 @@ import datetime as dt
 import re
 from pathlib import Path
 
+import pytest
+
 from agent_sleep import get_context
 from agent_sleep.retrieval.context import memory_section
 
@@ -135,3 +137,24 @@ def test_the_date_of_a_reason_after_what_was_done_is_no_appointment() -> None:
     assert _when(switched, dt.date(2026, 9, 22), TODAY) == "past"  # a standing fact, for W
     booked = "Skip swap booked with Ace for next week (week of 2026-09-28)."
     assert _when(booked, dt.date(2026, 9, 22), TODAY) == "over"
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # what was done that day, before what the new provider will do (a smallholding's
+        # butcher, cut at session start as an appointment gone by)
+        ("Signed with Haddon Meats in Northallerton today (2026-09-25) — they'll do all our "
+         "butchery.", dt.date(2026, 9, 25)),
+        # a day from which it holds
+        ("The market office has moved us to pitch 22 at Ashby, by the fountain, from this "
+         "Saturday (2026-10-03).", dt.date(2026, 10, 1)),
+    ],
+)  # fmt: skip
+def test_a_day_done_or_a_day_from_which_it_holds_is_not_over(text: str, written: dt.date) -> None:
+    from agent_sleep.retrieval.context import _when
+
+    assert _when(text, written, dt.date(2026, 10, 10)) != "over"
+    # an appointment that lay ahead is
+    booked = "Booked Sam's asthma review for 6 October."
+    assert _when(booked, written, dt.date(2026, 10, 10)) == "over"

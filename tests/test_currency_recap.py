@@ -77,3 +77,24 @@ def test_the_facts_a_weekly_summary_sums_up_stay(tmp_path: Path) -> None:
     ]
     assert any("CPI Antony Rowe" in line and "4,500 copies" in line for line in facts)
     assert not any("Clays in Bungay" in line for line in facts)
+
+
+def test_a_recap_condensed_to_a_part_or_two_is_still_a_recap(tmp_path: Path) -> None:
+    """A dental practice's "Week 5: …; Dr Patel on leave next week with Dr Lindqvist covering;
+    CQC inspection 4 November" was condensed to its last two parts before currency read it,
+    no longer looked like a recap, and replaced "Dr Patel is on leave 12-16 October": the
+    days of the leave were lost."""
+    ws = tmp_path / "ws"
+    notes = [
+        ("2026-10-06 10:30", "W",
+         "Reminder: Dr Patel is on leave 12-16 October, Dr Lindqvist covering."),
+        ("2026-10-09 14:00", "S",
+         "Week 5: Dentally bedded in, mock CQC done; Dr Patel on leave next week with Dr "
+         "Lindqvist covering; CQC inspection 4 November."),
+    ]  # fmt: skip
+    for when, kind, text in notes:
+        moment = dt.datetime.strptime(when, "%Y-%m-%d %H:%M")
+        micro_rest(text, type=kind, workspace=ws, when=moment)
+        sleep_cycle(ws, now=moment.replace(hour=23))
+    memory = (ws / "MEMORY.md").read_text()
+    assert "Dr Patel is on leave 12-16 October" in memory

@@ -137,3 +137,20 @@ def test_a_weekday_of_every_month_is_kept(text: str, expected: str) -> None:
 )  # fmt: skip
 def test_a_things_weekday_and_a_readiness(text: str, day: dt.date, expected: str) -> None:
     assert temporal.resolve(text, day) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the date says when: the weekday beside it is none of its own (it had become
+        # "(Sunday (2026-09-06) edition)")
+        ("Claire has pencilled publication for 18 October (Sunday edition).",
+         "Claire has pencilled publication for 18 October (Sunday edition)."),
+        ("Paid Friday; the next invoice is due 3 October.",
+         "Paid Friday; the next invoice is due 3 October."),
+        # a weekday alone is still dated
+        ("Met Tom on Friday.", "Met Tom on Friday (2026-09-04)."),
+    ],
+)  # fmt: skip
+def test_a_weekday_beside_a_date_is_not_dated(text: str, expected: str) -> None:
+    assert temporal.resolve(text, dt.date(2026, 9, 9)) == expected

@@ -296,6 +296,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
     if _HABIT_RE.search(sentence):
         return None
+    if not m.group("prep") and _CALENDAR_DATE_RE.search(sentence):
+        return None  # "publication for 18 October (Sunday edition)": the date says when
     target = WEEKDAYS.index(m.group("wd").lower())
     if target == day.weekday():
         return None  # "on Friday" in Friday's log: today, or a week away
@@ -318,6 +320,12 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
 
 
 _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
+# a day of the calendar written out: "18 October", "October 18th", "2026-10-18"
+_CALENDAR_DATE_RE = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE}\b|\b{MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b",
+    re.I,
+)
 # the weekday a thing's day is: "bin day is Tuesday", "his college day is now Thursday"
 _DAY_IS_RE = re.compile(
     r"\b(?!(?:the|that|this|a|one|which|what|each|every|any)\b)[a-z]+ day (?:is|are) "

@@ -284,11 +284,16 @@ def last_word(
         return verdict  # "Ana loves the idea" is no newer view of the linens she loves
     if _LABELLED_RE.search(old_text) or _TASK_RE.match(old_text):
         return verdict  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
-    if any(_CLOCK_RE.fullmatch(v) for v in gone) and not any(_CLOCK_RE.fullmatch(v) for v in fresh):
-        return (
-            verdict  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at 6:30am")
-        )
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
+    if (
+        any(_CLOCK_RE.fullmatch(v) for v in gone)
+        and amounts_new == {"count"}
+        and not any(_CLOCK_RE.fullmatch(v) for v in fresh)
+        and not c._fine_kinds(fresh) & {"weekday", "month"}
+        and not _TIME_WORD_RE.search(new_text)
+    ):
+        return verdict  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at
+        # 6:30am"); "Fridays at noon" is one
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
@@ -560,20 +565,21 @@ _STREET_RE = re.compile(
 )
 
 
-def _street(text: str, values: frozenset[str]) -> bool:
-    """Whether one of ``values`` (of ``text``) is a word of a street address ``text`` gives."""
-    return any(
-        values & {t.lower() for t in re.findall(r"[\w'’-]+", m.group(0))}
-        for m in _STREET_RE.finditer(text)
-    )
+def _street_words(text: str) -> set[str]:
+    """The words (lower case) of the street addresses ``text`` gives."""
+    return {
+        t.lower() for m in _STREET_RE.finditer(text) for t in re.findall(r"[\w'’-]+", m.group(0))
+    }
 
 
 def street_gone(new_text: str, old_text: str) -> bool:
-    """Whether replacing the older text whole with the newer would lose a street address and
-    give none ("The practice main number … now forwards to Hazel Grove Dental after 5:30pm"
-    for "Hazel Grove Dental is at 211 London Road")."""
+    """Whether the values the older text has apart from the newer are all of a street address
+    and the newer gives none: replacing it whole would lose the address for nothing it puts
+    right ("The practice main number … now forwards to Hazel Grove Dental after 5:30pm" for
+    "Hazel Grove Dental is at 211 London Road"; not "Larch Close asking price: £369,950" for
+    "Asking price for 14 Larch Close set at £385,000")."""
     fresh, gone = c._values_apart(new_text, old_text)
-    return _street(old_text, gone) and not _street(new_text, fresh)
+    return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
 
 
 def _phones(text: str) -> list[str]:
@@ -1143,6 +1149,7 @@ def _just_an_episode(
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
 _CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:[.:]\d{2})?(?:am|pm)")
+_TIME_WORD_RE = re.compile(r"\b(?:noon|midday|midnight|o'clock|morning|afternoon|evening)\b", re.I)
 
 
 def _number_kinds(values: frozenset[str] | set[str]) -> set[str]:

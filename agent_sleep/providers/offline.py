@@ -404,7 +404,8 @@ def _currency(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> 
     """Items giving a new value for an existing entry take its place (supersede items); the
     rest, returned, are filed as usual."""
     replacing = offline_currency.supersedes(
-        [(b.kept[f.rep]["type"], f.text, f.sources, f.own, b.kept[f.rep].get("date", ""))
+        [(b.kept[f.rep]["type"], _as_read(b.kept[f.rep], f.text), f.sources, f.own,
+          b.kept[f.rep].get("date", ""))
          for f in filed],
         b.memory,
         b.p.get("related", []),
@@ -417,6 +418,15 @@ def _currency(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> 
             updates.append({**item, "action": "add", "replaces": ""})
         updates.append(item)
     return [f for n, f in enumerate(filed) if n not in replacing]
+
+
+def _as_read(note: dict[str, Any], text: str) -> str:
+    """What currency reads of a filed item: a recap as written, for a recap condensed to a
+    part or two ("Week 5: …; Dr Patel on leave next week …; CQC inspection 4 November") is
+    still one, and replaces nothing (``offline_currency.recap``); else the item's text."""
+    if note["type"] == "S" and offline_currency.recap(note["text"]):
+        return str(note["text"])
+    return text
 
 
 def _file(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> list[dict[str, Any]]:

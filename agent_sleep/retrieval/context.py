@@ -252,7 +252,7 @@ MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in 
 _STARTS = re.compile(
     r"(?:\b(?:from|since|starting|starts|started|as of|effective|beginning|begins|began|"
     r"commencing)\s+(?:(?:the|today|tomorrow|next week|next month|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
+    r"(?:(?:this|next|the coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
     r"|\b(?:instead of|rather than)\s+(?:[\w:.]+\s+){0,2})\(?$",
     re.I,
 )
@@ -267,7 +267,7 @@ _YEARLY = re.compile(
     rf"each year|(?:every|each) {temporal.MONTH_RE})",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?;]\s|\n")
+_CLAUSE_END = re.compile(r"[.!?;]\s|\n|\s[-–—]\s")
 _ASIDE = re.compile(r"\s[-–—]\s|;\s|\s(?:because|as|since)\s")
 
 
@@ -348,9 +348,10 @@ def _when(text: str, written: dt.date | None, today: dt.date) -> str:
 
 
 def _done(text: str, at: int) -> bool:
-    """Whether the sentence of ``text`` around position ``at`` tells what was done."""
-    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
-    end = _SENTENCE_END.search(text, at)
+    """Whether the clause of ``text`` around position ``at`` tells what was done ("Signed
+    with Haddon Meats today (2026-09-25) — they'll do all our butchery": signed)."""
+    begin = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    end = _CLAUSE_END.search(text, at)
     return temporal.tense(text[begin : end.start() if end else len(text)]) < 0
 
 
