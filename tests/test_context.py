@@ -44,7 +44,7 @@ def test_sections_today_yesterday_memory_and_next_session(ws: Path) -> None:
     assert "## Long-term memory (MEMORY.md)\n\n### Facts\n- W: Durable fact number 00" in text
     assert f"## Today's log ({TODAY})\n\n- 09:15 B: Fixed the login bug" in text
     assert f"## Yesterday's log ({YESTERDAY.date()})\n\n- 09:15 O(c=0.9): User prefers tabs" in text
-    assert f"## Next session (planned {YESTERDAY.date()})\n\n- S: Review the login fix" in text
+    assert f"## Next session (planned on {YESTERDAY.date()})\n\n- S: Review the login fix" in text
     assert text.count("Review the login fix") == 1
     assert "<!--" not in text and "PR-7" not in text
     assert "Long-term memory: durable facts" not in text  # the file's boilerplate intro
@@ -195,7 +195,7 @@ def test_the_lists_of_the_days_before_stay_with_the_newest(ws: Path) -> None:
     _next_session(ws, TODAY - dt.timedelta(days=1), "Migrate the cron jobs")
     text = get_context(workspace=ws, today=TODAY)
     section = text.split("## Next session", 1)[1]
-    assert section.startswith(f" (planned {YESTERDAY.date()})\n\n- S: Migrate the cron jobs\n")
+    assert section.startswith(f" (planned on {YESTERDAY.date()})\n\n- S: Migrate the cron jobs\n")
     planned = TODAY - dt.timedelta(days=2)
     assert f"### Planned {planned}\n- S: Rotate the Stripe secret before Friday" in section
     assert text.count("Rotate the Stripe secret") == 1

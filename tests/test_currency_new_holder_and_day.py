@@ -23,7 +23,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent_sleep.analysis.currency import restated_day_put_right, role_holder_put_right
+from agent_sleep.analysis.currency import (
+    due_day_put_right,
+    restated_day_put_right,
+    role_holder_put_right,
+)
 from tests.currency_support import rewritten
 
 
@@ -169,3 +173,22 @@ def test_someone_handed_a_thing_is_no_change_of_what_they_hold() -> None:
     old = "Priya Raman (payments lead) mobile: 07700 900412."
     new = "Handed the pager to Priya for the weekend at 14:30, before the 15:00 deploy cutoff."
     assert rewritten(("W", old), ("B", new)) is None
+
+
+def test_her_number_after_a_person_and_a_place_is_hers() -> None:
+    old = "Vet is Dr Priya Nair at Fellside Veterinary Practice; her mobile is 07700 914 223."
+    assert rewritten(("W", old), ("W", "Priya Nair's mobile is 07700 918 550.")) == (
+        "Vet is Dr Priya Nair at Fellside Veterinary Practice; her mobile is 07700 918 550."
+    )
+    assert rewritten(("W", old), ("W", "Karen Moss's mobile is 07700 918 550.")) is None
+
+
+def test_a_day_now_due_is_put_right_in_the_entry_that_gives_it() -> None:
+    old = (
+        "Filed an FOI request with Northvale City Council for the contract variation orders. "
+        "Reference FOI-2026-1183; response due 2 October."
+    )
+    new = "The council invoked an extension: the council FOI response is now due 16 October."
+    # an event's entry too: when the response is due is no part of what was done
+    assert rewritten(("B", old), ("W", new)) == old.replace("2 October", "16 October")
+    assert due_day_put_right("The invoice is now due 16 October.", old) is None

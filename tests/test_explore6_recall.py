@@ -143,7 +143,7 @@ def test_crlf_files_show_no_carriage_returns_and_stay_as_they_are(ws: Path) -> N
     assert "Long-term memory: durable facts" not in text  # the boilerplate is still recognised
     assert f"## Today's log ({DAY.date()})\n\n- 10:00 B: Fixed the login bug" in text
     assert "\n\n- 10:00 O(c=0.7): User prefers tabs" in text
-    assert "## Next session (planned 2026-11-30)\n\n- S: Review the fix" in text
+    assert "## Next session (planned on 2026-11-30)\n\n- S: Review the fix" in text
     assert "<!--" not in text
     small = get_context(workspace=ws, today=DAY.date(), max_memory_chars=50)
     assert "\r" not in small and "Deploys happen on Fridays" in small

@@ -59,17 +59,17 @@ def test_a_list_all_past_gives_way_to_the_one_before(ws: Path) -> None:
     _log(ws, TODAY - dt.timedelta(days=3), "Next session", "Follow up: fiber installed on Dec 2.")
     section = _section(ws)
     assert "fiber" not in section
-    assert section.startswith(" (planned 2026-11-29, 5 days ago)\n\n- 22:00 S: Follow up: find")
+    assert section.startswith(" (planned on 2026-11-29, 5 days ago)\n\n- 22:00 S: Follow up: find")
 
 
 def test_an_old_list_says_its_age(ws: Path) -> None:
     _log(ws, TODAY - dt.timedelta(days=6), "Next session", "Follow up: ask about the offer.")
-    assert _section(ws).startswith(" (planned 2026-11-28, 6 days ago)\n\n")
+    assert _section(ws).startswith(" (planned on 2026-11-28, 6 days ago)\n\n")
     from agent_sleep.retrieval.context import planned_heading
 
-    assert planned_heading("2026-12-03", TODAY) == "## Next session (planned 2026-12-03)"
+    assert planned_heading("2026-12-03", TODAY) == "## Next session (planned on 2026-12-03)"
     assert (
-        planned_heading("2026-12-02", TODAY) == "## Next session (planned 2026-12-02, 2 days ago)"
+        planned_heading("2026-12-02", TODAY) == "## Next session (planned on 2026-12-02, 2 days ago)"
     )
 
 
@@ -77,7 +77,7 @@ def test_a_list_a_week_older_than_a_later_sleep_is_not_carried(ws: Path) -> None
     old = TODAY - dt.timedelta(days=10)
     _log(ws, old, "Next session", "Follow up: ask whether the offer came.")
     # no sleep since: the plan is the newest there is, shown with its age
-    assert _section(ws).startswith(" (planned 2026-11-24, 10 days ago)")
+    assert _section(ws).startswith(" (planned on 2026-11-24, 10 days ago)")
     assert next_session(Workspace.at(ws), TODAY) is not None
     # a sleep that read notes two days later: the list is 2 days older than it, still shown
     _log(ws, old + dt.timedelta(days=2), "Dreams", "Changed on 2026-11-26: A → B")

@@ -2565,6 +2565,42 @@ def numbered_place_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at[0]] + number + old_text[at[1] :]
 
 
+# a day something is now due: "the council FOI response is now due 16 October"
+_NOW_DUE_RE = re.compile(
+    r"(?P<what>(?:[\w'’-]+\s+){1,4}?)(?:is|are)\s+now\s+due(?:\s+(?:on|by|back))?\s+"
+)
+_DUE_RE = re.compile(r"\bdue(?:\s+(?:on|by|back))?\s+")
+
+
+def due_day_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the day a thing is due put right, when the newer note says it is
+    now due another day ("Filed an FOI request with Northvale City Council … Reference
+    FOI-2026-1183; response due 2 October", then "The council invoked an extension: the council
+    FOI response is now due 16 October": "…; response due 16 October"), or None: the older text
+    gives one day after "due", in a part that says the last word of what is due; the newer one
+    day after "now due". An event's entry too: when it is due is no part of what was done."""
+    m = _NOW_DUE_RE.search(new_text)
+    if m is None or "?" in new_text:
+        return None
+    news = [d for d in DATE_SAID_RE.finditer(new_text) if d.start() == m.end()]
+    dues = [
+        d
+        for d in DATE_SAID_RE.finditer(old_text)
+        if _DUE_RE.search(old_text[max(0, d.start() - 12) : d.start()])
+    ]
+    if len(news) != 1 or len(dues) != 1 or len(list(DATE_SAID_RE.finditer(old_text))) != 1:
+        return None
+    old, day = dues[0], news[0].group(0).rstrip(".")
+    if old.group(0).rstrip(".").lower() == day.lower():
+        return None
+    head = lemma(tokens(m.group("what"))[-1].lower())
+    part = re.split(r"[.;]\s", old_text[: old.start()])[-1]
+    if head not in {lemma(t.lower()) for t in tokens(part)}:
+        return None  # "the invoice is now due …" is no FOI response's day
+    end = old.end() - old.group(0).endswith(".")
+    return old_text[: old.start()] + day + old_text[end:]
+
+
 def clock_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one time of day put right to the one the newer note gives
     ("Nightly backup runs at 22:00 from the Synology DS920+ to Backblaze B2", then "Backup job
@@ -2715,7 +2751,21 @@ def _said_after(name: str, before: str) -> bool:
             in_run = True
         else:
             in_run = False
-    return bool(runs) and bool(runs[-1] & own) and name.split()[0] in before[-48:]
+    if bool(runs) and bool(runs[-1] & own) and name.split()[0] in before[-48:]:
+        return True
+    # "her mobile is …" after a person and a place: "Vet is Dr Priya Nair at Fellside
+    # Veterinary Practice; her mobile is", the person's, whatever name came between
+    sentence = re.split(r"[.!?]\s", before)[-1]
+    return bool(_HER_NUMBER_RE.search(sentence)) and any(
+        w.removesuffix("'s").casefold() in own for w in tokens(sentence) if w[:1].isupper()
+    )
+
+
+_HER_NUMBER_RE = re.compile(
+    r"\b(?:her|his)\s+(?:(?:own|personal|work|new)\s+)?(?:mobile|phone|number|cell)"
+    r"(?:\s+number)?\s*(?:is|:)?\s*$",
+    re.I,
+)
 
 
 # a person's own new number: "a new cell number", "her new mobile", "new phone number" (not

@@ -507,6 +507,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.email_put_right, ("B",), "the old value named"),
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
+    (currency.due_day_put_right, ("S", "O"), "the old value named"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
 )
 

@@ -570,7 +570,7 @@ def planned_heading(planned: str, today: dt.date | None = None) -> str:
         age = (today - dt.date.fromisoformat(planned)).days
     except ValueError:
         age = 0
-    return f"## Next session (planned {planned}" + (f", {age} days ago)" if age >= 2 else ")")
+    return f"## Next session (planned on {planned}" + (f", {age} days ago)" if age >= 2 else ")")
 
 
 def _next_session(
