@@ -115,6 +115,20 @@ def test_a_full_name_goes_to_the_page_of_its_first_name_until_another_claims_it(
     assert again in _page(ws, "jordan")
 
 
+def test_a_full_name_asked_for_an_entry_that_writes_its_first_word_only(ws: Path) -> None:
+    """A dental practice's notes wrote "Crestwood", then "Crestwood Dental Lab": sleep filed
+    "Sent two crown cases to Crestwood" under the full name it knew, and since the entry
+    writes neither "Dental" nor "Lab", the name was not read as one and
+    crestwood-dental-lab.md opened beside crestwood.md. A longer name needs its first word
+    written as a name (the others may be words the notes write in lower case, "our dental
+    lab")."""
+    _file(ws, "crestwood", "Asked Crestwood for a quote on crowns", days_ago=3)
+    sent = "Sent two crown cases to Crestwood"
+    _file(ws, "crestwood-dental-lab", sent)
+    assert _pages(ws) == ["crestwood.md"]
+    assert sent in _page(ws, "crestwood")
+
+
 # -- no merge: ambiguous, another kind, no name -----------------------------------------------
 
 

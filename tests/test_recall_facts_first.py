@@ -31,7 +31,10 @@ FACT = "W: Sam's swimming moved to Thursdays at 4:30pm."
 OTHER = "W: Lily's ballet is on Saturdays at 10am."
 
 
-@pytest.mark.parametrize("first", [EVENT, VIEW])
+RECURS = "S: Sam keeps coming up: 3 notes across 2 days; MEMORY.md has 2 entries on it."
+
+
+@pytest.mark.parametrize("first", [EVENT, VIEW, RECURS])
 def test_a_fact_nearly_as_high_comes_first(first: str) -> None:
     index = _units(first, OTHER, FACT)
     ranked = [(1.0, 0), (0.95, 1), (0.9, 2)]

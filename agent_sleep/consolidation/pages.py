@@ -173,7 +173,9 @@ class Names:
         notes they cite (what shows the slug is a name); ``page_texts(slug)`` the entries of
         an existing page."""
         words = name_words(slug)
-        if words is None or not written_as_name(words, texts):
+        # a longer name needs its first word written as a name only: the others may be words
+        # the notes write in lower case too ("Crestwood Dental Lab", "our dental lab")
+        if words is None or not written_as_name(words[:1], texts):
             return slug
         slugs = self.slugs()
         if len(words) == 1:

@@ -564,7 +564,7 @@ NEXT_SESSION_STALE = 7  # days: a list older than this before a later sleep's ou
 
 def planned_heading(planned: str, today: dt.date | None = None) -> str:
     """The ``## Next session`` heading: the day the list was planned, and its age when that
-    was before yesterday ("planned 2026-11-28, 6 days ago"): a reader sees an old plan as old."""
+    was before yesterday ("planned on 2026-11-28, 6 days ago"): a reader sees an old plan as old."""
     today = today or dt.date.today()
     try:
         age = (today - dt.date.fromisoformat(planned)).days

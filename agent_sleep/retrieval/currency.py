@@ -265,6 +265,10 @@ def _note_type(text: str) -> str:
     return m.group(1) if m else ""
 
 
+# sleep's count of a name that recurs ("CQC keeps coming up: 3 notes; MEMORY.md has 5 entries
+# on it"): it tells what is talked about, never the answer, and gives way to a fact as an
+# event does
+_RECURS_RE = re.compile(r"\bkeeps coming up: \d+ notes\b")
 FACT_DEPTH = 3  # how far below an event or a view a fact may stand and move above it
 FACT_RATIO = 0.8  # of the event's score, at least
 _PAST_QUESTION_RE = re.compile(
@@ -278,17 +282,19 @@ _PAST_QUESTION_RE = re.compile(
 def facts_first(
     index: Loaded, ranked: list[tuple[float, int]], query: str
 ) -> list[tuple[float, int]]:
-    """``ranked`` with a fact first where an event or a view (a B or O note or entry) ranks
-    first and a fact (W) stands within ``FACT_DEPTH`` places below it, with ``FACT_RATIO`` of
-    its score at least; not when the question asks what happened ("When did …?", "What was
-    …?"). "What day is Sam's swimming lesson?" is answered by "Sam's swimming moved to
-    Thursdays at 4:30pm", not by the event "Sam's swimming at Riverside, 4:30 lesson"; "What is
-    Jenna Park's phone number?" by her entry, not by "Jenna Park confirmed Orion phase one is 40
+    """``ranked`` with a fact first where an event or a view (a B or O note or entry), or
+    sleep's count of a recurring name, ranks first and a fact (W) stands within
+    ``FACT_DEPTH`` places below it, with ``FACT_RATIO`` of its score at least; not when the
+    question asks what happened ("When did …?", "What was …?"). "What day is Sam's swimming
+    lesson?" is answered by "Sam's swimming moved to Thursdays at 4:30pm", not by the event
+    "Sam's swimming at Riverside, 4:30 lesson"; "What is Jenna Park's phone number?" by her
+    entry, not by "Jenna Park confirmed Orion phase one is 40
     stores". The scores stay where they were, so they still descend."""
     if _PAST_QUESTION_RE.match(query) or not ranked:
         return ranked
     # only the units a step reads are decoded: the first, then those within reach below it
-    if _note_type(index.units[ranked[0][1]].text) not in ("B", "O"):
+    first = index.units[ranked[0][1]].text
+    if _note_type(first) not in ("B", "O") and not _RECURS_RE.search(first):
         return ranked
     for j in range(1, min(len(ranked), FACT_DEPTH + 1)):
         score, row = ranked[j]
