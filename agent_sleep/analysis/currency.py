@@ -2366,6 +2366,24 @@ _DAY_MOVED_RE = re.compile(
     r"\s+(?=\S)",
     re.I,
 )
+
+
+def _same_day(a: str, b: str) -> bool:
+    """Whether two days as written are one, a weekday said or not ("Friday 20 November",
+    "20 November")."""
+
+    def plain(day: str) -> str:
+        day = re.sub(
+            rf"^\s*(?:{'|'.join(temporal.WEEKDAYS)}|mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+",
+            "",
+            day,
+            flags=re.I,
+        )
+        return re.sub(r"(?<=\d)(?:st|nd|rd|th)\b|\bof\s+|[.,]", "", day).lower().strip()
+
+    return plain(a) == plain(b)
+
+
 # words that name a day's role, not a thing: "the manual deadline" is the manual's day; and
 # the helping verbs of who moved it ("Green Valley have moved …")
 _DAY_ROLE = frozenset(
@@ -2422,8 +2440,11 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
             break
     if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
         return None
-    if olds[0].group(0).lower() == news[0].group(0).lower():
-        return None
+    if _same_day(olds[0].group(0), news[0].group(0)):
+        return None  # "same date, 20 November" for "Friday 20 November"
+    between = new_text[m.end() : news[0].start()]
+    if len(between.split()) > 3 or re.search(r"[,;:]|\s[-–—]\s|\b[A-Z]", between):
+        return None  # "Gala moved to St Mary's Hall - same date, 20 November": to a place
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
     said_old = {t.group(0).lower() for rx in _TIMES for t in rx.finditer(old_text)}
     if any(t.group(0).lower() not in said_old for rx in _TIMES for t in rx.finditer(told)):
@@ -2431,11 +2452,16 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         # the note takes the entry's place
     # who said so is no part of what moved: "Anglo-Iberian says the ship date is pushed back"
     what_said = _SAYS_RE.sub("", m.group("what") or "")
+    # a reason before a dash is no part of what moved: "Garage can't fit us in - van MOT …"
+    what_said = re.split(r"\s[-–—]\s", what_said)[-1]
     moved = " ".join([what_said, m.group("obj") or "", m.group("moved") or ""])
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
     if not what or not all(said_loosely(w, said) for w in what):
         return None  # "The bathroom fitting …" is not the kitchen's
+    codes = {t.lower() for t in tokens(moved) if _digit(t) and re.search(r"[a-z]", t, re.I)}
+    if codes - {t.lower() for t in tokens(old_text)}:
+        return None  # "The GEO2041 exam moved to 19 January" is no other exam's day
     at = olds[0]
     sentence = next(
         (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None

@@ -249,6 +249,9 @@ def last_word(
     if _people_apart(new_text, old_text):
         return verdict  # "Priya & Daniel's cake at £780" is no new price of "Cake for Emma &
         # Luca … £540"
+    if _coded_apart(new_text, old_text):
+        return verdict  # "Dr Aisha Bello is module leader for GEO2110" is nothing of "GEO1020
+        # … is led by Dr Ravi Patel"
     if verdict.why == "another owner" and _possessors_apart(new_text, old_text):
         return verdict  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
     if c.renamed_only(new_text, old_text):
@@ -262,6 +265,9 @@ def last_word(
     ):
         return verdict  # "the hex tile went down today": the plan carried out, not replaced
     fresh, gone = c._values_apart(new_text, old_text)
+    if gone and gone <= {v.removesuffix("'s").removesuffix("’s") for v in fresh}:
+        return verdict  # "Priya Nair's mobile is 07700 556219 - she's in on Tuesdays" puts no
+        # value of "Priya Nair is our finance officer; her mobile is 07700 556219" out
     if cw.found(cw.ADDITIVE_RE, new_text) or _still(new_text):
         return verdict  # "… has 2 staging replicas as well", "Tomás still owns ledger-api"
     if _likened(new_text, old_text):
@@ -563,6 +569,86 @@ _STREET_RE = re.compile(
     r"Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|Grove|Row|Walk|"
     r"Mews|Parade|Hill|Boulevard|Blvd)\b"
 )
+
+
+# a thing's code, where it says what the note is about: opening it, or after "for", "of", "on"
+_SUBJECT_CODE_RE = re.compile(
+    r"(?:^\s*(?:the\s+)?|\b(?:for|of|on|about)\s+(?:the\s+)?)([A-Z]{2,5}-?\d{2,6}[A-Z]?)\b"
+)
+
+
+def _coded_apart(new_text: str, old_text: str) -> bool:
+    """Whether each text is about a thing of its own code, the two of one letter prefix
+    ("GEO2110", "GEO1020"), neither said in the other."""
+    new = {m.group(1) for m in _SUBJECT_CODE_RE.finditer(new_text)}
+    old = {m.group(1) for m in _SUBJECT_CODE_RE.finditer(old_text)}
+    if not new or not old or new & old:
+        return False
+
+    def prefix(code: str) -> str:
+        return re.match(r"[A-Z]+", code).group(0)  # type: ignore[union-attr]
+
+    return (
+        bool({prefix(x) for x in new} & {prefix(x) for x in old})
+        and not any(x in old_text for x in new)
+        and not any(x in new_text for x in old)
+    )
+
+
+# a value written as one token: a web or email address, a code, a figure
+_ONE_TOKEN_VALUE_RE = re.compile(r"\S*\d\S*|https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|www\.\S+")
+
+
+def same_subject_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its value put right, when the newer note is the same noun phrase
+    and verb, word for word, and one value of the same form only ("Staging API base URL is
+    https://staging.tidewell.dev - use it for all QA builds", then "Staging API base URL is
+    https://stg-api.tidewell.dev": "… is https://stg-api.tidewell.dev - use it …"), or None."""
+    subject = _subject(new_text)
+    if not subject or len(tokens(subject)) < 2:
+        return None
+    head = re.escape(subject.strip())
+    verb = r"\s*(?::|\s(?:is|are)\s)\s*"
+    new = re.match(rf"\s*{head}{verb}(?P<value>\S+?)[.]?\s*$", new_text, re.I)
+    old = re.match(rf"\s*{head}{verb}(?P<value>\S+?)(?=[.,;]?(?:\s|$))", old_text, re.I)
+    if new is None or old is None:
+        return None
+    a, b = old.group("value"), new.group("value")
+    if a.lower() == b.lower() or not (
+        _ONE_TOKEN_VALUE_RE.fullmatch(a) and _ONE_TOKEN_VALUE_RE.fullmatch(b)
+    ):
+        return None
+    if ("://" in a) != ("://" in b) or ("@" in a) != ("@" in b):
+        return None  # another form: a web address is no email, nor a figure
+    return old_text[: old.start("value")] + b + old_text[old.end("value") :]
+
+
+def subjects_apart(new_text: str, old_text: str) -> bool:
+    """Whether the noun phrases the two notes open with (:func:`_subject`) each name someone
+    or something the other note never says ("Mrs Penrose's key safe code is 4471" and "Finch
+    key safe code is 8135"; "Production API base URL" and "Staging API base URL"): two
+    things of one kind, whatever else is alike."""
+
+    def named(subject: str) -> set[str]:
+        return {
+            t.removesuffix("'s").removesuffix("’s").lower()
+            for t in tokens(subject)
+            if t[:1].isupper() and t.lower() not in cw.STOP and t.lower() not in _TITLES
+        }
+
+    subjects = _subject(new_text), _subject(old_text)
+    if any(len(tokens(x)) < 2 for x in subjects):
+        return False  # "Summary: standup moved to 10:15": a label, no thing's name
+    new, old = named(subjects[0]), named(subjects[1])
+    said_new, said_old = _lowered_words(new_text), _lowered_words(old_text)
+    return bool(new - said_old) and bool(old - said_new)
+
+
+_TITLES = frozenset("mr mrs ms miss dr prof sir dame".split())  # noqa: SIM905
+
+
+def _lowered_words(text: str) -> set[str]:
+    return {t.removesuffix("'s").removesuffix("’s").lower() for t in tokens(text)}
 
 
 def _street_words(text: str) -> set[str]:
@@ -1098,9 +1184,15 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
     ``old_text``, something new of what it names ("a new personal best" for "Maya's 10K
     personal best is 52:40", not "fitted a new cooker circuit" for "New customer Priya Patel,
     3-bed semi at 7 Birch Close")."""
-    if c._states_a_change(text) or _BECAME_RE.search(text):
-        return True
     said = c._content(old_text) if old_text else None
+    # "confirmed the revised GEO1010 booking": a change of a thing the entry does not name
+    told = text
+    if said is not None:
+        told = _CHANGED_THING_RE.sub(
+            lambda m: m.group(0) if c._content(m.group("what")) & said else " ", text
+        )
+    if c._states_a_change(told) or _BECAME_RE.search(text):
+        return True
     # or a figure for a figure: "signed off on the new rate: 80 euros per hour" for "… is
     # billed at 65 euros per hour"
     figures = (
@@ -1109,9 +1201,24 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
         and _has_number(c._strong_words(old_text))
     )
     return any(
-        said is None or figures or c._content(m.group("what")) & said
+        said is None or figures or (c._content(m.group("what")) & said and _valued(text, m.end()))
         for m in _NEW_RE.finditer(text)
     )
+
+
+# a thing told as changed, by a word before it: "the revised booking", "our updated rota"
+_CHANGED_THING_RE = re.compile(
+    r"\b(?:the|a|an|our|their|his|her|its|my)\s+(?:revised|updated|changed|amended|"
+    r"rescheduled|moved|replaced|reduced|increased|extended|shortened)\s+(?P<what>[\w'’-]+)",
+    re.I,
+)
+
+
+def _valued(text: str, at: int) -> bool:
+    """Whether the clause of ``text`` from ``at`` gives a value: a name or a figure ("new vet
+    is Vets4Pets", "a new personal best, 51:15"; not "Rolo's new vet does hydrotherapy")."""
+    clause = re.split(r"[.;]\s|\s[-–—]\s", text[at:])[0]
+    return bool(re.search(r"\b[A-Z]|\d", clause)) or bool(re.search(r"\d", text[:at]))
 
 
 def _just_an_episode(

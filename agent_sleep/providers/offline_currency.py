@@ -357,6 +357,8 @@ def supersedes(
                 # "now believes 4:00 is realistic" no new time of the club's run
             if verdict.why in WEAK and _named_apart(text, old_text, known):
                 continue  # "Cancelled the Glasgow Sunday-night hotel" is no new Manchester hotel
+            if verdict.why in WEAK and update_model.subjects_apart(text, old_text):
+                continue  # "Mrs Penrose's key safe code is 4471" is no new code of Finch's
             if verdict.why in WEAK and currency.name_said_short(text, old_text):
                 continue  # "Fiona confirmed she'll stand again as commodore": still Fiona Blake
             if verdict.why in WEAK and update_model.aimed(text):
@@ -508,6 +510,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
     (currency.due_day_put_right, ("S", "O"), "the old value named"),
+    (update_model.same_subject_put_right, ("B", "S", "O"), "a new value"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
 )
 
