@@ -68,9 +68,8 @@ def test_an_old_list_says_its_age(ws: Path) -> None:
     from agent_sleep.retrieval.context import planned_heading
 
     assert planned_heading("2026-12-03", TODAY) == "## Next session (planned on 2026-12-03)"
-    assert (
-        planned_heading("2026-12-02", TODAY) == "## Next session (planned on 2026-12-02, 2 days ago)"
-    )
+    two_days = "## Next session (planned on 2026-12-02, 2 days ago)"
+    assert planned_heading("2026-12-02", TODAY) == two_days
 
 
 def test_a_list_a_week_older_than_a_later_sleep_is_not_carried(ws: Path) -> None:
