@@ -192,3 +192,19 @@ def test_a_day_now_due_is_put_right_in_the_entry_that_gives_it() -> None:
     # an event's entry too: when the response is due is no part of what was done
     assert rewritten(("B", old), ("W", new)) == old.replace("2 October", "16 October")
     assert due_day_put_right("The invoice is now due 16 October.", old) is None
+
+
+def test_an_aside_of_our_dealings_with_the_old_provider_goes_with_it() -> None:
+    """ "Subscription billing vendor is Adapty (we're on a trial account)" had become "… is
+    RevenueCat (we're on a trial account)" after "Signed with RevenueCat today …": a trial the
+    new contract is not."""
+    old = "Subscription billing vendor is Adapty (we're on a trial account)."
+    new = "Signed with RevenueCat today; RevenueCat is our subscription billing provider going forward."
+    assert rewritten(("W", old), ("B", new)) == new
+    # an aside that is no clause stays: our own page's address
+    old = "Public status page is on Atlassian Statuspage (status.larkfield.io)."
+    new = "Signed with Instatus today for the public status page; migrating components this week."
+    assert (
+        rewritten(("W", old), ("B", new))
+        == "Public status page is on Instatus (status.larkfield.io)."
+    )

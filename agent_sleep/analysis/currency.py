@@ -520,8 +520,16 @@ def _told_of_it(text: str, end: int) -> bool:
     ("Accountant is Priya Shah at Ledgerline; she files the VAT returns"): a name put right
     would leave it told of another."""
     rest = text[end:]
+    if _ASIDE_OF_IT_RE.match(rest):
+        return True  # "Billing vendor is Adapty (we're on a trial account)": ours with Adapty
     m = re.search(r";\s+|\s[-–—]\s+|[.!?]\s+(?=[A-Z])", rest)
     return bool(m and _OF_IT_RE.match(rest[m.end() :]))
+
+
+# an aside in brackets right after a name, told of our dealings with it
+_ASIDE_OF_IT_RE = re.compile(
+    r"\s*\((?i:we|we're|we’re|we've|we’ve|our|they|they're|they’re|their|it|it's|its)\b"
+)
 
 
 def sentence_put_right(
