@@ -199,7 +199,10 @@ def test_an_aside_of_our_dealings_with_the_old_provider_goes_with_it() -> None:
     RevenueCat (we're on a trial account)" after "Signed with RevenueCat today …": a trial the
     new contract is not."""
     old = "Subscription billing vendor is Adapty (we're on a trial account)."
-    new = "Signed with RevenueCat today; RevenueCat is our subscription billing provider going forward."
+    new = (
+        "Signed with RevenueCat today; RevenueCat is our subscription billing provider going "
+        "forward."
+    )
     assert rewritten(("W", old), ("B", new)) == new
     # an aside that is no clause stays: our own page's address
     old = "Public status page is on Atlassian Statuspage (status.larkfield.io)."
