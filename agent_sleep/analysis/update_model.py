@@ -625,9 +625,9 @@ def same_subject_put_right(new_text: str, old_text: str) -> str | None:
 
 def subjects_apart(new_text: str, old_text: str) -> bool:
     """Whether the noun phrases the two notes open with (:func:`_subject`) each name someone
-    or something the other note never says ("Mrs Penrose's key safe code is 4471" and "Finch
-    key safe code is 8135"; "Production API base URL" and "Staging API base URL"): two
-    things of one kind, whatever else is alike."""
+    the other note never says, one of them as whose the thing is ("Mrs Penrose's key safe code
+    is 4471" and "Finch key safe code is 8135"): two things of one kind, whatever else is
+    alike."""
 
     def named(subject: str) -> set[str]:
         return {
@@ -639,9 +639,16 @@ def subjects_apart(new_text: str, old_text: str) -> bool:
     subjects = _subject(new_text), _subject(old_text)
     if any(len(tokens(x)) < 2 for x in subjects):
         return False  # "Summary: standup moved to 10:15": a label, no thing's name
+    if not any(_WHOSE_RE.search(x) for x in subjects):
+        return False  # someone's, said so ("Mrs Penrose's", "Dr Khan"): not "Database
+        # snapshots" for "Snapshots of the prod DB"
     new, old = named(subjects[0]), named(subjects[1])
     said_new, said_old = _lowered_words(new_text), _lowered_words(old_text)
     return bool(new - said_old) and bool(old - said_new)
+
+
+# someone named as whose a thing is, or with a title: "Mrs Penrose's", "Dr Khan"
+_WHOSE_RE = re.compile(r"\b[A-Z][\w-]*['’]s\b|\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z]")
 
 
 _TITLES = frozenset("mr mrs ms miss dr prof sir dame".split())  # noqa: SIM905
