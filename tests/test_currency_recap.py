@@ -54,8 +54,16 @@ def test_a_summary_of_one_change_still_replaces(old: str, new: str) -> None:
     assert replaces(("W", old), ("S", new))
 
 
+def _replayed(ws: Path, notes: list[tuple[str, str, str]]) -> Path:
+    """``ws`` with each note (when, type, text) written and a sleep at 23:00 that day."""
+    for when, kind, text in notes:
+        moment = dt.datetime.strptime(when, "%Y-%m-%d %H:%M")
+        micro_rest(text, type=kind, workspace=ws, when=moment)
+        sleep_cycle(ws, now=moment.replace(hour=23))
+    return ws
+
+
 def test_the_facts_a_weekly_summary_sums_up_stay(tmp_path: Path) -> None:
-    ws = tmp_path / "ws"
     notes = [
         ("2026-09-07 14:10", "W",
          "The Salt Orchard is being printed by Clays in Bungay; first print run 3,000 copies."),
@@ -68,10 +76,7 @@ def test_the_facts_a_weekly_summary_sums_up_stay(tmp_path: Path) -> None:
          "Week summary: Salt Orchard printer switched to CPI, run up to 4,500, launch moved to "
          "Daunt, RRP corrected."),
     ]  # fmt: skip
-    for when, kind, text in notes:
-        moment = dt.datetime.strptime(when, "%Y-%m-%d %H:%M")
-        micro_rest(text, type=kind, workspace=ws, when=moment)
-        sleep_cycle(ws, now=moment.replace(hour=23))
+    ws = _replayed(tmp_path / "ws", notes)
     facts = [
         line for line in (ws / "MEMORY.md").read_text().splitlines() if line.startswith("- W:")
     ]
@@ -84,7 +89,6 @@ def test_a_recap_condensed_to_a_part_or_two_is_still_a_recap(tmp_path: Path) -> 
     CQC inspection 4 November" was condensed to its last two parts before currency read it,
     no longer looked like a recap, and replaced "Dr Patel is on leave 12-16 October": the
     days of the leave were lost."""
-    ws = tmp_path / "ws"
     notes = [
         ("2026-10-06 10:30", "W",
          "Reminder: Dr Patel is on leave 12-16 October, Dr Lindqvist covering."),
@@ -92,9 +96,6 @@ def test_a_recap_condensed_to_a_part_or_two_is_still_a_recap(tmp_path: Path) -> 
          "Week 5: Dentally bedded in, mock CQC done; Dr Patel on leave next week with Dr "
          "Lindqvist covering; CQC inspection 4 November."),
     ]  # fmt: skip
-    for when, kind, text in notes:
-        moment = dt.datetime.strptime(when, "%Y-%m-%d %H:%M")
-        micro_rest(text, type=kind, workspace=ws, when=moment)
-        sleep_cycle(ws, now=moment.replace(hour=23))
+    ws = _replayed(tmp_path / "ws", notes)
     memory = (ws / "MEMORY.md").read_text()
     assert "Dr Patel is on leave 12-16 October" in memory
