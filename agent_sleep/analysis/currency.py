@@ -3377,8 +3377,28 @@ def _strong_words(text: str) -> frozenset[str]:
         for k, t in enumerate(toks)
         if any(map(str.isdigit, t))
         or _JOINED_RE.search(t)
-        or (k and t[:1].isupper() and t.lower() not in cw.STOP)
+        or (k and t[:1].isupper() and (t.lower() not in cw.STOP or _opens_a_name(toks, k)))
     )
+
+
+def _opens_a_name(toks: list[str], k: int) -> bool:
+    """Whether the capitalised word at ``k`` opens a run of a name ("Great Hall", "New
+    Street"): the next word is capitalised, no function word and no day."""
+    nxt = toks[k + 1] if k + 1 < len(toks) else ""
+    return (
+        toks[k].lower() not in _FUNCTION_WORDS
+        and nxt[:1].isupper()
+        and nxt.lower() not in cw.STOP
+        and not _when_word(nxt)
+    )
+
+
+_FUNCTION_WORDS = frozenset(
+    (  # noqa: SIM905
+        "the a an of and or to in on at for by with from our my your their his her its this "
+        "that these those"
+    ).split()
+)
 
 
 strong_words = _strong_words  # the consolidator reads what a note gives by it too
