@@ -110,3 +110,20 @@ def test_a_thing_told_as_revised_or_new_without_a_value_tells_no_change_of_the_e
 )  # fmt: skip
 def test_things_apart_or_said_again_retire_nothing(old: str, new: str) -> None:
     assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_the_learned_guess_retires_no_fee_for_a_note_of_days() -> None:
+    old = "Hygiene appointment fee is £78 (30 minutes with Megan)."
+    new = "Megan's hygiene days moved to Mondays and Thursdays from October."
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_a_part_said_again_retires_no_entry_of_parts() -> None:
+    """An entry of two parts, one of which the note confirms: the model's reading of the whole
+    had replaced it, and Mira's royalty left MEMORY.md (a publisher's replayed notes)."""
+    old = (
+        "Royalty terms on file: Mira gets 10% of RRP on the hardback; Tomas Lind gets 25% of "
+        "net receipts on ebooks."
+    )
+    new = "Tomas Lind's ebook royalty is confirmed at 25% of net receipts in the signed contract."
+    assert rewritten(("W", old), ("W", new)) is None

@@ -291,6 +291,9 @@ def last_word(
     if _LABELLED_RE.search(old_text) or _TASK_RE.match(old_text):
         return verdict  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
+    if "money" in amounts_old and not amounts_new:
+        return verdict  # "Megan's hygiene days moved to Mondays and Thursdays" is no new fee
+        # ("Hygiene appointment fee is £78 (30 minutes with Megan)")
     if (
         any(_CLOCK_RE.fullmatch(v) for v in gone)
         and amounts_new == {"count"}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import currency, lists, temporal, update_model, vital
+from agent_sleep.analysis import currency, lexical, lists, temporal, update_model, vital
 from agent_sleep.analysis.claims import claims, tokens
 from agent_sleep.providers import offline_common
 
@@ -390,9 +390,12 @@ def supersedes(
                     # the model's reading of the whole: of one sentence of it, when one only
                     # ("… Quarterly review with Nadia booked for 14 May." for "Nadia pushed
                     # the review to 21 May": her software and fee stay)
-                    placed = currency.sentence_put_right(
-                        text, old_text, known, similar, _guessed(known, similar, common, False)
-                    )
+                    guess = _guessed(known, similar, common, False)
+                    placed = currency.sentence_put_right(text, old_text, known, similar, guess)
+                    if placed is None and _no_part_replaced(text, old_text, guess):
+                        continue  # "Tomas Lind's ebook royalty is confirmed at 25% …" says
+                        # again one part of "Mira gets 10% of RRP …; Tomas Lind gets 25% …"
+                        # and replaces none: the entry stays whole
                 if placed is not None and _says_all_but_figures(text, old_text):
                     placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
@@ -417,6 +420,18 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+def _no_part_replaced(
+    text: str, old_text: str, judge: Callable[[str, str], currency.Verdict]
+) -> bool:
+    """Whether an entry of several parts (sentences, or parts between ";") has none that
+    ``judge`` reads the note as replacing: the model's reading of the whole then retires
+    nothing."""
+    parts = lexical.sentences(old_text)
+    if len(parts) < 2:
+        parts = re.split(r";\s+", old_text.strip())
+    return len(parts) >= 2 and all(judge(text, p).kind != currency.SUPERSEDE for p in parts)
 
 
 # a day's or a month's name, or its short form: "Sunday-night", "Oct"
