@@ -192,6 +192,12 @@ def test_a_day_now_due_is_put_right_in_the_entry_that_gives_it() -> None:
     # an event's entry too: when the response is due is no part of what was done
     assert rewritten(("B", old), ("W", new)) == old.replace("2 October", "16 October")
     assert due_day_put_right("The invoice is now due 16 October.", old) is None
+    # every word of what is due is the entry's: not another body's FOI
+    other = (
+        "Filed an FOI with the Environment Agency for pollution incident reports on the "
+        "Harbourline network; response due 14 October."
+    )
+    assert due_day_put_right(new, other) is None
 
 
 def test_an_aside_of_our_dealings_with_the_old_provider_goes_with_it() -> None:

@@ -2631,6 +2631,9 @@ def due_day_put_right(new_text: str, old_text: str) -> str | None:
     part = re.split(r"[.;]\s", old_text[: old.start()])[-1]
     if head not in {lemma(t.lower()) for t in tokens(part)}:
         return None  # "the invoice is now due …" is no FOI response's day
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    if not all(said_loosely(w, said) for w in _content(m.group("what"))):
+        return None  # "the council FOI response" is not the Environment Agency's
     end = old.end() - old.group(0).endswith(".")
     return old_text[: old.start()] + day + old_text[end:]
 
