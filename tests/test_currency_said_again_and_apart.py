@@ -127,3 +127,10 @@ def test_a_part_said_again_retires_no_entry_of_parts() -> None:
     )
     new = "Tomas Lind's ebook royalty is confirmed at 25% of net receipts in the signed contract."
     assert rewritten(("W", old), ("W", new)) is None
+    # a part that gives no value is said again by no note: the guess still replaces the entry
+    old = (
+        "Lab courier collects at 3:15pm daily from the back door; cases must be bagged and "
+        "labelled by then."
+    )
+    new = "Lab courier collects at 11:30am daily."
+    assert rewritten(("W", old), ("W", new)) == new

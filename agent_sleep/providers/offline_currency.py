@@ -425,13 +425,26 @@ def supersedes(
 def _no_part_replaced(
     text: str, old_text: str, judge: Callable[[str, str], currency.Verdict]
 ) -> bool:
-    """Whether an entry of several parts (sentences, or parts between ";") has none that
-    ``judge`` reads the note as replacing: the model's reading of the whole then retires
-    nothing."""
+    """Whether the note says one part of an entry of several (sentences, or parts between
+    ";") again, every value of it, and ``judge`` reads it as replacing none: the model's
+    reading of the whole then retires nothing."""
     parts = lexical.sentences(old_text)
     if len(parts) < 2:
         parts = re.split(r";\s+", old_text.strip())
-    return len(parts) >= 2 and all(judge(text, p).kind != currency.SUPERSEDE for p in parts)
+    return (
+        len(parts) >= 2
+        and any(_said_again(text, p) for p in parts)
+        and all(judge(text, p).kind != currency.SUPERSEDE for p in parts)
+    )
+
+
+def _said_again(text: str, part: str) -> bool:
+    """Whether ``text`` says every value ``part`` gives, one at least (a name with a
+    possessive too)."""
+    fresh, gone = currency._values_apart(text, part)
+    return bool(currency.strong_words(part)) and gone <= {
+        v.removesuffix("'s").removesuffix("’s") for v in fresh
+    }
 
 
 # a day's or a month's name, or its short form: "Sunday-night", "Oct"
