@@ -528,7 +528,10 @@ def _says_all_but_figures(new: str, old: str) -> bool:
 # of, told as what happened ("Signed with Medequip Vet Engineering today - they take over all
 # our equipment servicing"); a day moved of what the entry gives the day of, named as the entry
 # names it ("Kitchen fitting pushed back to 26 October"); a correction's value of the one
-# thing it names ("Correction: our flight is TP1337")
+# thing it names ("Correction: our flight is TP1337"); and, of standing facts only, a move to
+# another numbered place ("moved us to pitch 22"), a day said again ("Autoclave validation
+# booked for 30 September"), a day now due (an event's entry too), a value said again after
+# the same subject, and a role's new holder
 _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str], ...] = (
     (currency.correction_put_right, ("B",), "the old value named"),
     (currency.release_put_right, ("B",), "a new version"),
