@@ -2572,10 +2572,12 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     return new_text
 
 
-# a move to another numbered place of one kind: "moved us to pitch 22", "switched to gate 4"
+# someone moved to another numbered place of one kind: "moved us to pitch 22", "reassigned
+# her to desk 4" (a thing moved, "moved the API to port 7000", is the note's own fact)
 _MOVED_TO_NUMBER_RE = re.compile(
-    r"\b(?:moved|moving|switched|changed|transferred|relocated|reassigned|put)\b[^.;:!?]*?"
-    r"\bto\s+(?P<label>[a-z]{3,})\s+(?P<number>\d{1,4}[A-Z]?)\b(?![.,:]\d)"
+    r"\b(?:moved|moving|switched|transferred|relocated|reassigned|put)\s+"
+    r"(?:us|me|them|him|her|you)\s+(?:[^.;:!?]*?\s)?"
+    r"to\s+(?P<label>[a-z]{3,})\s+(?P<number>\d{1,4}[A-Z]?)\b(?![.,:]\d)"
 )
 
 
