@@ -2350,8 +2350,7 @@ def number_dropped(new_text: str, old_text: str) -> bool:
 # a day of a month: "12 June 2027", "Wed 21 Oct", "October 3rd, 2026"
 DATE_SAID_RE = re.compile(
     rf"(?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?"
-    rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{temporal.MONTH_RE}(?:,?\s+\d{{4}})?"
-    rf"|\b{temporal.MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?)",
+    rf"(?:{temporal.DAY_OF_MONTH})(?:,?\s+\d{{4}})?",
     re.I,
 )
 
@@ -2404,11 +2403,11 @@ _DAY_ROLE = frozenset(
 _ROUTINE_DAY_RE = re.compile(
     rf"\b(?:(?:{'|'.join(temporal.WEEKDAYS)})s|every\s+(?:{'|'.join(temporal.WEEKDAYS)}))\b", re.I
 )
-# a time of day, in figures or in words
-_TIMES = (
-    _CLOCK_TIME_RE,
-    re.compile(r"\b(?:noon|midday|midnight|lunchtime|first thing|end of (?:the )?day)\b", re.I),
+# a time of day in words: "noon", "first thing"
+TIME_WORD_RE = re.compile(
+    r"\b(?:noon|midday|midnight|lunchtime|first thing|end of (?:the )?day|o'clock)\b", re.I
 )
+_TIMES = (_CLOCK_TIME_RE, TIME_WORD_RE)  # a time of day, in figures or in words
 SAID_LOOSELY = 5  # letters two forms of one word open with alike ("deliveries", "delivered")
 # who said what follows: "Anglo-Iberian says", "the school confirmed that"
 _SAYS_RE = re.compile(
@@ -2432,6 +2431,16 @@ def said_loosely(word: str, said: set[str]) -> bool:
     return False
 
 
+def _days_said(old_text: str, new_text: str) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
+    """The days each text gives, of the first form either gives any of: dates, or a routine's
+    weekdays."""
+    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):
+        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
+        if olds or news:
+            return olds, news
+    return [], []
+
+
 def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one day put right, when the newer note tells that day moved
     and names nothing the older one does not say ("Kitchen is from Howdens, Wembley branch.
@@ -2442,10 +2451,7 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     m = _DAY_MOVED_RE.match(new_text)
     if m is None:
         return None
-    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):  # a day, or the weekday of a routine
-        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
-        if olds or news:
-            break
+    olds, news = _days_said(old_text, new_text)
     if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
         return None
     if _same_day(olds[0].group(0), news[0].group(0)):
@@ -2493,10 +2499,7 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     day of one form (a date, or a routine's weekday), and they differ."""
     if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
         return None
-    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):  # a day, or the weekday of a routine
-        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
-        if olds or news:
-            break
+    olds, news = _days_said(old_text, new_text)
     if len(olds) != 1 or len(news) != 1:
         return None
     if olds[0].group(0).lower() == news[0].group(0).lower() or any(
@@ -2782,7 +2785,7 @@ def _said_after(name: str, before: str) -> bool:
         if t.lower() in ("her", "his", "their"):
             continue  # "Maria (our cleaner) comes Wednesdays. Her number is …": still Maria's
         if t[:1].isupper() and not t.isupper() and t.lower() not in cw.STOP and not _timeword(t):
-            word = t.removesuffix("'s").removesuffix("’s").casefold()
+            word = lexical.unpossessed(t).casefold()
             if in_run:
                 runs[-1].add(word)
             else:
@@ -2796,7 +2799,7 @@ def _said_after(name: str, before: str) -> bool:
     # Veterinary Practice; her mobile is", the person's, whatever name came between
     sentence = re.split(r"[.!?]\s", before)[-1]
     return bool(_HER_NUMBER_RE.search(sentence)) and any(
-        w.removesuffix("'s").casefold() in own for w in tokens(sentence) if w[:1].isupper()
+        lexical.unpossessed(w).casefold() in own for w in tokens(sentence) if w[:1].isupper()
     )
 
 
@@ -2848,7 +2851,7 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
 
     def names(text: str) -> set[str]:  # "Lena's" names Lena
         return {
-            t.removesuffix("'s").removesuffix("’s")
+            lexical.unpossessed(t)
             for t in tokens(text)
             if t[:1].isupper() and t.lower() not in cw.STOP
         }
@@ -3398,11 +3401,8 @@ def _opens_a_name(toks: list[str], k: int) -> bool:
     )
 
 
-_FUNCTION_WORDS = frozenset(
-    (  # noqa: SIM905
-        "the a an of and or to in on at for by with from our my your their his her its this "
-        "that these those"
-    ).split()
+_FUNCTION_WORDS = (
+    cw.DETERMINERS | cw.BOUNDARY | frozenset("a an of and or this that these those".split())  # noqa: SIM905
 )
 
 

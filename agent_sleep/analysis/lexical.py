@@ -65,6 +65,11 @@ def tokens(text: str) -> list[str]:
     return [t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]
 
 
+def unpossessed(word: str) -> str:
+    """The word without a possessive's ending: "Lena's" is Lena."""
+    return word.removesuffix("'s").removesuffix("’s")
+
+
 def sentences(text: str) -> list[str]:
     out: list[str] = []
     for part in _SENT_RE.split(text.strip()):

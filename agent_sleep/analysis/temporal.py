@@ -48,6 +48,8 @@ MONTH_RE = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?(?![A-Za-z])"
 )  # not the start of a longer word ("Maria", "Junior")
+# a day of a month in words, no year: "18 October", "18th of October", "October 18th"
+DAY_OF_MONTH = rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE}|\b{MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
 _NUM_RE = r"(?:\d{1,3}|" + "|".join(_NUM_WORDS) + r")"
 # an amount said vaguely (see the module docstring): "a couple of" is two, "a few" two to four
 _VAGUE_RE = r"(?:a )?couple(?: of)?|a few"
@@ -321,11 +323,7 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
 
 _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
 # a day of the calendar written out: "18 October", "October 18th", "2026-10-18"
-_CALENDAR_DATE_RE = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE}\b|\b{MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
-    r"|\b\d{4}-\d{2}-\d{2}\b",
-    re.I,
-)
+_CALENDAR_DATE_RE = re.compile(rf"{DAY_OF_MONTH}|\b\d{{4}}-\d{{2}}-\d{{2}}\b", re.I)
 # the weekday a thing's day is: "bin day is Tuesday", "his college day is now Thursday"
 _DAY_IS_RE = re.compile(
     r"\b(?!(?:the|that|this|a|one|which|what|each|every|any)\b)[a-z]+ day (?:is|are) "

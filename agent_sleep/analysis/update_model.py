@@ -265,7 +265,7 @@ def last_word(
     ):
         return verdict  # "the hex tile went down today": the plan carried out, not replaced
     fresh, gone = c._values_apart(new_text, old_text)
-    if gone and gone <= {v.removesuffix("'s").removesuffix("’s") for v in fresh}:
+    if gone and gone <= {lexical.unpossessed(v) for v in fresh}:
         return verdict  # "Priya Nair's mobile is 07700 556219 - she's in on Tuesdays" puts no
         # value of "Priya Nair is our finance officer; her mobile is 07700 556219" out
     if cw.found(cw.ADDITIVE_RE, new_text) or _still(new_text):
@@ -634,7 +634,7 @@ def subjects_apart(new_text: str, old_text: str) -> bool:
 
     def named(subject: str) -> set[str]:
         return {
-            t.removesuffix("'s").removesuffix("’s").lower()
+            lexical.unpossessed(t).lower()
             for t in tokens(subject)
             if t[:1].isupper() and t.lower() not in cw.STOP and t.lower() not in _TITLES
         }
@@ -658,7 +658,7 @@ _TITLES = frozenset("mr mrs ms miss dr prof sir dame".split())  # noqa: SIM905
 
 
 def _lowered_words(text: str) -> set[str]:
-    return {t.removesuffix("'s").removesuffix("’s").lower() for t in tokens(text)}
+    return {lexical.unpossessed(t).lower() for t in tokens(text)}
 
 
 def _street_words(text: str) -> set[str]:
@@ -1088,6 +1088,7 @@ _CONTACT_WORDS = frozenset(
 ATTRIBUTE_WORDS = 6  # a subject longer than this is no attribute's name
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _subject(text: str) -> str:
     """The noun phrase a note opens with, before "is", "are", "has" or a colon, a remark's
     label aside; "" when a clause comes first ("After the union deal, the stipend is …",
@@ -1266,7 +1267,7 @@ def _just_an_episode(
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
 _CLOCK_RE = re.compile(r"\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:[.:]\d{2})?(?:am|pm)")
-_TIME_WORD_RE = re.compile(r"\b(?:noon|midday|midnight|o'clock|morning|afternoon|evening)\b", re.I)
+_TIME_WORD_RE = re.compile(rf"{c.TIME_WORD_RE.pattern}|\b(?:morning|afternoon|evening)\b", re.I)
 
 
 def _number_kinds(values: frozenset[str] | set[str]) -> set[str]:

@@ -442,9 +442,7 @@ def _said_again(text: str, part: str) -> bool:
     """Whether ``text`` says every value ``part`` gives, one at least (a name with a
     possessive too)."""
     fresh, gone = currency._values_apart(text, part)
-    return bool(currency.strong_words(part)) and gone <= {
-        v.removesuffix("'s").removesuffix("’s") for v in fresh
-    }
+    return bool(currency.strong_words(part)) and gone <= {lexical.unpossessed(v) for v in fresh}
 
 
 # a day's or a month's name, or its short form: "Sunday-night", "Oct"
