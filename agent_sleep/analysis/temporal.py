@@ -49,7 +49,10 @@ MONTH_RE = (
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?(?![A-Za-z])"
 )  # not the start of a longer word ("Maria", "Junior")
 # a day of a month in words, no year: "18 October", "18th of October", "October 18th"
-DAY_OF_MONTH = rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE}|\b{MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+DAY_OF_MONTH = (
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE}"
+    rf"|\b{MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+)
 _NUM_RE = r"(?:\d{1,3}|" + "|".join(_NUM_WORDS) + r")"
 # an amount said vaguely (see the module docstring): "a couple of" is two, "a few" two to four
 _VAGUE_RE = r"(?:a )?couple(?: of)?|a few"

@@ -414,9 +414,12 @@ def _currency(b: _Batch, filed: list[_Filed], updates: list[dict[str, Any]]) -> 
     )  # fmt: skip
     bank_ids = {str(r["id"]) for r in b.p.get("related", [])}
     for n, item in replacing.items():
+        copies = item.pop("copies", {})
         if filed[n].fast and item["replaces"] in bank_ids:  # clear enough for MEMORY.md
             updates.append({**item, "action": "add", "replaces": ""})
         updates.append(item)
+        # another entry that held the same value, put right too
+        updates += [{**item, "replaces": ref, "text": text} for ref, text in copies.items()]
     return [f for n, f in enumerate(filed) if n not in replacing]
 
 

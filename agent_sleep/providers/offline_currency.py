@@ -164,6 +164,7 @@ def supersedes(
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
         hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
+        put_right: dict[str, str] = {}  # each entry the note puts right in place: its new text
         if kind == "S" and recap(text):
             add((sources[0], text, _date))  # a later note may still replace the recap itself
             types[sources[0]] = kind
@@ -193,6 +194,7 @@ def supersedes(
                 and not _held_elsewhere(text, ref, live, pool)
             ):
                 rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
+                put_right[ref] = number
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
@@ -210,6 +212,7 @@ def supersedes(
             )
             if put is not None:
                 rank = (True, True, True, STRENGTH[put[0]], ref in held, 1.0, 0)
+                put_right[ref] = put[1]
                 if rank > best:
                     hit, best, hit_text = ref, rank, put[1]
                 continue
@@ -401,6 +404,7 @@ def supersedes(
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
+            copies = _copies(hit, hit_text, put_right, pool, at, types)
             out[k] = {
                 "action": "supersede",
                 # an entry put right in place stays what it was (a fact, not the event that
@@ -415,10 +419,42 @@ def supersedes(
                 "replaces": hit,
                 "sources": sources,
             }
-            for i in at.pop(hit, []):
-                pool[i] = None
+            if copies:
+                out[k]["copies"] = copies
+            for ref in [hit, *copies]:
+                for i in at.pop(ref, []):
+                    pool[i] = None
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
+    return out
+
+
+def _copies(
+    hit: str,
+    hit_text: str,
+    put_right: dict[str, str],
+    pool: Sequence[tuple[str, str, str] | None],
+    at: dict[str, list[int]],
+    types: dict[str, str],
+) -> dict[str, str]:
+    """``{entry id: its text put right}`` for the other entries that hold the value the note
+    puts right in ``hit``, put right in place too (a number told twice, "Emma (reception) mobile
+    is 07700 900123 - …" and "Emma's mobile is 07700 900123 if reception needs her …", then
+    "Emma's mobile is 07700 900456": both carry the new number): each put right by the same
+    reading, of the hit's type, the hit's every value gone from it and none left."""
+    if hit not in put_right:
+        return {}
+    old_text = next((e[1] for i in at.get(hit, []) if (e := pool[i]) is not None), "")
+    _fresh, gone = currency._values_apart(hit_text, old_text)
+    if not gone:
+        return {}
+    out = {}
+    for ref, placed in put_right.items():
+        entry = next((e for i in at.get(ref, []) if (e := pool[i]) is not None), None)
+        if ref == hit or entry is None or types.get(ref) != types.get(hit):
+            continue
+        if gone <= currency.strong_words(entry[1]) and not gone & currency.strong_words(placed):
+            out[ref] = placed
     return out
 
 
