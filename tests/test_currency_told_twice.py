@@ -77,9 +77,7 @@ def test_through_sleep_no_entry_gives_the_old_number(tmp_path: Path) -> None:
         for k, text in enumerate(texts):
             micro_rest(text, type="W", workspace=ws, when=when + dt.timedelta(minutes=k))
         sleep_cycle(ws, now=when.replace(hour=23, minute=0))
-    facts = [
-        line for line in (ws / "MEMORY.md").read_text().splitlines() if line.startswith("- ")
-    ]
+    facts = [line for line in (ws / "MEMORY.md").read_text().splitlines() if line.startswith("- ")]
     assert not [line for line in facts if "900123" in line]
     assert len([line for line in facts if "07700 900456" in line]) == 2
     history = "".join(p.read_text() for p in (ws / "bank").rglob("*.md"))
