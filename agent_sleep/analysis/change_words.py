@@ -102,8 +102,10 @@ def change_word(word: str) -> bool:
 
 OLD_VALUE_RE = re.compile(
     # (not "instead of using Dext", an act; not "left for Rosa", what remains)
-    r"\b(?:instead of(?!\s+\w+ing\b)|rather than|no longer(?: \w+)?|formerly|"
-    r"previously|used to(?: \w+)?|left(?!\s+(?:for|over|to|in|on|at|with|behind|out|off)\b)|"
+    # ("no longer stays at the Steigenberger": where, after the verb's preposition)
+    r"\b(?:instead of(?!\s+\w+ing\b)|rather than|no longer(?: \w+)?(?: (?:at|with|through|via))?|"
+    r"formerly|previously|used to(?: \w+)?(?: (?:at|with|through|via))?|"
+    r"left(?!\s+(?:for|over|to|in|on|at|with|behind|out|off)\b)|"
     r"quit)\s+"
     r"((?:the |a |an )?[\w.:$£€%/'@-]+(?: [\w.:$£€%/'@-]+)?)"
     r"|\bfrom\s+((?:the |a |an )?[\w.:$£€%/'@-]+(?: [\w.:$£€%/'@-]+)?)\s+(?:to|into|over to)\b"

@@ -112,6 +112,9 @@ def claims(text: str, names: frozenset[str] = frozenset()) -> list[Claim]:
 def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     """The claims of a note or entry: one per clause; a clause without a subject of its own
     ("... and works at Siemens") takes the previous clause's subject."""
+    if "(" in text:  # an aside in a label is none of the claim: "Orchard Barn conversion
+        # (listed barn near Bisley): main client contact is …" lists nothing
+        text = _LABEL_ASIDE_RE.sub(r"\1", text)
     label, body = lexical.split_speaker(_unlabelled(text))  # "Standup: 10:15": no speaker
     speaker = label.rstrip(": ").lower()
     remark = lexical.DISCOURSE_RE.match(body)  # "Correction: …" says what follows is a change
@@ -155,6 +158,8 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
     return tuple(_of_the_first(out))
 
 
+# an aside in parentheses that ends a label: " (listed barn near Bisley)" before ": …"
+_LABEL_ASIDE_RE = re.compile(r"^(?=[^:()]{1,60}\([^()]{1,80}\):\s)([^:()]*?)\s*\([^()]*\)(?=:)")
 _COLON_RE = re.compile(r"(?<=\w):\s+(?=[A-Z])")
 _FINITE_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|can|does|did|\w{3,}ed)\b", re.I)
 

@@ -1714,6 +1714,13 @@ _ENGAGED_RE = re.compile(
     r"up|out|off|in|on|over|back|down|both|all|one|some|this|that|these|those)\b)"
     r"[a-z][\w&'’.-]*(?=\s+(?:today|yesterday|this\s+\w+|for|to)\b))"
 )
+# a provider's own terms signed or accepted: "Signed Hartwell Consulting's appointment …",
+# "Accepted Dunn Plumbing's quote"
+_SIGNED_THEIRS_RE = re.compile(
+    r"^\s*(?:(?i:we|I)\s+(?i:have\s+|['’]ve\s+)?)?(?i:signed|accepted)\s+"
+    r"(?P<who>[A-Z][\w&.-]*(?:\s+(?:[A-Z][\w&.-]*|&|of))*)['’]s\s+"
+    r"(?i:appointment|contract|agreement|engagement(?:\s+letter)?|terms|quote|proposal)\b"
+)
 _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
 _CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
 _CLAUSE_START_RE = re.compile(r"[.;]\s")
@@ -1747,7 +1754,7 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     on, else a name said "by", "with", "at" … after what is done or a shared word, in that
     word's clause) is no name the newer note says. Where both give figures, the newer note is
     the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
-    m = _ENGAGED_RE.match(new_text)
+    m = _ENGAGED_RE.match(new_text) or _SIGNED_THEIRS_RE.match(new_text)
     if m is None or "?" in new_text or labels_apart(new_text, old_text):
         return None
     if _numbered_apart(new_text, old_text):
@@ -1883,7 +1890,7 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
     """Where ``text`` may name its provider, likeliest first: the one it takes on, else the
     names after what is done ("translated … by Kadri Tamm"), else after the first shared word
     ("servicing contract is with Pennine Vet Services"), each in that word's clause."""
-    m = _ENGAGED_RE.match(text)
+    m = _ENGAGED_RE.match(text) or _SIGNED_THEIRS_RE.match(text)
     if m:
         return [m.span("who")]
     words = [(t.group(0), t.end()) for t in re.finditer(r"[\w'’-]+", text)]
@@ -2419,16 +2426,29 @@ _SAYS_RE = re.compile(
 def said_loosely(word: str, said: set[str]) -> bool:
     """Whether ``word`` or another form of it is among ``said``: the same lemma, one the
     other opens with (four letters at least: "ship" of "shipping"), or an opening of
-    :data:`SAID_LOOSELY` letters or more that leaves at most three of either."""
+    :data:`SAID_LOOSELY` letters or more that leaves at most three of either, or all of each
+    but the ending of its form (:func:`_root`)."""
     if word in said:
         return True
+    root = _root(word)
     for other in said:
         n = len(os.path.commonprefix([word, other]))
         if n >= 4 and n == min(len(word), len(other)):
             return True
         if n >= SAID_LOOSELY and n >= max(len(word), len(other)) - 3:
             return True
+        if n >= SAID_LOOSELY and root == _root(other):
+            return True  # "insurance" for "insurer", "translation" for "translator"
     return False
+
+
+# the endings of one word's forms: the thing, the one who does it, the doing
+_ENDING_RE = re.compile(r"(?:ance|ence|ion|ment|ing|er|or|ed|es|s)$")
+
+
+def _root(word: str) -> str:
+    """``word`` without the ending of its form ("insurance", "insurer": "insur")."""
+    return _ENDING_RE.sub("", word)
 
 
 def _days_said(old_text: str, new_text: str) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
@@ -2533,6 +2553,34 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     return out
 
 
+def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one number put right, when the newer note says the same thing
+    again with another number beside the same word and nothing else ("Mrs Patel is the exams
+    officer, extension 214", then "Mrs Patel's extension is 231": "…, extension 231"), or
+    None: every word of the note but its number is said in the older text (in another form
+    too; whose it is as a name), RESTATED_SHARED content words at least (:func:`_slot_put_right`
+    reads the number); the note says what a thing is ("… is", "…:")."""
+    if "?" in new_text or not _digit(new_text) or cw.intended(new_text):
+        return None
+    if cw.found(cw.CHANGE_RE, new_text):
+        return None  # "… is now 45 minutes": told as a change, the note takes the entry's place
+    if not _SAYS_WHAT_IS_RE.match(new_text):
+        return None  # "Bilal deployed … (build 101)": what happened, no value said again
+    said = {lemma(lexical.unpossessed(t).lower()) for t in tokens(old_text)}
+    words = [
+        lemma(lexical.unpossessed(t).lower())
+        for t in tokens(new_text)
+        if not _digit(t) and t.lower() not in cw.STOP
+    ]
+    if not words or not all(said_loosely(w, said) for w in words):
+        return None  # "Tom's extension is 231" is no one's but Tom's
+    if len(set(words) & said) < RESTATED_SHARED:
+        return None
+    return _slot_put_right(new_text, old_text)
+
+
+# a note that says what a thing is: a noun phrase, then "is", "are" or a colon
+_SAYS_WHAT_IS_RE = re.compile(r"^[^,;:()]{2,80}?(?:\s(?:is|are)\s|:\s)")
 # what opens a range of days before its last one: "12-", "12th to ", "from 12 until "
 _RANGE_END_RE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–]|to|until|till|and)\s*$", re.I)
 RESTATED_SHARED = 2  # content words a day said again shares with the entry, the day aside
@@ -3315,6 +3363,9 @@ def _chat(text: str) -> bool:
         return False
     if _SPEECH.search(rest):
         return True
+    if rest[:1].islower():
+        return False  # "Orchard Barn: deal with Geoff Tranter instead of Helen …": a field's
+        # label, and what to do of it (a turn opens with a capital)
     if re.fullmatch(r"[A-Z][a-z]+ing: ", label):
         return False  # "Crossing: Stena Line Harwich to Hook of Holland …": a field, no one
     if label.rstrip(": ").split()[-1].lower() in _ROLE_LABELS:

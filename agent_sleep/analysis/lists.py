@@ -223,7 +223,26 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
                 found.append(base)  # "stopped swimming" for "swim"
     # a word said right before another item is no item of its own: it says what is done with
     # it ("no longer works Mondays": Mondays went, "works" did not)
-    return [f for f in found if not any(g != f and _next_to(f, g, clause) for g in found)]
+    # ("no longer works Wednesdays" of "… and works Monday to Wednesday": a day in a range)
+    return [
+        f
+        for f in found
+        if not any(g != f and _next_to(f, g, clause) for g in found)
+        and not _before_a_said_name(f, clause, old_text)
+    ]
+
+
+def _before_a_said_name(item: str, clause: str, old_text: str) -> bool:
+    """Whether a word of lower case is followed in ``clause`` by a name the old text says (a
+    plural too): what is done with that name, no item of its own."""
+    if not item.islower():
+        return False
+    m = re.search(rf"(?<![\w-]){re.escape(item)}\s+([A-Z][\w'’-]*)", clause)
+    if m is None:
+        return False
+    name = m.group(1).lower()
+    said = {t.lower() for t in tokens(old_text)}
+    return name in said or name.removesuffix("s") in said
 
 
 def _next_to(first: str, then: str, clause: str) -> bool:
@@ -293,6 +312,8 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     rest: list[str] = []  # clauses that say something the older text does not
     for clause in clauses:
         cue = REMOVED_RE.search(clause)
+        if cue is not None and _TALLY_RE.search(clause, 0, cue.start()):
+            cue = None  # "102 jobs closed in September": a count of work done, no item gone
         items = _removed_items(clause, old_text) if cue is not None else []
         if cue is not None and items:
             if not _about_old(clause, items, cue.group(0), old_text):
@@ -323,6 +344,8 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     return Edit(text)
 
 
+# a count of things right before what was done with them: "102 jobs closed", "40 sold"
+_TALLY_RE = re.compile(r"\b\d[\d,]*\s+(?:[\w'’-]+\s+){0,2}$")
 # a label whose value says the item went: "Memcached: removed", "Ben: left the team"
 _LABEL_GONE_RE = re.compile(r"^\s*(?P<item>[^:;,.\n]{1,40}?)\s*:\s+(?P<rest>.+)$", re.S)
 

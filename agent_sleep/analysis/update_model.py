@@ -223,8 +223,11 @@ def last_word(
         return verdict
     if names and _only_names_shared(new_text, old_text, names):
         return verdict
-    if verdict.why == "another thing of one kind" and _heads_apart(new_text, old_text):
-        return verdict  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925")
+    if _heads_apart(new_text, old_text) and (
+        verdict.why == "another thing of one kind" or (_said_is(new_text) and _said_is(old_text))
+    ):
+        return verdict  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925"),
+        # "The OCR … monitoring visit is on 12 November" no new OCR entries deadline
     if not one_thing(new_text, old_text, known | names):
         return verdict  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
@@ -303,6 +306,15 @@ def last_word(
     ):
         return verdict  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at
         # 6:30am"); "Fridays at noon" is one
+    if (
+        gone
+        and amounts_new == {"money"}
+        and not any(map(c._digit, gone))
+        and all(_amount_kinds({v}) == {"money"} or _name_said_fuller(v, new_text, old_text)
+                for v in fresh)
+    ):  # fmt: skip
+        return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
+        # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
@@ -615,7 +627,7 @@ def same_subject_put_right(new_text: str, old_text: str) -> str | None:
     new = re.match(rf"\s*{head}{verb}(?P<value>\S+?)[.]?\s*$", new_text, re.I)
     old = re.match(rf"\s*{head}{verb}(?P<value>\S+?)(?=[.,;]?(?:\s|$))", old_text, re.I)
     if new is None or old is None:
-        return None
+        return _place_put_right(head, new_text, old_text)
     a, b = old.group("value"), new.group("value")
     if a.lower() == b.lower() or not (
         _ONE_TOKEN_VALUE_RE.fullmatch(a) and _ONE_TOKEN_VALUE_RE.fullmatch(b)
@@ -623,6 +635,37 @@ def same_subject_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if ("://" in a) != ("://" in b) or ("@" in a) != ("@" in b):
         return None  # another form: a web address is no email, nor a figure
+    return old_text[: old.start("value")] + b + old_text[old.end("value") :]
+
+
+# where a thing is, said after its noun phrase and verb: "is at The Ivy City Garden", "are
+# in the Main Hall"; the place a name written with capitals
+_PLACE_VALUE_RE = (
+    r"\s+(?:is|are)\s+(?P<prep>at|in)\s+"
+    r"(?P<value>(?:(?:The|the)\s+)?[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&|of|de|la))*)"
+    r"(?P<rest>.*)$"
+)
+
+
+def _place_put_right(head: str, new_text: str, old_text: str) -> str | None:
+    """The older text with its place put right, when both texts say where the same noun phrase
+    (``head``, a pattern) is, word for word, at or in a named place ("Meridian Retail dinner on
+    7 October is at Hawksmoor Guildhall", then "… is at The Ivy City Garden, table for six"):
+    the newer note whole where the older says nothing after the place, else the older with its
+    place put right (what the newer note adds after it is its own), or None."""
+    new = re.match(rf"\s*{head}{_PLACE_VALUE_RE}", new_text, re.I | re.S)
+    old = re.match(rf"\s*{head}{_PLACE_VALUE_RE}", old_text, re.I | re.S)
+    if new is None or old is None or new.group("prep").lower() != old.group("prep").lower():
+        return None
+    a, b = old.group("value"), new.group("value")
+    if {w.lower() for w in tokens(a)} & {w.lower() for w in tokens(b)} - {"the"}:
+        return None  # "Hawksmoor Guildhall" and "Hawksmoor Borough": one said more fully
+    if any(c._when_word(w) or any(ch.isdigit() for ch in w) for w in tokens(b)):
+        return None  # "is at 7pm", "in October": a time, no place
+    if not re.fullmatch(r"\s*(?:[.,;(]|\s[-–—]\s).*|\s*", old.group("rest"), re.S):
+        return None
+    if not old.group("rest").strip(" ."):
+        return new_text
     return old_text[: old.start("value")] + b + old_text[old.end("value") :]
 
 
@@ -1156,6 +1199,28 @@ def another_attribute(new_text: str, old_text: str) -> bool:
     return not any(c.said_loosely(w, said) for w in words)
 
 
+# a note that opens saying what a thing is: a noun phrase, then "is" or "are"
+_SAID_IS_RE = re.compile(r"^[^,;:()]{3,90}?\s(?:is|are)\s")
+
+
+def _said_is(text: str) -> bool:
+    return _SAID_IS_RE.match(text) is not None
+
+
+def _name_said_fuller(value: str, new_text: str, old_text: str) -> bool:
+    """Whether ``value`` is a word of a name in the newer note another word of which the older
+    one says ("Project" of "Eden Project", for "the Eden trip")."""
+    said = _lowered_words(old_text)
+    for m in _NAME_RUN_RE.finditer(new_text):
+        words = {w.lower() for w in m.group(0).split()}
+        if value in words and words & said:
+            return True
+    return False
+
+
+_NAME_RUN_RE = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
+
+
 def _heads_apart(new_text: str, old_text: str) -> bool:
     """Whether the two notes open with noun phrases whose heads differ, neither said in the
     other note ("Flat 1 deposit" / "Flat 1 rent"; not "headline metric" / "primary metric",
@@ -1196,11 +1261,19 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
     personal best is 52:40", not "fitted a new cooker circuit" for "New customer Priya Patel,
     3-bed semi at 7 Birch Close")."""
     said = c._content(old_text) if old_text else None
-    # "confirmed the revised GEO1010 booking": a change of a thing the entry does not name
+    # "confirmed the revised GEO1010 booking": a change of a thing the entry does not name;
+    # "approved Brackley's revised fee": of someone's the entry does not name
     told = text
     if said is not None:
+        named = _lowered_words(old_text)
         told = _CHANGED_THING_RE.sub(
-            lambda m: m.group(0) if c._content(m.group("what")) & said else " ", text
+            lambda m: (
+                m.group(0)
+                if c._content(m.group("what")) & said
+                and (not m.group("whose") or lexical.unpossessed(m.group("whose")).lower() in named)
+                else " "
+            ),
+            text,
         )
     if c._states_a_change(told) or _BECAME_RE.search(text):
         return True
@@ -1212,24 +1285,33 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
         and _has_number(c._strong_words(old_text))
     )
     return any(
-        said is None or figures or (c._content(m.group("what")) & said and _valued(text, m.end()))
+        said is None
+        or figures
+        or (c._content(m.group("what")) & said and _valued(text, m.end(), old_text))
         for m in _NEW_RE.finditer(text)
     )
 
 
-# a thing told as changed, by a word before it: "the revised booking", "our updated rota"
+# a thing told as changed, by a word before it: "the revised booking", "our updated rota",
+# "Brackley's revised fee"
 _CHANGED_THING_RE = re.compile(
-    r"\b(?:the|a|an|our|their|his|her|its|my)\s+(?:revised|updated|changed|amended|"
+    r"\b(?:the|a|an|our|their|his|her|its|my|(?P<whose>[A-Z][\w-]*['’]s))\s+(?:revised|updated|changed|amended|"
     r"rescheduled|moved|replaced|reduced|increased|extended|shortened)\s+(?P<what>[\w'’-]+)",
     re.I,
 )
 
 
-def _valued(text: str, at: int) -> bool:
+def _valued(text: str, at: int, old_text: str = "") -> bool:
     """Whether the clause of ``text`` from ``at`` gives a value: a name or a figure ("new vet
-    is Vets4Pets", "a new personal best, 51:15"; not "Rolo's new vet does hydrotherapy")."""
+    is Vets4Pets", "a new personal best, 51:15"; not "Rolo's new vet does hydrotherapy"), or
+    the note before it a name past its first word that ``old_text`` does not say
+    ("first lesson with Ms. Brandt, her new piano teacher")."""
     clause = re.split(r"[.;]\s|\s[-–—]\s", text[at:])[0]
-    return bool(re.search(r"\b[A-Z]|\d", clause)) or bool(re.search(r"\d", text[:at]))
+    if re.search(r"\b[A-Z]|\d", clause) or re.search(r"\d", text[:at]):
+        return True
+    said = _lowered_words(old_text)
+    names = [t for t in tokens(text[:at])[1:] if t[:1].isupper() and t.lower() not in cw.STOP]
+    return bool(old_text) and any(lexical.unpossessed(t).lower() not in said for t in names)
 
 
 def _just_an_episode(

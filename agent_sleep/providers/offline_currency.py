@@ -211,7 +211,12 @@ def supersedes(
                 None,
             )
             if put is not None:
-                rank = (True, True, True, STRENGTH[put[0]], ref in held, 1.0, 0)
+                # before an entry read otherwise, and among those put right the likeliest:
+                # "The Eden trip has been pushed back to Friday 16 October" moves the trip's
+                # day, not that of its risk assessment, due "for the Eden trip" by 25 September
+                like = 1.0 + currency.likeness(text, old_text, known)
+                shared = currency.shared_names(text, old_text)
+                rank = (True, True, True, STRENGTH[put[0]], ref in held, like, shared)
                 put_right[ref] = put[1]
                 if rank > best:
                     hit, best, hit_text = ref, rank, put[1]
@@ -335,10 +340,19 @@ def supersedes(
                 and _TO_DO_RE.match(text)
             ):
                 continue  # "This week: deliver the mini galleries" is no new delivery time
+            if (
+                verdict.why == "likely update"
+                and kind == "S"
+                and types.get(ref) not in ("S", "")
+                and currency.number_dropped(text, old_text)
+            ):
+                continue  # a summary retells: to a reading of likeness alone, one that gives
+                # no figure puts none out ("End of September: all three projects on track,
+                # Marlow decision slipped" keeps the decision date, "2 October")
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if (
-                verdict.why in WEAK
+                (verdict.why in WEAK or verdict.why == "a new one")
                 and kind == "B"
                 and not update_model.tells_a_change(text, old_text)
             ):
@@ -347,7 +361,8 @@ def supersedes(
                 # Hartley Town 3-1 in the county cup on Saturday" the tie's date, "Tom did the
                 # Wednesday van run; dropped 40 parcels" who drives it ("went fully vegan", "a
                 # new personal best" do tell a change; "fitted a new cooker circuit" none of a
-                # customer's house)
+                # customer's house; "Reorganised the prep schedule around Dave's new days" none
+                # of his days)
             if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
                 continue  # to a reading of likeness alone, a note with no value of its own puts
                 # none out ("Renewed the landlord insurance online" keeps the £447 premium)
@@ -574,6 +589,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.email_put_right, ("B",), "the old value named"),
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
+    (currency.restated_slot_put_right, ("B", "S", "O"), "a new value"),
     (currency.due_day_put_right, ("S", "O"), "the old value named"),
     (update_model.same_subject_put_right, ("B", "S", "O"), "a new value"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),

@@ -1,0 +1,153 @@
+"""Four more replayed scenarios (a bicycle repair shop, an architecture practice's office, a
+sales director's assistant, a school's science department): what each read wrong.
+
+Changes missed:
+
+- "Helen no longer stays at the Steigenberger in Frankfurt; book her at the Jumeirah …": the
+  old hotel named after "no longer stays at";
+- "Signed with Harbour Mutual today - shop insurance starts 1 October" for "Current shop
+  insurer is Brightshield": "insurance" and "insurer" are one word's forms;
+- "Signed Hartwell Consulting's appointment for Kiln Lane structures today": a provider's own
+  terms signed;
+- "Orchard Barn: deal with Geoff Tranter instead of Helen from now on, she's working abroad
+  until Christmas": a field's label, read as a chat turn's speaker; and the entry's label
+  "Orchard Barn conversion (listed barn near Bisley):" read as something listed;
+- "Meridian Retail dinner on 7 October is at The Ivy City Garden, table for six": the same
+  thing at another named place;
+- "Mrs Patel's extension is 231" for "Mrs Patel is the exams officer, extension 214".
+
+Entries retired or garbled by notes that change nothing of them:
+
+- "Reorganised the physics prep schedule around Dave's new days" (an event with no value) took
+  the place of Dave's new days; "Jonathan approved Brackley's revised fee" that of "Jonathan
+  Harrow is the principal and signs off every fee proposal";
+- "Dave Morris no longer works Wednesdays; …" cut "and works" out of "… is the physics
+  technician and works Monday to Wednesday", as if "works" were an item of a list;
+- the learned guess: "The OCR A-level practical endorsement monitoring visit is on 12
+  November" for "OCR A-level entries deadline is 21 January 2027"; "Eden Project tickets
+  confirmed at £14.50 per student; coach is £620 for the day" for "Coach for the Eden trip is
+  booked with Kernow Coaches".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_sleep.analysis import currency, lists
+from agent_sleep.analysis.currency import said_loosely
+from agent_sleep.providers import offline_currency
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Helen's usual hotel in Frankfurt is the Steigenberger Frankfurter Hof.",
+         "Helen no longer stays at the Steigenberger in Frankfurt; book her at the Jumeirah "
+         "Frankfurt from now on."),
+        ("Orchard Barn conversion (listed barn near Bisley): main client contact is Helen "
+         "Tranter.",
+         "Orchard Barn: deal with Geoff Tranter instead of Helen from now on, she's working "
+         "abroad until Christmas."),
+    ],
+)  # fmt: skip
+def test_the_old_one_named_is_replaced(old: str, new: str) -> None:
+    verdict = currency.relation(new, old, frozenset(), offline_currency.similarity())
+    assert verdict.why == "the old value named"
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+def test_a_field_label_with_a_lower_case_value_is_no_speaker() -> None:
+    assert not currency._chat(
+        "Orchard Barn: deal with Geoff Tranter instead of Helen from now on, she's working "
+        "abroad until Christmas."
+    )
+    assert currency._chat("Caroline: I went to the support group yesterday, it was lovely.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Current shop insurer is Brightshield; their renewal quote is due at the end of "
+         "September.",
+         "Signed with Harbour Mutual today - shop insurance starts 1 October, policy "
+         "HM-558201."),
+        ("For Kiln Lane structures we're going with Pinnacle Structures (quote £3,100 + VAT).",
+         "Signed Hartwell Consulting's appointment for Kiln Lane structures today. Pinnacle "
+         "can't start until January."),
+    ],
+)  # fmt: skip
+def test_a_provider_signed_with_replaces_the_old_one(old: str, new: str) -> None:
+    assert currency.provider_put_right(new, old) == new
+    assert rewritten(("W", old), ("B", new)) == new
+
+
+def test_forms_of_one_word() -> None:
+    assert said_loosely("insurance", {"insurer"})
+    assert said_loosely("translation", {"translator"})
+    assert not said_loosely("contract", {"contact"})
+    assert not said_loosely("insurance", {"instance"})
+
+
+def test_the_same_thing_at_another_named_place() -> None:
+    old = "Meridian Retail dinner on 7 October is at Hawksmoor Guildhall."
+    new = "Meridian Retail dinner on 7 October is at The Ivy City Garden, table for six."
+    assert rewritten(("W", old), ("W", new)) == new
+    # the entry's own words after the place stay
+    kept = "Meridian Retail dinner on 7 October is at Hawksmoor Guildhall; Sam booked it."
+    assert rewritten(("W", kept), ("W", "Meridian Retail dinner on 7 October is at The Ivy.")) == (
+        "Meridian Retail dinner on 7 October is at The Ivy; Sam booked it."
+    )
+    # a time is no place, and another dinner is another thing
+    assert rewritten(("W", old), ("W", "Meridian Retail dinner on 7 October is at 8pm.")) is None
+    assert rewritten(("W", old), ("W", "Larsen Foods dinner on 7 October is at The Ivy.")) is None
+
+
+def test_a_number_said_again_beside_the_same_word() -> None:
+    old = "Mrs Patel is the exams officer, extension 214."
+    assert rewritten(("W", old), ("W", "Mrs Patel's extension is 231.")) == (
+        "Mrs Patel is the exams officer, extension 231."
+    )
+    assert currency.restated_slot_put_right("Mr Jones's extension is 231.", old) is None
+    # what happened is no value said again
+    deployed = "Bilal deployed the billing service to staging (build 100)"
+    assert currency.restated_slot_put_right(deployed.replace("100", "101"), deployed) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Dave Morris no longer works Wednesdays; from next week his days are Monday and "
+         "Tuesday.",
+         "Reorganised the physics prep schedule around Dave's new days."),
+        ("Jonathan Harrow is the principal and signs off every fee proposal.",
+         "Jonathan approved Brackley's revised fee."),
+    ],
+)  # fmt: skip
+def test_an_event_that_gives_no_value_of_the_entry_replaces_nothing(old: str, new: str) -> None:
+    assert rewritten(("W", old), ("B", new)) is None
+
+
+def test_a_verb_before_a_day_of_a_range_is_no_list_item() -> None:
+    old = "Dave Morris is the physics technician and works Monday to Wednesday."
+    new = "Dave Morris no longer works Wednesdays; from next week his days are Monday and Tuesday."
+    assert lists.edited(new, old) is None
+    assert rewritten(("W", old), ("W", new)) != (
+        "Dave Morris is the physics technician Monday to Wednesday. From next week his days "
+        "are Monday and Tuesday."
+    )
+    # an item of a list still goes: "We no longer use Memcached"
+    assert lists.edited("We no longer use Memcached.", "We use Redis and Memcached.") is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("OCR A-level entries deadline is 21 January 2027.",
+         "The OCR A-level practical endorsement monitoring visit is on 12 November."),
+        ("Coach for the Eden trip is booked with Kernow Coaches.",
+         "Eden Project tickets confirmed at £14.50 per student; coach is £620 for the day."),
+    ],
+)  # fmt: skip
+def test_the_guess_replaces_no_other_attribute(old: str, new: str) -> None:
+    assert rewritten(("W", old), ("W", new)) is None
