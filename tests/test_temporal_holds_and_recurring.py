@@ -154,3 +154,20 @@ def test_a_things_weekday_and_a_readiness(text: str, day: dt.date, expected: str
 )  # fmt: skip
 def test_a_weekday_beside_a_date_is_not_dated(text: str, expected: str) -> None:
     assert temporal.resolve(text, dt.date(2026, 9, 9)) == expected
+
+
+def test_a_count_of_things_in_a_span_is_no_day_ahead() -> None:
+    """A sales director's assistant noted "three customer meetings in two days": a span, which
+    had become "in two days (2026-09-20)"."""
+    day = dt.date(2026, 9, 18)
+    assert temporal.resolve("Tough week: three customer meetings in two days.", day) == (
+        "Tough week: three customer meetings in two days."
+    )
+    assert temporal.resolve("Sold 40 bikes in two weeks.", day) == "Sold 40 bikes in two weeks."
+    assert (
+        temporal.resolve("We fly out in two days.", day) == "We fly out in two days (2026-09-20)."
+    )
+    assert (
+        temporal.resolve("Invoices are due in 30 days.", day)
+        == "Invoices are due in 30 days (2026-10-18)."
+    )

@@ -379,6 +379,10 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
 ]
 
 
+# a count of things right before "in N days": "three customer meetings ", "40 parcels "
+_TALLY_BEFORE_RE = re.compile(rf"\b(?:{_NUM_RE}|\d[\d,]*) (?:[\w-]+ ){{0,2}}[\w-]+s $", re.I)
+
+
 def resolve(text: str, day: dt.date) -> str:
     """``text`` with each relative time followed by the date it means, seen from ``day``."""
     spans: list[tuple[int, int, str]] = []
@@ -391,6 +395,8 @@ def resolve(text: str, day: dt.date) -> str:
             end = m.end() + (2 if text[m.end() : m.end() + 2] in ("'s", "’s") else 0)
             if _RESOLVED_AFTER.match(text[end:]):
                 continue
+            if m.group(0).lower().startswith("in ") and _TALLY_BEFORE_RE.search(text, 0, m.start()):
+                continue  # "three customer meetings in two days": how long it took, no date
             value = fn(m, day)  # type: ignore[operator]
             spans.append((m.start(), end, f" ({value})"))
     for m in _BARE_WEEKDAY_RE.finditer(text):
