@@ -98,6 +98,11 @@ def test_the_same_thing_at_another_named_place() -> None:
     assert rewritten(("W", kept), ("W", "Meridian Retail dinner on 7 October is at The Ivy.")) == (
         "Meridian Retail dinner on 7 October is at The Ivy; Sam booked it."
     )
+    # a room's number is of its name
+    lectures = "GEO1010 lectures are in Lecture Theatre B, Mondays 11:00."
+    assert rewritten(
+        ("W", lectures), ("W", "GEO1010 lectures are in Hartley 1.03, Mondays 11:00.")
+    ) == ("GEO1010 lectures are in Hartley 1.03, Mondays 11:00.")
     # a time is no place, and another dinner is another thing
     assert rewritten(("W", old), ("W", "Meridian Retail dinner on 7 October is at 8pm.")) is None
     assert rewritten(("W", old), ("W", "Larsen Foods dinner on 7 October is at The Ivy.")) is None
@@ -150,4 +155,24 @@ def test_a_verb_before_a_day_of_a_range_is_no_list_item() -> None:
     ],
 )  # fmt: skip
 def test_the_guess_replaces_no_other_attribute(old: str, new: str) -> None:
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Portfolio: three flats in Leeds - Flat 1 at 14 Harcourt Road, Flat 2 at 22 Moorfield "
+         "Street, Flat 3 at 7 Beckett Court.",
+         "Flat 2 rent is all-inclusive, so I pay its council tax myself - direct debit goes out "
+         "on the 1st of each month."),
+        ("The Salt Orchard: hardback, 352 pages, publication date 15 October 2026. Hardback ISBN "
+         "978-1-915432-07-4.",
+         "Salt Orchard ebook ISBN is 978-1-915432-08-1."),
+    ],
+)  # fmt: skip
+def test_the_guess_puts_out_no_entry_of_many_values_the_note_does_not_say(
+    old: str, new: str
+) -> None:
+    """Read as a field's label and its value (no chat turn), these entries came within the
+    learned guess's reach, which put each out whole for a note of one or two values."""
     assert rewritten(("W", old), ("W", new)) is None

@@ -639,10 +639,10 @@ def same_subject_put_right(new_text: str, old_text: str) -> str | None:
 
 
 # where a thing is, said after its noun phrase and verb: "is at The Ivy City Garden", "are
-# in the Main Hall"; the place a name written with capitals
+# in Hartley 1.03"; the place a name written with capitals, its numbers too
 _PLACE_VALUE_RE = (
     r"\s+(?:is|are)\s+(?P<prep>at|in)\s+"
-    r"(?P<value>(?:(?:The|the)\s+)?[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&|of|de|la))*)"
+    r"(?P<value>(?:(?:The|the)\s+)?[A-Z][\w'’&-]*(?:\s+(?:[A-Z0-9][\w'’&-]*(?:\.\d+)*|&|of|de|la))*)"
     r"(?P<rest>.*)$"
 )
 
@@ -660,8 +660,8 @@ def _place_put_right(head: str, new_text: str, old_text: str) -> str | None:
     a, b = old.group("value"), new.group("value")
     if {w.lower() for w in tokens(a)} & {w.lower() for w in tokens(b)} - {"the"}:
         return None  # "Hawksmoor Guildhall" and "Hawksmoor Borough": one said more fully
-    if any(c._when_word(w) or any(ch.isdigit() for ch in w) for w in tokens(b)):
-        return None  # "is at 7pm", "in October": a time, no place
+    if any(c._when_word(w) for w in tokens(f"{a} {b}") if w.isalpha()):
+        return None  # "in October", "at Monday's meeting": a time, no place
     if not re.fullmatch(r"\s*(?:[.,;(]|\s[-–—]\s).*|\s*", old.group("rest"), re.S):
         return None
     if not old.group("rest").strip(" ."):
@@ -1197,6 +1197,22 @@ def another_attribute(new_text: str, old_text: str) -> bool:
     if words & _CONTACT_WORDS and (said & _CONTACT_WORDS or _contacts_given(old_text)):
         return False  # "Priya Nair's mobile is …" for "Dr Priya Nair, locum vet: +44 7700 …"
     return not any(c.said_loosely(w, said) for w in words)
+
+
+# to a reading of likeness alone, a note takes the place of no entry of many values it does not
+# say: at least MANY_GONE of them, GONE_PER_NEW times as many as it gives (an entry that holds
+# several facts; one part of it may still be put right). Set by reason, not fitted: on the
+# read sets of bench_currency the guess replaces no entry of this shape in any update pair
+MANY_GONE = 4
+GONE_PER_NEW = 3
+
+
+def many_gone(new_text: str, old_text: str) -> bool:
+    """Whether the older text gives many values the newer note does not say, and few new ones
+    (:data:`MANY_GONE`, :data:`GONE_PER_NEW`): "Flat 2 rent is all-inclusive, so I pay its
+    council tax …" for "Portfolio: three flats in Leeds - Flat 1 at 14 Harcourt Road, …"."""
+    fresh, gone = c._values_apart(new_text, old_text)
+    return len(gone) >= MANY_GONE and len(gone) >= GONE_PER_NEW * max(1, len(fresh))
 
 
 # a note that opens saying what a thing is: a noun phrase, then "is" or "are"

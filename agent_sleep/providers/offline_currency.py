@@ -414,6 +414,10 @@ def supersedes(
                         continue  # "Tomas Lind's ebook royalty is confirmed at 25% …" says
                         # again one part of "Mira gets 10% of RRP …; Tomas Lind gets 25% …"
                         # and replaces none: the entry stays whole
+                    if placed is None and update_model.many_gone(text, old_text):
+                        continue  # an entry of several facts, none of them said: "Salt
+                        # Orchard ebook ISBN is …" for "The Salt Orchard: hardback, 352 pages,
+                        # publication date …; Hardback ISBN …"
                 if placed is not None and _says_all_but_figures(text, old_text):
                     placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
