@@ -33,6 +33,11 @@ TICKETS = [
         (TICKETS[3], []),
         ("The PAY project moved to Jira", ["PAY", "Jira"]),  # the word alone is a name
         ("Upgraded the laptops to Windows-11 today", ["Windows"]),  # not capitals: no code
+        # the letters of a code or a model written with its number (a bicycle shop's "Di2", a
+        # school's "KS3", a module's "GEO1010" had made pages "patel-di", "ks", "geo")
+        ("Mr. Patel's Di2 battery is on back order", ["Patel"]),
+        ("Year 8 moved KS3 science to Lab 4", ["Lab"]),
+        ("Dr Aisha Bello is module leader for GEO2110", ["Aisha Bello"]),
     ],
 )
 def test_the_letters_of_a_code_are_no_name(text: str, found: list[str]) -> None:
@@ -56,3 +61,16 @@ def test_sleep_files_ticket_notes_on_the_peoples_pages(ws: Path) -> None:
     sleep_cycle(ws, "both", "offline", now=now.replace(hour=22))
     pages = sorted(p.name for p in (ws / "bank" / "entities").glob("*.md"))
     assert pages == ["dave.md", "erin.md", "ivan.md"]  # before: dave.md and pay.md
+
+
+def test_what_was_done_and_to_whom_is_no_speaker() -> None:
+    """ "Called Mr. Patel: the Di2 battery is still on back order." had filed the note on a page
+    named "Called Mr Patel", its label read as the speaker of a chat turn."""
+    from agent_sleep.analysis import lexical
+
+    assert lexical.split_speaker("Called Mr. Patel: the Di2 battery is still on back order.") == (
+        "",
+        "Called Mr. Patel: the Di2 battery is still on back order.",
+    )
+    assert lexical.split_speaker("Caroline: I went there.") == ("Caroline: ", "I went there.")
+    assert lexical.split_speaker("Dr Okafor: see you Monday.")[0] == "Dr Okafor: "

@@ -176,6 +176,10 @@ def names(text: str, known: Iterable[str] | None = None) -> list[str]:
         for m in _WORD_RE.finditer(sentence):
             word = _name_word(m.group(0))
             good = bool(word) and word not in vocative and not _code_letters(sentence, m)
+            # the letters of a code or a model written with its number: "KS3", "Di2", "GEO1010"
+            good = good and not (
+                m.group(0)[-1].isalpha() and sentence[m.end() : m.end() + 1].isdigit()
+            )
             before, opener = opener, ""
             if good and _at_start(sentence, m.start()) and word not in known_set:
                 good, opener = False, word

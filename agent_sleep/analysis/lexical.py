@@ -80,10 +80,18 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+# what was done and to whom, no one's name: "Called Mr. Patel", "Emailed Dr Okafor", "Rang
+# Sarah" (a title's name needs no verb before it: "Dr Okafor" is one)
+_DONE_TO_RE = re.compile(
+    r"(?:Called|Rang|Phoned|Emailed|E-mailed|Texted|Messaged|Met|Visited|Asked|Told|Paid|"
+    r"Chased|Invoiced|Booked|Quoted)\s|\S+\s+(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?(?:\s|$)"
+)
+
+
 def split_speaker(text: str) -> tuple[str, str]:
     """``("Caroline: ", "I went …")`` for a chat turn, ``("", text)`` otherwise."""
     m = _SPEAKER_RE.match(text)
-    if m is None or DISCOURSE_RE.match(text):
+    if m is None or DISCOURSE_RE.match(text) or _DONE_TO_RE.match(m.group(1)):
         return ("", text)
     return (m.group(0), text[m.end() :])
 
