@@ -176,3 +176,16 @@ def test_the_guess_puts_out_no_entry_of_many_values_the_note_does_not_say(
     """Read as a field's label and its value (no chat turn), these entries came within the
     learned guess's reach, which put each out whole for a note of one or two values."""
     assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_a_run_of_weekdays_said_again() -> None:
+    """A bicycle shop's "Priya's days are Tuesday to Saturday", then "… Monday to Thursday":
+    a run of weekdays is one day value, put right like a date or a routine's weekday."""
+    old = "Priya's days are Tuesday to Saturday."
+    assert currency.restated_day_put_right("Priya's days are Monday to Thursday.", old) == (
+        "Priya's days are Monday to Thursday."
+    )
+    assert currency.restated_day_put_right("Priya's days are Mon-Thu.", old) == (
+        "Priya's days are Mon-Thu."
+    )
+    assert currency.restated_day_put_right("Tom's days are Monday to Thursday.", old) is None

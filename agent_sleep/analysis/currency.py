@@ -2410,6 +2410,12 @@ _DAY_ROLE = frozenset(
 _ROUTINE_DAY_RE = re.compile(
     rf"\b(?:(?:{'|'.join(temporal.WEEKDAYS)})s|every\s+(?:{'|'.join(temporal.WEEKDAYS)}))\b", re.I
 )
+# a run of weekdays: "Tuesday to Saturday", "Mon-Thu", "Monday through Thursday"
+_WEEKDAY_FORMS = [*temporal.WEEKDAYS, *(w[:3] for w in temporal.WEEKDAYS), "tues", "thur", "thurs"]
+_WEEKDAY = rf"(?:{'|'.join(_WEEKDAY_FORMS)})"
+_WEEKDAY_RANGE_RE = re.compile(
+    rf"\b{_WEEKDAY}\s*(?:-|–|\bto\b|\bthrough\b|\buntil\b|\btill\b)\s*{_WEEKDAY}\b", re.I
+)
 # a time of day in words: "noon", "first thing"
 TIME_WORD_RE = re.compile(
     r"\b(?:noon|midday|midnight|lunchtime|first thing|end of (?:the )?day|o'clock)\b", re.I
@@ -2452,9 +2458,9 @@ def _root(word: str) -> str:
 
 
 def _days_said(old_text: str, new_text: str) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
-    """The days each text gives, of the first form either gives any of: dates, or a routine's
-    weekdays."""
-    for rx in (DATE_SAID_RE, _ROUTINE_DAY_RE):
+    """The days each text gives, of the first form either gives any of: dates, a run of
+    weekdays ("Tuesday to Saturday"), or a routine's weekdays."""
+    for rx in (DATE_SAID_RE, _WEEKDAY_RANGE_RE, _ROUTINE_DAY_RE):
         olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
         if olds or news:
             return olds, news
