@@ -189,3 +189,17 @@ def test_a_run_of_weekdays_said_again() -> None:
         "Priya's days are Mon-Thu."
     )
     assert currency.restated_day_put_right("Tom's days are Monday to Thursday.", old) is None
+
+
+def test_what_moved_said_after_the_verb() -> None:
+    """An architecture practice's "Council pushed back the Marlow Road decision to 16 October"
+    had left "Council's target decision date for Marlow Road is 2 October" standing."""
+    old = "Council's target decision date for Marlow Road is 2 October."
+    new = (
+        "Council pushed back the Marlow Road decision to 16 October, the case officer is off sick."
+    )
+    assert currency.moved_day_put_right(new, old) == (
+        "Council's target decision date for Marlow Road is 16 October."
+    )
+    other = "Council pushed back the Elm Street decision to 16 October."
+    assert currency.moved_day_put_right(other, old) is None

@@ -2374,7 +2374,7 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
 # "Novatek pushed the manual deadline back to 15 October", "AGM moved to 21 October"
 _DAY_MOVED_RE = re.compile(
     r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
-    r"(?:back|forward|out)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
+    r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
     r"|moved|postponed|rescheduled|delayed|shifted|changed)\s+(?:to|until|till)"
     r"\s+(?=\S)",
@@ -2473,7 +2473,8 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     Fitting booked for 19 October.", then "Kitchen fitting pushed back to 26 October - Howdens'
     fitter is on another job": "… Fitting booked for 26 October."): what moved (the words
     before the verb, and between "pushed" and "back") is all said in the older text, at least
-    one of its words in the sentence that gives the day, and each text gives one day."""
+    one of its words in the sentence that gives the day, and each text gives one day. What moved
+    may follow the verb too ("Council pushed back the Marlow Road decision to 16 October")."""
     m = _DAY_MOVED_RE.match(new_text)
     if m is None:
         return None
@@ -2494,7 +2495,9 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     what_said = _SAYS_RE.sub("", m.group("what") or "")
     # a reason before a dash is no part of what moved: "Garage can't fit us in - van MOT …"
     what_said = re.split(r"\s[-–—]\s", what_said)[-1]
-    moved = " ".join([what_said, m.group("obj") or "", m.group("moved") or ""])
+    moved = " ".join(
+        [what_said, m.group("obj") or "", m.group("moved") or "", m.group("after") or ""]
+    )
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
     if not what or not all(said_loosely(w, said) for w in what):
