@@ -203,3 +203,26 @@ def test_what_moved_said_after_the_verb() -> None:
     )
     other = "Council pushed back the Elm Street decision to 16 October."
     assert currency.moved_day_put_right(other, old) is None
+
+
+def test_what_a_provider_takes_over_ends_at_its_clause() -> None:
+    """A guesthouse's "Signed with Clean Linen Co today for all our laundry, starting next
+    week" had rewritten "Eggs come from Fernhill Farm, 10 dozen a week": "all our laundry,
+    starting next week" shared "week" with it."""
+    new = "Signed with Clean Linen Co today for all our laundry, starting next week."
+    assert rewritten(("W", "Eggs come from Fernhill Farm, 10 dozen a week."), ("B", new)) is None
+    assert (
+        rewritten(("W", "Laundry goes out with Brightwash, pickup Wednesday mornings."), ("B", new))
+        == "Laundry goes out with Clean Linen Co, pickup Wednesday mornings."
+    )
+
+
+def test_a_supplier_switched_from_is_named_as_the_old_one() -> None:
+    """ "Bread and pastries come from Hollins Bakery, delivered daily at 7am" was read as
+    something delivered (a past event), so "We switched from Hollins Bakery to Crumb & Co" left
+    it standing: "come" is a verb."""
+    old = "Bread and pastries come from Hollins Bakery, delivered daily at 7am."
+    new = "We switched from Hollins Bakery to Crumb & Co for bread and pastries."
+    verdict = currency.relation(new, old, frozenset(), offline_currency.similarity())
+    assert verdict.why == "the old value named"
+    assert rewritten(("W", old), ("W", new)) is not None

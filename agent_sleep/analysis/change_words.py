@@ -260,7 +260,9 @@ TOKEN_RE = re.compile(
 CLAUSE_RE = re.compile(
     r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+"
     # ", so the wedding is pushed back …": what follows is a clause of its own
-    r"|,\s+so\s+(?=(?:the|our|my|his|her|their|we|i|it|they)\b|[A-Z]))\s*"
+    r"|,\s+so\s+(?=(?:the|our|my|his|her|their|we|i|it|they)\b|[A-Z])"
+    # ", they deliver in 3 days": a subject of its own opens a clause
+    r"|,\s+(?=(?:they|she|he|we)\s+[a-z]))\s*"
 )
 SUBJECT_WORDS = {"i": "user", "we": "user", "me": "user", "user": "user", "my": "user"}
 RELATIVE = frozenset(
@@ -288,7 +290,7 @@ PAST = frozenset(
 VERB_BASE = frozenset(
     "live work prefer like love own lead manage run use enjoy move took-over handed-over "
     "stepped speak speaks drink eat hate reports-to reported-to reporting-to include cover "
-    "require cost need".split()
+    "require cost need come".split()
 )
 ADVERBS = frozenset(
     "now no not never still also just recently finally already actually really indeed".split()

@@ -1740,7 +1740,8 @@ ENGAGED_SHARED = 2  # content words the two share besides the names and what is 
 # "they'll do all our butchery"
 _TAKE_OVER_RE = re.compile(
     r"\b(?:(?:take|takes|taking|took|taken)\s+over|all\s+(?:of\s+)?(?:our|my|the))\s+"
-    r"(?P<what>[^.;:!?]+)",
+    # what is taken over, up to its clause's end: not "starting next week" after a comma
+    r"(?P<what>[^.;:!?,(]+)",
     re.I,
 )
 
