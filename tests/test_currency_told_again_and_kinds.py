@@ -226,3 +226,33 @@ def test_a_supplier_switched_from_is_named_as_the_old_one() -> None:
     verdict = currency.relation(new, old, frozenset(), offline_currency.similarity())
     assert verdict.why == "the old value named"
     assert rewritten(("W", old), ("W", new)) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [
+        # a time for a price
+        ("Ava's ballet costs £7.50 per class, paid termly.",
+         "Ava's ballet is now Saturdays at 11:15am — the 9:45 class was full.", "W"),
+        # an event with no figure: the agent's own work
+        ("Kestrel Cafe runs payroll on the 25th of each month.",
+         "Updated Kestrel's payroll calendar in Sage.", "B"),
+        # one time of a routine, at its own time
+        ("Leo's swimming lessons are Wednesdays at 6:10pm at the Parkway pool.",
+         "Leo's first Wednesday swim lesson at 6:10pm; he liked the new group.", "B"),
+        ("Ava's ballet is now Saturdays at 11:15am — the 9:45 class was full.",
+         "Ava's ballet on Saturday at 11:15am is a parents' watching week.", "W"),
+        # a day for a name
+        ("Maya's orthodontist is Dr Farouk at Smile Studio; brace checks every six weeks.",
+         "Maya's orthodontist review at Smile Studio is on 20 October at 4:10pm.", "W"),
+    ],
+)  # fmt: skip
+def test_a_value_of_another_kind_replaces_nothing(old: str, new: str, kind: str) -> None:
+    """A parent's assistant and a bookkeeper's: each of these had retired the entry."""
+    assert rewritten(("W", old), (kind, new)) is None
+
+
+def test_a_new_time_still_replaces_the_routine_it_moves() -> None:
+    old = "Ava does ballet at the Pirouette Dance School on Saturdays at 9:45am."
+    new = "Ava's ballet is now Saturdays at 11:15am — the 9:45 class was full."
+    assert rewritten(("W", old), ("W", new)) is not None

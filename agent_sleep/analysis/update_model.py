@@ -315,6 +315,12 @@ def last_word(
     ):  # fmt: skip
         return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
         # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
+    if _day_for_a_name(fresh, gone):
+        return verdict  # a day is no new name: "Maya's orthodontist review at Smile Studio is
+        # on 20 October at 4:10pm" for "Maya's orthodontist is Dr Farouk at Smile Studio"
+    if _one_of_a_routine(new_text, old_text):
+        return verdict  # "Ava's ballet on Saturday at 11:15am is a parents' watching week" is
+        # one Saturday of "Ava's ballet is now Saturdays at 11:15am"
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
@@ -1207,6 +1213,19 @@ MANY_GONE = 4
 GONE_PER_NEW = 3
 
 
+def money_for_none(new_text: str, old_text: str) -> bool:
+    """Whether all the older text gives that the newer note does not is an amount of money, and
+    the note gives none at all: no new price ("Ava's ballet is now Saturdays at 11:15am" for "Ava's
+    ballet costs £7.50 per class")."""
+    _fresh, gone = c._values_apart(new_text, old_text)
+    return (
+        bool(gone)
+        and all(_amount_kinds({v}) == {"money"} for v in gone)
+        and not re.search(r"[$€£]\s?\d", new_text)
+        and not c.TIME_WORD_RE.search(old_text)  # "… at noon, £15 a walk": a time goes too
+    )
+
+
 def many_gone(new_text: str, old_text: str) -> bool:
     """Whether the older text gives many values the newer note does not say, and few new ones
     (:data:`MANY_GONE`, :data:`GONE_PER_NEW`): "Flat 2 rent is all-inclusive, so I pay its
@@ -1221,6 +1240,35 @@ _SAID_IS_RE = re.compile(r"^[^,;:()]{3,90}?\s(?:is|are)\s")
 
 def _said_is(text: str) -> bool:
     return _SAID_IS_RE.match(text) is not None
+
+
+def _when(value: str) -> bool:
+    return bool(c._fine_kinds({value}) & {"weekday", "month", "time"} or _CLOCK_RE.fullmatch(value))
+
+
+def _day_for_a_name(fresh: frozenset[str], gone: frozenset[str]) -> bool:
+    """Whether all a note gives anew is a day or a time (with its numbers) and all the entry
+    gives that the note does not is a name or a word: no value of one kind for the other."""
+    return (
+        bool(fresh)
+        and bool(gone)
+        and all(_when(v) or v.isdigit() for v in fresh)
+        and any(_when(v) for v in fresh)
+        and not any(c._digit(v) or _whens({v}) for v in gone)
+    )
+
+
+def _one_of_a_routine(new_text: str, old_text: str) -> bool:
+    """Whether the entry gives a routine's weekday ("Saturdays", "every Saturday") and the note
+    that weekday once ("on Saturday") and no routine's: one time of it."""
+    routine = {
+        m.group(0).lower().removeprefix("every ").rstrip("s")
+        for m in c._ROUTINE_DAY_RE.finditer(old_text)
+    }
+    if not routine or c._ROUTINE_DAY_RE.search(new_text):
+        return False
+    once = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+day\b", new_text)}
+    return bool(once & routine)
 
 
 def _name_said_fuller(value: str, new_text: str, old_text: str) -> bool:
@@ -1295,11 +1343,9 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
         return True
     # or a figure for a figure: "signed off on the new rate: 80 euros per hour" for "… is
     # billed at 65 euros per hour"
-    figures = (
-        bool(old_text)
-        and _has_number(c._strong_words(text))
-        and _has_number(c._strong_words(old_text))
-    )
+    fresh, gone = c._values_apart(text, old_text)
+    figures = bool(old_text) and _has_number(fresh) and _has_number(gone)  # (not the same one:
+    # "Leo's first Wednesday swim lesson at 6:10pm" tells no new time)
     return any(
         said is None
         or figures

@@ -269,6 +269,8 @@ def supersedes(
                     verdict, placed = currency.Verdict(currency.SUPERSEDE, "change language"), part
             if verdict.kind != currency.SUPERSEDE:
                 continue
+            if verdict.why in _CHANGED and update_model.money_for_none(text, old_text):
+                continue  # "Ava's ballet is now Saturdays at 11:15am" is no new price of it
             if (
                 verdict.why in OWNER_ONLY
                 and not update_model.one_thing(text, old_text, known)
@@ -341,14 +343,15 @@ def supersedes(
             ):
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if (
-                verdict.why == "likely update"
-                and kind == "S"
+                (verdict.why == "likely update" or (verdict.why in WEAK and kind == "B"))
+                and kind in ("S", "B")
                 and types.get(ref) not in ("S", "")
                 and currency.number_dropped(text, old_text)
             ):
                 continue  # a summary retells: to a reading of likeness alone, one that gives
                 # no figure puts none out ("End of September: all three projects on track,
-                # Marlow decision slipped" keeps the decision date, "2 October")
+                # Marlow decision slipped" keeps the decision date, "2 October"), nor does an
+                # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th")
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if (
@@ -599,6 +602,9 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
 )
 
+
+# the rules' readings of a change that say nothing of what went
+_CHANGED = frozenset({"change language", "a generic change"})
 
 # the rules' readings of a whole entry that one part of it may not share: "another attribute"
 _ANOTHER_PART = frozenset(
