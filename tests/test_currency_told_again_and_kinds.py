@@ -256,3 +256,35 @@ def test_a_new_time_still_replaces_the_routine_it_moves() -> None:
     old = "Ava does ballet at the Pirouette Dance School on Saturdays at 9:45am."
     new = "Ava's ballet is now Saturdays at 11:15am — the 9:45 class was full."
     assert rewritten(("W", old), ("W", new)) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "now"),
+    [
+        ("Maya plays tennis at Northgate Tennis Academy on Saturday afternoons.",
+         "Signed Maya up with Riverside Tennis Club today for Saturday afternoon coaching.",
+         "Maya plays tennis at Riverside Tennis Club on Saturday afternoons."),
+        ("Marlow Dental's workplace pension is with NEST.",
+         "Dev Patel signed Marlow Dental up with Smart Pension today; the next contribution "
+         "goes to them.",
+         "Marlow Dental's workplace pension is with Smart Pension."),
+    ],
+)  # fmt: skip
+def test_someone_signed_up_with_another_provider(old: str, new: str, now: str) -> None:
+    assert currency.provider_put_right(new, old) == now
+    # whom it was for is no service: another of theirs stays
+    other = "Marlow Dental's card machine is with Dojo."
+    assert currency.provider_put_right(new, other) is None
+
+
+def test_a_things_owner_said_another_way() -> None:
+    """A data team's "Priya Nair owns payments_ingest", then "payments_ingest owner: Tomasz
+    Kowal": both stood."""
+    old = "Priya Nair owns payments_ingest."
+    for new in (
+        "payments_ingest owner: Tomasz Kowal.",
+        "payments_ingest is now owned by Tomasz Kowal.",
+    ):
+        assert currency.role_holder_put_right(new, old) == new
+    assert currency.role_holder_put_right("orders_daily owner: Tomasz Kowal.", old) is None
+    assert currency.role_holder_put_right("Priya Nair owns orders_daily.", old) is None

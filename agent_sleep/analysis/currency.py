@@ -1705,8 +1705,10 @@ def release_put_right(new_text: str, old_text: str) -> str | None:
 _NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of)(?=[\s,.;:!?)-]|$))*"
 _ENGAGED_RE = re.compile(
     # who took it on may open the note: "Maya signed with Postmark today for transactional email"
-    r"^\s*(?:(?:(?i:we|I)|[A-Z][\w'’-]+)\s+(?i:have\s+|has\s+|['’]ve\s+)?)?"
-    r"(?i:signed(?:\s+up)?\s+with|went\s+with|"
+    r"^\s*(?:(?:(?i:we|I)|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+(?i:have\s+|has\s+|['’]ve\s+)?)?"
+    # (someone signed up: "Signed Maya up with Riverside Tennis Club", "signed Marlow Dental up
+    # with Smart Pension")
+    r"(?i:signed(?:(?P<whom>(?-i:\s+[A-Z][\w'’-]*){1,2})\s+up|\s+up)?\s+with|went\s+with|"
     r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked)\s+"
     # a name, or one written in lower case ("Signed with exali today for …") before what
     # follows it at once
@@ -1779,6 +1781,9 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         and not _when_word(w)
         and w not in named
     }
+    # whom it was signed up for, where the entry names them too ("signed Marlow Dental up with
+    # Smart Pension" for "Marlow Dental's workplace pension is with NEST")
+    shared |= _content(m.groupdict().get("whom") or "") & said
     # the trade a provider's name says, for the trade the entry names ("Brightwire Electrical"
     # for "Electrician for the rewire", "Dunn Plumbing" for "Plumber")
     shared |= {w for w in _content(who) if any(_trade_alike(w, x) for x in _content(old_text))}
@@ -2568,8 +2573,9 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
     again with another number beside the same word and nothing else ("Mrs Patel is the exams
     officer, extension 214", then "Mrs Patel's extension is 231": "…, extension 231"), or
     None: every word of the note but its number is said in the older text (in another form
-    too; whose it is as a name), RESTATED_SHARED content words at least (:func:`_slot_put_right`
-    reads the number); the note says what a thing is ("… is", "…:")."""
+    too; whose it is as a name), RESTATED_SHARED content words at least, and the entry gives
+    that one figure only (:func:`_slot_put_right` reads the number); the note says what a
+    thing is ("… is", "…:")."""
     if "?" in new_text or not _digit(new_text) or cw.intended(new_text):
         return None
     if cw.found(cw.CHANGE_RE, new_text):
@@ -2586,6 +2592,9 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Tom's extension is 231" is no one's but Tom's
     if len(set(words) & said) < RESTATED_SHARED:
         return None
+    if sum(1 for t in tokens(old_text) if _digit(t)) != 1:
+        return None  # an entry of several figures may hold two things alike: the note's
+        # words all said in it tell no more than which kind of thing it is
     return _slot_put_right(new_text, old_text)
 
 
@@ -2610,13 +2619,28 @@ _ROLE_IS_HOLDER_RE = re.compile(
 
 
 def _role_held(text: str) -> tuple[str, str] | None:
-    """(who, role) of a text that opens saying who holds a role, the role lemmatised."""
+    """(who, role) of a text that opens saying who holds a role, the role lemmatised; who owns
+    a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal")."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE):
         m = rx.match(text)
         if m and m.group("who").split()[0].lower() not in cw.STOP:
             role = " ".join(lemma(t.lower()) for t in tokens(m.group("role")))
             return m.group("who"), role
+    for rx in _OWNER_RES:
+        m = rx.match(text)
+        if m and m.group("who").split()[0].lower() not in cw.STOP:
+            return m.group("who"), "owner of " + m.group("what").lower()
     return None
+
+
+_WHO = r"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})"
+_OWNED = r"(?P<what>[\w.'’/-]*[\w'’/-])"  # one thing's name: "payments_ingest", "the-repo"
+_OWNER_END = r"\s*(?=[.;,(]|\s[-–—]\s|$)"
+_OWNER_RES = (
+    re.compile(rf"^\s*{_WHO}\s+(?:now\s+)?(?:owns|is\s+the\s+owner\s+of)\s+{_OWNED}{_OWNER_END}"),
+    re.compile(rf"^\s*{_OWNED}(?:'s|’s)?\s+(?i:owner)(?:\s+is(?:\s+now)?|:)\s+{_WHO}{_OWNER_END}"),
+    re.compile(rf"^\s*{_OWNED}\s+is\s+(?:now\s+)?owned\s+by\s+{_WHO}{_OWNER_END}"),
+)
 
 
 def role_holder_put_right(new_text: str, old_text: str) -> str | None:
