@@ -288,3 +288,16 @@ def test_a_things_owner_said_another_way() -> None:
         assert currency.role_holder_put_right(new, old) == new
     assert currency.role_holder_put_right("orders_daily owner: Tomasz Kowal.", old) is None
     assert currency.role_holder_put_right("Priya Nair owns orders_daily.", old) is None
+
+
+def test_one_amount_said_again_in_other_words() -> None:
+    """A bookkeeper's "Marlow Dental pays £275 a month for bookkeeping and payroll" for "…
+    pays a monthly fee of £240 …": both had stood."""
+    old = "Marlow Dental pays a monthly fee of £240 for bookkeeping and payroll."
+    new = "Marlow Dental pays £275 a month for bookkeeping and payroll."
+    assert currency.restated_slot_put_right(new, old) == (
+        "Marlow Dental pays a monthly fee of £275 for bookkeeping and payroll."
+    )
+    # another client's fee is no value of this one
+    other = "Ashby Joinery pays £275 a month for bookkeeping and payroll."
+    assert currency.restated_slot_put_right(other, old) is None

@@ -2574,13 +2574,14 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
     officer, extension 214", then "Mrs Patel's extension is 231": "…, extension 231"), or
     None: every word of the note but its number is said in the older text (in another form
     too; whose it is as a name), RESTATED_SHARED content words at least, and the entry gives
-    that one figure only (:func:`_slot_put_right` reads the number); the note says what a
-    thing is ("… is", "…:")."""
+    that one figure only (:func:`_slot_put_right` reads the number, or one amount of money in
+    each: "Marlow Dental pays £275 a month for bookkeeping and payroll" for "… pays a monthly
+    fee of £240 …"); the note tells no past event."""
     if "?" in new_text or not _digit(new_text) or cw.intended(new_text):
         return None
     if cw.found(cw.CHANGE_RE, new_text):
         return None  # "… is now 45 minutes": told as a change, the note takes the entry's place
-    if not _SAYS_WHAT_IS_RE.match(new_text):
+    if temporal.tense(new_text) < 0:
         return None  # "Bilal deployed … (build 101)": what happened, no value said again
     said = {lemma(lexical.unpossessed(t).lower()) for t in tokens(old_text)}
     words = [
@@ -2592,14 +2593,25 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Tom's extension is 231" is no one's but Tom's
     if len(set(words) & said) < RESTATED_SHARED:
         return None
-    if sum(1 for t in tokens(old_text) if _digit(t)) != 1:
+    figures_old = [t for t in tokens(old_text) if _digit(t)]
+    if len(figures_old) != 1:
         return None  # an entry of several figures may hold two things alike: the note's
         # words all said in it tell no more than which kind of thing it is
-    return _slot_put_right(new_text, old_text)
+    placed = _slot_put_right(new_text, old_text)
+    if placed is not None:
+        return placed
+    # one amount of money each, beside other words ("pays a monthly fee of £240", "pays £275
+    # a month"): the entry's put right
+    figures_new = [t for t in tokens(new_text) if _digit(t)]
+    (a,) = figures_old
+    if len(figures_new) != 1 or a[:1] not in "£$€" or figures_new[0][:1] != a[:1]:
+        return None
+    if _number_kind(a) != _number_kind(figures_new[0]) or a == figures_new[0]:
+        return None
+    at = re.search(rf"(?<![\w.]){re.escape(a)}(?![\w]|\.\d)", old_text)
+    return old_text[: at.start()] + figures_new[0] + old_text[at.end() :] if at else None
 
 
-# a note that says what a thing is: a noun phrase, then "is", "are" or a colon
-_SAYS_WHAT_IS_RE = re.compile(r"^[^,;:()]{2,80}?(?:\s(?:is|are)\s|:\s)")
 # what opens a range of days before its last one: "12-", "12th to ", "from 12 until "
 _RANGE_END_RE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–]|to|until|till|and)\s*$", re.I)
 RESTATED_SHARED = 2  # content words a day said again shares with the entry, the day aside
