@@ -301,3 +301,20 @@ def test_one_amount_said_again_in_other_words() -> None:
     # another client's fee is no value of this one
     other = "Ashby Joinery pays £275 a month for bookkeeping and payroll."
     assert currency.restated_slot_put_right(other, old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Warehouse load failures alert to #dw-alerts.",
+         "All ingestion loads use the LOAD_WH warehouse."),
+        ("Finance reads revenue from analytics.fct_revenue.",
+         "Finance revenue job failures go to #finance-data-alerts."),
+    ],
+)  # fmt: skip
+def test_a_channel_is_no_other_kind_of_value(old: str, new: str) -> None:
+    """A data team's on-call agent: each note had retired the other fact, to the learned
+    guess."""
+    assert rewritten(("W", old), ("W", new)) is None
+    moved = "Warehouse load failures now alert to #dw-oncall."
+    assert rewritten(("W", "Warehouse load failures alert to #dw-alerts."), ("W", moved)) == moved
