@@ -318,3 +318,37 @@ def test_a_channel_is_no_other_kind_of_value(old: str, new: str) -> None:
     assert rewritten(("W", old), ("W", new)) is None
     moved = "Warehouse load failures now alert to #dw-oncall."
     assert rewritten(("W", "Warehouse load failures alert to #dw-alerts."), ("W", moved)) == moved
+
+
+def test_a_thing_moved_to_a_place_in_lower_case() -> None:
+    """A PTA's "Committee meetings moved to the music room" had left "… held in the school
+    library at 7pm" standing (an event that gave no value had taken its place before)."""
+    old = "Committee meetings are held in the school library at 7pm."
+    new = (
+        "Committee meetings moved to the music room — Mr Hodge says the refurb will take all term."
+    )
+    assert currency.moved_place_put_right(new, old) == (
+        "Committee meetings are held in the music room at 7pm."
+    )
+    assert currency.moved_place_put_right("The staff meeting moved to the hall.", old) is None
+    assert currency.moved_place_put_right("Committee meetings moved to the afternoon.", old) is None
+
+
+def test_the_entry_that_shares_what_the_note_is_about_is_replaced() -> None:
+    """A bicycle shop's "Ordering Schwalbe tyres from Cyclepoint instead of Ridgeline" names
+    Ridgeline, the value of two entries: it replaced the brake pads' price, not the tyres'
+    supplier."""
+    new = (
+        "Ordering Schwalbe tyres from Cyclepoint instead of Ridgeline from now on - better prices."
+    )
+    memory = [
+        {"id": "tyres", "type": "W", "date": "2026-09-11",
+         "text": "Schwalbe tyres come from Ridgeline; we add them to the weekly Ridgeline order."},
+        {"id": "pads", "type": "W", "date": "2026-09-10",
+         "text": "Shimano Deore brake pads from Ridgeline are £9 a pair."},
+    ]  # fmt: skip
+    names = frozenset({"Ridgeline", "Cyclepoint", "Schwalbe", "Shimano"})
+    out = offline_currency.supersedes(
+        [("W", new, ["n1"], 0.8, "2026-09-24")], memory, [], names, offline_currency.similarity()
+    )
+    assert out[0]["replaces"] == "tyres"

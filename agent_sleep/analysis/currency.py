@@ -2617,6 +2617,45 @@ _RANGE_END_RE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–]|to|until|till|and)\s
 RESTATED_SHARED = 2  # content words a day said again shares with the entry, the day aside
 
 
+# a thing moved to a place written in lower case: "Committee meetings moved to the music room"
+_MOVED_PLACE_RE = re.compile(
+    r"^\s*(?P<what>[^.;:!?]+?)\s+(?:have\s+|has\s+)?(?:moved|relocated)\s+to\s+"
+    r"(?P<place>the\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}?)(?=\s[-–—]\s|[.;,(]|\s+(?:from|for|until|because)\b|$)"
+)
+_PARTS_OF_DAY = frozenset("morning afternoon evening night lunchtime weekend".split())  # noqa: SIM905
+# where an entry says a thing is held: "are held in the school library at 7pm"
+_HELD_PLACE_RE = re.compile(
+    r"\b(?:held|is|are|meets?|happens?|takes?\s+place)\s+(?:in|at)\s+"
+    r"(?P<place>the\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}?)(?=\s+(?:at|on|every|from)\b|[.;,(]|$)"
+)
+
+
+def moved_place_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its place put right, when the newer note tells the thing it opens
+    with moved to another place said in lower case ("Committee meetings are held in the school
+    library at 7pm", then "Committee meetings moved to the music room — …": "… held in the
+    music room at 7pm"), or None: every word of what moved is said before the entry's place,
+    which it gives once."""
+    m = _MOVED_PLACE_RE.match(new_text)
+    if m is None or "?" in new_text:
+        return None
+    places = list(_HELD_PLACE_RE.finditer(old_text))
+    if len(places) != 1:
+        return None
+    old_place, new_place = places[0].group("place"), m.group("place")
+    if old_place.lower() == new_place.lower() or any(
+        _when_word(w) or w.lower() in cw.RELATIVE or w.lower() in _PARTS_OF_DAY
+        for w in tokens(new_place)
+    ):
+        return None  # "moved to the afternoon", "to the following week": a time, no place
+    what = {lemma(t.lower()) for t in tokens(m.group("what")) if t.lower() not in cw.STOP}
+    before = {lemma(t.lower()) for t in tokens(old_text[: places[0].start()])}
+    if not what or not what <= before:
+        return None  # "The staff meeting moved to the hall" is nothing of the committee's
+    at = places[0].span("place")
+    return old_text[: at[0]] + new_place + old_text[at[1] :]
+
+
 # who holds a role, one to a role: "Dana Whitfield is the platform engineering manager",
 # "Our accountant is Daniel Reeve", "The site lead is now Priya"
 _HOLDER_IS_ROLE_RE = re.compile(

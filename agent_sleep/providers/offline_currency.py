@@ -401,7 +401,15 @@ def supersedes(
                 kind == "O" or types.get(ref) != "O",  # ... and before a view of it
                 STRENGTH.get(verdict.why, 0),
                 ref in held,
-                currency.likeness(text, old_text, known),
+                # an entry that says a word of the note's besides the value it replaces first
+                # ("Ordering Schwalbe tyres from Cyclepoint instead of Ridgeline" replaces
+                # "Schwalbe tyres come from Ridgeline", not "Shimano Deore brake pads from
+                # Ridgeline are £9 a pair"), then the likeliest
+                (
+                    _shares_a_word(text, old_text, verdict.old_value)
+                    + currency.likeness(text, old_text, known)
+                )
+                / 2,
                 currency.shared_names(text, old_text),
             )
             if rank > best:
@@ -449,6 +457,12 @@ def supersedes(
         add((sources[0], hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
+
+
+def _shares_a_word(new_text: str, old_text: str, gone: str) -> float:
+    """1.0 when the two texts share a content word besides the values ``gone`` names, else 0.0."""
+    values = {currency.lemma(w) for w in gone.split()}
+    return 1.0 if currency._content(new_text) & currency._content(old_text) - values else 0.0
 
 
 def _copies(
@@ -593,6 +607,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.release_put_right, ("B",), "a new version"),
     (currency.provider_put_right, ("B", "S"), "a new one"),
     (currency.moved_day_put_right, ("B",), "the old value named"),
+    (currency.moved_place_put_right, ("B",), "the old value named"),
     (currency.email_put_right, ("B",), "the old value named"),
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
