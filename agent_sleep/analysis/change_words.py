@@ -261,7 +261,8 @@ CLAUSE_RE = re.compile(
     r"\s*(?:;|,?\s+and\s+(?=(?:now\s+|also\s+)?[a-z]+(?:s|ed)\b)|,\s+but\s+"
     # ", so the wedding is pushed back …": what follows is a clause of its own
     r"|,\s+so\s+(?=(?:the|our|my|his|her|their|we|i|it|they)\b|[A-Z])"
-    # ", they deliver in 3 days": a subject of its own opens a clause
+    # ", they deliver in 3 days": a subject of its own opens a clause (claims._clauses keeps
+    # "Dana, she asked …" one: the name is who "she" is)
     r"|,\s+(?=(?:they|she|he|we)\s+[a-z]))\s*"
 )
 SUBJECT_WORDS = {"i": "user", "we": "user", "me": "user", "user": "user", "my": "user"}

@@ -147,7 +147,7 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
         lead = cw.LEADING_RE.match(sentence)
         sentence = sentence[lead.end() :] if lead else sentence
         previous: tuple[list[str], list[str]] | None = None
-        for clause in cw.CLAUSE_RE.split(sentence):
+        for clause in _clauses(sentence):
             if not clause.strip():
                 continue
             claim, previous = _claim(
@@ -160,6 +160,21 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
 
 # an aside in parentheses that ends a label: " (listed barn near Bisley)" before ": …"
 _LABEL_ASIDE_RE = re.compile(r"^(?=[^:()]{1,60}\([^()]{1,80}\):\s)([^:()]*?)\s*\([^()]*\)(?=:)")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence's clauses (``change_words.CLAUSE_RE``), a name alone before a comma kept
+    with what follows ("Dana, she asked for the extra hours": she is Dana)."""
+    parts = cw.CLAUSE_RE.split(sentence)
+    out: list[str] = []
+    for part in parts:
+        if out and re.fullmatch(r"\s*[A-Z][\w'’-]*\s*", out[-1]):
+            out[-1] = f"{out[-1].strip()}, {part}"
+        else:
+            out.append(part)
+    return out
+
+
 _COLON_RE = re.compile(r"(?<=\w):\s+(?=[A-Z])")
 _FINITE_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|can|does|did|\w{3,}ed)\b", re.I)
 
