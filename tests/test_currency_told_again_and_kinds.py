@@ -303,23 +303,6 @@ def test_one_amount_said_again_in_other_words() -> None:
     assert currency.restated_slot_put_right(other, old) is None
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("Warehouse load failures alert to #dw-alerts.",
-         "All ingestion loads use the LOAD_WH warehouse."),
-        ("Finance reads revenue from analytics.fct_revenue.",
-         "Finance revenue job failures go to #finance-data-alerts."),
-    ],
-)  # fmt: skip
-def test_a_channel_is_no_other_kind_of_value(old: str, new: str) -> None:
-    """A data team's on-call agent: each note had retired the other fact, to the learned
-    guess."""
-    assert rewritten(("W", old), ("W", new)) is None
-    moved = "Warehouse load failures now alert to #dw-oncall."
-    assert rewritten(("W", "Warehouse load failures alert to #dw-alerts."), ("W", moved)) == moved
-
-
 def test_a_thing_moved_to_a_place_in_lower_case() -> None:
     """A PTA's "Committee meetings moved to the music room" had left "… held in the school
     library at 7pm" standing (an event that gave no value had taken its place before)."""

@@ -315,9 +315,6 @@ def last_word(
     ):  # fmt: skip
         return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
         # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
-    if _tagged(gone, old_text) != _tagged(fresh, new_text) and fresh and gone:
-        return verdict  # a channel is no other kind of value: "All ingestion loads use the
-        # LOAD_WH warehouse" for "Warehouse load failures alert to #dw-alerts"
     if _day_for_a_name(fresh, gone):
         return verdict  # a day is no new name: "Maya's orthodontist review at Smile Studio is
         # on 20 October at 4:10pm" for "Maya's orthodontist is Dr Farouk at Smile Studio"
@@ -1243,11 +1240,6 @@ _SAID_IS_RE = re.compile(r"^[^,;:()]{3,90}?\s(?:is|are)\s")
 
 def _said_is(text: str) -> bool:
     return _SAID_IS_RE.match(text) is not None
-
-
-def _tagged(values: frozenset[str], text: str) -> bool:
-    """Whether any of ``values`` is written as a channel or tag in ``text`` ("#dw-alerts")."""
-    return any(re.search(rf"#{re.escape(v)}(?![\w-])", text, re.I) for v in values)
 
 
 def _when(value: str) -> bool:
