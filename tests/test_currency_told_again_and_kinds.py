@@ -335,3 +335,12 @@ def test_the_entry_that_shares_what_the_note_is_about_is_replaced() -> None:
         [("W", new, ["n1"], 0.8, "2026-09-24")], memory, [], names, offline_currency.similarity()
     )
     assert out[0]["replaces"] == "tyres"
+
+
+def test_things_named_by_their_number_are_no_number_said_again() -> None:
+    """A log of numbered notes ("note 10: apollo boston …" after "note 0: …") had each note
+    put the one before right, and a large log's run wrote nothing."""
+    assert (
+        currency.restated_slot_put_right("note 10: apollo boston", "note 0: boston apollo") is None
+    )
+    assert currency.restated_slot_put_right("Invoice 1043: paid", "Invoice 1042: paid") is None

@@ -162,13 +162,19 @@ def _claims(text: str, names: frozenset[str]) -> tuple[Claim, ...]:
 _LABEL_ASIDE_RE = re.compile(r"^(?=[^:()]{1,60}\([^()]{1,80}\):\s)([^:()]*?)\s*\([^()]*\)(?=:)")
 
 
+# "doesn't just want …, she wants … as well": the first half is no denial of its own
+_NOT_JUST_RE = re.compile(r"(?:n['’]t|\bnot)\s+(?:just|only|merely|simply)\b", re.I)
+
+
 def _clauses(sentence: str) -> list[str]:
     """The sentence's clauses (``change_words.CLAUSE_RE``), a name alone before a comma kept
-    with what follows ("Dana, she asked for the extra hours": she is Dana)."""
+    with what follows ("Dana, she asked for the extra hours": she is Dana), and so is a "not
+    just …" ("Maya doesn't just want commit messages in it, she wants PR titles in it as
+    well")."""
     parts = cw.CLAUSE_RE.split(sentence)
     out: list[str] = []
     for part in parts:
-        if out and re.fullmatch(r"\s*[A-Z][\w'’-]*\s*", out[-1]):
+        if out and (re.fullmatch(r"\s*[A-Z][\w'’-]*\s*", out[-1]) or _NOT_JUST_RE.search(out[-1])):
             out[-1] = f"{out[-1].strip()}, {part}"
         else:
             out.append(part)

@@ -2593,6 +2593,8 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Tom's extension is 231" is no one's but Tom's
     if len(set(words) & said) < RESTATED_SHARED:
         return None
+    if any(_NAMED_BY_NUMBER_RE.match(t) for t in (new_text, old_text)):
+        return None  # "Invoice 1043: paid", "note 10: …": the number names the thing
     figures_old = [t for t in tokens(old_text) if _digit(t)]
     if len(figures_old) != 1:
         return None  # an entry of several figures may hold two things alike: the note's
@@ -2612,6 +2614,10 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + figures_new[0] + old_text[at.end() :] if at else None
 
 
+# a thing named by its number at a text's start: "Invoice 1043: …", "Flat 2 rent is …"
+_NAMED_BY_NUMBER_RE = re.compile(
+    r"^\W*(?:[A-Za-z][\w'’-]*\s+){1,2}#?\d[\w.-]*(?:\s*:|\s+(?!is\b|are\b)\w)"
+)
 # what opens a range of days before its last one: "12-", "12th to ", "from 12 until "
 _RANGE_END_RE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–]|to|until|till|and)\s*$", re.I)
 RESTATED_SHARED = 2  # content words a day said again shares with the entry, the day aside

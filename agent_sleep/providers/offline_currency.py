@@ -141,6 +141,7 @@ def supersedes(
     types = {str(m["id"]): str(m.get("type") or "") for m in [*memory, *related]}
     # MEMORY.md's entries before a bank page's copy of one, all else alike
     held = {str(m["id"]) for m in memory}
+    shown = {str(m["id"]) for m in related}  # bank entries shown to the run
     out: dict[int, dict[str, Any]] = {}
     common = frequent_names(known, [t for _r, t, _d in targets] + [i[1] for i in items])
     if isinstance(similar, Lazy):  # the texts the run will compare, embedded together
@@ -434,7 +435,9 @@ def supersedes(
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
                 hit, best, hit_text = ref, rank, placed or text
         if hit is not None:
-            copies = _copies(hit, hit_text, put_right, pool, at, types)
+            # entries sleep held before this run only: not this run's own notes
+            before = {r: t for r, t in put_right.items() if r in held or r in shown}
+            copies = _copies(hit, hit_text, before, pool, at, types)
             out[k] = {
                 "action": "supersede",
                 # an entry put right in place stays what it was (a fact, not the event that
