@@ -2577,9 +2577,11 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
     that one figure only (:func:`_slot_put_right` reads the number, or one amount of money in
     each: "Marlow Dental pays £275 a month for bookkeeping and payroll" for "… pays a monthly
     fee of £240 …"); the note tells no past event."""
-    if "?" in new_text or not _digit(new_text) or cw.intended(new_text):
+    if "?" in new_text or not _digit(new_text):
         return None
-    if cw.found(cw.CHANGE_RE, new_text):
+    if any(_NAMED_BY_NUMBER_RE.match(t) for t in (new_text, old_text)):
+        return None  # "Invoice 1043: paid", "note 10: …": the number names the thing
+    if cw.intended(new_text) or cw.found(cw.CHANGE_RE, new_text):
         return None  # "… is now 45 minutes": told as a change, the note takes the entry's place
     if temporal.tense(new_text) < 0:
         return None  # "Bilal deployed … (build 101)": what happened, no value said again
@@ -2593,8 +2595,6 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Tom's extension is 231" is no one's but Tom's
     if len(set(words) & said) < RESTATED_SHARED:
         return None
-    if any(_NAMED_BY_NUMBER_RE.match(t) for t in (new_text, old_text)):
-        return None  # "Invoice 1043: paid", "note 10: …": the number names the thing
     figures_old = [t for t in tokens(old_text) if _digit(t)]
     if len(figures_old) != 1:
         return None  # an entry of several figures may hold two things alike: the note's
