@@ -70,12 +70,14 @@ CHANGE_RE = re.compile(
 _TWINS: dict[re.Pattern[str], re.Pattern[str] | None] = {}
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def found(rx: re.Pattern[str], text: str) -> bool:
     """``bool(rx.search(text))`` for a case-insensitive pattern, faster: on ASCII text the
     pattern's case-sensitive twin searches the lowered text (for ASCII, IGNORECASE and
     ``lower()`` agree character for character, so the answer is the same; a pattern that
     writes an upper-case letter has no twin). The claim reader asks several such patterns of
-    every clause."""
+    every clause, and a sleep's currency asks them of each text once per pair it is in:
+    cached."""
     if rx not in _TWINS:
         literal = re.sub(r"\\.", "", rx.pattern)  # escapes such as \W or \B are no letters
         upper = any("A" <= ch <= "Z" for ch in literal)

@@ -31,6 +31,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
@@ -1006,14 +1007,26 @@ def _acronym_of(acronym: str, text: str) -> re.Match[str] | None:
     return re.search(rf"\b{pattern}\b", text)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _found_all(rx: re.Pattern[str], text: str) -> tuple[Any, ...]:
+    """``rx.findall(text)``, cached: a sleep's currency reads each text once per pair it is in."""
+    return tuple(rx.findall(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _opening(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``rx.match(text)``, cached (as :func:`_found_all`)."""
+    return rx.match(text)
+
+
 def said_short(new_text: str, old_text: str) -> tuple[str, str]:
     """The two texts with a name one spells out and the other abbreviates said short in both
     ("The JCS deadline is now April 3" / "The Journal of Cell Science deadline is March 20":
     the second reads "The JCS deadline is March 20"), so they are read as of one thing."""
-    for acronym in dict.fromkeys(_ACRONYM_RE.findall(new_text)):
+    for acronym in dict.fromkeys(_found_all(_ACRONYM_RE, new_text)):
         if acronym not in old_text and (m := _acronym_of(acronym, old_text)):
             old_text = old_text[: m.start()] + acronym + old_text[m.end() :]
-    for acronym in dict.fromkeys(_ACRONYM_RE.findall(old_text)):
+    for acronym in dict.fromkeys(_found_all(_ACRONYM_RE, old_text)):
         if acronym not in new_text and (m := _acronym_of(acronym, new_text)):
             new_text = new_text[: m.start()] + acronym + new_text[m.end() :]
     return in_full(new_text, old_text)
@@ -1072,7 +1085,7 @@ def _one_label(new_text: str, old_text: str) -> Verdict | None:
     "Incident bridge: meet.google.com/kvx-qwrt-pza"): whatever the values' kinds, one thing
     has one value here. None otherwise (a clause in the value: "Standup: Hana is out Friday"
     says no new value of "Standup: 9:30 daily"; a value said again, or a meeting's minutes)."""
-    new, old = _LABEL_VALUE_RE.match(new_text), _LABEL_VALUE_RE.match(old_text)
+    new, old = _opening(_LABEL_VALUE_RE, new_text), _opening(_LABEL_VALUE_RE, old_text)
     if new is None or old is None:
         return None
     label = new.group("label").strip().casefold()
@@ -1677,7 +1690,7 @@ def release_put_right(new_text: str, old_text: str) -> str | None:
     both name the same service by an identifier ("checkout-api runs v4.12.0 in production and
     listens on port 8443", then "Rolled out checkout-api v4.13.2 to production": "…
     checkout-api runs v4.13.2 in production and listens on port 8443"), or None."""
-    new_r, old_r = _RELEASE_RE.findall(new_text), _RELEASE_RE.findall(old_text)
+    new_r, old_r = _found_all(_RELEASE_RE, new_text), _found_all(_RELEASE_RE, old_text)
     if len(set(new_r)) != 1 or len(old_r) != 1:
         return None
     if (
@@ -1979,9 +1992,10 @@ _FLAG_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+\b")
 _ENV_RE = re.compile(r"\b(prod|production|staging|stage|dev|development|test|qa|local|sandbox)\b")
 
 
-def _flags(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 14)
+def _flags(text: str) -> frozenset[str]:
     """The names a switch may go by: words joined by a dot or an underscore."""
-    return {m.group(0).lower() for m in _FLAG_RE.finditer(text)}
+    return frozenset(m.group(0).lower() for m in _FLAG_RE.finditer(text))
 
 
 def _env(word: str) -> str:
@@ -2004,6 +2018,8 @@ def _toggled(new_text: str, old_text: str) -> Verdict | None:
     if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
         return None
     flags = _flags(new_text) & _flags(old_text)
+    if not flags:
+        return None
     thrown = {_state(next(g for g in m.groups() if g)) for m in _THROWN_RE.finditer(new_text)}
     said = {_state(m.group(1)) for m in _STATE_RE.finditer(old_text)}
     if not flags or len(thrown) != 1 or len(said) != 1 or thrown == said:
@@ -2126,6 +2142,12 @@ def _whose_things(text: str) -> set[str]:
     return {" ".join(m.lower().replace("’", "'").split()) for m in _WHOSE_THING_RE.findall(text)}
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _endings(text: str) -> tuple[re.Match[str], ...]:
+    """Where ``text`` tells of something ended (:data:`_ENDED_RES`), in the patterns' order."""
+    return tuple(m for rx in _ENDED_RES for m in rx.finditer(text))
+
+
 def _ended(new_text: str, old_text: str) -> Verdict | None:
     """A standing fact of a thing the newer note says holds no more: "Cancelled Netflix
     today" for "Netflix subscription is £10.99 a month", "Walter stopped taking simvastatin"
@@ -2137,29 +2159,28 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
         return None
     if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
         return None  # "might cancel the gym", "plan to stop the statin"
-    if any(rx.search(old_text) for rx in _ENDED_RES):
+    if _endings(old_text):
         return None
     said = _content(old_text)
-    for rx in _ENDED_RES:
-        for m in rx.finditer(new_text):
-            thing = m.group("thing")
-            if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
-                continue  # "Dropped log retention to 14 days": a new value, no ending
-            words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
-            if not words or not all(lemma(w) in said for w in words):
-                continue
-            named = (
-                any(w[:1].isupper() for w in thing.split())
-                or len(words) >= 2
-                or bool(m.groupdict().get("sure"))  # "stopped taking simvastatin"
-                or bool(m.groupdict().get("whose"))  # "stopped Walter's simvastatin"
-            )
-            if not named:
-                continue
-            people = possessors(new_text), possessors(old_text)
-            if all(people) and not people[0] & people[1]:
-                continue  # "Farida's Netflix" is not ours
-            return Verdict(SUPERSEDE, "an ending", thing, "ended")
+    for m in _endings(new_text):
+        thing = m.group("thing")
+        if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
+            continue  # "Dropped log retention to 14 days": a new value, no ending
+        words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
+        if not words or not all(lemma(w) in said for w in words):
+            continue
+        named = (
+            any(w[:1].isupper() for w in thing.split())
+            or len(words) >= 2
+            or bool(m.groupdict().get("sure"))  # "stopped taking simvastatin"
+            or bool(m.groupdict().get("whose"))  # "stopped Walter's simvastatin"
+        )
+        if not named:
+            continue
+        people = possessors(new_text), possessors(old_text)
+        if all(people) and not people[0] & people[1]:
+            continue  # "Farida's Netflix" is not ours
+        return Verdict(SUPERSEDE, "an ending", thing, "ended")
     return None
 
 
@@ -2463,13 +2484,20 @@ def _root(word: str) -> str:
     return _ENDING_RE.sub("", word)
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _days_in(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
+    """The days ``text`` gives, of each form: dates, a run of weekdays ("Tuesday to
+    Saturday"), a routine's weekdays. Cached: a sleep asks it of each text once per pair."""
+    return tuple(
+        tuple(rx.finditer(text)) for rx in (DATE_SAID_RE, _WEEKDAY_RANGE_RE, _ROUTINE_DAY_RE)
+    )
+
+
 def _days_said(old_text: str, new_text: str) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
-    """The days each text gives, of the first form either gives any of: dates, a run of
-    weekdays ("Tuesday to Saturday"), or a routine's weekdays."""
-    for rx in (DATE_SAID_RE, _WEEKDAY_RANGE_RE, _ROUTINE_DAY_RE):
-        olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
+    """The days each text gives, of the first form either gives any of (:func:`_days_in`)."""
+    for olds, news in zip(_days_in(old_text), _days_in(new_text), strict=True):
         if olds or news:
-            return olds, news
+            return list(olds), list(news)
     return [], []
 
 
@@ -2675,6 +2703,7 @@ _ROLE_IS_HOLDER_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _role_held(text: str) -> tuple[str, str] | None:
     """(who, role) of a text that opens saying who holds a role, the role lemmatised; who owns
     a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal")."""
@@ -2757,7 +2786,7 @@ def due_day_put_right(new_text: str, old_text: str) -> str | None:
     FOI response is now due 16 October": "…; response due 16 October"), or None: the older text
     gives one day after "due", in a part that says the last word of what is due; the newer one
     day after "now due". An event's entry too: when it is due is no part of what was done."""
-    m = _NOW_DUE_RE.search(new_text)
+    m = _NOW_DUE_RE.search(new_text) if "due" in new_text else None  # a cheap check first
     if m is None or "?" in new_text:
         return None
     news = [d for d in DATE_SAID_RE.finditer(new_text) if d.start() == m.end()]
@@ -3029,6 +3058,7 @@ def email_put_right(new_text: str, old_text: str) -> str | None:
     return old_text.replace(old[0], new[0].rstrip("."))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _owners(text: str) -> frozenset[str]:
     """Whose a note's thing is, as it names them: a possessive name ("Kwame's"), or the name
     that opens it when written as one (two capitalised words, "Harbor Coffee signed …")."""
@@ -3039,6 +3069,7 @@ def _owners(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _proper(text: str) -> frozenset[str]:
     """The words ``text`` writes capitalised past a sentence's start (names), lower case."""
     out = set()
@@ -3148,9 +3179,10 @@ _PLACED_BEFORE_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _labelled(text: str) -> dict[str, set[str]]:
     """``{noun: its labels}`` of the things ``text`` names by a noun and a capital letter, not
-    said as a place something is in ("in corral C")."""
+    said as a place something is in ("in corral C"). Cached: read it, never change it."""
     out: dict[str, set[str]] = {}
     for m in _LABELLED_RE.finditer(text):
         if _PLACED_BEFORE_RE.search(text, 0, m.start()):

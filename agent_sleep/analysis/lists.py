@@ -106,9 +106,10 @@ class Edit:
 _ANY_SEP_RE = re.compile(_SEP)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _may_list(text: str) -> bool:
     """Whether ``text`` holds a list separator at all: every check here needs one in the
-    older text, and most entries a sleep compares have none."""
+    older text, and most entries a sleep compares have none. Cached: asked once per pair."""
     return _ANY_SEP_RE.search(text) is not None
 
 
