@@ -36,7 +36,7 @@ from typing import Any
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
 from agent_sleep.analysis.claims import Claim, claims, lemma, to_an_act, tokens
-from agent_sleep.analysis.restated import restated
+from agent_sleep.analysis.restated import MONEY_RE, restated
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
            "relation", "likeness", "restates", "same_subject", "shared_names",
@@ -1216,7 +1216,8 @@ def _timeword(word: str) -> bool:
 
 # what a verb of change acts on, when it names it: "switched dentists", "moved the standup"
 _CHANGED_THING_RE = re.compile(
-    r"\b(?:switched|changed|swapped|replaced|moved|migrated|updated|upgraded|bumped)\s+"
+    r"\b(?:switched|changed|swapped|replaced|moved|migrated|updated|upgraded|bumped|pushed|"
+    r"brought|postponed|rescheduled|delayed)\s+"
     r"(?:(?:the|our|my|her|his|their|its|a|an)\s+)?([a-z][a-z-]{2,})\b",
     re.I,
 )
@@ -2642,6 +2643,68 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + figures_new[0] + old_text[at.end() :] if at else None
 
 
+# a price gone up or down to an amount: "Kestrel Scenic's price has gone up to £4,650",
+# "Brightwater's hourly rate goes up to £26.80", "Verbalis raised Maren's rate to €0.12"
+_PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|premium)s?"
+_PRICE_MOVED_RE = re.compile(
+    rf"\b{_PRICE_WORDS}\b[^.;:!?]{{0,30}}?\b(?:(?:has|have|had)\s+)?(?:gone|went|goes|going|go|is|are|"
+    rf"was|were)?\s*(?:up|down)\s+to\s+(?P<money>{MONEY_RE.pattern})|"
+    rf"\b(?:raised|increased|put\s+up|lowered|reduced|cut|dropped)\s+(?:[\w'’]+\s+){{0,3}}?"
+    rf"{_PRICE_WORDS}\s+to\s+(?P<money2>{MONEY_RE.pattern})",
+    re.I,
+)
+_PER_WORD_RE = re.compile(
+    r"\b(?:per|an?|each)\s+([a-z]+)\b|\b(hourly|daily|weekly|monthly|yearly|annual)\b", re.I
+)
+
+
+def _per(text: str) -> set[str]:
+    """What a price of ``text`` is per ("per word", "an hour" / "hourly"), as one word."""
+    unit = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month",
+            "yearly": "year", "annual": "year"}  # fmt: skip
+    return {
+        unit.get((m.group(1) or m.group(2)).lower(), (m.group(1) or m.group(2)).lower())
+        for m in _PER_WORD_RE.finditer(text)
+    } - cw.STOP
+
+
+def price_moved_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one amount of money put right, when the newer note tells its
+    price went up or down to another ("Kestrel Scenic are building the set, quoted £4,200 all
+    in", then "Kestrel Scenic's price has gone up to £4,650 because of timber costs": "…, quoted
+    £4,650 all in"), or None: the note names nothing in capitals the entry does not (whose price
+    it is), gives one amount and no intention, and the entry is one sentence of one amount,
+    per the same unit when both say one ("per word", "an hour")."""
+    m = _PRICE_MOVED_RE.search(new_text)
+    if m is None or "?" in new_text or cw.found(cw.MODAL_RE, new_text):
+        return None
+    if len(lexical.sentences(old_text)) > 1:
+        return None  # the sentence of the price is put right as a part (sentence_put_right)
+    money = m.group("money") or m.group("money2")
+    olds = list(MONEY_RE.finditer(old_text))
+    if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
+        return None
+    was = olds[0].group(0).rstrip(".,")
+    if was == money.rstrip(".,") or was[:1] != money[:1]:
+        return None  # the same amount, or another currency
+    said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
+    names = [
+        lexical.unpossessed(t).lower()
+        for t in tokens(new_text)[1:]
+        if t[:1].isupper() and not _timeword(t)
+    ]
+    first = next(iter(tokens(new_text)), "")
+    if first[:1].isupper() and first.lower() not in cw.STOP:
+        names.append(lexical.unpossessed(first).lower())
+    if not names or any(n not in said for n in names):
+        return None  # whose price it is, said in the entry
+    per_new, per_old = _per(new_text), _per(old_text)
+    if per_new and per_old and not per_new & per_old:
+        return None  # a price per page is no new price per word
+    at = olds[0]
+    return old_text[: at.start()] + money.rstrip(".,") + old_text[at.start() + len(was) :]
+
+
 # a thing named by its number at a text's start: "Invoice 1043: …", "Flat 2 rent is …"
 _NAMED_BY_NUMBER_RE = re.compile(
     r"^\W*(?:[A-Za-z][\w'’-]*\s+){1,2}#?\d[\w.-]*(?:\s*:|\s+(?!is\b|are\b)\w)"
@@ -2919,6 +2982,14 @@ def listed_part_put_right(new_text: str, old_text: str) -> str | None:
     was, now = olds[0].group(0).rstrip(".,;:"), news[0]
     if was == now or re.sub(r"\d", "", was) != re.sub(r"\d", "", now):
         return None
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    if any(
+        not said_loosely(lemma(t.lower()), said)
+        for t in tokens(new_text)
+        if t.lower() not in cw.STOP and not cw.change_word(t.lower()) and not _digit(t)
+    ):
+        return None  # "Kestrel Scenic workshop: Unit 12, Canal Wharf, Reading" is a new address,
+        # no new unit of "Unit 4, Mill Lane Industrial Estate, Reading"
     at = start + olds[0].start()
     return old_text[:at] + now + old_text[at + len(was) :]
 

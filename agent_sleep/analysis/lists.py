@@ -68,7 +68,11 @@ SWAP_RES = (
     re.compile(r"^(?P<old>\S+(?: \S+)?) is out,? (?:and )?(?P<new>\S+(?: \S+)?) is in\b", re.I),
     re.compile(r"^(?P<old>\S+(?: \S+)?)\s*(?:->|→|=>)\s*(?P<new>.+)$", re.I),
     re.compile(r"\b(?P<new>\S+) instead of (?P<old>\S+(?: \S+)?)\s*$", re.I),
-    re.compile(r"^(?P<new>\S+(?: \S+)?) (?:replaced|replaces|has replaced) (?P<old>.+)$", re.I),
+    re.compile(r"^(?P<new>\S+(?: (?!has\b)\S+)?) (?:replaced|replaces|has replaced) (?P<old>.+)$",
+               re.I),
+    # "Leanne is taking Tomasz's place on the Saturday bar rota"
+    re.compile(r"^(?P<new>\S+(?: \S+)?) (?:is taking|takes|took|has taken) (?P<old>\S+(?: \S+)?)"
+               r"['’]s? (?:place|spot|slot)\b", re.I),
     re.compile(r"\b(?:instead of) (?P<old>.+?),? (?:\w+ )*?(?:now )?(?:do|does|use|uses) "
                r"(?P<new>.+)$", re.I),
 )  # fmt: skip
@@ -533,7 +537,9 @@ def _swap(clause: str, old_text: str) -> Edit | None:
         m = rx.search(clause)
         if m is None:
             continue
-        old_item = m.group("old").strip(" ,.")
+        # "has replaced Tomasz on the Saturday bar rota": what follows says where
+        old_item = re.split(r"\s+(?:in|on|at|across|since|as of|from now)\b|,", m.group("old"))[0]
+        old_item = old_item.strip(" ,.")
         new_item = re.split(r"\s+(?:for|in|on|at|across|since|as of|from now)\b|,", m.group("new"))
         new_item_text = _TRAILING_RE.sub("", new_item[0]).strip(" ,.")
         old_item = re.sub(r"^(?:the|our|my|a|an)\s+", "", old_item, flags=re.I)

@@ -56,7 +56,7 @@ _OLD_VERB_RE = re.compile(r"\s*(?::\s+|(?:is|are)\s+|(?P<verb>[a-z]+s)\s+)")
 # "Ayasha has swim practice on Wednesdays": the subject's thing is had, its value follows
 _HAS_RE = re.compile(r"^\S+(?: \S+)? (?:has|have) ", re.I)
 _BARE_RE = re.compile(r"\s+(?P<verb>)(?=(?:on|at|in|every|from)\s)")
-_MONEY_RE = re.compile(r"[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:euros?|pounds?|dollars?|eur|gbp|usd)\b")
+MONEY_RE = re.compile(r"[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:euros?|pounds?|dollars?|eur|gbp|usd)\b")
 _TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b")
 _MONTH = "|".join([*temporal.MONTHS, *temporal.SHORT_MONTHS])
 _DAY_RE = re.compile(
@@ -115,7 +115,7 @@ def _kinds(value: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     rest = value
     for kind, rx in (
-        ("money", _MONEY_RE),
+        ("money", MONEY_RE),
         ("time", _TIME_RE),
         ("date", _DAY_RE),
         ("weekday", _WEEKDAY_RE),

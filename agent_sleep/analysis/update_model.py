@@ -315,17 +315,17 @@ def last_word(
     ):  # fmt: skip
         return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
         # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
-    if _day_for_a_name(fresh, gone):
+    if _day_for_a_name(*_owners_dropped(fresh, gone)) or _day_for_a_time(fresh, gone):
         return verdict  # a day is no new name: "Maya's orthodontist review at Smile Studio is
         # on 20 October at 4:10pm" for "Maya's orthodontist is Dr Farouk at Smile Studio"
-    if _one_of_a_routine(new_text, old_text):
+    if _one_of_a_routine(new_text, old_text) or _where_it_went_said(new_text, old_text):
         return verdict  # "Ava's ballet on Saturday at 11:15am is a parents' watching week" is
         # one Saturday of "Ava's ballet is now Saturdays at 11:15am"
     if amounts_new and amounts_old and not amounts_new & amounts_old:
         return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
     if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
         return verdict  # "rent of £895 arrived" is no new licence number ("LCC-SL-20417")
-    if _amounts_apart(new_text, old_text):
+    if _amounts_apart(new_text, old_text) or _counts_apart(new_text, old_text):
         return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _span_for_a_day(new_text, fresh, gone):
         return verdict  # "papers must go out 21 days before the meeting" is no new AGM date
@@ -802,6 +802,61 @@ def _amounts_apart(new_text: str, old_text: str) -> bool:
     return bool(new and old and not new & old)
 
 
+# a count and what it counts: "48,000 words", "11 chapters"
+_COUNTED_RE = re.compile(r"(?<![\w.,£$€-])\d[\d,]*(?:\.\d+)?\s+([a-z]{3,})(?:\s+([a-z]{3,}))?\b")
+
+
+# what a span or a rate is counted in: "2,100 per month", "2,300 monthly", "3 weeks"
+_SPAN_UNITS = frozenset(
+    "second minute hour day night week fortnight month year hourly daily nightly weekly "  # noqa: SIM905
+    "fortnightly monthly yearly annual annually".split()
+)
+
+
+def _counted(text: str) -> list[set[str]]:
+    """What each count of ``text`` may count: the one or two words after it ("licensed",
+    "seats" of "120 licensed seats"), singular; not a day's month, a span's or a rate's unit
+    ("per month", "monthly"), a time word or a word that counts nothing ("7 was split")."""
+    out = []
+    for m in _COUNTED_RE.finditer(text):
+        words = {
+            lemma(w)
+            for w in m.groups()
+            if w
+            and w not in cw.STOP
+            and w not in temporal.MONTHS
+            and lemma(w) not in _SPAN_UNITS
+            and not _TIME_WORD_RE.fullmatch(w)
+        }
+        if words:
+            out.append(words)
+    return out
+
+
+# where the entry says a thing went: "home games have moved to Marsh Lane 3G"
+_WENT_TO_RE = re.compile(
+    r"\b(?:moved|moving|switched|changed|relocated|transferred)\s+(?:back\s+)?to\s+(?:the\s+)?"
+    r"(?P<to>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+)
+
+
+def _where_it_went_said(new_text: str, old_text: str) -> bool:
+    """Whether the note names again the place the entry says a thing moved to, and tells no
+    change itself: "First team host Ashby Town tomorrow at Marsh Lane" is one game where the
+    entry says the home games now are ("… have moved to Marsh Lane 3G …")."""
+    went = _WENT_TO_RE.search(old_text)
+    if went is None or cw.found(cw.CHANGE_RE, new_text):
+        return False
+    return re.search(rf"\b{re.escape(went.group('to'))}\b", new_text) is not None
+
+
+def _counts_apart(new_text: str, old_text: str) -> bool:
+    """Whether each note counts something and they count different things: "The Brenner
+    manual now has 11 chapters" is no new length of "… manual: 48,000 words DE>EN"."""
+    new, old = _counted(new_text), _counted(old_text)
+    return bool(new and old) and not any(a & b for a in new for b in old)
+
+
 def _day_for_a_count(
     new_text: str, old_text: str, fresh: frozenset[str], gone: frozenset[str]
 ) -> bool:
@@ -1255,6 +1310,27 @@ def _day_for_a_name(fresh: frozenset[str], gone: frozenset[str]) -> bool:
         and all(_when(v) or v.isdigit() for v in fresh)
         and any(_when(v) for v in fresh)
         and not any(c._digit(v) or _whens({v}) for v in gone)
+    )
+
+
+def _owners_dropped(
+    fresh: frozenset[str], gone: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """``fresh`` and ``gone`` without a name the one says as someone's and the other plainly
+    ("Hannah Ostrow's understudy run" / "Hannah Ostrow is covering"): one name, no value."""
+    said = {v for v in fresh if lexical.unpossessed(v) in gone}
+    return fresh - said, gone - {lexical.unpossessed(v) for v in said}
+
+
+def _day_for_a_time(fresh: frozenset[str], gone: frozenset[str]) -> bool:
+    """Whether all the entry gives that the note does not is times of day, and the note gives
+    a day and no time: "The piano … needs tuning; the Foundry will do it on Wednesday" is no
+    new time of "Calls now start at 10:15"."""
+    return (
+        bool(gone)
+        and all(_CLOCK_RE.fullmatch(v) for v in gone)
+        and any(v.lower() in _DAY_NAMES for v in fresh)
+        and not any(_CLOCK_RE.fullmatch(v) for v in fresh)
     )
 
 

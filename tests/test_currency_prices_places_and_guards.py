@@ -1,0 +1,148 @@
+"""Four more replayed scenarios (a touring theatre's stage manager, a freelance translator, a
+daughter coordinating her father's care, an amateur football club's secretary): what each
+read wrong.
+
+Changes missed:
+
+- "Kestrel Scenic's price has gone up to £4,650 because of timber costs" for "Kestrel Scenic
+  are building the set, quoted £4,200 all in"; "Verbalis raised Maren's rate to €0.12 per
+  word …"; "Brightwater's hourly rate goes up to £26.80 …": a price moved, put right in place;
+- "Leanne is taking Tomasz's place on the Saturday bar rota", "Leanne has replaced Tomasz on
+  the Saturday bar rota": one item of a list swapped, said after where it is.
+
+Entries retired or garbled by notes that change nothing of them:
+
+- "Kestrel Scenic workshop: Unit 12, Canal Wharf, Reading" made "Kestrel's workshop is Unit
+  12, Mill Lane Industrial Estate, Reading", an address that never was;
+- the learned guess: "Hannah Ostrow's understudy run is on Thursday 8 October" for "…
+  Hannah Ostrow is covering Maggie as understudy"; "The upright piano for music calls needs
+  tuning; the Foundry will do it on Wednesday" for "Calls now start at 10:15"; "The Brenner
+  manual now has 11 chapters" for its length and deadline; "First team host Ashby Town
+  tomorrow at Marsh Lane" for "First team home games have moved to Marsh Lane 3G …";
+- "Dana has pushed the tour opening back a week …" for "Dana needs the programme copy by 25
+  September": what was pushed back is no thing the entry names.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import currency, lists
+from agent_sleep.core import notes
+from tests.currency_support import replaces, rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Kestrel Scenic are building the set, quoted £4,200 all in.",
+         "Kestrel Scenic's price has gone up to £4,650 because of timber costs.",
+         "Kestrel Scenic are building the set, quoted £4,650 all in."),
+        ("Verbalis GmbH, the Hamburg agency, pays Maren €0.11 per word for DE>EN.",
+         "Verbalis raised Maren's rate to €0.12 per word for jobs from October.",
+         "Verbalis GmbH, the Hamburg agency, pays Maren €0.12 per word for DE>EN."),
+        ("Brightwater charge £24.50 an hour for the visits.",
+         "Brightwater's hourly rate goes up to £26.80 from 1 October.",
+         "Brightwater charge £26.80 an hour for the visits."),
+    ],
+)  # fmt: skip
+def test_a_price_moved_is_put_right_in_place(old: str, new: str, expected: str) -> None:
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # whose price: another firm's
+        ("Kestrel Scenic are building the set, quoted £4,200 all in.",
+         "Harbour Hire's price has gone up to £4,650 because of timber costs."),
+        # per another unit
+        ("Verbalis pays Maren €0.11 per word for DE>EN.",
+         "Verbalis raised Maren's rate to €2.50 per page for proofreading."),
+        # said as a plan
+        ("Brightwater charge £24.50 an hour for the visits.",
+         "Brightwater's hourly rate might go up to £26.80 next year."),
+    ],
+)  # fmt: skip
+def test_a_price_of_another_thing_puts_nothing_right(old: str, new: str) -> None:
+    assert currency.price_moved_put_right(new, old) is None
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Leanne is taking Tomasz's place on the Saturday bar rota",
+        "Leanne has replaced Tomasz on the Saturday bar rota",
+    ],
+)
+def test_one_of_a_list_swapped_where_it_is_said_after(new: str) -> None:
+    old = "Saturday bar rota at the clubhouse: Bev, Dez and Tomasz"
+    edit = lists.edited(new, old)
+    assert edit is not None
+    assert edit.text == "Saturday bar rota at the clubhouse: Bev, Dez and Leanne"
+
+
+def test_a_new_address_is_no_new_unit_of_the_old_one() -> None:
+    old = "Kestrel's workshop is Unit 4, Mill Lane Industrial Estate, Reading."
+    new = "Kestrel Scenic workshop: Unit 12, Canal Wharf, Reading."
+    assert currency.listed_part_put_right(new, old) is None
+    assert rewritten(("W", old), ("W", new)) == new
+    # one part of a list of parts, said again with another value, is still put right
+    hours = "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-12pm, closed Sundays"
+    assert currency.listed_part_put_right("Saturday opening is now 9am-1pm", hours) == (
+        "Opening hours: Monday to Friday 8:30am-6:30pm, Saturday 9am-1pm, closed Sundays"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Priya has taken a TV job, so Hannah Ostrow is covering Maggie as understudy from today.",
+         "Hannah Ostrow's understudy run is on Thursday 8 October."),
+        ("Brenner Maschinenbau operating manual: 48,000 words DE>EN, due 2 October.",
+         "The Brenner manual now has 11 chapters; chapter 7 was split in two."),
+        ("First team home games have moved to Marsh Lane 3G from this Saturday while Cobden "
+         "Road is reseeded",
+         "First team host Ashby Town tomorrow at Marsh Lane, 2pm kick-off"),
+        ("Dana needs the programme copy by 25 September.",
+         "Dana has pushed the tour opening back a week: we now open at the Corn Exchange on "
+         "Wednesday 21 October."),
+    ],
+)  # fmt: skip
+def test_a_note_of_another_thing_replaces_nothing(old: str, new: str) -> None:
+    assert not replaces(("W", old), ("W", new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same things counted: a new count
+        ("Helix Bio has 120 licensed seats on the Team plan.",
+         "Helix Bio expanded: order form for 200 seats countersigned."),
+        # the day the entry's thing moved, pushed back: still its day
+        ("The tour opens at the Corn Exchange on Wednesday 14 October.",
+         "Dana has pushed the tour opening back a week: we now open at the Corn Exchange on "
+         "Wednesday 21 October."),
+    ],
+)  # fmt: skip
+def test_controls_still_replace(old: str, new: str) -> None:
+    assert replaces(("W", old), ("W", new), frozenset({"Helix", "Bio"}))
+
+
+def test_a_day_is_no_new_time_of_day(ws: Path) -> None:
+    """Through two nights' sleep, where the workspace's names reach the learned guess: the
+    piano's tuning day took the place of the time calls start."""
+    day1, day2 = dt.datetime(2026, 9, 14, 10), dt.datetime(2026, 9, 21, 10)
+    calls = "Calls now start at 10:15 because the toddler group has the hall until ten."
+    micro_rest(calls, "W", workspace=ws, when=day1)
+    sleep_cycle(ws, provider="offline", now=day1.replace(hour=23))
+    piano = "The upright piano for music calls needs tuning; the Foundry will do it on Wednesday."
+    micro_rest(piano, "W", workspace=ws, when=day2)
+    sleep_cycle(ws, provider="offline", now=day2.replace(hour=23))
+    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    assert calls in current
+    assert any(t.startswith("The upright piano") for t in current)
