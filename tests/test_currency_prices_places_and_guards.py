@@ -146,3 +146,78 @@ def test_a_day_is_no_new_time_of_day(ws: Path) -> None:
     current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
     assert calls in current
     assert any(t.startswith("The upright piano") for t in current)
+
+
+def test_a_title_names_no_one_whose_number_it_is() -> None:
+    """A vet practice's notes: "Dr Lennox's mobile is 07700 900381" put Lennox's number in
+    place of Okafor's ("Dr Okafor's mobile: 07700 900318"): "Dr" was the name both shared."""
+    old = "Dr Okafor's mobile: 07700 900318"
+    assert currency.number_put_right("Dr Lennox's mobile is 07700 900381.", old) is None
+    assert currency.number_put_right("Dr Okafor's mobile is 07700 900381.", old) == (
+        "Dr Okafor's mobile: 07700 900381"
+    )
+
+
+@pytest.mark.parametrize(
+    ("new", "expected"),
+    [
+        ("Cold room 2 no longer holds the buffers.",
+         "Cold room 2 holds the agar plates and the antibodies."),
+        ("Cold room 2 no longer holds the agar plates.",
+         "Cold room 2 holds the antibodies and the buffers."),
+    ],
+)  # fmt: skip
+def test_items_with_an_article_leave_their_list(new: str, expected: str) -> None:
+    """A lab's notes: "Cold room 2 no longer holds the buffers" replaced the whole entry, and
+    the agar plates and antibodies left current knowledge: items said with "the" were no items,
+    and "2" before the cue read as a count of things done ("102 jobs closed")."""
+    old = "Cold room 2 holds the agar plates, the antibodies and the buffers."
+    edit = lists.edited(new, old)
+    assert edit is not None and edit.text == expected
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+def test_a_source_after_from_is_the_new_value() -> None:
+    """ "Drugs now come from MWI" was read as naming MWI as the old value ("from A"), so it
+    replaced nothing of "Drugs come from Covetrus"."""
+    assert rewritten(("W", "Drugs come from Covetrus."), ("W", "Drugs now come from MWI.")) == (
+        "Drugs now come from MWI."
+    )
+    # "from A to B" still names A as the old one
+    assert replaces(("W", "Drugs come from Covetrus."),
+                    ("W", "Drug orders moved from Covetrus to MWI."))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("League fixtures secretary is Graham Pellow - any fixture change goes through him with "
+         "14 days' notice",
+         "Sunita Rao has taken over as league fixtures secretary; Graham has retired from the "
+         "job"),
+        ("Tomasz does Dad's morning visits.", "Aisha now does Dad's morning visits."),
+        ("Rosa Delgado does the communal cleaning (kitchen, both bathrooms, stairs), £60 a visit.",
+         "Mandy Fletcher is taking over the communal cleaning from next week, £65 a visit."),
+        ("Dr Okafor does Saturday morning surgery.",
+         "Dr Lennox now does Saturday morning surgery."),
+    ],
+)  # fmt: skip
+def test_someone_else_takes_a_role_or_a_round_of_work(old: str, new: str) -> None:
+    assert currency.role_holder_put_right(new, old) == new
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two may do one round of work: no "now", no taking over
+        ("Tomasz does Dad's morning visits.", "Aisha does Dad's morning visits."),
+        # no role said with no article unless a role's word ends it
+        ("Cake is Victoria sponge.", "Cake is Lemon Drizzle."),
+        # the same holder, said again with a title
+        ("Dr Okafor does Saturday morning surgery.",
+         "Dr Okafor now does Saturday morning surgery."),
+    ],
+)  # fmt: skip
+def test_no_role_handed_over(old: str, new: str) -> None:
+    assert currency.role_holder_put_right(new, old) is None

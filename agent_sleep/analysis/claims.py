@@ -473,8 +473,23 @@ def _old_values(clause: str) -> set[str]:
         for t in tokens(m.group(1) or m.group(2) or m.group(3) or m.group(4) or "")
     }
     if changed:
-        old |= {_norm_value(t) for m in cw.FROM_RE.finditer(clause) for t in tokens(m.group(1))}
+        old |= {
+            _norm_value(t)
+            for m in cw.FROM_RE.finditer(clause)
+            if not _SOURCE_BEFORE_RE.search(clause, 0, m.start())
+            for t in tokens(m.group(1))
+        }
     return old
+
+
+# a verb "from" names the source of, not an old value: "Drugs now come from MWI", "we now buy
+# eggs from Lane Farm"
+_SOURCE_BEFORE_RE = re.compile(
+    r"\b(?:come|comes|came|coming|buy|buys|bought|order|orders|ordered|get|gets|got|source|"
+    r"sources|sourced|supplied|delivered|hire|hires|hired|rent|rents|rented)"
+    r"(?:\s+(?:[\w'’-]+\s+){0,3}?)?\s*$",
+    re.I,
+)
 
 
 def _claim(

@@ -36,6 +36,7 @@ from typing import Any
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
 from agent_sleep.analysis.claims import Claim, claims, lemma, to_an_act, tokens
+from agent_sleep.analysis.distill import TITLES
 from agent_sleep.analysis.restated import MONEY_RE, restated
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
@@ -2766,15 +2767,47 @@ _ROLE_IS_HOLDER_RE = re.compile(
 )
 
 
+# where a role said ends: "is the reserves coach from this week", "… secretary; Graham …"
+_ROLE_END = r"\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
+# someone taking a role over: "Sunita Rao has taken over as league fixtures secretary"
+_TOOK_OVER_ROLE_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+taken|took|takes|is\s+taking)"
+    rf"\s+over\s+as\s+(?:the\s+|our\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
+)
+# a role named with no article, a role's word last: "League fixtures secretary is Graham Pellow"
+_BARE_ROLE_IS_HOLDER_RE = re.compile(
+    r"^\s*(?P<role>[A-Z]?[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s+is\s+(?:now\s+)?"
+    rf"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){{0,2}}){_ROLE_END}"
+)
+# someone doing a round of work, said as theirs: "Tomasz does Dad's morning visits"
+_HOLDER_DOES_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
+    r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|"
+    r"(?:is\s+taking|has\s+taken|took|takes)\s+over)\s+"
+    r"(?P<role>(?:the|our)\s+[\w'’ -]+?|[A-Z][\w'’-]*['’]s\s+[\w'’ -]+?|"
+    rf"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\s+[\w'’ -]+?){_ROLE_END}"
+)
+_TAKING_OVER_RE = re.compile(r"\b(?:taking|taken|took|takes)\s+over\b")
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _role_held(text: str) -> tuple[str, str] | None:
     """(who, role) of a text that opens saying who holds a role, the role lemmatised; who owns
-    a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal")."""
-    for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE):
+    a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal"), or
+    does a round of work ("Tomasz does Dad's morning visits": the role "does …")."""
+    for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE,
+               _HOLDER_DOES_RE):  # fmt: skip
         m = rx.match(text)
-        if m and m.group("who").split()[0].lower() not in cw.STOP:
-            role = " ".join(lemma(t.lower()) for t in tokens(m.group("role")))
-            return m.group("who"), role
+        who = (
+            [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
+        )
+        if who and who[0].lower() not in cw.STOP:
+            words = [lemma(t.lower()) for t in tokens(m.group("role"))]
+            if rx is _BARE_ROLE_IS_HOLDER_RE and words[-1] not in _HELD_ROLES:
+                continue  # "Cake is Victoria sponge": no role
+            if rx is _HOLDER_DOES_RE:  # "does", "covers", "is taking over": one round of work
+                words = ["doing", *(w for w in words if w not in ("the", "our"))]
+            return m.group("who"), " ".join(words)
     for rx in _OWNER_RES:
         m = rx.match(text)
         if m and m.group("who").split()[0].lower() not in cw.STOP:
@@ -2801,8 +2834,15 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     new, old = _role_held(new_text), _role_held(old_text)
     if new is None or old is None or new[1] != old[1] or "?" in new_text:
         return None
-    if {t.lower() for t in tokens(new[0])} & {t.lower() for t in tokens(old[0])}:
+    if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
+    if (
+        new[1].split()[0] == "doing"
+        and not cw.found(cw.CHANGE_RE, new_text)
+        and not _TAKING_OVER_RE.search(new_text)
+    ):
+        return None  # two may do one round of work ("Aisha does Dad's morning visits"); one
+        # "now" does it in place of the other
     return new_text
 
 
@@ -3017,7 +3057,7 @@ def _said_after(name: str, before: str) -> bool:
     month or a weekday, brackets set aside: "Lena Ortiz's"; a possessive pronoun after it
     still speaks of it) holds a word of ``name``, said in its last 48 characters."""
     before = _ASIDE_IN_BRACKETS_RE.sub("", before)
-    own = {w.casefold() for w in name.split()}
+    own = {w.casefold().rstrip(".") for w in name.split()} - TITLES  # "Dr" names no one
     runs: list[set[str]] = []
     in_run = False
     for t in tokens(before):
@@ -3088,11 +3128,11 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
     ):
         return None
 
-    def names(text: str) -> set[str]:  # "Lena's" names Lena
+    def names(text: str) -> set[str]:  # "Lena's" names Lena; "Dr" no one
         return {
             lexical.unpossessed(t)
             for t in tokens(text)
-            if t[:1].isupper() and t.lower() not in cw.STOP
+            if t[:1].isupper() and t.lower() not in cw.STOP and t.lower() not in TITLES
         }
 
     if not names(new_text) & names(old_text):
@@ -3545,6 +3585,11 @@ rep representative owner coordinator captain accompanist conductor supplier prov
 landlord accountant dentist doctor gp vet plumber electrician contractor agent publicist
 translator printer designer engineer"""
 _ROLE_LABELS = frozenset(_ROLE_WORDS.split())
+# the words that name a role, last in a role said with no article
+_HELD_ROLES = frozenset(
+    [*_ROLE_LABELS, "coach", "officer", "carer", "locum", "assessor", "referee", "tutor"]
+    + ["teacher", "cleaner", "supervisor", "administrator", "nurse", "physio", "warden"]
+)
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -98,6 +98,7 @@ _CLAUSE_RE = re.compile(
 )
 _SEP = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or|&)\s+)"
 _MAX_ITEM_WORDS = 3
+_ARTICLE = r"(?:(?:the|a|an)\s+)?"
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,9 @@ def _in_list(text: str, start: int, end: int, loose: bool = False) -> tuple[str,
     """The text with the item at ``start:end`` taken out of its list, and the span of what was
     taken (the item and one separator), or None when the item is in no list. ``loose``: any
     item next to a separator counts (the text returned is then the text itself)."""
-    before = re.search(_SEP + r"$", text[:start])
-    after = re.match(_SEP, text[end:])
+    # an article may open an item: "the agar plates, the antibodies and the buffers"
+    before = re.search(_SEP + _ARTICLE + r"$", text[:start])
+    after = re.match(_SEP + _ARTICLE, text[end:])
     if before is None and after is None:
         return None
     if loose:
@@ -145,7 +147,7 @@ def _in_list(text: str, start: int, end: int, loose: bool = False) -> tuple[str,
     if before is not None and _list_word(text[: before.start()], last=True, shape=shape):
         cut_from, cut_to = before.start(), end  # "A and B" -> "A", "A, B and C" -> "A, B and" …
         out = text[:cut_from] + text[cut_to:]
-        if re.search(r"(?:\band|\bor|&)\s*$", before.group(0)):
+        if re.search(r"(?:\band|\bor|&)\s*(?:(?:the|a|an)\s+)?$", before.group(0)):
             # "A, B and C" without C: the last comma before becomes the conjunction
             head = out[:cut_from]
             comma = head.rfind(",")
@@ -350,7 +352,8 @@ def edited(new_text: str, old_text: str) -> Edit | None:
 
 
 # a count of things right before what was done with them: "102 jobs closed", "40 sold"
-_TALLY_RE = re.compile(r"\b\d[\d,]*\s+(?:[\w'’-]+\s+){0,2}$")
+# ("Cold room 2 no longer holds buffers": a number after a word names the thing, no count)
+_TALLY_RE = re.compile(r"(?<![A-Za-z] )\b\d[\d,]*\s+(?:[\w'’-]+\s+){0,2}$")
 # a label whose value says the item went: "Memcached: removed", "Ben: left the team"
 _LABEL_GONE_RE = re.compile(r"^\s*(?P<item>[^:;,.\n]{1,40}?)\s*:\s+(?P<rest>.+)$", re.S)
 
