@@ -2706,6 +2706,25 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + money.rstrip(".,") + old_text[at.start() + len(was) :]
 
 
+# a tally, alone: "182 registrations so far", "241 registrations as of this morning"
+_TALLY_NOW_RE = re.compile(
+    r"^\s*(?P<n>\d[\d,]*)\s+(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*"
+    r"(?:so far|to date|now|today|in total|this (?:morning|afternoon|evening|week)|"
+    r"as of [^.;,]+)?\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def tally_put_right(new_text: str, old_text: str) -> str | None:
+    """The newer note, when both are a tally alone of one thing and the number differs ("182
+    registrations so far", then "241 registrations as of this morning"), or None."""
+    new, old = _TALLY_NOW_RE.match(new_text), _TALLY_NOW_RE.match(old_text)
+    if new is None or old is None or new.group("n") == old.group("n"):
+        return None
+    what = [" ".join(lemma(w.lower()) for w in m.group("what").split()) for m in (new, old)]
+    return new_text if what[0] == what[1] else None
+
+
 # a thing named by its number at a text's start: "Invoice 1043: …", "Flat 2 rent is …"
 _NAMED_BY_NUMBER_RE = re.compile(
     r"^\W*(?:[A-Za-z][\w'’-]*\s+){1,2}#?\d[\w.-]*(?:\s*:|\s+(?!is\b|are\b)\w)"

@@ -323,7 +323,11 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             cue = None  # "102 jobs closed in September": a count of work done, no item gone
         items = _removed_items(clause, old_text) if cue is not None else []
         if cue is not None and items:
-            if not _about_old(clause, items, cue.group(0), old_text):
+            # a reason after a comma is no part of what went ("Vantis Bank is no longer a Gold
+            # sponsor, budget freeze on their side")
+            comma = clause.find(",", cue.end())
+            told = clause if comma < 0 else clause[:comma]
+            if not _about_old(told, items, cue.group(0), old_text):
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]
             continue

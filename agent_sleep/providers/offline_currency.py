@@ -187,6 +187,9 @@ def supersedes(
             ref, old_text, old_date = entry
             if _date and old_date and _date < old_date:
                 continue  # a note told before the entry (a backdated import) never replaces it
+            if kind != "S" and types.get(ref) == "S" and recap(old_text):
+                continue  # a recap tells what stood that week: "Vantis Bank is no longer a
+                # Gold sponsor" rewrites no "Week 1: venue, caterer, … Gold sponsors in place"
             # a new phone number of someone the entry names: the entry with it put right
             number = currency.number_put_right(text, old_text)
             if (
@@ -270,8 +273,9 @@ def supersedes(
                     verdict, placed = currency.Verdict(currency.SUPERSEDE, "change language"), part
             if verdict.kind != currency.SUPERSEDE:
                 continue
-            if verdict.why in _CHANGED and update_model.money_for_none(text, old_text):
-                continue  # "Ava's ballet is now Saturdays at 11:15am" is no new price of it
+            if verdict.why in _CHANGED | WEAK and update_model.money_for_none(text, old_text):
+                continue  # "Ava's ballet is now Saturdays at 11:15am" is no new price of it;
+                # "Early-bird extended by one week, to September 25" none of the tickets
             if (
                 verdict.why in OWNER_ONLY
                 and not update_model.one_thing(text, old_text, known)
@@ -616,6 +620,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
     (currency.restated_slot_put_right, ("B", "S", "O"), "a new value"),
     (currency.price_moved_put_right, ("B", "S", "O"), "a new value"),
+    (currency.tally_put_right, ("B", "S", "O"), "a new value"),
     (currency.due_day_put_right, ("S", "O"), "the old value named"),
     (update_model.same_subject_put_right, ("B", "S", "O"), "a new value"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
