@@ -48,6 +48,10 @@ from tests.currency_support import replaces, rewritten
         ("Brightwater charge £24.50 an hour for the visits.",
          "Brightwater's hourly rate goes up to £26.80 from 1 October.",
          "Brightwater charge £26.80 an hour for the visits."),
+        # "an afternoon snack" is no unit a price is per
+        ("Bluebell quote is $52.75 per head per day, coffee breaks included.",
+         "Bluebell raised the per-head price to $54.25, they added an afternoon snack station.",
+         "Bluebell quote is $54.25 per head per day, coffee breaks included."),
     ],
 )  # fmt: skip
 def test_a_price_moved_is_put_right_in_place(old: str, new: str, expected: str) -> None:
@@ -221,3 +225,35 @@ def test_someone_else_takes_a_role_or_a_round_of_work(old: str, new: str) -> Non
 )  # fmt: skip
 def test_no_role_handed_over(old: str, new: str) -> None:
     assert currency.role_holder_put_right(new, old) is None
+
+
+def test_one_listed_part_after_and_is_put_right() -> None:
+    """A carer's notes: "Furosemide reduced to 20mg each morning - the GP thinks …" left
+    "Dad's morning tablets: amlodipine 5mg, furosemide 40mg and lansoprazole 15mg" current: the
+    last part, after "and", was no part, and the reason after the dash named words the entry
+    lacks."""
+    old = "Dad's morning tablets: amlodipine 5mg, furosemide 40mg and lansoprazole 15mg."
+    new = "Furosemide reduced to 20mg each morning - the GP thinks his kidneys need a rest."
+    expected = "Dad's morning tablets: amlodipine 5mg, furosemide 20mg and lansoprazole 15mg."
+    assert currency.listed_part_put_right(new, old) == expected
+    assert rewritten(("W", old), ("W", new)) == expected
+    # another drug's dose names no part
+    assert currency.listed_part_put_right("Ramipril reduced to 2.5mg each morning.", old) is None
+
+
+def test_a_tally_told_again_replaces_the_last() -> None:
+    old, new = "182 registrations so far.", "241 registrations as of this morning."
+    assert rewritten(("W", old), ("W", new)) == new
+    assert currency.tally_put_right("241 tickets sold.", old) is None  # another thing counted
+
+
+def test_a_recap_is_rewritten_by_no_fact() -> None:
+    old = ("Week 1: venue, caterer, AV, hotel block and Gold sponsors in place; draft agenda "
+           "out; next up is opening registration.")  # fmt: skip
+    new = "Vantis Bank is no longer a Gold sponsor, budget freeze on their side."
+    assert rewritten(("S", old), ("W", new)) is None
+    # a list loses its item, the reason after the comma aside
+    sponsors = "Gold sponsors confirmed so far: Kestrel Freight, Vantis Bank and Orbital Cargo."
+    assert rewritten(("W", sponsors), ("W", new)) == (
+        "Gold sponsors confirmed so far: Kestrel Freight and Orbital Cargo."
+    )

@@ -2650,12 +2650,14 @@ _PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|prem
 _PRICE_MOVED_RE = re.compile(
     rf"\b{_PRICE_WORDS}\b[^.;:!?]{{0,30}}?\b(?:(?:has|have|had)\s+)?(?:gone|went|goes|going|go|is|are|"
     rf"was|were)?\s*(?:up|down)\s+to\s+(?P<money>{MONEY_RE.pattern})|"
-    rf"\b(?:raised|increased|put\s+up|lowered|reduced|cut|dropped)\s+(?:[\w'’]+\s+){{0,3}}?"
+    rf"\b(?:raised|increased|put\s+up|lowered|reduced|cut|dropped)\s+(?:[\w'’-]+\s+){{0,3}}?"
     rf"{_PRICE_WORDS}\s+to\s+(?P<money2>{MONEY_RE.pattern})",
     re.I,
 )
 _PER_WORD_RE = re.compile(
-    r"\b(?:per|an?|each)\s+([a-z]+)\b|\b(hourly|daily|weekly|monthly|yearly|annual)\b", re.I
+    r"\b(?:per[\s-]+|each\s+|an?\s+(?=(?:hour|day|night|week|month|year|visit|session|class|"
+    r"lesson|head|person|word|page)\b))([a-z]+)\b|\b(hourly|daily|weekly|monthly|yearly|annual)\b",
+    re.I,
 )
 
 
@@ -3022,7 +3024,10 @@ def listed_part_put_right(new_text: str, old_text: str) -> str | None:
     label = LEAD_LABEL_RE.match(old_text)
     start = label.end() if label else 0
     body = old_text[start:]
-    parts = [(m.start(), m.end()) for m in re.finditer(r"[^,;]+", body)]
+    # parts between commas, and the last after "and" ("…, furosemide 40mg and lansoprazole 15mg")
+    parts = [(m.start(), m.end()) for m in re.finditer(r"(?:(?!\s+and\s)[^,;])+", body)]
+    parts = [(a + (len(body[a:b]) - len(body[a:b].lstrip())), b) for a, b in parts]
+    parts = [(a + 4, b) if body[a:b].startswith("and ") else (a, b) for a, b in parts]
     if len(parts) < 3 or ";" in body or any(len(body[a:b].split()) > 5 for a, b in parts):
         return None  # a list of short parts ("Saturday 9am-12pm"), not clauses
     first = next(iter(tokens(new_text)), "")
@@ -3042,9 +3047,10 @@ def listed_part_put_right(new_text: str, old_text: str) -> str | None:
     if was == now or re.sub(r"\d", "", was) != re.sub(r"\d", "", now):
         return None
     said = {lemma(t.lower()) for t in tokens(old_text)}
+    told = re.split(r"\s[-–—]\s|;", new_text)[0]  # a reason after a dash is no part of it
     if any(
         not said_loosely(lemma(t.lower()), said)
-        for t in tokens(new_text)
+        for t in tokens(told)
         if t.lower() not in cw.STOP and not cw.change_word(t.lower()) and not _digit(t)
     ):
         return None  # "Kestrel Scenic workshop: Unit 12, Canal Wharf, Reading" is a new address,
