@@ -158,27 +158,3 @@ def test_a_day_done_or_a_day_from_which_it_holds_is_not_over(text: str, written:
     # an appointment that lay ahead is
     booked = "Booked Sam's asthma review for 6 October."
     assert _when(booked, written, dt.date(2026, 10, 10)) == "over"
-
-
-def _standing(k: int, day: str, extra: str = "") -> str:
-    return (
-        f"- W: Standing fact {k:02d} of the lab: bench {k} is kept by the Okafor group"
-        f" <!-- id=fact{k:06d} sources=note{k:05d} date={day}{extra} -->"
-    )
-
-
-def test_of_standing_facts_what_changed_then_the_newest_and_the_oldest_are_shown() -> None:
-    """Eight users replaying five weeks of notes found the first week's standing facts cut
-    once MEMORY.md outgrew the budget ("The house is 14 Alder Road", "Client is the Northwind
-    Freight Association"), and with them what had changed in the middle weeks ("Tom Keller has
-    taken over as safety officer"). A value that took another's place is shown first, then the
-    newest and the oldest in turn."""
-    days = [f"2026-09-{d:02d}" for d in range(1, 31)]
-    lines = [_standing(k, days[k]) for k in range(30)]
-    lines[12] = _standing(12, days[12], " supersedes=old000012")  # changed, in the middle
-    text = "# MEMORY\n\n## Facts\n\n" + "\n".join(lines) + "\n"
-    shown = [int(k) for k in re.findall(r"Standing fact (\d+) ", memory_section(text, 600))]
-    assert 12 in shown  # what changed
-    assert 29 in shown and 0 in shown  # the newest and the oldest
-    assert 15 not in shown  # the middle is cut
-    assert shown == sorted(shown)  # in the file's order

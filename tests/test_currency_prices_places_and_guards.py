@@ -127,6 +127,10 @@ def test_a_note_of_another_thing_replaces_nothing(old: str, new: str) -> None:
         # the same things counted: a new count
         ("Helix Bio has 120 licensed seats on the Team plan.",
          "Helix Bio expanded: order form for 200 seats countersigned."),
+        # pushed back again: "back" and "again" name no other thing
+        ("Oakridge Vet Clinic's Microsoft 365 Business Standard renewal is due 14 October (11 "
+         "licences).",
+         "Oakridge's Microsoft 365 renewal has been pushed back again, now 21 October."),
         # the day the entry's thing moved, pushed back: still its day
         ("The tour opens at the Corn Exchange on Wednesday 14 October.",
          "Dana has pushed the tour opening back a week: we now open at the Corn Exchange on "

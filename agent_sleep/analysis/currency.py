@@ -1225,6 +1225,10 @@ _CHANGED_THING_RE = re.compile(
 _LOOSE = frozenset({"change language", "a generic change"})
 
 
+# words after a verb of change that name no thing: "pushed back again", "brought forward"
+_PARTICLES = frozenset(["mind", "back", "forward", "forwards", "up", "down", "out", "off", "again"])
+
+
 def _another_thing_changed(new_text: str, old_text: str) -> bool:
     """Whether the verb of change of ``new_text`` acts on a thing ``old_text`` never names:
     "Inês switched dentists: she sees Dr. Vasconcelos now, five minutes from the new flat"
@@ -1232,8 +1236,8 @@ def _another_thing_changed(new_text: str, old_text: str) -> bool:
     said = _content(old_text)
     for m in _CHANGED_THING_RE.finditer(new_text):
         word = m.group(1).lower()
-        if word in cw.STOP or word in cw.BOUNDARY or cw.change_word(word) or word == "mind":
-            continue  # "moved to Lisbon", "switched back", "changed their mind"
+        if word in cw.STOP or word in cw.BOUNDARY or cw.change_word(word) or word in _PARTICLES:
+            continue  # "moved to Lisbon", "switched back", "changed their mind", "pushed back"
         if re.match(r"\s+(?:to|into|for|with)\b", new_text[m.end() :]):
             continue  # "moved her accounts to Revolut": the rules read the value it got
         if lemma(word) not in said and word not in old_text.lower():

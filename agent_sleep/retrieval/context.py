@@ -122,22 +122,18 @@ def memory_section(text: str, max_chars: int, *, today: dt.date | None = None) -
     1. what a session must not miss (an allergy, a diet, a name: however old, it is not cut
        for last week's events), then what names a day from today to ``SOON_DAYS`` ahead
        ("Boiler service on Friday (2026-10-16)", "Nationwide fixed rate ends 31 October");
-    2. standing facts, however old and whatever past dates they name: first those that took
-       another's place ("Tom Keller has taken over as safety officer": the value an older
-       context may hold wrong), then the rest: "Cleaner Maria: 07700 900123", "Signed with
-       Aviva today (2026-10-01) for the car insurance";
+    2. standing facts, however old and whatever past dates they name: "Cleaner Maria: 07700
+       900123", "Signed with Aviva today (2026-10-01) for the car insurance";
     3. events: what was done ("Maria cleaned; paid her £45 cash", "Collected Leo's inhaler
        prescription"), and a line written by hand whose every date is past;
     4. passing impressions ("the new cleaner seemed nervous"), then what a date says is over,
        however vital: an appointment or deadline that lay ahead when written and is now behind
        ``today`` ("Booked Sam's asthma review for 6 October", on 10 October).
 
-    Within a tier every section keeps its newest entries by their dates (:func:`_newest_first`;
-    of standing facts the newest and the oldest in turn, :func:`_both_ends`), taken in turn
-    from each section (so a short "Preferences" section is not lost behind a long "Facts" one,
-    nor a fact learned last week behind older ones, nor one that has stood since the first
-    week behind last week's); whole entries only, shown in the file's order and layout; what
-    was left out is said in one line."""
+    Within a tier every section keeps its newest entries by their dates (:func:`_newest_first`),
+    taken in turn from each section (so a short "Preferences" section is not lost behind a long
+    "Facts" one, nor a fact learned last week behind older ones); whole entries only, shown in
+    the file's order and layout; what was left out is said in one line."""
     args.day_or_none(today=today)
     return _memory_view(text, max_chars, today or dt.date.today())[0]
 
@@ -247,7 +243,7 @@ def _newest_first(days: list[str]) -> list[int]:
 
 
 SOON_DAYS = 30  # an entry naming a day from today to this many days ahead is shown first
-MUST, SOON, CHANGED, STANDING, EVENT, IMPRESSION, OVER = range(7)  # tiers, shown in this order
+MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in this order
 
 # a date that starts what then holds is no appointment, and does not pass: "accompanist from 1
 # October", "since March 2019", "we use GitHub Actions from today (2026-09-24)"; nor is the
@@ -308,8 +304,6 @@ def _tiers(
                 out[i, k] = IMPRESSION
             elif kind == "B" or (when == "past" and not kind):
                 out[i, k] = EVENT
-            elif note is not None and note.meta.get("supersedes"):
-                out[i, k] = CHANGED
             else:
                 out[i, k] = STANDING
     return out
@@ -382,29 +376,8 @@ def _in_tiers(
             size += cost
     for tier in range(SOON, OVER + 1):
         turns = [[k for k in order if tiers[i, k] == tier] for i, order in enumerate(orders)]
-        if tier in (CHANGED, STANDING):
-            turns = [_both_ends(turn) for turn in turns]
         size = _in_turn(sections, turns, max_chars, chosen, size)
     return chosen
-
-
-def _both_ends(order: list[int]) -> list[int]:
-    """``order`` (newest first) taken from both ends in turn: the newest, the oldest, the
-    second newest, … A standing fact that has held since the first week ("The house is 14
-    Alder Road", "Client is the Northwind Freight Association") is as much what a session
-    must know as one learned last week, and newest first alone had hidden every one of them
-    once MEMORY.md outgrew the budget::
-
-        [5, 4, 3, 2, 1] -> [5, 1, 4, 2, 3]
-    """
-    out = []
-    front, back = 0, len(order) - 1
-    while front <= back:
-        out.append(order[front])
-        if back != front:
-            out.append(order[back])
-        front, back = front + 1, back - 1
-    return out
 
 
 def _in_turn(
