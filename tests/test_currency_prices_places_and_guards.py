@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest, sleep_cycle
-from agent_sleep.analysis import currency, lists
+from agent_sleep.analysis import currency, lists, update_model
 from agent_sleep.core import notes
 from tests.currency_support import replaces, rewritten
 
@@ -260,4 +260,49 @@ def test_a_recap_is_rewritten_by_no_fact() -> None:
     sponsors = "Gold sponsors confirmed so far: Kestrel Freight, Vantis Bank and Orbital Cargo."
     assert rewritten(("W", sponsors), ("W", new)) == (
         "Gold sponsors confirmed so far: Kestrel Freight and Orbital Cargo."
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Linden Estate Agents' office is at 14 Castle Street, parking round the back.",
+         "Linden Estate Agents are now at 3 Mill Lane."),
+        ("Bluebell Cafe deliveries go to 3 Quay Street, round the back, before 8am.",
+         "Bluebell Cafe's new address for deliveries: 41 Marsh Lane (they've relocated)."),
+    ],
+)  # fmt: skip
+def test_a_new_street_address_takes_the_old_ones_place(old: str, new: str) -> None:
+    """Four held-out scenarios (a bakery, a school office, a photographer, an IT contractor),
+    replayed at this round's end: a new address told "now at" or "new address" left the old
+    one current beside it."""
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+def test_someone_elses_address_replaces_nothing() -> None:
+    old = "Bluebell Cafe deliveries go to 3 Quay Street, round the back, before 8am."
+    assert (
+        update_model.address_moved_put_right("Harbour Deli has moved to 41 Marsh Lane.", old)
+        is None
+    )
+    assert (
+        update_model.address_moved_put_right("Bluebell Cafe might move to 41 Marsh Lane.", old)
+        is None
+    )
+
+
+def test_a_role_said_with_no_article_is_handed_over() -> None:
+    old = "Gemma Hurst is weekend shift lead."
+    new = "Callum Reid is now the weekend shift lead."
+    assert rewritten(("W", old), ("W", new)) == new
+    # without a word of change, two may hold a role said with no article
+    assert currency.role_holder_put_right("Callum Reid is weekend shift lead.", old) is None
+
+
+def test_an_event_told_as_a_change_without_the_number_keeps_it() -> None:
+    """ "Riverside confirmed their new number is on the letterheads now" (an event) had taken
+    the place of the new number itself, and the number left current knowledge."""
+    old = ("W", "Riverside Opticians have a new main number: 01632 961207.")
+    assert not replaces(
+        old, ("B", "Riverside confirmed their new number is on the letterheads now.")
     )

@@ -2804,6 +2804,11 @@ _BARE_ROLE_IS_HOLDER_RE = re.compile(
     r"^\s*(?P<role>[A-Z]?[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s+is\s+(?:now\s+)?"
     rf"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){{0,2}}){_ROLE_END}"
 )
+# who holds a role with no article, a role's word last: "Gemma Hurst is weekend shift lead"
+_BARE_HOLDER_IS_ROLE_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?"
+    rf"(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}){_ROLE_END}"
+)
 # someone doing a round of work, said as theirs: "Tomasz does Dad's morning visits"
 _HOLDER_DOES_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
@@ -2821,15 +2826,17 @@ def _role_held(text: str) -> tuple[str, str] | None:
     a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal"), or
     does a round of work ("Tomasz does Dad's morning visits": the role "does …")."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE,
-               _HOLDER_DOES_RE):  # fmt: skip
+               _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE):  # fmt: skip
         m = rx.match(text)
         who = (
             [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
         )
         if who and who[0].lower() not in cw.STOP:
             words = [lemma(t.lower()) for t in tokens(m.group("role"))]
-            if rx is _BARE_ROLE_IS_HOLDER_RE and words[-1] not in _HELD_ROLES:
-                continue  # "Cake is Victoria sponge": no role
+            if rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE) and (
+                words[-1] not in _HELD_ROLES
+            ):
+                continue  # "Cake is Victoria sponge", "Tom is very tired": no role
             if rx is _HOLDER_DOES_RE:  # "does", "covers", "is taking over": one round of work
                 words = ["doing", *(w for w in words if w not in ("the", "our"))]
             return m.group("who"), " ".join(words)
@@ -2861,13 +2868,19 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
+    bare = all(  # a role said with no article in both
+        any(rx.match(t) for rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE))
+        and not any(rx.match(t) for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE))
+        for t in (new_text, old_text)
+    )
     if (
-        new[1].split()[0] == "doing"
+        (new[1].split()[0] == "doing" or bare)
         and not cw.found(cw.CHANGE_RE, new_text)
         and not _TAKING_OVER_RE.search(new_text)
     ):
-        return None  # two may do one round of work ("Aisha does Dad's morning visits"); one
-        # "now" does it in place of the other
+        return None  # two may do one round of work ("Aisha does Dad's morning visits"), or
+        # hold a role said with no article ("Tom is team lead"); one "now" does it in place
+        # of the other
     return new_text
 
 

@@ -717,6 +717,34 @@ def _street_words(text: str) -> set[str]:
     }
 
 
+# a new address told: "… are now at 3 Mill Lane", "… has moved to …", "new address for deliveries:"
+_NOW_AT_RE = re.compile(
+    r"\b(?:(?:is|are)\s+now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated)\s+"
+    r"to|new\s+address\b[^:.;]{0,30}:?)\s+(?:the\s+)?$"
+)
+
+
+def address_moved_put_right(new_text: str, old_text: str) -> str | None:
+    """The newer note, when it tells that what the older text gives the street address of is
+    now at another ("Linden Estate Agents' office is at 14 Castle Street, parking round the
+    back", then "Linden Estate Agents are now at 3 Mill Lane"), or None: one street address in
+    each, apart, the new one right after a word of moving, and every name the note says
+    besides it said in the older text (whose address it is)."""
+    if "?" in new_text or cw.found(cw.MODAL_RE, new_text):
+        return None
+    news, olds = list(_STREET_RE.finditer(new_text)), list(_STREET_RE.finditer(old_text))
+    if len(news) != 1 or len(olds) != 1 or not _NOW_AT_RE.search(new_text, 0, news[0].start()):
+        return None
+    if news[0].group(0).lower() == olds[0].group(0).lower():
+        return None
+    rest = new_text[: news[0].start()] + new_text[news[0].end() :]
+    said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
+    names = [lexical.unpossessed(t).lower() for t in tokens(rest) if t[:1].isupper()]
+    if not names or any(n not in said and n not in cw.STOP for n in names):
+        return None  # whose address it is, named in the older text
+    return new_text
+
+
 def street_gone(new_text: str, old_text: str) -> bool:
     """Whether the values the older text has apart from the newer are all of a street address
     and the newer gives none: replacing it whole would lose the address for nothing it puts

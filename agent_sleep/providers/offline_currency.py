@@ -348,7 +348,7 @@ def supersedes(
             ):
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if (
-                (verdict.why == "likely update" or (verdict.why in WEAK and kind == "B"))
+                (verdict.why == "likely update" or (verdict.why in WEAK | _CHANGED and kind == "B"))
                 and kind in ("S", "B")
                 and types.get(ref) not in ("S", "")
                 and currency.number_dropped(text, old_text)
@@ -356,7 +356,9 @@ def supersedes(
                 continue  # a summary retells: to a reading of likeness alone, one that gives
                 # no figure puts none out ("End of September: all three projects on track,
                 # Marlow decision slipped" keeps the decision date, "2 October"), nor does an
-                # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th")
+                # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th"),
+                # even one told as a change ("Riverside confirmed their new number is on the
+                # letterheads now" keeps the new number itself)
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if (
@@ -622,6 +624,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.price_moved_put_right, ("B", "S", "O"), "a new value"),
     (currency.tally_put_right, ("B", "S", "O"), "a new value"),
     (currency.listed_part_put_right, ("B", "S", "O"), "a new value"),
+    (update_model.address_moved_put_right, ("B", "S", "O"), "a new value"),
     (currency.due_day_put_right, ("S", "O"), "the old value named"),
     (update_model.same_subject_put_right, ("B", "S", "O"), "a new value"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
