@@ -306,3 +306,30 @@ def test_an_event_told_as_a_change_without_the_number_keeps_it() -> None:
     assert not replaces(
         old, ("B", "Riverside confirmed their new number is on the letterheads now.")
     )
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Counter cakes: pistachio loaf instead of carrot cake.",
+        "Pistachio loaf goes on the counter instead of carrot cake from now on.",
+    ],
+)
+def test_an_item_that_comes_instead_of_another_is_swapped_in_its_list(new: str) -> None:
+    """A bakery's notes: "Counter cakes: pistachio loaf instead of carrot cake." had replaced
+    the whole list, and lemon drizzle, Victoria sponge and brownies left current knowledge."""
+    old = "Counter cakes: lemon drizzle, carrot cake, Victoria sponge and brownies."
+    expected = "Counter cakes: lemon drizzle, pistachio loaf, Victoria sponge and brownies."
+    assert rewritten(("W", old), ("W", new)) == expected
+    # a subject before the item is no part of it
+    assert lists.edited("We use Valkey instead of Memcached", "We use Redis and Memcached") == (
+        lists.Edit("We use Redis and Valkey")
+    )
+
+
+def test_a_round_of_work_said_as_run_by_someone_is_taken_over() -> None:
+    old = "The after-school club (Hollybrook Owls) is run by Jade Okoro, 3:15 to 6pm in the hall."
+    new = "Priya Nair takes over the after-school club from Monday; Jade Okoro has left."
+    assert currency.role_holder_put_right(new, old) == new
+    # without a word of change, two may run it
+    assert currency.role_holder_put_right("Sam Lee runs the after-school club.", old) is None

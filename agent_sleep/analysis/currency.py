@@ -2809,6 +2809,13 @@ _BARE_HOLDER_IS_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?"
     rf"(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}){_ROLE_END}"
 )
+# a round of work said with who does it after: "The after-school club (Owls) is run by Jade Okoro"
+_DONE_BY_RE = re.compile(
+    r"^\s*(?:[Tt]he|[Oo]ur)\s+(?P<role>[a-z][\w'’ -]*?)(?:\s*\([^()]*\))?\s+(?:is|are)\s+"
+    r"(?:now\s+)?"
+    r"(?:run|led|done|covered|handled|coached|taught)\s+by\s+"
+    rf"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){{0,2}}){_ROLE_END}"
+)
 # someone doing a round of work, said as theirs: "Tomasz does Dad's morning visits"
 _HOLDER_DOES_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
@@ -2826,7 +2833,7 @@ def _role_held(text: str) -> tuple[str, str] | None:
     a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal"), or
     does a round of work ("Tomasz does Dad's morning visits": the role "does …")."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE,
-               _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE):  # fmt: skip
+               _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE):  # fmt: skip
         m = rx.match(text)
         who = (
             [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
@@ -2837,7 +2844,7 @@ def _role_held(text: str) -> tuple[str, str] | None:
                 words[-1] not in _HELD_ROLES
             ):
                 continue  # "Cake is Victoria sponge", "Tom is very tired": no role
-            if rx is _HOLDER_DOES_RE:  # "does", "covers", "is taking over": one round of work
+            if rx in (_HOLDER_DOES_RE, _DONE_BY_RE):  # "does", "is taking over", "is run by"
                 words = ["doing", *(w for w in words if w not in ("the", "our"))]
             return m.group("who"), " ".join(words)
     for rx in _OWNER_RES:

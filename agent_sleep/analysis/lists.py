@@ -67,6 +67,11 @@ SWAP_RES = (
                r"(?P<new>.+)$", re.I),
     re.compile(r"^(?P<old>\S+(?: \S+)?) is out,? (?:and )?(?P<new>\S+(?: \S+)?) is in\b", re.I),
     re.compile(r"^(?P<old>\S+(?: \S+)?)\s*(?:->|→|=>)\s*(?P<new>.+)$", re.I),
+    # "pistachio loaf instead of carrot cake", "Pistachio loaf goes on the counter instead of
+    # carrot cake from now on": the item that comes, said first
+    re.compile(r"^(?!(?:we|i|you|they|he|she|it|our|my)\b)(?P<new>\S+(?: \S+){0,2}?)"
+               r"(?: (?:goes|go|is|are|comes|come)\b[^,;]*?)? instead of "
+               r"(?P<old>\S+(?: \S+)?)(?: from now on| now| from today)?\s*$", re.I),
     re.compile(r"\b(?P<new>\S+) instead of (?P<old>\S+(?: \S+)?)\s*$", re.I),
     re.compile(r"^(?P<new>\S+(?: (?!has\b)\S+)?) (?:replaced|replaces|has replaced) (?P<old>.+)$",
                re.I),
@@ -549,6 +554,8 @@ def _swap(clause: str, old_text: str) -> Edit | None:
         old_item = old_item.strip(" ,.")
         new_item = re.split(r"\s+(?:for|in|on|at|across|since|as of|from now)\b|,", m.group("new"))
         new_item_text = _TRAILING_RE.sub("", new_item[0]).strip(" ,.")
+        if m.start("new") == 0 and new_item_text[:1].isupper() and old_item[:1].islower():
+            new_item_text = new_item_text[:1].lower() + new_item_text[1:]  # a sentence's capital
         old_item = re.sub(r"^(?:the|our|my|a|an)\s+", "", old_item, flags=re.I)
         # "replaced Safari support with Edge support": the items are Safari and Edge
         while len(old_item.split()) > 1 and old_item.split()[-1] == new_item_text.split()[-1]:
