@@ -1475,9 +1475,11 @@ def _valued(text: str, at: int, old_text: str = "") -> bool:
     clause = re.split(r"[.;]\s|\s[-–—]\s", text[at:])[0]
     if re.search(r"\b[A-Z]|\d", clause) or re.search(r"\d", text[:at]):
         return True
+    if not old_text:
+        return False
     said = _lowered_words(old_text)
     names = [t for t in tokens(text[:at])[1:] if t[:1].isupper() and t.lower() not in cw.STOP]
-    return bool(old_text) and any(lexical.unpossessed(t).lower() not in said for t in names)
+    return any(lexical.unpossessed(t).lower() not in said for t in names)
 
 
 def _just_an_episode(

@@ -348,8 +348,10 @@ def supersedes(
             ):
                 continue  # "This week: deliver the mini galleries" is no new delivery time
             if (
-                (verdict.why == "likely update" or (verdict.why in WEAK | _CHANGED and kind == "B"))
-                and kind in ("S", "B")
+                (
+                    (kind == "B" and verdict.why in WEAK | _CHANGED)
+                    or (kind == "S" and verdict.why == "likely update")
+                )
                 and types.get(ref) not in ("S", "")
                 and currency.number_dropped(text, old_text)
             ):
