@@ -272,11 +272,16 @@ def test_a_recap_is_rewritten_by_no_fact() -> None:
          "Bluebell Cafe's new address for deliveries: 41 Marsh Lane (they've relocated)."),
     ],
 )  # fmt: skip
-def test_a_new_street_address_takes_the_old_ones_place(old: str, new: str) -> None:
+def test_a_new_street_address_takes_the_old_ones_place(ws: Path, old: str, new: str) -> None:
     """Four held-out scenarios (a bakery, a school office, a photographer, an IT contractor),
-    replayed at this round's end: a new address told "now at" or "new address" left the old
-    one current beside it."""
-    assert rewritten(("W", old), ("W", new)) == new
+    replayed midway: a new address told "now at" or "new address" left the old one current
+    beside it. Through two nights' sleep, where the workspace's names reach the gates."""
+    day1, day2 = dt.datetime(2026, 9, 16, 10), dt.datetime(2026, 9, 30, 10)
+    micro_rest(old, "W", workspace=ws, when=day1)
+    sleep_cycle(ws, provider="offline", now=day1.replace(hour=23))
+    micro_rest(new, "W", workspace=ws, when=day2)
+    sleep_cycle(ws, provider="offline", now=day2.replace(hour=23))
+    assert [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())] == [new]
 
 
 def test_someone_elses_address_replaces_nothing() -> None:
