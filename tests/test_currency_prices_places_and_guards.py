@@ -338,3 +338,30 @@ def test_a_round_of_work_said_as_run_by_someone_is_taken_over() -> None:
     assert currency.role_holder_put_right(new, old) == new
     # without a word of change, two may run it
     assert currency.role_holder_put_right("Sam Lee runs the after-school club.", old) is None
+
+
+def test_a_price_of_one_part_is_put_right_in_its_part() -> None:
+    """A photographer's notes: "Raised the full-day package to £2,650 today" left "Current
+    packages: full day £2,400, half day £1,450" current: the entry gave two amounts."""
+    old = "Current packages: full day £2,400, half day £1,450."
+    assert (
+        currency.price_moved_put_right(
+            "Raised the full-day package to £2,650 today; website updated.", old
+        )
+        == "Current packages: full day £2,650, half day £1,450."
+    )
+    # a part the entry does not give names no amount of it
+    assert currency.price_moved_put_right("Raised the evening package to £1,650.", old) is None
+
+
+def test_how_far_a_day_moved_is_no_part_of_what_moved() -> None:
+    """A school office's notes: "Verulamium trip pushed back a week, to Thursday 15 October"
+    left "… trip to Verulamium Museum, St Albans, is on Thursday 8 October" current."""
+    old = "Year 4 (Oak class) trip to Verulamium Museum, St Albans, is on Thursday 8 October."
+    new = (
+        "Verulamium trip pushed back a week, to Thursday 15 October - the museum double-booked "
+        "the education room."
+    )
+    assert currency.moved_day_put_right(new, old) == (
+        "Year 4 (Oak class) trip to Verulamium Museum, St Albans, is on Thursday 15 October."
+    )

@@ -2409,7 +2409,7 @@ _DAY_MOVED_RE = re.compile(
     r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
     r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
-    r"|moved|postponed|rescheduled|delayed|shifted|changed)\s+(?:to|until|till)"
+    r"|moved|postponed|rescheduled|delayed|shifted|changed),?\s+(?:to|until|till)"
     r"\s+(?=\S)",
     re.I,
 )
@@ -2507,6 +2507,12 @@ def _days_said(old_text: str, new_text: str) -> tuple[list[re.Match[str]], list[
     return [], []
 
 
+# how far a day moved, no part of what moved: "pushed back a week", "brought forward by two days"
+_BY_SPAN_RE = re.compile(
+    r"\b(?:by\s+)?(?:a|an|one|two|three|four|\d+)\s+(?:days?|weeks?|fortnight|months?)\b", re.I
+)
+
+
 def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one day put right, when the newer note tells that day moved
     and names nothing the older one does not say ("Kitchen is from Howdens, Wembley branch.
@@ -2536,7 +2542,12 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     # a reason before a dash is no part of what moved: "Garage can't fit us in - van MOT …"
     what_said = re.split(r"\s[-–—]\s", what_said)[-1]
     moved = " ".join(
-        [what_said, m.group("obj") or "", m.group("moved") or "", m.group("after") or ""]
+        [
+            what_said,
+            m.group("obj") or "",
+            m.group("moved") or "",
+            _BY_SPAN_RE.sub("", m.group("after") or ""),
+        ]
     )
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
@@ -2650,7 +2661,7 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
 
 # a price gone up or down to an amount: "Kestrel Scenic's price has gone up to £4,650",
 # "Brightwater's hourly rate goes up to £26.80", "Verbalis raised Maren's rate to €0.12"
-_PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|premium)s?"
+_PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|premium|package)s?"
 _PRICE_MOVED_RE = re.compile(
     rf"\b{_PRICE_WORDS}\b[^.;:!?]{{0,30}}?\b(?:(?:has|have|had)\s+)?(?:gone|went|goes|going|go|is|are|"
     rf"was|were)?\s*(?:up|down)\s+to\s+(?P<money>{MONEY_RE.pattern})|"
@@ -2675,6 +2686,23 @@ def _per(text: str) -> set[str]:
     } - cw.STOP
 
 
+def _priced_part(told: str, old_text: str, olds: list[re.Match[str]]) -> list[re.Match[str]]:
+    """Of the amounts of ``old_text``, those in the part (between commas) that shares most
+    words with what the note names before its new amount ("the full-day package": "full day
+    £2,400", not "half day £1,450"), none where no part shares one."""
+    words = {w for w in re.split(r"[^\w£$€]+", told.lower()) if w and w not in cw.STOP}
+    words -= {"price", "rate", "fee", "cost", "package", "up", "down", "to"}
+    parts = list(re.finditer(r"(?:[^,;]|(?<=\d),(?=\d))+", old_text))  # "£2,400" is one
+    shared = {
+        o.start(): len(words & set(re.split(r"[^\w]+", p.group(0).lower())))
+        for o in olds
+        for p in parts
+        if p.start() <= o.start() < p.end()
+    }
+    most = max(shared.values(), default=0)
+    return [o for o in olds if most and shared.get(o.start()) == most]
+
+
 def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one amount of money put right, when the newer note tells its
     price went up or down to another ("Kestrel Scenic are building the set, quoted £4,200 all
@@ -2689,6 +2717,8 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the sentence of the price is put right as a part (sentence_put_right)
     money = m.group("money") or m.group("money2")
     olds = list(MONEY_RE.finditer(old_text))
+    if len(olds) > 1:  # "full day £2,400, half day £1,450": the part the note names
+        olds = _priced_part(new_text[: m.end()], old_text, olds)
     if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
         return None
     was = olds[0].group(0).rstrip(".,")
@@ -2701,9 +2731,11 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
         if t[:1].isupper() and not _timeword(t)
     ]
     first = next(iter(tokens(new_text)), "")
-    if first[:1].isupper() and first.lower() not in cw.STOP:
-        names.append(lexical.unpossessed(first).lower())
-    if not names or any(n not in said for n in names):
+    if first[:1].isupper() and first.lower() not in cw.STOP and not cw.change_word(first.lower()):
+        names.append(lexical.unpossessed(first).lower())  # not "Raised …", a verb
+    if not names and len(MONEY_RE.findall(old_text)) == 1:
+        return None  # whose price it is: said in the note, or the part it names
+    if any(n not in said for n in names):
         return None  # whose price it is, said in the entry
     per_new, per_old = _per(new_text), _per(old_text)
     if per_new and per_old and not per_new & per_old:
