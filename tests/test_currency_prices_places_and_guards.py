@@ -352,6 +352,11 @@ def test_a_price_of_one_part_is_put_right_in_its_part() -> None:
     )
     # a part the entry does not give names no amount of it
     assert currency.price_moved_put_right("Raised the evening package to £1,650.", old) is None
+    # nor is an entry of facts merged, each its own clause, put right in part: its other
+    # amounts would stand there unread by their own changes
+    merged = ("Adult subs are £120 for the season (2026-09-09); Brindle Motors sponsorship is "
+              "£1,500 for the season (2026-09-09)")  # fmt: skip
+    assert currency.price_moved_put_right("Adult subs are going up to £135.", merged) is None
 
 
 def test_how_far_a_day_moved_is_no_part_of_what_moved() -> None:

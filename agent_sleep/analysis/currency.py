@@ -2717,7 +2717,8 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the sentence of the price is put right as a part (sentence_put_right)
     money = m.group("money") or m.group("money2")
     olds = list(MONEY_RE.finditer(old_text))
-    if len(olds) > 1:  # "full day £2,400, half day £1,450": the part the note names
+    if len(olds) > 1 and ";" not in old_text:  # "full day £2,400, half day £1,450": the part
+        # the note names (not an entry of facts merged, each its own clause)
         olds = _priced_part(new_text[: m.end()], old_text, olds)
     if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
         return None
