@@ -141,17 +141,21 @@ def test_controls_still_replace(old: str, new: str) -> None:
     assert replaces(("W", old), ("W", new), frozenset({"Helix", "Bio"}))
 
 
+def _two_nights(ws: Path, old: str, new: str) -> list[str]:
+    """MEMORY.md's entries after ``old`` (W) is told and slept on, then ``new`` (W) a week
+    later: where the workspace's names reach the gates, as a pair alone they do not."""
+    for text, day in ((old, dt.datetime(2026, 9, 14, 10)), (new, dt.datetime(2026, 9, 21, 10))):
+        micro_rest(text, "W", workspace=ws, when=day)
+        sleep_cycle(ws, provider="offline", now=day.replace(hour=23))
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
 def test_a_day_is_no_new_time_of_day(ws: Path) -> None:
-    """Through two nights' sleep, where the workspace's names reach the learned guess: the
-    piano's tuning day took the place of the time calls start."""
-    day1, day2 = dt.datetime(2026, 9, 14, 10), dt.datetime(2026, 9, 21, 10)
+    """Through two nights' sleep: the piano's tuning day took the place of the time calls
+    start (the learned guess)."""
     calls = "Calls now start at 10:15 because the toddler group has the hall until ten."
-    micro_rest(calls, "W", workspace=ws, when=day1)
-    sleep_cycle(ws, provider="offline", now=day1.replace(hour=23))
     piano = "The upright piano for music calls needs tuning; the Foundry will do it on Wednesday."
-    micro_rest(piano, "W", workspace=ws, when=day2)
-    sleep_cycle(ws, provider="offline", now=day2.replace(hour=23))
-    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    current = _two_nights(ws, calls, piano)
     assert calls in current
     assert any(t.startswith("The upright piano") for t in current)
 
@@ -275,13 +279,8 @@ def test_a_recap_is_rewritten_by_no_fact() -> None:
 def test_a_new_street_address_takes_the_old_ones_place(ws: Path, old: str, new: str) -> None:
     """Four held-out scenarios (a bakery, a school office, a photographer, an IT contractor),
     replayed midway: a new address told "now at" or "new address" left the old one current
-    beside it. Through two nights' sleep, where the workspace's names reach the gates."""
-    day1, day2 = dt.datetime(2026, 9, 16, 10), dt.datetime(2026, 9, 30, 10)
-    micro_rest(old, "W", workspace=ws, when=day1)
-    sleep_cycle(ws, provider="offline", now=day1.replace(hour=23))
-    micro_rest(new, "W", workspace=ws, when=day2)
-    sleep_cycle(ws, provider="offline", now=day2.replace(hour=23))
-    assert [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())] == [new]
+    beside it. Through two nights' sleep."""
+    assert _two_nights(ws, old, new) == [new]
 
 
 def test_someone_elses_address_replaces_nothing() -> None:
