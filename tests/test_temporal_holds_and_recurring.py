@@ -171,3 +171,23 @@ def test_a_count_of_things_in_a_span_is_no_day_ahead() -> None:
         temporal.resolve("Invoices are due in 30 days.", day)
         == "Invoices are due in 30 days (2026-10-18)."
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Leanne is taking Tomasz's place on the Saturday bar rota",
+        "Joe Tanaka is joining the Saturday shed rota too.",
+        "Connor Blake covered the Saturday walks for Jade.",
+        "The committee has switched its monthly meeting to the first Tuesday.",
+    ],
+)
+def test_a_rota_or_an_ordinal_weekday_is_no_date(text: str) -> None:
+    """Replayed scenarios found "the Saturday bar rota" written "the Saturday (2026-09-19) bar
+    rota" and "the first Tuesday" of each month dated the Tuesday before: a rota, a weekday's
+    walks and an ordinal weekday name days that recur."""
+    assert temporal.resolve(text, FRI2) == text
+    # one Saturday is still a date
+    assert temporal.resolve("Leanne worked the bar on Saturday.", FRI2) == (
+        "Leanne worked the bar on Saturday (2026-09-19)."
+    )

@@ -248,7 +248,9 @@ _WEEKDAY_JOINED_BEFORE_RE = re.compile(rf"\b(?:{_WEEKDAY_NAMES})(?:{_JOIN})$", r
 # Saturday nights from 3 October" ("See you Saturday night" is one night, and is resolved)
 _RECURRING_SLOT_RE = re.compile(
     r" (?:mornings|afternoons|evenings|nights|overnights|lunchtimes|shifts|sessions|classes"
-    r"|lessons|slots|rotas)\b",
+    r"|lessons|slots|rotas|walks|visits|rounds)\b"
+    # "the Saturday bar rota", "the Saturday shed rota": a rota is of every such day
+    r"| (?:[a-z]+ )?rota\b",
     re.I,
 )
 # "until Monday" after a verb of holding something off points ahead, whatever the tense: "Held
@@ -276,8 +278,10 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "moved from Monday": the old schedule; "from Monday it will be…" is a day
 
     before = text[: m.start("wd")]
-    if re.search(r"\b(?:last|next|this|every|each)\s+$", before, re.I):
-        return None
+    if re.search(
+        r"\b(?:last|next|this|every|each|first|second|third|fourth|final)\s+$", before, re.I
+    ):
+        return None  # "the first Tuesday" of each month: a habit
     if not m.group("prep") and _DAY_IS_RE.search(before):
         return None  # "Jake's college day is now Thursday": the day of the week it falls on
     if re.search(r"\b[A-Z][a-z]+\s+$", before) and not m.group("prep"):
