@@ -2028,7 +2028,7 @@ def _toggled(new_text: str, old_text: str) -> Verdict | None:
         return None
     thrown = {_state(next(g for g in m.groups() if g)) for m in _THROWN_RE.finditer(new_text)}
     said = {_state(m.group(1)) for m in _STATE_RE.finditer(old_text)}
-    if not flags or len(thrown) != 1 or len(said) != 1 or thrown == said:
+    if len(thrown) != 1 or len(said) != 1 or thrown == said:
         return None
     places = _ENV_RE.findall(new_text.lower()), _ENV_RE.findall(old_text.lower())
     if all(places) and not {_env(p) for p in places[0]} & {_env(p) for p in places[1]}:
@@ -2717,6 +2717,7 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None  # the sentence of the price is put right as a part (sentence_put_right)
     money = m.group("money") or m.group("money2")
     olds = list(MONEY_RE.finditer(old_text))
+    one_amount = len(olds) == 1
     if len(olds) > 1 and ";" not in old_text:  # "full day £2,400, half day £1,450": the part
         # the note names (not an entry of facts merged, each its own clause)
         olds = _priced_part(new_text[: m.end()], old_text, olds)
@@ -2734,7 +2735,7 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     first = next(iter(tokens(new_text)), "")
     if first[:1].isupper() and first.lower() not in cw.STOP and not cw.change_word(first.lower()):
         names.append(lexical.unpossessed(first).lower())  # not "Raised …", a verb
-    if not names and len(MONEY_RE.findall(old_text)) == 1:
+    if not names and one_amount:
         return None  # whose price it is: said in the note, or the part it names
     if any(n not in said for n in names):
         return None  # whose price it is, said in the entry
@@ -2860,11 +2861,17 @@ _HOLDER_DOES_RE = re.compile(
 _TAKING_OVER_RE = re.compile(r"\b(?:taking|taken|took|takes)\s+over\b")
 
 
+# the ways of saying a role that more than one may hold: a role with no article ("Tom is team
+# lead"), a round of work ("Tomasz does Dad's morning visits")
+_SHARED_ROLE_RES = (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE)
+
+
 @functools.lru_cache(maxsize=1 << 14)
-def _role_held(text: str) -> tuple[str, str] | None:
-    """(who, role) of a text that opens saying who holds a role, the role lemmatised; who owns
-    a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz Kowal"), or
-    does a round of work ("Tomasz does Dad's morning visits": the role "does …")."""
+def _role_held(text: str) -> tuple[str, str, bool] | None:
+    """(who, role, shared) of a text that opens saying who holds a role, the role lemmatised;
+    who owns a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz
+    Kowal"), or does a round of work ("Tomasz does Dad's morning visits": the role "doing …").
+    ``shared``: said a way that more than one may hold it (:data:`_SHARED_ROLE_RES`)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE,
                _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE):  # fmt: skip
         m = rx.match(text)
@@ -2879,11 +2886,11 @@ def _role_held(text: str) -> tuple[str, str] | None:
                 continue  # "Cake is Victoria sponge", "Tom is very tired": no role
             if rx in (_HOLDER_DOES_RE, _DONE_BY_RE):  # "does", "is taking over", "is run by"
                 words = ["doing", *(w for w in words if w not in ("the", "our"))]
-            return m.group("who"), " ".join(words)
+            return m.group("who"), " ".join(words), rx in _SHARED_ROLE_RES
     for rx in _OWNER_RES:
         m = rx.match(text)
         if m and m.group("who").split()[0].lower() not in cw.STOP:
-            return m.group("who"), "owner of " + m.group("what").lower()
+            return m.group("who"), "owner of " + m.group("what").lower(), False
     return None
 
 
@@ -2908,13 +2915,9 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
-    bare = all(  # a role said with no article in both
-        any(rx.match(t) for rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE))
-        and not any(rx.match(t) for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE))
-        for t in (new_text, old_text)
-    )
     if (
-        (new[1].split()[0] == "doing" or bare)
+        new[2]
+        and old[2]
         and not cw.found(cw.CHANGE_RE, new_text)
         and not _TAKING_OVER_RE.search(new_text)
     ):

@@ -861,23 +861,6 @@ def _counted(text: str) -> list[set[str]]:
     return out
 
 
-# where the entry says a thing went: "home games have moved to Marsh Lane 3G"
-_WENT_TO_RE = re.compile(
-    r"\b(?:moved|moving|switched|changed|relocated|transferred)\s+(?:back\s+)?to\s+(?:the\s+)?"
-    r"(?P<to>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
-)
-
-
-def _where_it_went_said(new_text: str, old_text: str) -> bool:
-    """Whether the note names again the place the entry says a thing moved to, and tells no
-    change itself: "First team host Ashby Town tomorrow at Marsh Lane" is one game where the
-    entry says the home games now are ("… have moved to Marsh Lane 3G …")."""
-    went = _WENT_TO_RE.search(old_text)
-    if went is None or cw.found(cw.CHANGE_RE, new_text):
-        return False
-    return re.search(rf"\b{re.escape(went.group('to'))}\b", new_text) is not None
-
-
 def _counts_apart(new_text: str, old_text: str) -> bool:
     """Whether each note counts something and they count different things: "The Brenner
     manual now has 11 chapters" is no new length of "… manual: 48,000 words DE>EN"."""
@@ -1360,6 +1343,23 @@ def _day_for_a_time(fresh: frozenset[str], gone: frozenset[str]) -> bool:
         and any(v.lower() in _DAY_NAMES for v in fresh)
         and not any(_CLOCK_RE.fullmatch(v) for v in fresh)
     )
+
+
+# where the entry says a thing went: "home games have moved to Marsh Lane 3G"
+_WENT_TO_RE = re.compile(
+    r"\b(?:moved|moving|switched|changed|relocated|transferred)\s+(?:back\s+)?to\s+(?:the\s+)?"
+    r"(?P<to>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+)
+
+
+def _where_it_went_said(new_text: str, old_text: str) -> bool:
+    """Whether the note names again the place the entry says a thing moved to, and tells no
+    change itself: "First team host Ashby Town tomorrow at Marsh Lane" is one game where the
+    entry says the home games now are ("… have moved to Marsh Lane 3G …")."""
+    went = _WENT_TO_RE.search(old_text)
+    if went is None or cw.found(cw.CHANGE_RE, new_text):
+        return False
+    return re.search(rf"\b{re.escape(went.group('to'))}\b", new_text) is not None
 
 
 def _one_of_a_routine(new_text: str, old_text: str) -> bool:

@@ -11,6 +11,7 @@ confirms that two claims with different verbs and change language talk about the
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -688,12 +689,14 @@ _RECAP_LABEL_RE = re.compile(
 RECAP_PARTS = 3
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def recap(text: str) -> bool:
     """Whether a summary note (an S note) tells of several things at once: in
     ``RECAP_PARTS`` parts or more, under a recap's label or with a change in two parts. It
     replaces no entry: each thing it names was told on its own, with what it holds in full
     ("CPI Antony Rowe", not "CPI"), and a part that shares a word with an entry is no new
-    value of it ("2027 rents confirmed" is no new half-plot rent)."""
+    value of it ("2027 rents confirmed" is no new half-plot rent). Cached: asked of an entry
+    once per note compared with it."""
     label = _RECAP_LABEL_RE.match(text) or currency.LEAD_LABEL_RE.match(text)
     body = text[label.end() :] if label else text
     parts = [p for p in _PART_END_RE.split(body.strip().rstrip(".")) if p.strip()]
