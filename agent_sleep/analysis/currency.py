@@ -2470,6 +2470,8 @@ def said_loosely(word: str, said: set[str]) -> bool:
     if word in said:
         return True
     root = _root(word)
+    # the last part of a word joined by hyphens: "sitting" of "pet-sitting"
+    said = said | {w.rsplit("-", 1)[1] for w in said if "-" in w[1:-1]}
     for other in said:
         n = len(os.path.commonprefix([word, other]))
         if n >= 4 and n == min(len(word), len(other)):
@@ -2611,6 +2613,100 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
         end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence
         out = out[: at.start()] + value + out[end:]
     return out
+
+
+_NAME = r"[A-Z][\w&'’-]*(?: (?:&|and|of) [A-Z][\w&'’-]*| [A-Z][\w&'’-]*)*"
+# the old one of a name said as gone: "no longer at Hotel Brooklyn", "instead of Halifax"
+_NAME_GONE_RE = re.compile(
+    rf"\bno longer (?:(?:staying|booked|based|registered|banking|working) )?(?:at|with|in|into|"
+    rf"using|uses|use) (?:the )?(?P<a>{_NAME})|\binstead of (?:the )?(?P<b>{_NAME})"
+)
+# the new one of a name said after a word of moving: "everyone's moved to Motel One", "going
+# with Nationwide", "now with Searchflow"
+_NAME_TAKEN_RE = re.compile(
+    rf"\b(?:moved|moving|moves|switched|switching|changed|transferred|gone|going|go|now|over|"
+    rf"booked|staying|using) (?:over )?(?:to|with|at|into|in|using) (?:the )?(?P<n>{_NAME})"
+)
+
+
+# someone taking over from another: "Kerry Osei has taken over reception from Dawn",
+# "Connor Blake is taking over the Saturday walks from Jade"
+_HANDED_OVER_RE = re.compile(
+    rf"^(?P<n>{_NAME}) (?:has |have |is |are |will be |will )?(?:taken|taking|took|takes|take) "
+    rf"over (?P<what>[^.;:]{{1,60}}?) from (?P<a>{_NAME})\b"
+)
+
+
+def named_swap_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with a name the newer note says is gone put right to the one it says
+    was taken on ("Manchester: we're booked into Hotel Brooklyn, better rate and van parking",
+    then "We're no longer at Hotel Brooklyn - they overbooked, so everyone's moved to Motel One
+    Piccadilly": "… booked into Motel One Piccadilly, …"; "… going with Nationwide instead of
+    Halifax"), or None: the gone name is said once in the older text, as a value (after the
+    text's first word, no word of a longer name), the new one not at all, and the note names
+    one new name only after a word of moving. Someone who takes over a round of work from
+    another ("Kerry Osei has taken over reception from Dawn") puts right the one named, said
+    first or in full ("Jade Morris covers Saturdays"), where the older text says the work."""
+    if "?" in new_text or cw.intended(new_text):
+        return None
+    handed = _HANDED_OVER_RE.match(new_text)
+    if handed is not None:
+        gone, taken = {handed.group("a")}, {handed.group("n")}
+    else:
+        gone = {m.group("a") or m.group("b") for m in _NAME_GONE_RE.finditer(new_text)}
+        taken = {m.group("n") for m in _NAME_TAKEN_RE.finditer(new_text)} - gone
+    if len(gone) != 1 or len(taken) != 1:
+        return None
+    ((was,), (now,)) = (tuple(gone), tuple(taken))
+    if now in old_text or was in now or now in was:
+        return None
+    # a person named first stands for their name in full ("Jade" for "Jade Morris")
+    full = r"(?: [A-Z][\w'’-]+)?" if handed is not None and " " not in was else ""
+    at = list(re.finditer(rf"(?<![\w'’-]){re.escape(was)}{full}(?![\w'’-])", old_text))
+    if len(at) != 1 or (handed is None and not old_text[: at[0].start()].strip(" :")):
+        return None  # the entry's subject is no value put right (one who did the work is)
+    start, end = at[0].span()
+    if re.match(r" [A-Z]", old_text[end:]) or re.search(r"[A-Z][\w'’-]* $", old_text[:start]):
+        return None  # a word of a longer name ("Hotel Brooklyn Annexe")
+    if handed is None and _told_of_it(old_text, end):
+        return None  # what the rest of the entry tells is of the one gone
+    if handed is not None:
+        # the work handed over is said in the clause that names who did it: "Jade Morris
+        # covers Saturdays" for "the Saturday walks" (not "Jade does the Monday accounts")
+        clause = re.split(r"[,;]\s+|\s[-–—]\s", old_text[start:])[0]
+        said = {lemma(t.lower()) for t in tokens(old_text[:start].rsplit(",", 1)[-1] + clause)}
+        what = [t for t in tokens(handed.group("what")) if t.lower() not in cw.STOP]
+        if not any(said_loosely(lemma(t.lower()), said) for t in what if not t[:1].isdigit()):
+            return None
+    return old_text[:start] + now + old_text[end:]
+
+
+def restated_clock_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one time of day put right, when the newer note says the same
+    thing again with another time and no day ("King Tut's load-in on Sat 26 Sep is 15:30",
+    then "Load-in at King Tut's is now 13:50": "… on Sat 26 Sep is 13:50"), or None, on the
+    terms of :func:`restated_day_put_right`: every word of the note but its time is said in the
+    older text, RESTATED_SHARED content words at least, and each text gives one time."""
+    if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
+        return None
+    if _days_said(old_text, new_text)[1]:
+        return None  # a day too: restated_day_put_right reads it
+    olds, news = list(_CLOCK_TIME_RE.finditer(old_text)), list(_CLOCK_TIME_RE.finditer(new_text))
+    if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
+        return None
+    if _RANGE_END_RE.search(old_text, 0, olds[0].start()) or "-" in old_text[olds[0].end() :][:2]:
+        return None  # "9:00-17:00": one end of a range is no time of its own
+    told = new_text[: news[0].start()] + " " + new_text[news[0].end() :]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    words = [t for t in tokens(told) if t.lower() not in cw.STOP and not _when_word(t)]
+    if any(_digit(t) for t in tokens(told)) or not all(
+        said_loosely(lemma(t.lower()), said) for t in words
+    ):
+        return None  # "Doors at King Tut's are 19:00" is no new load-in
+    if len(_content(told) & _content(old_text)) < RESTATED_SHARED:
+        return None
+    at = olds[0]
+    return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
 
 
 def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
@@ -3030,9 +3126,14 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
 _CORRECTED_SHAPES = (
     DATE_SAID_RE,
     _CLOCK_TIME_RE,
+    # a code of two parts, letters and digits in the first: a plate ("KX19 PML"), a postcode
+    # ("LS6 4QT")
+    re.compile(r"(?<![\w-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,5} (?=\d*[A-Z])[A-Z\d]{2,4}(?![\w-])"),
     re.compile(r"(?<![\w-])[A-Z]{1,4}-?\d{2,6}(?![\w-])"),
     re.compile(r"[£$€]\d+(?:,\d{3})*(?:\.\d{2})?(?![\d,.]?\d)"),
 )
+# an amount of a unit: "8 cubic metres", "40 chairs" (the unit is the word after it)
+_AMOUNT_OF_RE = re.compile(r"(?<![\w.,:/£$€-])(\d+(?:\.\d+)?)\s+([a-z]{3,})\b")
 
 
 def correction_put_right(new_text: str, old_text: str) -> str | None:
@@ -3048,7 +3149,7 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     m = lexical.LABEL_RE.match(new_text)  # "Correction: our flight is TP1337, …"
     if m is None or not m.group(1):
         return None
-    told = lexical.sentences(new_text[m.end() :])
+    told = lexical.sentences(cw.RESOLVED_RE.sub("", new_text[m.end() :]))
     first = told[0] if told else ""
     said = {t.lower() for t in tokens(old_text)}
     places: list[tuple[int, int, str]] = []
@@ -3061,6 +3162,22 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
         ):
             places.append((*olds[0].span(), news[0].group(0).rstrip(".")))
         first = rx.sub(" ", first)
+    # an amount of the one unit each gives once: "is 8 cubic metres" for "delivering 6 cubic
+    # metres of compost" (not a unit that is a month: dates are read above)
+    for number, unit in [] if cw.intended(first) else _AMOUNT_OF_RE.findall(first):
+        key = lemma(unit)
+        olds = [m for m in _AMOUNT_OF_RE.finditer(old_text) if lemma(m.group(2)) == key]
+        news = [n for n, u in _AMOUNT_OF_RE.findall(first) if lemma(u) == key]
+        if (
+            len(olds) == 1
+            and len(news) == 1
+            and olds[0].group(1) != number
+            and not any(a <= olds[0].start(1) < b for a, b, _v in places)
+        ):
+            places.append((*olds[0].span(1), number))
+            # the unit is no word of the thing corrected ("the sand order is 2 cubic metres"
+            # is none of the compost's)
+            first = re.sub(rf"\b{re.escape(number)}\s+(?:[a-z]+\s+)?[a-z]+", " ", first)
     if not places:
         return None
     words = [t for t in tokens(first) if not _digit(t) and not _when_word(t)]
@@ -3177,14 +3294,16 @@ _HER_NUMBER_RE = re.compile(
 # a person's own new number: "a new cell number", "her new mobile", "new phone number" (not
 # "the new sales line", a second number of one firm)
 _NEW_NUMBER_RE = re.compile(
-    r"\bnew (?:(?:cell|mobile|phone|home|work|personal)\s+)?(?:number|phone|mobile|cell)\b", re.I
+    r"\bnew (?:(?:cell|mobile|phone|home|work|personal|direct|office)\s+)?(?:number|phone|"
+    r"mobile|cell|line|landline|dial)\b",
+    re.I,
 )
 
 
 # a person's own number said as it is now: "Grace O'Neill's mobile is 07700 900456"
 _OWN_NUMBER_RE = re.compile(
-    r"\b([A-Z][\w-]+(?: [A-Z][\w'’-]+)?)['’]s (?:(?:cell|mobile|phone|home|work)\s+)?"
-    r"(?:number|phone|mobile|cell)(?: number)? is\b"
+    r"\b([A-Z][\w-]+(?: [A-Z][\w'’-]+)?)['’]s (?:(?:cell|mobile|phone|home|work|direct|office)\s+)?"
+    r"(?:number|phone|mobile|cell|line|landline)(?: number)? is\b"
 )
 
 

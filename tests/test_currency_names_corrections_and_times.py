@@ -1,0 +1,116 @@
+"""Four replayed scenarios (a community garden's secretary, a conveyancing secretary, a band's
+tour manager, a dog-walking business): changes that stood beside the value they replaced.
+
+- "Gareth Pryce has a new direct line: 01632 960775" for "… phone 01632 960418": a direct line
+  is a phone number;
+- "Correction: the van reg is KX19 PLM, I had the last two letters the wrong way round" and
+  "Correction: the Ridgeway compost order is 8 cubic metres": a correction that does not
+  quote the wrong value puts right the one value of its shape (a plate, an amount of a unit);
+- "Overnight sitting is £50 a night" for "Overnight pet-sitting is £45 a night": a word of a
+  hyphened one is said in it;
+- "Load-in at King Tut's is now 13:50" for "King Tut's load-in on Sat 26 Sep is 15:30": a time
+  said again with no day;
+- "We're no longer at Hotel Brooklyn - …, so everyone's moved to Motel One Piccadilly", "Greaves
+  are going with Nationwide instead of Halifax": the name gone put right to the one taken on;
+- "Kerry Osei has taken over reception from Dawn", "Connor Blake is taking over the Saturday
+  walks from Jade": who did the work put right, where the entry says the work.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import currency
+from agent_sleep.core import notes
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Gareth Pryce is the council allotments officer, phone 01632 960418.",
+         "Gareth Pryce has a new direct line: 01632 960775.",
+         "Gareth Pryce is the council allotments officer, phone 01632 960775."),
+        ("The van is a white Ford Transit Connect, reg KX19 PML.",
+         "Correction: the van reg is KX19 PLM, I had the last two letters the wrong way round.",
+         "The van is a white Ford Transit Connect, reg KX19 PLM."),
+        ("Ridgeway Green Waste are delivering 6 cubic metres of compost on Wed 23 Sept.",
+         "Correction: the Ridgeway compost order is 8 cubic metres - I misread the quote "
+         "yesterday (2026-09-10).",
+         "Ridgeway Green Waste are delivering 8 cubic metres of compost on Wed 23 Sept."),
+        ("Overnight pet-sitting is £45 a night.",
+         "Overnight sitting is £50 a night.",
+         "Overnight pet-sitting is £50 a night."),
+        ("King Tut's load-in on Sat 26 Sep is 15:30.",
+         "Load-in at King Tut's is now 13:50.",
+         "King Tut's load-in on Sat 26 Sep is 13:50."),
+        ("Manchester: we're booked into Hotel Brooklyn instead of the Premier Inn, van parking.",
+         "We're no longer at Hotel Brooklyn - they overbooked, so everyone's moved to Motel One "
+         "Piccadilly.",
+         "Manchester: we're booked into Motel One Piccadilly instead of the Premier Inn, van "
+         "parking."),
+        ("Greaves purchase with Halifax, mortgage offer due.",
+         "Greaves are going with Nationwide instead of Halifax - better rate.",
+         "Greaves purchase with Nationwide, mortgage offer due."),
+        ("Dawn on reception signs for the post and keeps the deeds room key.",
+         "Kerry Osei has taken over reception from Dawn, so the post and the deeds room key go "
+         "to Kerry.",
+         "Kerry Osei on reception signs for the post and keeps the deeds room key."),
+        ("Rota this term: Aisha Khan does the weekday mornings, I do afternoons, Jade Morris "
+         "covers Saturdays.",
+         "Connor Blake is taking over the Saturday walks from Jade as of this weekend.",
+         "Rota this term: Aisha Khan does the weekday mornings, I do afternoons, Connor Blake "
+         "covers Saturdays."),
+    ],
+)  # fmt: skip
+def test_the_value_is_put_right_in_place(old: str, new: str, expected: str) -> None:
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another time of the same place
+        ("King Tut's load-in on Sat 26 Sep is 15:30.", "Doors at King Tut's are 19:00."),
+        # one end of a range is no time of its own
+        ("Reception is staffed 9:00-17:00.", "Reception is staffed from 8:30."),
+        # the name gone is what the entry is about, not its value
+        ("Hotel Brooklyn has van parking round the back.",
+         "We're no longer at Hotel Brooklyn - they overbooked, so everyone's moved to Motel One "
+         "Piccadilly."),
+        # the work taken over is not what the one named does there
+        ("Jade Morris does the Monday accounts.",
+         "Connor Blake is taking over the Saturday walks from Jade as of this weekend."),
+        # a correction of one thing is none of another that shares no word with it
+        ("Ridgeway Green Waste are delivering 6 cubic metres of compost on Wed 23 Sept.",
+         "Correction: the sand order is 2 cubic metres."),
+    ],
+)  # fmt: skip
+def test_what_the_readings_leave_alone(old: str, new: str) -> None:
+    assert rewritten(("W", old), ("W", new)) in (None, new) or old in str(
+        rewritten(("W", old), ("W", new))
+    )
+    assert currency.restated_clock_put_right(new, old) is None
+    assert currency.named_swap_put_right(new, old) is None
+    assert currency.correction_put_right(new, old) is None
+
+
+def test_a_hedged_correction_puts_no_amount_right() -> None:
+    old = "Ridgeway Green Waste are delivering 6 cubic metres of compost on Wed 23 Sept."
+    new = "Correction: the Ridgeway compost order might be 8 cubic metres."
+    assert currency.correction_put_right(new, old) is None
+
+
+def test_a_new_direct_line_replaces_the_number_through_two_nights(ws: Path) -> None:
+    old = "Gareth Pryce is the council allotments officer, phone 01632 960418."
+    new = "Gareth Pryce has a new direct line: 01632 960775."
+    for text, day in ((old, dt.datetime(2026, 9, 14, 10)), (new, dt.datetime(2026, 9, 21, 10))):
+        micro_rest(text, "W", workspace=ws, when=day)
+        sleep_cycle(ws, provider="offline", now=day.replace(hour=23))
+    current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+    assert old.replace("01632 960418", "01632 960775") in current
+    assert not any("960418" in t for t in current)
