@@ -251,7 +251,7 @@ MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in 
 # (2026-09-28)"
 _STARTS = re.compile(
     r"(?:\b(?:from|since|starting|starts|started|as of|effective|beginning|begins|began|"
-    r"commencing)\s+(?:(?:the|today|tomorrow|next week|next month|"
+    r"commencing)\s+(?:(?:the|today|tomorrow|(?:this|next) (?:week|month)|"
     r"(?:(?:this|next|the coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
     r"|\b(?:instead of|rather than)\s+(?:[\w:.]+\s+){0,2})\(?$",
     re.I,
