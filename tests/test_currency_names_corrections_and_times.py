@@ -14,6 +14,13 @@ tour manager, a dog-walking business): changes that stood beside the value they 
   are going with Nationwide instead of Halifax": the name gone put right to the one taken on;
 - "Kerry Osei has taken over reception from Dawn", "Connor Blake is taking over the Saturday
   walks from Jade": who did the work put right, where the entry says the work.
+
+A role handed to someone else, told in the ways people tell it ("Our new cleaner is Dorota
+Nowak" for "Marta Kowalski does our cleaning", "Rosa Delgado started today as our hygienist",
+"Tom Reilly is acting practice manager", "Kofi Mensah takes over as gaffer" for "Gaffer is
+Tomasz Wren", "Kwame Osei has taken over Crew B" for "Darren Pike leads Crew B"): the role's
+words read without how it is held ("new", "acting", "does our …") and the endings of their
+forms ("cleaning", "cleaner").
 """
 
 from __future__ import annotations
@@ -114,3 +121,53 @@ def test_a_new_direct_line_replaces_the_number_through_two_nights(ws: Path) -> N
     current = [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
     assert old.replace("01632 960418", "01632 960775") in current
     assert not any("960418" in t for t in current)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Marta Kowalski does our cleaning, Tuesday and Friday evenings, £15 an hour.",
+         "Our new cleaner is Dorota Nowak, starting next Tuesday; Marta is retiring."),
+        ("Priya Shah teaches the Tuesday 18:30 vinyasa flow.",
+         "Leo Marsh now teaches the Tuesday 18:30 vinyasa; Priya is off on maternity leave."),
+        ("Darren Pike leads Crew B.",
+         "Kwame Osei has taken over Crew B. Darren has gone to the Leeds depot."),
+        ("Kwame Osei has taken over Crew B. Darren has gone to the Leeds depot.",
+         "Sunita Rai is the new Crew B lead; Kwame has moved over to run the storage side."),
+        ("Margaret Doyle leads the Friday shift; she opens up at 9.",
+         "Friday shift lead is Lucy Brennan from this week (week of 2026-09-28); Kwame's going "
+         "over to the warehouse team."),
+        ("Gaffer is Tomasz Wren, bringing his own best boy.",
+         "Kofi Mensah takes over as gaffer from today (2026-09-15). Tomasz had to leave for a "
+         "family emergency."),
+        ("Gaffer is Tomasz Wren, bringing his own best boy.",
+         "Kofi Mensah replaced Tomasz Wren as gaffer."),
+        ("Gemma Hart is the hygienist, in on Tuesdays and Thursdays.",
+         "Rosa Delgado started today (2026-09-08) as our hygienist, taking over Gemma's "
+         "patients."),
+        ("Helen Brooks is the practice manager - she signs off the rota.",
+         "Tom Reilly is acting practice manager from today while we recruit; Helen has gone."),
+        ("Tom Reilly is acting practice manager from today while we recruit; Helen has gone.",
+         "Priya Shah started today as practice manager."),
+    ],
+)  # fmt: skip
+def test_a_role_handed_to_someone_else_replaces_its_holder(old: str, new: str) -> None:
+    assert currency.role_holder_put_right(new, old) == new
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Darren Pike leads Crew B.", "Sunita Rai leads Crew A."),  # another crew
+        ("Priya Shah teaches the Tuesday 18:30 vinyasa flow.",
+         "Leo Marsh teaches the Thursday 18:30 vinyasa flow."),  # another class
+        # two may clean: with no word of a new holder, one more
+        ("Marta Kowalski does our cleaning.", "Dorota Nowak does our cleaning."),
+        # a bare role is a role only where a note says it was taken over
+        ("Cake is Victoria sponge.", "Kofi Mensah takes over as gaffer from today."),
+        ("Gemma Hart is the hygienist.", "Rosa Delgado started today as our receptionist."),
+    ],
+)  # fmt: skip
+def test_another_role_or_a_second_holder_replaces_no_one(old: str, new: str) -> None:
+    assert currency.role_holder_put_right(new, old) is None

@@ -2951,8 +2951,19 @@ _HOLDER_DOES_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
     r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|"
     r"(?:is\s+taking|has\s+taken|took|takes)\s+over)\s+"
-    r"(?P<role>(?:the|our)\s+[\w'’ -]+?|[A-Z][\w'’-]*['’]s\s+[\w'’ -]+?|"
-    rf"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\s+[\w'’ -]+?){_ROLE_END}"
+    r"(?P<role>(?:the|our)\s+[\w'’: -]+?|[A-Z][\w'’-]*['’]s\s+[\w'’: -]+?|"
+    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\s+[\w'’: -]+?|"
+    # a group named: "leads Crew B", "has taken over Crew B"
+    rf"[A-Z][a-z][\w'’-]*\s+(?:[A-Z0-9]{{1,3}}|[A-Z][a-z][\w'’-]*)){_ROLE_END}"
+)
+# someone new in a role: "Rosa Delgado started today as our hygienist", "Kofi Mensah replaced
+# Tomasz Wren as gaffer"
+_STARTED_AS_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+)?"
+    r"(?:started|starts|is\s+starting|joined(?:\s+us)?|replaced\s+[A-Z][\w'’-]+"
+    r"(?:\s+[A-Z][\w'’-]+)?|is\s+replacing\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)"
+    r"(?:\s+(?:today|this\s+week|on\s+\w+))?(?:\s+\(\d{4}-\d{2}-\d{2}\))?\s+as\s+"
+    rf"(?:the\s+|our\s+|a\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
 )
 _TAKING_OVER_RE = re.compile(r"\b(?:taking|taken|took|takes)\s+over\b")
 
@@ -2963,25 +2974,34 @@ _SHARED_ROLE_RES = (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DO
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _role_held(text: str) -> tuple[str, str, bool] | None:
+def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     """(who, role, shared) of a text that opens saying who holds a role, the role lemmatised;
     who owns a thing too ("Priya Nair owns payments_ingest", "payments_ingest owner: Tomasz
     Kowal"), or does a round of work ("Tomasz does Dad's morning visits": the role "doing …").
-    ``shared``: said a way that more than one may hold it (:data:`_SHARED_ROLE_RES`)."""
-    for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE,
-               _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE):  # fmt: skip
+    ``shared``: said a way that more than one may hold it (:data:`_SHARED_ROLE_RES`).
+    ``loose``: a role named bare is any word, not only one of :data:`_HELD_ROLES` ("Gaffer is
+    Tomasz Wren", read where another note says someone took that role over)."""
+    for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
+               _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
+               _DONE_BY_RE):  # fmt: skip
         m = rx.match(text)
         who = (
             [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
         )
         if who and who[0].lower() not in cw.STOP:
             words = [lemma(t.lower()) for t in tokens(m.group("role"))]
-            if rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE) and (
-                words[-1] not in _HELD_ROLES
+            if (
+                rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE)
+                and words[-1] not in _HELD_ROLES
+                and not loose
             ):
                 continue  # "Cake is Victoria sponge", "Tom is very tired": no role
             if rx in (_HOLDER_DOES_RE, _DONE_BY_RE):  # "does", "is taking over", "is run by"
+                # who leads, coaches or teaches it is its lead, coach or teacher
+                verb = m.groupdict().get("verb") or ""
+                agent = _AGENT_OF.get(verb.split()[0].lower(), "") if verb else ""
                 words = ["doing", *(w for w in words if w not in ("the", "our"))]
+                words += [agent] if agent else []
             return m.group("who"), " ".join(words), rx in _SHARED_ROLE_RES
     for rx in _OWNER_RES:
         m = rx.match(text)
@@ -3000,14 +3020,55 @@ _OWNER_RES = (
 )
 
 
+_AGENT_OF = {"leads": "lead", "coaches": "coach", "teaches": "teacher", "runs": "runner"}
+# words of a role that say how it is held, not which role: "the new cleaner", "acting practice
+# manager", "does our cleaning"
+_HOLDING_WORDS = frozenset({"the", "our", "new", "act", "acting", "interim", "doing", "a"})
+# a word that tells a role changed hands: "our new cleaner", "acting practice manager from
+# today", "started as", "replaced …"
+_NEW_HOLDER_RE = re.compile(
+    r"\b(?:new|acting|interim|started|starts|starting|joined|replac\w*|instead of|"
+    r"from (?:today|this week|now on|(?:this |next )?(?:mon|tues|wednes|thurs|fri|satur|sun)day))"
+    r"\b",
+    re.I,
+)
+
+
+def _role_key(role: str) -> frozenset[str]:
+    """The words of a role, each without the ending of its form ("cleaning", "cleaner":
+    "clean"), less those that say how it is held (:data:`_HOLDING_WORDS`)."""
+    return frozenset(_root(w) or w for w in role.split() if w not in _HOLDING_WORDS)
+
+
+def _roles_alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two role keys name one role: the same words, or one's all said in the other,
+    two words at least, and the rest words of a role ("Tuesday 18:30 vinyasa" of "Tuesday
+    18:30 vinyasa flow", "Crew B" of "Crew B lead"; not "crew" of "crew b": a label)."""
+    if a == b:
+        return bool(a)
+    small, big = sorted((a, b), key=len)
+    return (
+        small < big
+        and (len(small) >= 2 or any(len(w) > 1 and not _digit(w) for w in small))
+        and all(len(w) > 2 and w.isalpha() for w in big - small)
+    )
+
+
 def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     """The newer note, when it tells that someone else holds the role the older text opens
-    giving its holder of, word for word ("Dana Whitfield is the platform engineering manager;
-    Sev1 escalations go to her", then "Luis Ortega is the platform engineering manager; Sev1
-    escalations go to him"), or None: a role said with "the" or "our" has one holder, and the
-    two holders share no word. What the older text says more is of its holder, and goes."""
+    giving its holder of ("Dana Whitfield is the platform engineering manager; Sev1
+    escalations go to her", then "Luis Ortega is the platform engineering manager; Sev1
+    escalations go to him"; "Marta Kowalski does our cleaning", then "Our new cleaner is
+    Dorota Nowak"), or None: the roles' words alike (:func:`_roles_alike`), a role said with
+    "the" or "our" has one holder, and the two holders share no word. What the older text says
+    more is of its holder, and goes."""
     new, old = _role_held(new_text), _role_held(old_text)
-    if new is None or old is None or new[1] != old[1] or "?" in new_text:
+    if old is None and (_TOOK_OVER_ROLE_RE.match(new_text) or _STARTED_AS_RE.match(new_text)):
+        old = _role_held(old_text, loose=True)  # "Gaffer is Tomasz Wren", for "… takes over
+        # as gaffer": the role is what the note says was taken over
+    if new is None or old is None or "?" in new_text:
+        return None
+    if not _roles_alike(_role_key(new[1]), _role_key(old[1])):
         return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
@@ -3016,6 +3077,7 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         and old[2]
         and not cw.found(cw.CHANGE_RE, new_text)
         and not _TAKING_OVER_RE.search(new_text)
+        and not _NEW_HOLDER_RE.search(new_text)
     ):
         return None  # two may do one round of work ("Aisha does Dad's morning visits"), or
         # hold a role said with no article ("Tom is team lead"); one "now" does it in place
