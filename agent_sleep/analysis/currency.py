@@ -1872,6 +1872,31 @@ def _numbered_apart(new_text: str, old_text: str) -> bool:
     return any(not new[w] & old[w] for w in new.keys() & old.keys())
 
 
+def _day_name(word: str) -> bool:
+    """A month or a weekday, in full or short ("Oct", "Wed")."""
+    low = word.strip().lower().rstrip(".,;:")
+    return (
+        low in temporal.MONTHS
+        or low in temporal.SHORT_MONTHS
+        or (low in temporal.WEEKDAYS or low in temporal.SHORT_WEEKDAYS)
+    )
+
+
+def numbered_apart(new_text: str, old_text: str) -> bool:
+    """:func:`_numbered_apart` of the things each names by a number, not said as where
+    something is ("moved into Unit 11" gives a place, it names no other thing)."""
+
+    def unplaced(text: str) -> str:  # a month's day is a day ("October 16"), no label
+        return "".join(
+            " "
+            if _PLACED_BEFORE_RE.search(text, 0, m.start()) or _day_name(m.group(0))
+            else m.group(0)
+            for m in re.finditer(r"\S+\s*|\s+", text)
+        )
+
+    return _numbered_apart(unplaced(new_text), unplaced(old_text))
+
+
 def _makes_apart(new_text: str, old_text: str) -> bool:
     """Whether each text names, past its first word, something capitalised the other does not
     say."""

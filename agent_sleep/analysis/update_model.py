@@ -139,6 +139,14 @@ _TASK_RE = re.compile(
     re.I,
 )
 
+# whom a price or a rule is for, of a group apart: "for under-18s", "for members"
+_FOR_WHOM_RE = re.compile(
+    r"\bfor (?:the )?(?:under|over)[- ]?\d+s?\b|\bfor (?:the )?(?:children|kids|students|members|"
+    r"non-members|juniors|seniors|pensioners|adults|concessions|new patients|new members|"
+    r"first-timers|beginners|staff|volunteers|groups)\b",
+    re.I,
+)
+
 # a condition: what follows has not happened
 _IF_RE = re.compile(r"\b(?:if|unless|in case|whether|should (?:the|we|she|he|they|it))\b", re.I)
 
@@ -315,6 +323,20 @@ def last_word(
     ):  # fmt: skip
         return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
         # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
+    if (
+        fresh
+        and _amount_kinds(fresh) == {"count"}
+        and all(_amount_kinds({v}) for v in fresh)
+        and any(not c._digit(v) for v in gone)
+        and "count" not in _amount_kinds(gone)
+    ):
+        return verdict  # a count is no new name, place or day: "Hygiene appointments are 30
+        # minutes, 45 for a new patient" for "Appointments … are kept in Dentally", "Retreat: 9
+        # of the 14 places are booked" for the retreat's venue and days
+    if c.numbered_apart(new_text, old_text):
+        return verdict  # "NHS Band 2 is £75.30" is no new Band 1 charge; "Van 2 is …" no van 3
+    if _FOR_WHOM_RE.search(new_text) and not _FOR_WHOM_RE.search(old_text):
+        return verdict  # "A private exam for under-18s is £18" is no new adult fee
     if _day_for_a_name(*_owners_dropped(fresh, gone)) or _day_for_a_time(fresh, gone):
         return verdict  # a day is no new name: "Maya's orthodontist review at Smile Studio is
         # on 20 October at 4:10pm" for "Maya's orthodontist is Dr Farouk at Smile Studio"
