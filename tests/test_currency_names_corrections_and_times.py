@@ -199,3 +199,30 @@ def test_a_day_of_a_month_is_no_numbered_thing() -> None:
     assert not currency.numbered_apart(new, old)
     assert currency.numbered_apart("NHS Band 2 is £75.30.", "NHS Band 1 charge is £27.40.")
     assert not currency.numbered_apart("Hire fleet has moved into Unit 11.", "Fleet: Unit 4.")
+
+
+def test_a_new_number_of_a_thing_is_put_right_in_its_sentence() -> None:
+    """A sailing club's replay: "The harbour office has a new number" took the whole entry,
+    and the harbour master's name with it, out of current knowledge."""
+    old = "Harbour master is Ian Doughty. Harbour office line 01621 854310, staffed 8 till 4."
+    new = "The harbour office has a new number: 01621 859047, same hours."
+    assert rewritten(("W", old), ("W", new)) == old.replace("01621 854310", "01621 859047")
+    # a new number of another line is none of the main number's (a dental practice's replay)
+    main = "Main practice number is 0161 445 2290."
+    line = "The out-of-hours emergency line has a new number: 0161 496 0958."
+    assert currency.number_of_another(line, main)
+    assert rewritten(("W", main), ("W", line)) is None
+    assert not currency.number_of_another("Gareth Pryce has a new number: 01632 960775.", old)
+
+
+def test_a_thing_moved_to_a_named_place_keeps_the_rest_of_its_entry() -> None:
+    old = "Annual dinner: Saturday 21 November at the Anchor Hotel. Rob paid the £250 deposit."
+    new = (
+        "Annual dinner moved to Heybridge Golf Club; the Anchor Hotel double-booked its function "
+        "room."
+    )
+    assert rewritten(("W", old), ("W", new)) == (
+        "Annual dinner: Saturday 21 November at Heybridge Golf Club. Rob paid the £250 deposit."
+    )
+    # someone moved is no thing moved: where Tom works stays
+    assert currency.moved_place_put_right("Tom moved to Berlin.", "Tom works at Google.") is None

@@ -2908,6 +2908,15 @@ _HELD_PLACE_RE = re.compile(
 )
 
 
+# a thing moved to a place with a name: "Annual dinner moved to Heybridge Golf Club"
+_MOVED_NAMED_RE = re.compile(
+    r"^\s*(?P<what>[^.;:!?]+?)\s+(?:have\s+|has\s+|is\s+|was\s+)?(?:moved|relocated|"
+    rf"switched)\s+(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_NAME})"
+)
+# where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
+_AT_NAMED_RE = re.compile(rf"\b(?:at|in)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
+
+
 def moved_place_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its place put right, when the newer note tells the thing it opens
     with moved to another place said in lower case ("Committee meetings are held in the school
@@ -2915,6 +2924,8 @@ def moved_place_put_right(new_text: str, old_text: str) -> str | None:
     music room at 7pm"), or None: every word of what moved is said before the entry's place,
     which it gives once."""
     m = _MOVED_PLACE_RE.match(new_text)
+    if m is None and "?" not in new_text:
+        return _moved_named_place(new_text, old_text)
     if m is None or "?" in new_text:
         return None
     places = list(_HELD_PLACE_RE.finditer(old_text))
@@ -2932,6 +2943,32 @@ def moved_place_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "The staff meeting moved to the hall" is nothing of the committee's
     at = places[0].span("place")
     return old_text[: at[0]] + new_place + old_text[at[1] :]
+
+
+def _moved_named_place(new_text: str, old_text: str) -> str | None:
+    """:func:`moved_place_put_right` for a place with a name ("Annual dinner: Saturday 21
+    November at the Anchor Hotel. Rob paid the £250 deposit.", then "Annual dinner moved to
+    Heybridge Golf Club; …": "… at Heybridge Golf Club. Rob paid …"): what moved is a thing
+    (a word in lower case; "Tom moved to Berlin" is no new employer of "Tom works at Google"),
+    all said before the one named place the entry gives after "at" or "in"."""
+    m = _MOVED_NAMED_RE.match(new_text)
+    if m is None or cw.intended(new_text):
+        return None
+    words = [t for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
+    if not any(t[:1].islower() for t in words):
+        return None
+    places = list(_AT_NAMED_RE.finditer(old_text))
+    new_place = m.group("place")
+    if len(places) != 1 or new_place.lower() in old_text.lower():
+        return None
+    what = {lemma(t.lower()) for t in words}
+    before = {lemma(t.lower()) for t in tokens(old_text[: places[0].start()])}
+    if not what <= before:
+        return None
+    if _day_name(places[0].group("place").split()[0]):
+        return None  # "in October" is a time
+    start = places[0].start("art") if places[0].group("art") else places[0].start("place")
+    return old_text[:start] + (m.group("art") or "") + new_place + old_text[places[0].end() :]
 
 
 # who holds a role, one to a role: "Dana Whitfield is the platform engineering manager",
@@ -3426,9 +3463,45 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
             if t[:1].isupper() and t.lower() not in cw.STOP and t.lower() not in TITLES
         }
 
-    if not names(new_text) & names(old_text):
+    if not names(new_text) & names(old_text) and not _number_of_said(new_text, old_text, old):
         return None
     return old_text.replace(old, new)
+
+
+def number_of_another(new_text: str, old_text: str) -> bool:
+    """Whether the newer note gives a new phone number of a thing the older text, which gives
+    one, does not say ("The out-of-hours emergency line has a new number: …" is no new "Main
+    practice number is …")."""
+    m = _NEW_NUMBER_RE.search(new_text)
+    if m is None:
+        return False
+    fresh, gone = _numbers_apart(new_text, old_text)
+    if len(fresh) != 1 or not any(sum(ch.isdigit() for ch in g) >= 7 for g in gone):
+        return False
+    what = [
+        lemma(t.lower())
+        for t in tokens(new_text[: m.start()])
+        if t.lower() not in cw.STOP and not _digit(t) and t.lower() not in ("has", "have", "got")
+    ]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    return bool(what) and not all(said_loosely(w, said) for w in what)
+
+
+def _number_of_said(new_text: str, old_text: str, old: str) -> bool:
+    """Whether what the newer note says has a new number ("The harbour office has a new
+    number: …") is all said in the older text's sentence that gives the number ("Harbour office
+    line 01621 854310, staffed 8 till 4")."""
+    m = _NEW_NUMBER_RE.search(new_text)
+    if m is None:
+        return False
+    what = [
+        lemma(t.lower())
+        for t in tokens(new_text[: m.start()])
+        if t.lower() not in cw.STOP and not _digit(t) and t.lower() not in ("has", "have", "got")
+    ]
+    sentence = next((x for x in lexical.sentences(old_text) if old in x), old_text)
+    said = {lemma(t.lower()) for t in tokens(sentence)}
+    return bool(what) and all(w in said for w in what)
 
 
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -203,6 +203,9 @@ def supersedes(
                 if rank > best:
                     hit, best, hit_text = ref, rank, number
                 continue
+            if currency.number_of_another(text, old_text):
+                continue  # "The out-of-hours emergency line has a new number" is no new
+                # main practice number
             # the entry put right in place by what the note tells of the one thing it gives
             # (_PUT_RIGHT: a release done, another provider taken on, a day moved), never an
             # entry of a type the reading may not rewrite
