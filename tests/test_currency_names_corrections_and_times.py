@@ -227,3 +227,20 @@ def test_a_thing_moved_to_a_named_place_keeps_the_rest_of_its_entry() -> None:
     )
     # someone moved is no thing moved: where Tom works stays
     assert currency.moved_place_put_right("Tom moved to Berlin.", "Tom works at Google.") is None
+
+
+def test_a_day_pushed_back_again_puts_right_the_day_it_was_pushed_to() -> None:
+    """A sailing club's replay: the second postponement stood beside the first, whose entry
+    names two days (the one it could not be, the one it moved to)."""
+    old = (
+        "Harbourside Marine can't take Tern tomorrow (2026-09-23) - service pushed back to 2 "
+        "October."
+    )
+    new = (
+        "Tern's service pushed back again, now 14 October - Harbourside are waiting on a water "
+        "pump."
+    )
+    assert currency.moved_day_put_right(new, old) == old.replace("2 October", "14 October")
+    # the day of another thing is not put right
+    other = "Dinghy training moved to 2 October; Tern's service is on 23 September."
+    assert currency.moved_day_put_right(new, other) is None

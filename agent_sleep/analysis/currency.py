@@ -2434,8 +2434,16 @@ _DAY_MOVED_RE = re.compile(
     r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
     r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
-    r"|moved|postponed|rescheduled|delayed|shifted|changed),?\s+(?:to|until|till)"
+    r"|moved|postponed|rescheduled|delayed|shifted|changed),?\s+(?:to|until|till|now)"
     r"\s+(?=\S)",
+    re.I,
+)
+
+
+# what a day moved to follows: "pushed back to ", "moved to "
+_MOVED_TO_BEFORE_RE = re.compile(
+    r"\b(?:pushed|put|moved|brought)\s+(?:back|forward|out)(?:\s+\w+)?\s+(?:to|until)\s+$|"
+    r"\b(?:moved|postponed|rescheduled|delayed)\s+(?:to|until)\s+$",
     re.I,
 )
 
@@ -2461,7 +2469,7 @@ def _same_day(a: str, b: str) -> bool:
 _DAY_ROLE = frozenset(
     (  # noqa: SIM905
         "deadline date day due the a an our their its his her my have has had will is are was "
-        "were been"
+        "were been again further once more"
     ).split()
 )
 # the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
@@ -2552,6 +2560,9 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     if m is None:
         return None
     olds, news = _days_said(old_text, new_text)
+    if len(olds) > 1:  # the day the older text says it moved to: "can't take Tern tomorrow
+        # (2026-09-23) - service pushed back to 2 October"
+        olds = [d for d in olds if _MOVED_TO_BEFORE_RE.search(old_text, 0, d.start())]
     if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
         return None
     if _same_day(olds[0].group(0), news[0].group(0)):
