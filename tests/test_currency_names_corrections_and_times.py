@@ -244,3 +244,12 @@ def test_a_day_pushed_back_again_puts_right_the_day_it_was_pushed_to() -> None:
     # the day of another thing is not put right
     other = "Dinghy training moved to 2 October; Tern's service is on 23 September."
     assert currency.moved_day_put_right(new, other) is None
+
+
+def test_a_role_of_one_word_is_no_part_of_a_longer_one() -> None:
+    """A film's replay: "Council film office contact is Gail Pruitt" took the place of "The
+    film is Saltmarsh, a Tidewater Pictures production" ("film" is no role of hers)."""
+    old = "The film is Saltmarsh, a Tidewater Pictures production."
+    new = "Council film office contact is Gail Pruitt, 0161 555 0198."
+    assert currency.role_holder_put_right(new, old) is None
+    assert rewritten(("W", old), ("W", new)) is None

@@ -3115,14 +3115,16 @@ def _role_key(role: str) -> frozenset[str]:
 
 def _roles_alike(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether two role keys name one role: the same words, or one's all said in the other,
-    two words at least, and the rest words of a role ("Tuesday 18:30 vinyasa" of "Tuesday
-    18:30 vinyasa flow", "Crew B" of "Crew B lead"; not "crew" of "crew b": a label)."""
+    two words at least, and one word more, a word of a role ("Tuesday 18:30 vinyasa" of
+    "Tuesday 18:30 vinyasa flow", "Crew B" of "Crew B lead"; not "crew" of "crew b", a label,
+    nor "film" of "council film office contact")."""
     if a == b:
         return bool(a)
     small, big = sorted((a, b), key=len)
     return (
         small < big
-        and (len(small) >= 2 or any(len(w) > 1 and not _digit(w) for w in small))
+        and len(small) >= 2
+        and len(big - small) == 1
         and all(len(w) > 2 and w.isalpha() for w in big - small)
     )
 
