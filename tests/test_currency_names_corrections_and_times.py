@@ -253,3 +253,42 @@ def test_a_role_of_one_word_is_no_part_of_a_longer_one() -> None:
     new = "Council film office contact is Gail Pruitt, 0161 555 0198."
     assert currency.role_holder_put_right(new, old) is None
     assert rewritten(("W", old), ("W", new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Cat spay is £145, cat castrate £95.",
+         "Cat spay is now £160 on the new surgical price list.",
+         "Cat spay is £160, cat castrate £95."),
+        ("Croissants are £2.80 each, pain au chocolat £3.00.",
+         "Croissants go up to £3.10 from today (2026-09-14) because of butter costs; pain au "
+         "chocolat stays the same.",
+         "Croissants are £3.10 each, pain au chocolat £3.00."),
+        # when a thing starts, put right apart from when it ends
+        ("Daily call is 10:00, finishing at 18:00.",
+         "Calls now start at 10:15 because the toddler group has the hall until ten.",
+         "Daily call is 10:15, finishing at 18:00."),
+    ],
+)  # fmt: skip
+def test_one_price_or_time_of_several_is_put_right(old: str, new: str, expected: str) -> None:
+    """A vet practice's, a bakery's and a theatre's replays: the note took the whole entry's
+    place, and the other price (or when the call ends) left current knowledge."""
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+@pytest.mark.parametrize(
+    "new",
+    ["Sold 20 child tickets, £100 taken.", "Child tickets were £4 last year.",
+     "Child ticket for members is £4."],
+)  # fmt: skip
+def test_what_is_no_new_price_of_a_part(new: str) -> None:
+    assert currency.priced_part_put_right(new, "Adult ticket £10, child ticket £5.") is None
+
+
+def test_a_time_said_with_no_start_or_end_puts_neither_right() -> None:
+    old = "Daily call is 10:00, finishing at 18:00."
+    assert currency.clock_put_right("Calls are at 11:00.", old) is None
+    assert currency.clock_put_right("Calls now finish at 17:30.", old) == old.replace(
+        "18:00", "17:30"
+    )

@@ -2878,6 +2878,64 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + money.rstrip(".,") + old_text[at.start() + len(was) :]
 
 
+# words of a price list's part that say how it is priced, not what: "Croissants are £2.80 each"
+_PRICED_BY = frozenset(
+    (  # noqa: SIM905
+        "is are each a an per the now costs cost price priced at for from today go goes up down "
+        "to on new"
+    ).split()
+)
+
+
+def priced_part_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the price of its one part the newer note names put right, when the
+    entry is a list of priced parts, one amount each ("Cat spay is £145, cat castrate £95",
+    then "Cat spay is now £160 on the new surgical price list": "Cat spay is £160, cat castrate
+    £95"; "Croissants are £2.80 each, pain au chocolat £3.00", then "Croissants go up to £3.10
+    from today …; pain au chocolat stays the same"), or None: the note's first clause gives
+    one amount, in the same currency, and every word of one part only (the amount and how it
+    is priced aside); nothing it names is not said in the entry, and it is no price for a group
+    apart ("for under-18s")."""
+    if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
+        return None
+    parts = [p for p in re.finditer(r"(?:[^,;]|(?<=\d),(?=\d))+", old_text) if p.group(0).strip()]
+    olds = list(MONEY_RE.finditer(old_text))
+    if len(parts) < 2 or len(olds) != len(parts):
+        return None
+    if any(sum(p.start() <= o.start() < p.end() for o in olds) != 1 for p in parts):
+        return None  # a list of priced parts, one amount each
+    first = re.split(r";\s|\s[-–—]\s|\s(?:because|as|since|but)\s", new_text)[0]
+    news = list(MONEY_RE.finditer(first))
+    if len(news) != 1 or len(MONEY_RE.findall(new_text)) != 1 or temporal.tense(first) < 0:
+        return None  # "Sold 20 child tickets, £100 taken": what happened
+    if any(_digit(t) for t in tokens(MONEY_RE.sub(" ", cw.RESOLVED_RE.sub("", first)))):
+        return None  # a count or a day besides the price: more than a price said again
+    said = {lemma(t.lower()) for t in tokens(first) if not MONEY_RE.fullmatch(t)}
+
+    def words(part: str) -> set[str]:
+        return {
+            lemma(t.lower())
+            for t in tokens(MONEY_RE.sub(" ", part))
+            if t.lower() not in cw.STOP and t.lower() not in _PRICED_BY and not _digit(t)
+        }
+
+    named = [p for p in parts if words(p.group(0)) and words(p.group(0)) <= said]
+    if len(named) != 1:
+        return None
+    if re.search(
+        r"\bfor (?:the )?(?:under|over)[- ]?\d|\bfor (?:children|kids|members)\b", first, re.I
+    ):
+        return None
+    told = {lemma(t.lower()) for t in tokens(old_text)}
+    if any(t[:1].isupper() and lemma(t.lower()) not in told for t in tokens(first)[1:]):
+        return None  # a name the entry does not say: another's price
+    at = next(o for o in olds if named[0].start() <= o.start() < named[0].end())
+    was, now = at.group(0).rstrip(".,"), news[0].group(0).rstrip(".,")
+    if was == now or was[:1] != now[:1]:
+        return None
+    return old_text[: at.start()] + now + old_text[at.start() + len(was) :]
+
+
 # a tally, alone: "182 registrations so far", "241 registrations as of this morning"
 _TALLY_NOW_RE = re.compile(
     r"^\s*(?P<n>\d[\d,]*)\s+(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*"
@@ -3233,8 +3291,41 @@ def clock_put_right(new_text: str, old_text: str) -> str | None:
     ("Nightly backup runs at 22:00 from the Synology DS920+ to Backblaze B2", then "Backup job
     moved to 01:30 so it doesn't clash with partners working late": "… runs at 01:30 from the
     Synology DS920+ …"), or None: one time in each, apart, the older text saying more than the
-    time, and the newer note no other number nor a name the older one lacks."""
-    return _one_put_right(new_text, old_text, _CLOCK_TIME_RE)
+    time, and the newer note no other number nor a name the older one lacks. Where the older
+    text gives when a thing starts and when it ends, a note of when it starts puts right the
+    start ("Calls now start at 10:15" for "Daily call is 10:00, finishing at 18:00"), and one
+    of when it ends the end."""
+    placed = _one_put_right(new_text, old_text, _CLOCK_TIME_RE)
+    olds, news = list(_CLOCK_TIME_RE.finditer(old_text)), list(_CLOCK_TIME_RE.finditer(new_text))
+    if placed is not None or len(olds) != 2 or len(news) != 1:
+        return placed
+    ends = [bool(_ENDS_BEFORE_RE.search(old_text, 0, m.start())) for m in olds]
+    if ends != [False, True]:
+        return None  # not a start then an end
+    before = re.split(r"[,;:]\s|\s[-–—]\s", new_text[: news[0].start()])[-1]
+    start, end = _STARTS_WORD_RE.search(before), _ENDS_WORD_RE.search(before)
+    if bool(start) == bool(end):
+        return None
+    at = olds[1] if end else olds[0]
+    if at.group(0).lower() == news[0].group(0).lower():
+        return None
+    told = new_text[: news[0].start()] + new_text[news[0].end() :]
+    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
+    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
+    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+        return None  # more than the time told
+    return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
+
+
+# where a time of day is when a thing ends: "finishing at 18:00", "until 6pm", "10:00-18:00"
+_ENDS_BEFORE_RE = re.compile(
+    r"(?:\b(?:finish(?:es|ing)?|ends?|ending|until|till|to|closes?|closing)\s+(?:at\s+)?|[-–]\s*)$",
+    re.I,
+)
+_STARTS_WORD_RE = re.compile(r"\b(?:start|starts|starting|begin|begins|open|opens|from)\b", re.I)
+_ENDS_WORD_RE = re.compile(
+    r"\b(?:finish|finishes|finishing|end|ends|until|till|close|closes)\b", re.I
+)
 
 
 # words a change note may open with, capitalised, that name nothing
@@ -3248,8 +3339,8 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
-    said = {t.lower() for t in tokens(old_text)}
-    rest = [t for t in tokens(told) if t.lower() not in said]
+    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
+    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
     if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
         return None  # "… moved to 01:30 and now goes to Wasabi": more than the time;
         # "Android 3.0 must be submitted by May 20" is of another thing than iOS 3.0
