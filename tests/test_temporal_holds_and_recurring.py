@@ -191,3 +191,13 @@ def test_a_rota_or_an_ordinal_weekday_is_no_date(text: str) -> None:
     assert temporal.resolve("Leanne worked the bar on Saturday.", FRI2) == (
         "Leanne worked the bar on Saturday (2026-09-19)."
     )
+
+
+def test_a_weekday_of_what_holds_from_now_on_is_no_date() -> None:
+    """A sailing club's replay: "Sunday first gun will be 11:00 from now on" was written
+    "Sunday (2026-09-20) first gun …", a rule for every Sunday pinned to one."""
+    text = "Race officer: Sunday first gun will be 11:00 from now on, because of the low tides."
+    assert temporal.resolve(text, FRI2) == text
+    assert temporal.resolve("Race officer: Sunday first gun will be 11:00.", FRI2) == (
+        "Race officer: Sunday (2026-09-27) first gun will be 11:00."
+    )

@@ -181,7 +181,7 @@ _FUTURE_RE = re.compile(
 # a habit or a schedule, not a day: every / each Friday, Fridays, weekly, a move to a day
 _HABIT_RE = re.compile(
     r"\b(?:every|each|weekly|usually|always|often|normally|(?:mon|tues|wednes|thurs|fri|satur|"
-    r"sun)days|weekdays|weekends)\b",
+    r"sun)days|weekdays|weekends|from now on|in future|going forward|henceforth)\b",
     re.I,
 )
 # what recurs: "every Saturday", "on Thursdays", "a standing slot", "twice a week", "weekly"
