@@ -292,3 +292,16 @@ def test_a_time_said_with_no_start_or_end_puts_neither_right() -> None:
     assert currency.clock_put_right("Calls now finish at 17:30.", old) == old.replace(
         "18:00", "17:30"
     )
+
+
+def test_a_thing_switched_to_a_named_provider_in_an_event() -> None:
+    """A film's replay: "Switched the camera package to Northlight Cine today" (what was done)
+    left the camera package on hold at Lumen Rentals."""
+    old = "Camera package (Alexa Mini + Cooke S4s) is on hold at Lumen Rentals."
+    new = (
+        "Switched the camera package to Northlight Cine today. Lumen Rentals could not hold the "
+        "Alexa Mini for our dates."
+    )
+    assert rewritten(("W", old), ("B", new)) == old.replace("Lumen Rentals", "Northlight Cine")
+    # what was switched is said in the entry, or nothing is put right
+    assert currency.moved_place_put_right("Switched the grip truck to Hirecraft.", old) is None

@@ -2982,6 +2982,12 @@ _MOVED_NAMED_RE = re.compile(
     r"^\s*(?P<what>[^.;:!?]+?)\s+(?:have\s+|has\s+|is\s+|was\s+)?(?:moved|relocated|"
     rf"switched)\s+(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_NAME})"
 )
+# a thing moved by us, said verb first: "Switched the camera package to Northlight Cine today"
+_SWITCHED_NAMED_RE = re.compile(
+    r"^\s*(?i:(?:(?:we|I)\s+(?:have\s+|'ve\s+)?)?(?:switched|moved|transferred))\s+"
+    rf"(?P<what>(?:the|our)\s+[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
+    rf"(?P<place>{_NAME})"
+)
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
 _AT_NAMED_RE = re.compile(rf"\b(?:at|in)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
 
@@ -3020,9 +3026,9 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     Heybridge Golf Club; …": "… at Heybridge Golf Club. Rob paid …"): what moved is a thing
     (a word in lower case; "Tom moved to Berlin" is no new employer of "Tom works at Google"),
     all said before the one named place the entry gives after "at" or "in"."""
-    m = _MOVED_NAMED_RE.match(new_text)
-    if m is None or cw.intended(new_text):
-        return None
+    m = _MOVED_NAMED_RE.match(new_text) or _SWITCHED_NAMED_RE.match(new_text)
+    if m is None or cw.intended(re.split(r"[.;]\s|\s[-–—]\s", new_text)[0]):
+        return None  # (a reason after it may say what could not be: "… could not hold …")
     words = [t for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
     if not any(t[:1].islower() for t in words):
         return None
