@@ -305,3 +305,24 @@ def test_a_thing_switched_to_a_named_provider_in_an_event() -> None:
     assert rewritten(("W", old), ("B", new)) == old.replace("Lumen Rentals", "Northlight Cine")
     # what was switched is said in the entry, or nothing is put right
     assert currency.moved_place_put_right("Switched the grip truck to Hirecraft.", old) is None
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        # the provider is said again as a place: putting the place right would garble it
+        "Van fuel cards are Shell - fill up at the Shell on Cross Lane, cheapest round here.",
+        # two named places, with whom and where: which one moved is not said
+        "Tour van is booked with Redline Van Hire: 9-seat Transit with a tow bar, pick-up Thu "
+        "17 Sep in Sheffield.",
+    ],
+)
+def test_a_switch_puts_no_place_right_where_the_entry_names_it_unclearly(old: str) -> None:
+    """A removals firm's and a band's replays: "Switched the fuel cards to Allstar" had written
+    "fill up at Allstar on Cross Lane" beside "fuel cards are Shell", and "Switched the van
+    hire to Northgate" "pick-up … in Northgate"."""
+    for new in (
+        "Switched the fuel cards to Allstar; new cards came today (2026-09-22) for all three vans.",
+        "Switched the van hire to Northgate, they had a 9-seater with a tow bar on our dates.",
+    ):
+        assert currency.moved_place_put_right(new, old) is None

@@ -2989,7 +2989,7 @@ _SWITCHED_NAMED_RE = re.compile(
     rf"(?P<place>{_NAME})"
 )
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
-_AT_NAMED_RE = re.compile(rf"\b(?:at|in)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
+_AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
 
 
 def moved_place_put_right(new_text: str, old_text: str) -> str | None:
@@ -3035,7 +3035,11 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     places = list(_AT_NAMED_RE.finditer(old_text))
     new_place = m.group("place")
     if len(places) != 1 or new_place.lower() in old_text.lower():
-        return None
+        return None  # one named place, with whom or where: "booked with Redline Van Hire: …
+        # pick-up in Sheffield" names two
+    if len(re.findall(rf"\b{re.escape(places[0].group('place'))}\b", old_text)) != 1:
+        return None  # "Van fuel cards are Shell - fill up at the Shell on Cross Lane": the
+        # provider said again as a place
     what = {lemma(t.lower()) for t in words}
     before = {lemma(t.lower()) for t in tokens(old_text[: places[0].start()])}
     if not what <= before:
