@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import micro_rest, sleep_cycle
-from agent_sleep.analysis import currency
+from agent_sleep.analysis import currency, lists
 from agent_sleep.core import notes
 from tests.currency_support import rewritten
 
@@ -326,3 +326,18 @@ def test_a_switch_puts_no_place_right_where_the_entry_names_it_unclearly(old: st
         "Switched the van hire to Northgate, they had a 9-seater with a tow bar on our dates.",
     ):
         assert currency.moved_place_put_right(new, old) is None
+
+
+def test_a_vet_practices_new_locum_and_nurse() -> None:
+    """A vet practice's replay: the new locum stood beside the one who had finished ("Locum Dr
+    Hannah Pryce …": a role said before its holder), and the new nurse beside the list of
+    nurses she joined in another's place ("on the nursing team, starting 12 October")."""
+    old = "Locum Dr Hannah Pryce covers Wednesdays while Dr Lennox is on reduced hours."
+    new = "Dr Tomasz Wolski is our new locum from Thursday; Hannah Pryce has finished."
+    assert rewritten(("W", old), ("W", new)) == new
+    nurses = "The nurses are Jess Carter, Priya Nair, Tom Fielding and Megan Doyle."
+    olivia = "Olivia Marsh is taking Megan Doyle's place on the nursing team, starting 12 October."
+    assert rewritten(("W", nurses), ("W", olivia)) == nurses.replace("Megan Doyle", "Olivia Marsh")
+    # another team's place is none on this list
+    other = "Olivia Marsh is taking Megan Doyle's place on the reception team."
+    assert lists.edited(other, nurses) is None

@@ -3054,7 +3054,7 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
 # "Our accountant is Daniel Reeve", "The site lead is now Priya"
 _HOLDER_IS_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?(?:the|our)\s+"
-    r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|$)"
+    r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
 )
 _ROLE_IS_HOLDER_RE = re.compile(
     r"^\s*(?:the|our)\s+(?P<role>[a-z][\w'’ -]*?)\s+is\s+(?:now\s+)?"
@@ -3107,6 +3107,12 @@ _STARTED_AS_RE = re.compile(
     rf"(?:the\s+|our\s+|a\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
 )
 _TAKING_OVER_RE = re.compile(r"\b(?:taking|taken|took|takes)\s+over\b")
+# a role said before its holder's name: "Locum Dr Hannah Pryce covers Wednesdays"
+_ROLE_BEFORE_HOLDER_RE = re.compile(
+    r"^\s*(?:(?:Our|The)\s+)?(?P<role>[A-Z][a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?P<who>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+"
+    r"(?:covers|does|is|works|runs|leads|handles|takes|teaches|coaches|comes)\b"
+)
 
 
 # the ways of saying a role that more than one may hold: a role with no article ("Tom is team
@@ -3124,7 +3130,7 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     Tomasz Wren", read where another note says someone took that role over)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
                _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
-               _DONE_BY_RE):  # fmt: skip
+               _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE):  # fmt: skip
         m = rx.match(text)
         who = (
             [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
@@ -3132,7 +3138,7 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
         if who and who[0].lower() not in cw.STOP:
             words = [lemma(t.lower()) for t in tokens(m.group("role"))]
             if (
-                rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE)
+                rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _ROLE_BEFORE_HOLDER_RE)
                 and words[-1] not in _HELD_ROLES
                 and not loose
             ):

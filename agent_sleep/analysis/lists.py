@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import gazetteer
+from agent_sleep.analysis import gazetteer, temporal
 from agent_sleep.analysis.claims import lemma, tokens
 from agent_sleep.analysis.distill import TITLES
 
@@ -90,7 +90,7 @@ _TRAILING_RE = re.compile(
 # words a removal clause may hold that say nothing of what it is about
 _IDLE_WORDS = """now anymore any more longer no not never we i our us they team's today
 yesterday recently finally officially week month year last this ago since stack setup list
-lineup roster mix too also either"""
+lineup roster mix too also either team start starting from"""
 _IDLE = frozenset(_IDLE_WORDS.split())
 _CLAUSE_RE = re.compile(
     # a title's full stop ends no clause ("Dr. Fletcher no longer works Mondays")
@@ -281,13 +281,23 @@ def _base_in(word: str, old_text: str, loose: bool) -> str:
     return ""
 
 
+def _day_word(word: str) -> bool:
+    """A month or a weekday, in full or short."""
+    return (
+        word in temporal.MONTHS
+        or word in temporal.SHORT_MONTHS
+        or (word.removesuffix("s") in temporal.WEEKDAYS or word in temporal.SHORT_WEEKDAYS)
+    )
+
+
 def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     """Whether every other content word of the clause (the items, the cue and idle words
     aside) is in the old text: the clause speaks of that list."""
     rest = _lemmas(clause) - _lemmas(" ".join(items)) - _lemmas(cue)
     # an item said inflected ("quit swimming" for "swim") is the item
     said = [i.lower() for i in items]
-    rest = {w for w in rest if w not in _IDLE and not w.isdigit()}
+    # a day it happens on is no word of the list ("…, starting 12 October")
+    rest = {w for w in rest if w not in _IDLE and not w.isdigit() and not _day_word(w)}
     rest = {w for w in rest if not any(w.startswith(i) and len(i) >= 3 for i in said)}
     return rest <= _lemmas(old_text)
 
