@@ -341,3 +341,8 @@ def test_a_vet_practices_new_locum_and_nurse() -> None:
     # another team's place is none on this list
     other = "Olivia Marsh is taking Megan Doyle's place on the reception team."
     assert lists.edited(other, nurses) is None
+
+
+def test_work_taken_over_is_the_work_the_entry_says() -> None:
+    old = "Tom owns the search service"
+    assert currency.named_swap_put_right("Sara took over the billing service from Tom", old) is None

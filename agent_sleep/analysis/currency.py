@@ -2711,9 +2711,12 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
         # covers Saturdays" for "the Saturday walks" (not "Jade does the Monday accounts")
         clause = re.split(r"[,;]\s+|\s[-–—]\s", old_text[start:])[0]
         said = {lemma(t.lower()) for t in tokens(old_text[:start].rsplit(",", 1)[-1] + clause)}
-        what = [t for t in tokens(handed.group("what")) if t.lower() not in cw.STOP]
-        if not any(said_loosely(lemma(t.lower()), said) for t in what if not t[:1].isdigit()):
-            return None
+        what = [
+            t for t in tokens(handed.group("what")) if t.lower() not in cw.STOP and not _digit(t)
+        ]
+        if not what or not said_loosely(lemma(what[0].lower()), said):
+            return None  # the work's first word ("the billing service" is not "the search
+            # service", "the Saturday walks" are what "covers Saturdays" does)
     return old_text[:start] + now + old_text[end:]
 
 
