@@ -3061,7 +3061,8 @@ _HOLDER_IS_ROLE_RE = re.compile(
 )
 _ROLE_IS_HOLDER_RE = re.compile(
     r"^\s*(?:the|our)\s+(?P<role>[a-z][\w'’ -]*?)\s+is\s+(?:now\s+)?"
-    r"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s*(?=[.;,(]|\s[-–—]\s|\s+at\b|$)",
+    # who, in capitals ("The billing service is written in Go" names no holder)
+    r"(?P<who>(?-i:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}))\s*(?=[.;,(]|\s[-–—]\s|\s+at\b|$)",
     re.I,
 )
 
