@@ -346,3 +346,17 @@ def test_a_vet_practices_new_locum_and_nurse() -> None:
 def test_work_taken_over_is_the_work_the_entry_says() -> None:
     old = "Tom owns the search service"
     assert currency.named_swap_put_right("Sara took over the billing service from Tom", old) is None
+
+
+def test_a_conferences_deadline_extended_and_budget_line_now() -> None:
+    """A conference planner's replay: "Early-bird extended by one week, to September 25" and
+    "AV line in the budget is now $21,000 …" stood beside the entries they put right."""
+    old = "Registration will run on Tito; early-bird pricing ends September 18."
+    new = "Early-bird extended by one week, to September 25."
+    assert rewritten(("W", old), ("W", new)) == old.replace("September 18", "September 25")
+    old = "AV budget line set at $18,500 (projectors, mics, keynote streaming)."
+    new = "AV line in the budget is now $21,000 after adding a second projector for Room 2A."
+    assert rewritten(("W", old), ("W", new)) == old.replace("$18,500", "$21,000")
+    # another line's amount, or another's, is none of this one
+    assert currency.now_amount_put_right("Catering line is now $9,000.", old) is None
+    assert currency.now_amount_put_right("AV budget line is now $21,000 for Room 2A.", old) is None

@@ -2434,7 +2434,10 @@ _DAY_MOVED_RE = re.compile(
     r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
     r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
-    r"|moved|postponed|rescheduled|delayed|shifted|changed),?\s+(?:to|until|till|now)"
+    r"|moved|postponed|rescheduled|delayed|shifted|changed"
+    # "extended by one week, to September 25": how far is no part of what moved
+    r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
+    r"(?:days?|weeks?|fortnight|months?))?),?\s+(?:to|until|till|now)"
     r"\s+(?=\S)",
     re.I,
 )
@@ -2936,6 +2939,42 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     was, now = at.group(0).rstrip(".,"), news[0].group(0).rstrip(".,")
     if was == now or was[:1] != now[:1]:
         return None
+    return old_text[: at.start()] + now + old_text[at.start() + len(was) :]
+
+
+# an amount said as what a thing is now: "AV line in the budget is now $21,000"
+_NOW_AMOUNT_RE = re.compile(
+    rf"^\s*(?P<what>[^.;:!?]+?)\s+(?:is|are)\s+now\s+(?P<money>{MONEY_RE.pattern})", re.I
+)
+
+
+def now_amount_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one amount of money put right, when the newer note says what
+    the thing it names is now ("AV budget line set at $18,500 (projectors, mics, keynote
+    streaming)", then "AV line in the budget is now $21,000 after adding a second projector":
+    "AV budget line set at $21,000 (…)"), or None: every word of what the note names is said
+    in the entry (two at least), the entry gives one amount, in the same currency, the note
+    one, and names nothing the entry does not."""
+    m = _NOW_AMOUNT_RE.match(new_text)
+    if m is None or "?" in new_text or cw.intended(m.group(0)):
+        return None
+    olds = list(MONEY_RE.finditer(old_text))
+    if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
+        return None
+    was, now = olds[0].group(0).rstrip(".,"), m.group("money").rstrip(".,")
+    if was == now or was[:1] != now[:1]:
+        return None
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    what = [lemma(t.lower()) for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
+    if len(what) < 2 or not all(said_loosely(w, said) for w in what):
+        return None
+    rest = re.split(r"[,;:]\s|\s[-–—]\s|\s(?:after|because|since|as|so|but)\s", new_text[m.end() :])
+    clause = m.group(0) + rest[0]  # a reason after it names no one whose amount it is
+    if any(t[:1].isupper() and lemma(t.lower()) not in said for t in tokens(clause)[1:]):
+        return None  # a name the entry does not say: another's amount
+    if _per(clause) and _per(old_text) and not _per(clause) & _per(old_text):
+        return None  # a price per page is no new price per word
+    at = olds[0]
     return old_text[: at.start()] + now + old_text[at.start() + len(was) :]
 
 
