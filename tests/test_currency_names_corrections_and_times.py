@@ -360,3 +360,35 @@ def test_a_conferences_deadline_extended_and_budget_line_now() -> None:
     # another line's amount, or another's, is none of this one
     assert currency.now_amount_put_right("Catering line is now $9,000.", old) is None
     assert currency.now_amount_put_right("AV budget line is now $21,000 for Room 2A.", old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # who puts a price up is not whose price it is
+        ("School dinners are £2.60 a day this term, paid through ParentPay.",
+         "Fresh Start are putting the dinner price up to £2.75 a day from 1 October.",
+         "School dinners are £2.75 a day this term, paid through ParentPay."),
+        # the one who does a thing, said as the entry's subject
+        ("Redline Coaches are the coach firm we normally use for trips.",
+         "Switched the trip coach firm to Chiltern Travel - Redline never sent the confirmation.",
+         "Chiltern Travel are the coach firm we normally use for trips."),
+        # a place named by its first word
+        ("Year 6 swim on Thursday afternoons at Kingsmead Leisure Centre.",
+         "Year 6 swimming this term is at Oakfield Pool instead of Kingsmead, whose pool is shut "
+         "for refurbishment.",
+         "Year 6 swim on Thursday afternoons at Oakfield Pool."),
+    ],
+)  # fmt: skip
+def test_a_school_offices_price_coach_firm_and_pool(old: str, new: str, expected: str) -> None:
+    """A primary school office's replay: each of these stood beside the entry it put right."""
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+def test_another_things_price_or_firm_is_none_of_these() -> None:
+    dinners = "School dinners are £2.60 a day this term, paid through ParentPay."
+    milk = "Fresh Start are putting the milk price up to £2.75 a day from 1 October."
+    assert currency.price_moved_put_right(milk, dinners) is None
+    coaches = "Redline Coaches are the coach firm we normally use for trips."
+    bread = "Switched the bread order to Hartwell."
+    assert currency.moved_place_put_right(bread, coaches) is None

@@ -2663,8 +2663,9 @@ _NAME_GONE_RE = re.compile(
 # the new one of a name said after a word of moving: "everyone's moved to Motel One", "going
 # with Nationwide", "now with Searchflow"
 _NAME_TAKEN_RE = re.compile(
-    rf"\b(?:moved|moving|moves|switched|switching|changed|transferred|gone|going|go|now|over|"
-    rf"booked|staying|using) (?:over )?(?:to|with|at|into|in|using) (?:the )?(?P<n>{_NAME})"
+    rf"\b(?:(?i:moved|moving|moves|switched|switching|changed|transferred|gone|going|go|now|over|"
+    rf"booked|staying|using) (?:over |now )?(?:to|with|at|into|in|using)|(?:is|are) (?:now )?at) "
+    rf"(?:the )?(?P<n>{_NAME})"
 )
 
 
@@ -2699,8 +2700,11 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
     ((was,), (now,)) = (tuple(gone), tuple(taken))
     if now in old_text or was in now or now in was:
         return None
-    # a person named first stands for their name in full ("Jade" for "Jade Morris")
+    # a person named first stands for their name in full ("Jade" for "Jade Morris"), and a
+    # place by its first word ("instead of Kingsmead" for "Kingsmead Leisure Centre")
     full = r"(?: [A-Z][\w'’-]+)?" if handed is not None and " " not in was else ""
+    if handed is None and " " not in was and " " in now:
+        full = r"(?: [A-Z][\w'’-]+){0,2}"
     at = list(re.finditer(rf"(?<![\w'’-]){re.escape(was)}{full}(?![\w'’-])", old_text))
     if len(at) != 1 or (handed is None and not old_text[: at[0].start()].strip(" :")):
         return None  # the entry's subject is no value put right (one who did the work is)
@@ -2841,6 +2845,13 @@ def _priced_part(told: str, old_text: str, olds: list[re.Match[str]]) -> list[re
     return [o for o in olds if most and shared.get(o.start()) == most]
 
 
+# who sets a price, then the thing it is of: "Fresh Start are putting the dinner "
+_PRICE_SETTER_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){0,3})\s+(?:are|is|have|has)\s+"
+    r"(?:putting|put|raising|raised|increasing|increased)\s+(?:the|their|our)\s+(?P<of>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)\s+$"
+)
+
+
 def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one amount of money put right, when the newer note tells its
     price went up or down to another ("Kestrel Scenic are building the set, quoted £4,200 all
@@ -2873,6 +2884,13 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     first = next(iter(tokens(new_text)), "")
     if first[:1].isupper() and first.lower() not in cw.STOP and not cw.change_word(first.lower()):
         names.append(lexical.unpossessed(first).lower())  # not "Raised …", a verb
+    agent = _PRICE_SETTER_RE.match(new_text[: m.start()])
+    if agent is not None and _content(agent.group("of")) & _content(old_text):
+        # who puts the price up, not whose it is: "Fresh Start are putting the dinner price
+        # up to £2.75" for "School dinners are £2.60 a day" (the dinners' price)
+        setter = {t.lower() for t in tokens(agent.group("who"))}
+        names = [n for n in names if n not in setter]
+        one_amount = one_amount and bool(names)
     if not names and one_amount:
         return None  # whose price it is: said in the note, or the part it names
     if any(n not in said for n in names):
@@ -3030,6 +3048,8 @@ _SWITCHED_NAMED_RE = re.compile(
     rf"(?P<what>(?:the|our)\s+[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
     rf"(?P<place>{_NAME})"
 )
+# an entry whose subject is the one who does a thing: "Redline Coaches are the coach firm …"
+_NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?:is|are)\s+(?:the|our)\s+[a-z]")
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
 _AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
 
@@ -3076,6 +3096,15 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
         return None
     places = list(_AT_NAMED_RE.finditer(old_text))
     new_place = m.group("place")
+    subject = _NAMED_SUBJECT_RE.match(old_text)
+    if not places and subject is not None and new_place.lower() not in old_text.lower():
+        # "Redline Coaches are the coach firm we normally use for trips", then "Switched the
+        # trip coach firm to Chiltern Travel": the entry's subject is who does it
+        what = {lemma(t.lower()) for t in words}
+        said = {lemma(t.lower()) for t in tokens(old_text[subject.end("who") :])}
+        if all(said_loosely(w, said) for w in what):
+            return new_place + old_text[subject.end("who") :]
+        return None
     if len(places) != 1 or new_place.lower() in old_text.lower():
         return None  # one named place, with whom or where: "booked with Redline Van Hire: …
         # pick-up in Sheffield" names two
