@@ -392,3 +392,17 @@ def test_another_things_price_or_firm_is_none_of_these() -> None:
     coaches = "Redline Coaches are the coach firm we normally use for trips."
     bread = "Switched the bread order to Hartwell."
     assert currency.moved_place_put_right(bread, coaches) is None
+
+
+def test_a_role_said_before_a_colon_is_handed_over() -> None:
+    """A bakery's replay: "Gemma Hurst is weekend shift lead: she opens up …" was no role
+    held (the role ended at no colon), so Callum's taking over left her current."""
+    old = (
+        "Gemma Hurst is weekend shift lead: she opens up on Saturdays and does the Saturday "
+        "cash-up."
+    )
+    new = (
+        "Callum Reid is taking over as weekend shift lead from this Saturday (2026-09-26); Gemma "
+        "is going back to uni."
+    )
+    assert rewritten(("W", old), ("W", new)) == new

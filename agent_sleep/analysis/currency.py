@@ -3136,7 +3136,7 @@ _ROLE_IS_HOLDER_RE = re.compile(
 
 
 # where a role said ends: "is the reserves coach from this week", "… secretary; Graham …"
-_ROLE_END = r"\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
+_ROLE_END = r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
 # someone taking a role over: "Sunita Rao has taken over as league fixtures secretary"
 _TOOK_OVER_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+taken|took|takes|is\s+taking)"
