@@ -2654,26 +2654,26 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     return out
 
 
-_NAME = r"[A-Z][\w&'’-]*(?: (?:&|and|of) [A-Z][\w&'’-]*| [A-Z][\w&'’-]*)*"
+_SWAP_NAME = r"[A-Z][\w&'’-]*(?: (?:&|and|of) [A-Z][\w&'’-]*| [A-Z][\w&'’-]*)*"
 # the old one of a name said as gone: "no longer at Hotel Brooklyn", "instead of Halifax"
 _NAME_GONE_RE = re.compile(
     rf"\bno longer (?:(?:staying|booked|based|registered|banking|working) )?(?:at|with|in|into|"
-    rf"using|uses|use) (?:the )?(?P<a>{_NAME})|\binstead of (?:the )?(?P<b>{_NAME})"
+    rf"using|uses|use) (?:the )?(?P<a>{_SWAP_NAME})|\binstead of (?:the )?(?P<b>{_SWAP_NAME})"
 )
 # the new one of a name said after a word of moving: "everyone's moved to Motel One", "going
 # with Nationwide", "now with Searchflow"
 _NAME_TAKEN_RE = re.compile(
     rf"\b(?:(?i:moved|moving|moves|switched|switching|changed|transferred|gone|going|go|now|over|"
     rf"booked|staying|using) (?:over |now )?(?:to|with|at|into|in|using)|(?:is|are) (?:now )?at) "
-    rf"(?:the )?(?P<n>{_NAME})"
+    rf"(?:the )?(?P<n>{_SWAP_NAME})"
 )
 
 
 # someone taking over from another: "Kerry Osei has taken over reception from Dawn",
 # "Connor Blake is taking over the Saturday walks from Jade"
 _HANDED_OVER_RE = re.compile(
-    rf"^(?P<n>{_NAME}) (?:has |have |is |are |will be |will )?(?:taken|taking|took|takes|take) "
-    rf"over (?P<what>[^.;:]{{1,60}}?) from (?P<a>{_NAME})\b"
+    rf"^(?P<n>{_SWAP_NAME}) (?:has |have |is |are |will be |will )?(?:taken|taking|took|takes|take) "
+    rf"over (?P<what>[^.;:]{{1,60}}?) from (?P<a>{_SWAP_NAME})\b"
 )
 
 
@@ -3040,18 +3040,18 @@ _HELD_PLACE_RE = re.compile(
 # a thing moved to a place with a name: "Annual dinner moved to Heybridge Golf Club"
 _MOVED_NAMED_RE = re.compile(
     r"^\s*(?P<what>[^.;:!?]+?)\s+(?:have\s+|has\s+|is\s+|was\s+)?(?:moved|relocated|"
-    rf"switched)\s+(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_NAME})"
+    rf"switched)\s+(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
 )
 # a thing moved by us, said verb first: "Switched the camera package to Northlight Cine today"
 _SWITCHED_NAMED_RE = re.compile(
     r"^\s*(?i:(?:(?:we|I)\s+(?:have\s+|'ve\s+)?)?(?:switched|moved|transferred))\s+"
     rf"(?P<what>(?:the|our)\s+[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
-    rf"(?P<place>{_NAME})"
+    rf"(?P<place>{_SWAP_NAME})"
 )
 # an entry whose subject is the one who does a thing: "Redline Coaches are the coach firm …"
-_NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?:is|are)\s+(?:the|our)\s+[a-z]")
+_NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?:is|are)\s+(?:the|our)\s+[a-z]")
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
-_AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_NAME})")
+_AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})")
 
 
 def moved_place_put_right(new_text: str, old_text: str) -> str | None:
