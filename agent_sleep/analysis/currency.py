@@ -2672,8 +2672,8 @@ _NAME_TAKEN_RE = re.compile(
 # someone taking over from another: "Kerry Osei has taken over reception from Dawn",
 # "Connor Blake is taking over the Saturday walks from Jade"
 _HANDED_OVER_RE = re.compile(
-    rf"^(?P<n>{_SWAP_NAME}) (?:has |have |is |are |will be |will )?(?:taken|taking|took|takes|take) "
-    rf"over (?P<what>[^.;:]{{1,60}}?) from (?P<a>{_SWAP_NAME})\b"
+    rf"^(?P<n>{_SWAP_NAME}) (?:has |have |is |are |will be |will )?"
+    rf"(?:taken|taking|took|takes|take) over (?P<what>[^.;:]{{1,60}}?) from (?P<a>{_SWAP_NAME})\b"
 )
 
 
