@@ -406,3 +406,36 @@ def test_a_role_said_before_a_colon_is_handed_over() -> None:
         "is going back to uni."
     )
     assert rewritten(("W", old), ("W", new)) == new
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a weekday is a word of what a time is of
+        ("The Monday sync with design is at 10:00.", "The Thursday sync with design is at 15:00."),
+        # a role said before a name may be a label of many
+        ("Supplier Greenleaf Packaging is paid on 30-day terms.",
+         "Supplier Kestrel Logistics is paid on 14-day terms."),
+    ],
+)  # fmt: skip
+def test_two_things_of_one_kind_stay(old: str, new: str) -> None:
+    """bench_currency's controls: each of these had replaced the other."""
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Dentist cleaning with Dr. Alvarez on Tuesday at 3pm.",
+         "Moved the cleaning to Friday 11am, Dr. Alvarez's office confirmed."),
+        ("Backend uses SQLAlchemy 1.4 with the legacy Query API.",
+         "bump sqlalchemy 1.4 -> 2.0, migrate queries to select() style"),
+        ("User likes 4-space indentation in the YAML files.",
+         "YAML in this repo should be indented with 2 spaces, user said."),
+    ],
+)  # fmt: skip
+def test_written_updates_still_replace(old: str, new: str) -> None:
+    """bench_currency's written updates: a weekday is no named place ("moved the cleaning to
+    Friday" had written "with Friday. Alvarez"), and a count for an entry that gives a figure
+    of its own is a new value of it."""
+    assert rewritten(("W", old), ("W", new)) == new

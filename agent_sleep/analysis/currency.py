@@ -2744,7 +2744,8 @@ def restated_clock_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "9:00-17:00": one end of a range is no time of its own
     told = new_text[: news[0].start()] + " " + new_text[news[0].end() :]
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    words = [t for t in tokens(told) if t.lower() not in cw.STOP and not _when_word(t)]
+    # a weekday or a month is a word of what it says ("The Thursday sync …" is not Monday's)
+    words = [t for t in tokens(told) if t.lower() not in cw.STOP]
     if any(_digit(t) for t in tokens(told)) or not all(
         said_loosely(lemma(t.lower()), said) for t in words
     ):
@@ -3115,8 +3116,9 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     before = {lemma(t.lower()) for t in tokens(old_text[: places[0].start()])}
     if not what <= before:
         return None
-    if _day_name(places[0].group("place").split()[0]):
-        return None  # "in October" is a time
+    if any(_day_name(p.split()[0]) or p.split()[0].lower().rstrip(".") in TITLES
+           for p in (places[0].group("place"), new_place)):  # fmt: skip
+        return None  # "in October", "to Friday 11am" are times; "with Dr. Alvarez" no place
     start = places[0].start("art") if places[0].group("art") else places[0].start("place")
     return old_text[:start] + (m.group("art") or "") + new_place + old_text[places[0].end() :]
 
@@ -3293,9 +3295,15 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
+    # a role said before a name may be a label of many ("Supplier Greenleaf Packaging is paid
+    # on 30-day terms"): as one of a round of work, only a word of change hands it over
+    before = any(
+        (m := _ROLE_BEFORE_HOLDER_RE.match(t))
+        and lemma(m.group("role").split()[-1].lower()) in _HELD_ROLES
+        for t in (new_text, old_text)
+    )
     if (
-        new[2]
-        and old[2]
+        ((new[2] and old[2]) or before)
         and not cw.found(cw.CHANGE_RE, new_text)
         and not _TAKING_OVER_RE.search(new_text)
         and not _NEW_HOLDER_RE.search(new_text)

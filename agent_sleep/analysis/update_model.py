@@ -328,11 +328,11 @@ def last_word(
         and _amount_kinds(fresh) == {"count"}
         and all(_amount_kinds({v}) for v in fresh)
         and any(not c._digit(v) for v in gone)
-        and "count" not in _amount_kinds(gone)
+        and not any(c._digit(t) for t in c.tokens(old_text))
     ):
-        return verdict  # a count is no new name, place or day: "Hygiene appointments are 30
-        # minutes, 45 for a new patient" for "Appointments … are kept in Dentally", "Retreat: 9
-        # of the 14 places are booked" for the retreat's venue and days
+        return verdict  # a count is no new name or place of an entry that gives no figure:
+        # "Hygiene appointments are 30 minutes, 45 for a new patient" for "Appointments … are
+        # kept in Dentally" (not "2.0" for "SQLAlchemy 1.4", nor "2 spaces" for "4-space")
     if c.numbered_apart(new_text, old_text):
         return verdict  # "NHS Band 2 is £75.30" is no new Band 1 charge; "Van 2 is …" no van 3
     if _FOR_WHOM_RE.search(new_text) and not _FOR_WHOM_RE.search(old_text):
