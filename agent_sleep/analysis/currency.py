@@ -2677,6 +2677,23 @@ _HANDED_OVER_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _names_swapped(text: str) -> tuple[str, str, re.Match[str] | None] | None:
+    """(the name gone, the one taken on, the match of someone taking over work) a note tells,
+    or None (:func:`named_swap_put_right`; read once per note, cached)."""
+    if "?" in text or cw.intended(text):
+        return None
+    handed = _HANDED_OVER_RE.match(text)
+    if handed is not None:
+        gone, taken = {handed.group("a")}, {handed.group("n")}
+    else:
+        gone = {m.group("a") or m.group("b") for m in _NAME_GONE_RE.finditer(text)}
+        taken = {m.group("n") for m in _NAME_TAKEN_RE.finditer(text)} - gone
+    if len(gone) != 1 or len(taken) != 1:
+        return None
+    return next(iter(gone)), next(iter(taken)), handed
+
+
 def named_swap_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with a name the newer note says is gone put right to the one it says
     was taken on ("Manchester: we're booked into Hotel Brooklyn, better rate and van parking",
@@ -2687,17 +2704,10 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
     one new name only after a word of moving. Someone who takes over a round of work from
     another ("Kerry Osei has taken over reception from Dawn") puts right the one named, said
     first or in full ("Jade Morris covers Saturdays"), where the older text says the work."""
-    if "?" in new_text or cw.intended(new_text):
+    swapped = _names_swapped(new_text)
+    if swapped is None:
         return None
-    handed = _HANDED_OVER_RE.match(new_text)
-    if handed is not None:
-        gone, taken = {handed.group("a")}, {handed.group("n")}
-    else:
-        gone = {m.group("a") or m.group("b") for m in _NAME_GONE_RE.finditer(new_text)}
-        taken = {m.group("n") for m in _NAME_TAKEN_RE.finditer(new_text)} - gone
-    if len(gone) != 1 or len(taken) != 1:
-        return None
-    ((was,), (now,)) = (tuple(gone), tuple(taken))
+    was, now, handed = swapped
     if now in old_text or was in now or now in was:
         return None
     # a person named first stands for their name in full ("Jade" for "Jade Morris"), and a
@@ -2727,19 +2737,25 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[:start] + now + old_text[end:]
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _clock_times(text: str) -> tuple[re.Match[str], ...]:
+    """The times of day ``text`` gives in figures (cached: read once per text)."""
+    return tuple(_CLOCK_TIME_RE.finditer(text))
+
+
 def restated_clock_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one time of day put right, when the newer note says the same
     thing again with another time and no day ("King Tut's load-in on Sat 26 Sep is 15:30",
     then "Load-in at King Tut's is now 13:50": "… on Sat 26 Sep is 13:50"), or None, on the
     terms of :func:`restated_day_put_right`: every word of the note but its time is said in the
     older text, RESTATED_SHARED content words at least, and each text gives one time."""
+    olds, news = _clock_times(old_text), _clock_times(new_text)
+    if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
+        return None
     if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
         return None
     if _days_said(old_text, new_text)[1]:
         return None  # a day too: restated_day_put_right reads it
-    olds, news = list(_CLOCK_TIME_RE.finditer(old_text)), list(_CLOCK_TIME_RE.finditer(new_text))
-    if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
-        return None
     if _RANGE_END_RE.search(old_text, 0, olds[0].start()) or "-" in old_text[olds[0].end() :][:2]:
         return None  # "9:00-17:00": one end of a range is no time of its own
     told = new_text[: news[0].start()] + " " + new_text[news[0].end() :]
@@ -2912,6 +2928,29 @@ _PRICED_BY = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _money_in(text: str) -> tuple[re.Match[str], ...]:
+    """The amounts of money ``text`` gives (cached: read once per text)."""
+    return tuple(MONEY_RE.finditer(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _priced_parts(
+    text: str,
+) -> tuple[list[re.Match[str]], tuple[re.Match[str], ...]] | None:
+    """The parts of a price list (between commas or ";") and their amounts, one each, or
+    None where ``text`` is no such list (cached: read once per text)."""
+    olds = _money_in(text)
+    if len(olds) < 2:
+        return None
+    parts = [p for p in re.finditer(r"(?:[^,;]|(?<=\d),(?=\d))+", text) if p.group(0).strip()]
+    if len(parts) != len(olds):
+        return None
+    if any(sum(p.start() <= o.start() < p.end() for o in olds) != 1 for p in parts):
+        return None
+    return parts, olds
+
+
 def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with the price of its one part the newer note names put right, when the
     entry is a list of priced parts, one amount each ("Cat spay is £145, cat castrate £95",
@@ -2921,14 +2960,12 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     one amount, in the same currency, and every word of one part only (the amount and how it
     is priced aside); nothing it names is not said in the entry, and it is no price for a group
     apart ("for under-18s")."""
+    listed = _priced_parts(old_text)
+    if listed is None or len(_money_in(new_text)) != 1:
+        return None  # a list of priced parts, one amount each; one amount in the note
+    parts, olds = listed
     if "?" in new_text or (cw.intended(new_text) and not cw.found(cw.DECIDED_RE, new_text)):
         return None
-    parts = [p for p in re.finditer(r"(?:[^,;]|(?<=\d),(?=\d))+", old_text) if p.group(0).strip()]
-    olds = list(MONEY_RE.finditer(old_text))
-    if len(parts) < 2 or len(olds) != len(parts):
-        return None
-    if any(sum(p.start() <= o.start() < p.end() for o in olds) != 1 for p in parts):
-        return None  # a list of priced parts, one amount each
     first = re.split(r";\s|\s[-–—]\s|\s(?:because|as|since|but)\s", new_text)[0]
     news = list(MONEY_RE.finditer(first))
     if len(news) != 1 or len(MONEY_RE.findall(new_text)) != 1 or temporal.tense(first) < 0:
