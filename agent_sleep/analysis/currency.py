@@ -1872,16 +1872,6 @@ def _numbered_apart(new_text: str, old_text: str) -> bool:
     return any(not new[w] & old[w] for w in new.keys() & old.keys())
 
 
-def _day_name(word: str) -> bool:
-    """A month or a weekday, in full or short ("Oct", "Wed")."""
-    low = word.strip().lower().rstrip(".,;:")
-    return (
-        low in temporal.MONTHS
-        or low in temporal.SHORT_MONTHS
-        or (low in temporal.WEEKDAYS or low in temporal.SHORT_WEEKDAYS)
-    )
-
-
 def numbered_apart(new_text: str, old_text: str) -> bool:
     """:func:`_numbered_apart` of the things each names by a number, not said as where
     something is ("moved into Unit 11" gives a place, it names no other thing)."""
@@ -1889,7 +1879,7 @@ def numbered_apart(new_text: str, old_text: str) -> bool:
     def unplaced(text: str) -> str:  # a month's day is a day ("October 16"), no label
         return "".join(
             " "
-            if _PLACED_BEFORE_RE.search(text, 0, m.start()) or _day_name(m.group(0))
+            if _PLACED_BEFORE_RE.search(text, 0, m.start()) or temporal.day_name(m.group(0))
             else m.group(0)
             for m in re.finditer(r"\S+\s*|\s+", text)
         )
@@ -2968,7 +2958,7 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
         return None
     first = re.split(r";\s|\s[-–—]\s|\s(?:because|as|since|but)\s", new_text)[0]
     news = list(MONEY_RE.finditer(first))
-    if len(news) != 1 or len(MONEY_RE.findall(new_text)) != 1 or temporal.tense(first) < 0:
+    if len(news) != 1 or temporal.tense(first) < 0:
         return None  # "Sold 20 child tickets, £100 taken": what happened
     if any(_digit(t) for t in tokens(MONEY_RE.sub(" ", cw.RESOLVED_RE.sub("", first)))):
         return None  # a count or a day besides the price: more than a price said again
@@ -2981,7 +2971,7 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
             if t.lower() not in cw.STOP and t.lower() not in _PRICED_BY and not _digit(t)
         }
 
-    named = [p for p in parts if words(p.group(0)) and words(p.group(0)) <= said]
+    named = [p for p in parts if (w := words(p.group(0))) and w <= said]
     if len(named) != 1:
         return None
     if re.search(
@@ -3014,8 +3004,8 @@ def now_amount_put_right(new_text: str, old_text: str) -> str | None:
     m = _NOW_AMOUNT_RE.match(new_text)
     if m is None or "?" in new_text or cw.intended(m.group(0)):
         return None
-    olds = list(MONEY_RE.finditer(old_text))
-    if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
+    olds = _money_in(old_text)
+    if len(olds) != 1 or len(_money_in(new_text)) != 1:
         return None
     was, now = olds[0].group(0).rstrip(".,"), m.group("money").rstrip(".,")
     if was == now or was[:1] != now[:1]:
@@ -3132,13 +3122,13 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     words = [t for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
     if not any(t[:1].islower() for t in words):
         return None
+    what = {lemma(t.lower()) for t in words}
     places = list(_AT_NAMED_RE.finditer(old_text))
     new_place = m.group("place")
     subject = _NAMED_SUBJECT_RE.match(old_text)
     if not places and subject is not None and new_place.lower() not in old_text.lower():
         # "Redline Coaches are the coach firm we normally use for trips", then "Switched the
         # trip coach firm to Chiltern Travel": the entry's subject is who does it
-        what = {lemma(t.lower()) for t in words}
         said = {lemma(t.lower()) for t in tokens(old_text[subject.end("who") :])}
         if all(said_loosely(w, said) for w in what):
             return new_place + old_text[subject.end("who") :]
@@ -3149,11 +3139,10 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     if len(re.findall(rf"\b{re.escape(places[0].group('place'))}\b", old_text)) != 1:
         return None  # "Van fuel cards are Shell - fill up at the Shell on Cross Lane": the
         # provider said again as a place
-    what = {lemma(t.lower()) for t in words}
     before = {lemma(t.lower()) for t in tokens(old_text[: places[0].start()])}
     if not what <= before:
         return None
-    if any(_day_name(p.split()[0]) or p.split()[0].lower().rstrip(".") in TITLES
+    if any(temporal.day_name(p.split()[0]) or p.split()[0].lower().rstrip(".") in TITLES
            for p in (places[0].group("place"), new_place)):  # fmt: skip
         return None  # "in October", "to Friday 11am" are times; "with Dr. Alvarez" no place
     start = places[0].start("art") if places[0].group("art") else places[0].start("place")

@@ -281,15 +281,6 @@ def _base_in(word: str, old_text: str, loose: bool) -> str:
     return ""
 
 
-def _day_word(word: str) -> bool:
-    """A month or a weekday, in full or short."""
-    return (
-        word in temporal.MONTHS
-        or word in temporal.SHORT_MONTHS
-        or (word.removesuffix("s") in temporal.WEEKDAYS or word in temporal.SHORT_WEEKDAYS)
-    )
-
-
 def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     """Whether every other content word of the clause (the items, the cue and idle words
     aside) is in the old text: the clause speaks of that list."""
@@ -297,7 +288,7 @@ def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     # an item said inflected ("quit swimming" for "swim") is the item
     said = [i.lower() for i in items]
     # a day it happens on is no word of the list ("…, starting 12 October")
-    rest = {w for w in rest if w not in _IDLE and not w.isdigit() and not _day_word(w)}
+    rest = {w for w in rest if w not in _IDLE and not w.isdigit() and not temporal.day_name(w)}
     rest = {w for w in rest if not any(w.startswith(i) and len(i) >= 3 for i in said)}
     return rest <= _lemmas(old_text)
 

@@ -70,6 +70,18 @@ _RESOLVED_AFTER = re.compile(
 )
 
 
+def day_name(word: str) -> bool:
+    """Whether ``word`` is a month or a weekday, in full or short, a weekday said plural too
+    ("Oct", "Wed", "Fridays"); punctuation after it aside."""
+    low = word.strip().lower().rstrip(".,;:")
+    return (
+        low in MONTHS
+        or low in SHORT_MONTHS
+        or low.removesuffix("s") in WEEKDAYS
+        or low in SHORT_WEEKDAYS
+    )
+
+
 def _shift_months(day: dt.date, months: int) -> dt.date:
     y, m = divmod(day.month - 1 + months, 12)
     year, month = day.year + y, m + 1
