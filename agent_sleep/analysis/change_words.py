@@ -123,7 +123,9 @@ OLD_VALUE_RE = re.compile(
 # is on port 5433, not 5432."; "Bob likes tea, not coffee" (what follows is not negated)
 _NOT_WORD = r"(?:[\w.:$£€%/'@-]|(?<=\d),(?=\d{3}\b))+?"  # "£4,260" is one word
 NOT_TAIL_RE = re.compile(
-    rf",\s*(?:and |but )?not\s+((?:the |a |an )?{_NOT_WORD}(?: {_NOT_WORD})?)[.;!)]?\s*$",
+    rf",\s*(?:and |but )?not\s+((?:the |a |an )?{_NOT_WORD}(?: {_NOT_WORD})?)"
+    # an aside on where the wrong one came from: "…, not 8:00 as I noted on Monday"
+    r"(?:\s+(?:as|like)\s+(?:I|we|it|was|previously|before|earlier)\b[^.;!?]*)?[.;!)]?\s*$",
     re.I,
 )
 # the old value named as what was replaced, wherever the clause's subject is: "swapped A for B",

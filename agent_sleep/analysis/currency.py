@@ -2809,13 +2809,17 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
 
 
 # a price gone up or down to an amount: "Kestrel Scenic's price has gone up to £4,650",
-# "Brightwater's hourly rate goes up to £26.80", "Verbalis raised Maren's rate to €0.12"
+# "Brightwater's hourly rate goes up to £26.80", "Verbalis raised Maren's rate to €0.12"; money
+# gone up is a price ("Sea Room goes up to £110 a night")
 _PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|premium|package)s?"
 _PRICE_MOVED_RE = re.compile(
     rf"\b{_PRICE_WORDS}\b[^.;:!?]{{0,30}}?\b(?:(?:has|have|had)\s+)?(?:gone|went|goes|going|go|is|are|"
     rf"was|were)?\s*(?:up|down)\s+to\s+(?P<money>{MONEY_RE.pattern})|"
     rf"\b(?:raised|increased|put\s+up|lowered|reduced|cut|dropped)\s+(?:[\w'’-]+\s+){{0,3}}?"
-    rf"{_PRICE_WORDS}\s+to\s+(?P<money2>{MONEY_RE.pattern})",
+    rf"{_PRICE_WORDS}\s+to\s+(?P<money2>{MONEY_RE.pattern})|"
+    # a thing priced, gone up: "Sea Room goes up to £110 a night from today"
+    rf"\b(?:(?:has|have)\s+)?(?:gone|went|goes|go)\s+(?:up|down)\s+to\s+"
+    rf"(?P<money3>{MONEY_RE.pattern})",
     re.I,
 )
 _PER_WORD_RE = re.compile(
@@ -2871,7 +2875,7 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if len(lexical.sentences(old_text)) > 1:
         return None  # the sentence of the price is put right as a part (sentence_put_right)
-    money = m.group("money") or m.group("money2")
+    money = m.group("money") or m.group("money2") or m.group("money3")
     olds = list(MONEY_RE.finditer(old_text))
     one_amount = len(olds) == 1
     if len(olds) > 1 and ";" not in old_text:  # "full day £2,400, half day £1,450": the part
@@ -3072,12 +3076,14 @@ _MOVED_NAMED_RE = re.compile(
 )
 # a thing moved by us, said verb first: "Switched the camera package to Northlight Cine today"
 _SWITCHED_NAMED_RE = re.compile(
-    r"^\s*(?i:(?:(?:we|I)\s+(?:have\s+|'ve\s+)?)?(?:switched|moved|transferred))\s+"
+    r"^\s*(?i:(?:(?:we|I)(?:\s+have|['’]ve)?\s+)?(?:switched|moved|transferred))\s+"
     rf"(?P<what>(?:the|our)\s+[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
     rf"(?P<place>{_SWAP_NAME})"
 )
 # an entry whose subject is the one who does a thing: "Redline Coaches are the coach firm …"
 _NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?:is|are)\s+(?:the|our)\s+[a-z]")
+# an entry that opens with a name, then what it does: "Brightwash Laundry picks up …"
+_NAMED_OPENER_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?=[a-z])")
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
 _AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})")
 
@@ -3133,6 +3139,18 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
         if all(said_loosely(w, said) for w in what):
             return new_place + old_text[subject.end("who") :]
         return None
+    opener = _NAMED_OPENER_RE.match(old_text)
+    if (
+        not places
+        and opener is not None
+        and " " in opener.group("who")  # a name of words ("User prefers …" opens with none)
+        and new_place.lower() not in old_text.lower()
+        and lemma(opener.group("who").split()[-1].lower()) in what
+    ):
+        # "Brightwash Laundry picks up sheets and towels on Tuesdays …", then "We've switched
+        # our laundry to Crisp Linen Co": the one named for the thing is gone, and what the
+        # entry tells of it (its days) is theirs: the note takes its place whole
+        return new_text
     if len(places) != 1 or new_place.lower() in old_text.lower():
         return None  # one named place, with whom or where: "booked with Redline Van Hire: …
         # pick-up in Sheffield" names two

@@ -1465,6 +1465,10 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
             ),
             text,
         )
+        # "replaced the pressure relief valve": a thing acted on that the entry does not name
+        told = _ACTED_ON_RE.sub(
+            lambda m: m.group(0) if c._content(m.group("what")) & said else " ", told
+        )
     if c._states_a_change(told) or _BECAME_RE.search(text):
         return True
     # or a figure for a figure: "signed off on the new rate: 80 euros per hour" for "… is
@@ -1480,6 +1484,14 @@ def tells_a_change(text: str, old_text: str = "") -> bool:
     )
 
 
+# a thing acted on, the verb first: "replaced the pressure relief valve", "swapped two tyres"
+_ACTED_ON_RE = re.compile(
+    r"\b(?:replaced|swapped|changed|renewed|fitted|installed|repaired|fixed|serviced)\s+"
+    r"(?:the\s+|a\s+|an\s+|our\s+|their\s+|his\s+|her\s+|its\s+|some\s+|\d+\s+)?"
+    r"(?P<what>[a-z][\w'’-]*(?:\s+(?!(?:and|or|but|to|with|for|at|in|on|from|by)\b)"
+    r"[a-z][\w'’-]*){0,2})",
+    re.I,
+)
 # a thing told as changed, by a word before it: "the revised booking", "our updated rota",
 # "Brackley's revised fee"
 _CHANGED_THING_RE = re.compile(
@@ -1500,8 +1512,17 @@ def _valued(text: str, at: int, old_text: str = "") -> bool:
     if not old_text:
         return False
     said = _lowered_words(old_text)
-    names = [t for t in tokens(text[:at])[1:] if t[:1].isupper() and t.lower() not in cw.STOP]
+    # not who was told it: "Texted the Patels the new key safe code"
+    before = _TOLD_WHOM_RE.sub(" ", text[:at])
+    names = [t for t in tokens(before)[1:] if t[:1].isupper() and t.lower() not in cw.STOP]
     return any(lexical.unpossessed(t).lower() not in said for t in names)
+
+
+# who was told or sent something, named after the verb: "Texted the Patels", "emailed Sam"
+_TOLD_WHOM_RE = re.compile(
+    r"\b(?i:texted|emailed|e-mailed|told|sent|gave|messaged|rang|called|phoned|reminded|"
+    r"forwarded|passed|wrote to|let)\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+)
 
 
 def _just_an_episode(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import change_words as cw
-from agent_sleep.analysis import currency, lexical, lists, temporal, update_model, vital
+from agent_sleep.analysis import currency, lexical, lists, plans, temporal, update_model, vital
 from agent_sleep.analysis.claims import claims, tokens
 from agent_sleep.providers import offline_common
 
@@ -162,9 +162,12 @@ def supersedes(
     for target in targets:
         add(target)
     every = offline_common.PROGRESS_EVERY
-    for k, (kind, text, sources, conf, _date) in enumerate(items):
+    for k, (kind, said, sources, conf, _date) in enumerate(items):
         if k and k % every == 0:
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
+        # a change told as one to come but in force already is read as done ("Communion moves
+        # to 10:15am", "tickets will be £9.25 now"); the note is kept as written
+        text = said if kind == "S" else plans.read_now(said, _date)
         hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
         put_right: dict[str, str] = {}  # each entry the note puts right in place: its new text
         if kind == "S" and recap(text):
@@ -460,7 +463,7 @@ def supersedes(
                 if hit_text != text or (kind == "B" and types.get(hit) == "W")
                 else kind,
                 "confidence": conf,
-                "text": hit_text,
+                "text": said if hit_text == text else hit_text,
                 "replaces": hit,
                 "sources": sources,
             }
@@ -469,7 +472,7 @@ def supersedes(
             for ref in [hit, *copies]:
                 for i in at.pop(ref, []):
                     pool[i] = None
-        add((sources[0], hit_text, _date))
+        add((sources[0], said if hit_text == text else hit_text, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
 

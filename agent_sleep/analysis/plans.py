@@ -1,0 +1,162 @@
+"""A change told as one to come, and when it starts: what sleep reads of a plan.
+
+"Standup moves to 10:15 starting next Monday (2026-11-16)" is a plan until that Monday
+(:mod:`agent_sleep.consolidation.due` reads it as done once its day has come); "Sunday Parish
+Communion moves to 10:15am from 20 September" is one until the 20th. A change told in the words
+of one to come that is in force already is no plan: "Sunday Parish Communion moves to 10:15am"
+(no day), "Choir will practise on Fridays instead of Thursdays, from this week", "Harvest supper
+tickets will be £9.25 now". The offline consolidator's currency step reads those as told done
+(:func:`read_now`), so they replace the value they change on the night they are slept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from agent_sleep.analysis import temporal
+
+# a day a change starts on, as sleep resolved it: "starting next Monday (2026-11-16)", "from
+# December (2026-12)", "as of next week (week of 2026-11-16)", "effective tomorrow (…)"
+_STARTS_RE = re.compile(
+    r"\b(?:starting|from|as of|beginning|effective|begins|starts)\b[^().;!?]{0,40}?"
+    r"\((?:week of |weekend of )?(\d{4}-\d{2}(?:-\d{2})?)\)",
+    re.I,
+)
+# a day a change starts on, as written: "from 20 September", "starting Sunday 4 October",
+# "as of October 1st" (sleep writes no date after a day of a month said without its year)
+_STARTS_ON_RE = re.compile(
+    r"\s*,?\s*\b(?:starting|from|as of|beginning|effective|begins|starts)\s+(?:on\s+)?"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+    rf"(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>{temporal.MONTH_RE})"
+    rf"|(?P<m2>{temporal.MONTH_RE})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b)"
+    r"(?:,?\s+(?P<y>\d{4}))?(?!\s*(?:to|until|till|through|-|–)\b)",
+    re.I,
+)
+# a change said as one to come, and the same change said as done
+_TO_COME_RE = re.compile(
+    r"\b(?:will |(?:is|are|am)\s+(?:going to\s+|set to\s+)?|['’](?:s|re|ll)\s+(?:going to\s+)?)?"
+    r"(?P<stem>mov|chang|switch|shift)(?:e|es|ing)?\b"
+    r"|\b(?:will |(?:is|are)\s+going to\s+)?(?P<become>becom)(?:e|es|ing)\b"
+    # "will be" with the value it will be, or with the one it replaces: "will be £950",
+    # "will be 9 to 10 instead of 8 to 9" (not "will be closed", which says no value)
+    r"|(?P<be>\bwill be|['’]ll be)\b(?= (?:at |in |on |to )?[£$€]?\d"
+    r"| [^.;!?]*\b(?:instead of|rather than|up from|down from)\b)",
+    re.I,
+)
+_DONE = {"mov": "moved", "chang": "changed", "switch": "switched", "shift": "shifted"}
+# a change told in the present, as a timetable tells it: "Communion moves to 10:15am"
+_MOVES_RE = re.compile(r"\b(?:moves|changes|switches|shifts|becomes)\b", re.I)
+# what is to come, said so: "will", "'ll", "going to", "next week", "soon"
+_AHEAD_RE = re.compile(
+    r"\b(?:will|won['’]t|going to|shall|next|soon|later|plan(?:s|ned)?|hope|might|may)\b|['’]ll\b"
+)
+# a change in force as it is told: "now" (not "now that"), "from this week", "from today",
+# "with immediate effect"
+_NOW_RE = re.compile(
+    r"\bnow\b(?!\s+that\b)|\bfrom\s+(?:today|tonight|now on|this\s+(?:week|month|term|season))\b"
+    r"|\bwith immediate effect\b|\bas of (?:today|now)\b",
+    re.I,
+)
+# what is meant, not what is: "will", "'ll"; then the verb it goes with
+_WILL_RE = re.compile(r"\b(?:will|['’]ll)\s+(?P<be>be\s+)?", re.I)
+
+
+def start(text: str, written: dt.date | None = None) -> dt.date | None:
+    """The day the change ``text`` tells starts, as sleep resolved it ("starting next Monday
+    (2026-11-16)"), or, given the day it was ``written``, a day of a month it names without a
+    year ("from 20 September": the one nearest that day); None without either."""
+    m = _STARTS_RE.search(text)
+    if m is not None:
+        value = m.group(1)
+        try:
+            return dt.date.fromisoformat(value if len(value) == 10 else value + "-01")
+        except ValueError:
+            return None
+    return _start_on(text, written)[0] if written is not None else None
+
+
+def _start_on(text: str, written: dt.date) -> tuple[dt.date | None, re.Match[str] | None]:
+    """The day of a month a change starts on as written ("from 20 September"), in the year
+    that puts it nearest ``written`` unless said, and its match."""
+    m = _STARTS_ON_RE.search(text)
+    if m is None:
+        return None, None
+    day = int(m.group("d") or m.group("d2"))
+    month = _month((m.group("m") or m.group("m2")).rstrip("."))
+    near = [written.year - 1, written.year, written.year + 1]
+    years = [int(m.group("y"))] if m.group("y") else near
+    found = []
+    for y in years:
+        try:
+            found.append(dt.date(y, month, day))
+        except ValueError:
+            continue  # no such day (30 February)
+    if not found:
+        return None, None
+    return min(found, key=lambda d: abs((d - written).days)), m
+
+
+def _month(name: str) -> int:
+    short = name[:3].lower()
+    return next(i for i, full in enumerate(temporal.MONTHS, 1) if full.startswith(short))
+
+
+def without_start(text: str, written: dt.date) -> str:
+    """``text`` without the day of a month its change starts on as written ("… moved to
+    10:15am from 20 September." -> "… moved to 10:15am."): read, that day is no value of the
+    thing changed."""
+    _day, m = _start_on(text, written)
+    if m is None:
+        return text
+    stop = "." if m.group(0).endswith(".") else ""  # a month's name takes its full stop ("Sept.")
+    return text[: m.start()] + stop + text[m.end() :]
+
+
+def as_done(text: str) -> str | None:
+    """``text`` with its change said as done ("Standup moves to 10:15 …" -> "Standup moved to
+    10:15 …"), or None when it says no change to come in those words or speaks of the past."""
+    if temporal.tense(text) < 0:
+        return None  # "moved to 10:15 starting Monday": read as a change when it was slept
+    m = _TO_COME_RE.search(text)
+    if m is None:
+        return None
+    if m.group("be"):
+        done = "is now"  # "it'll be £950" -> "it is now £950"
+    else:
+        done = "became" if m.group("become") else _DONE[m.group("stem").lower()]
+    if m.group(0)[:1].isupper():
+        done = done.capitalize()
+    elif m.group(0)[:1] in "'’":  # "We're moving" -> "We moved"
+        done = " " + done
+    return text[: m.start()] + done + text[m.end() :]
+
+
+def read_now(text: str, day: str) -> str:
+    """What currency reads of a note told on ``day`` (ISO) that tells a change in the words of
+    one to come but in force already: the change said as done. "Sunday Parish Communion moves
+    to 10:15am" (a timetable's present, no day to come) reads "… moved to 10:15am"; "Choir will
+    practise on Fridays … instead of Thursdays, from this week" reads "Choir practise on
+    Fridays …", "tickets will be £9.25 now" "tickets is now £9.25 now". A change from a day
+    after ``day`` is a plan (:mod:`agent_sleep.consolidation.due`), and a note that says what
+    is to come otherwise ("next week", "will" with no word of now) is read as written."""
+    try:
+        written = dt.date.fromisoformat(day[:10])
+    except ValueError:
+        return text
+    when = start(text, written)
+    if when is not None and when > written:
+        return text  # a plan: read on its day
+    if "?" in text:
+        return text
+    if _MOVES_RE.search(text) and not _AHEAD_RE.search(text):
+        done = as_done(text)
+        return text if done is None else without_start(done, written)
+    will = list(_WILL_RE.finditer(text))
+    if len(will) == 1 and (_NOW_RE.search(text) or when is not None):
+        m = will[0]
+        said = "is now " if m.group("be") else ""
+        rest = text[: m.start()] + said + text[m.end() :]
+        if not _AHEAD_RE.search(rest):
+            return without_start(rest, written)
+    return text

@@ -1,0 +1,136 @@
+"""Four replayed scenarios (a B&B, a parish office, a bike shop, a tutoring agency): changes
+told in the words of one to come, providers switched, prices gone up, and events that retired
+facts they only mention.
+
+- A change told as one to come but in force already is read as done: "Sunday Parish Communion
+  moves to 10:15am" (a timetable's present), "Choir will practise on Fridays … instead of
+  Thursdays, from this week", "Harvest supper tickets will be £9.25 now". From a day still to
+  come ("from 20 September", a day of a month said without its year) it is a plan, applied on
+  that day.
+- "Sea Room goes up to £110 a night from today": money gone up is a price, put right in place.
+- "We've switched our laundry to Crisp Linen Co" takes the place of "Brightwash Laundry picks up
+  sheets and towels on Tuesdays …" (a name ending in the thing switched).
+- "Correction: breakfast starts at 7:30, not 8:00 as I noted on Monday": an aside after the
+  value corrected.
+- Guards: "Gary Pike serviced the boiler and replaced the pressure relief valve" keeps his
+  number (what was replaced is not named in the entry), "Texted the Patels the new key safe
+  code" keeps the code (who was told is no new one), "The user moved to Paris" keeps "User
+  prefers tabs over spaces" (a word that opens an entry is no name of what moved).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import plans
+from agent_sleep.core import notes
+from tests.currency_support import replaced, rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Sunday Parish Communion is at 9:45am.",
+         "Sunday Parish Communion moves to 10:15am.",
+         "Sunday Parish Communion is at 10:15am."),
+        ("Harvest supper tickets are £8.50 a head.",
+         "Harvest supper tickets will be £9.25 now, as the caterer has added a dessert.",
+         "Harvest supper tickets are £9.25 a head."),
+        ("Sea Room is £95 a night, breakfast included.",
+         "Sea Room goes up to £110 a night from today (2026-11-10), new season pricing.",
+         "Sea Room is £110 a night, breakfast included."),
+        ("Brightwash Laundry picks up sheets and towels on Tuesdays and brings them back "
+         "Thursday.",
+         "We've switched our laundry to Crisp Linen Co from this week (week of 2026-11-09).",
+         "We've switched our laundry to Crisp Linen Co from this week (week of 2026-11-09)."),
+        ("Choir practice: Thursdays 7.30pm in the choir vestry.",
+         "Choir will practise on Fridays at 7.15pm instead of Thursdays, from this week (week "
+         "of 2026-11-09), as Judith can't do Thursdays.",
+         "Choir will practise on Fridays at 7.15pm instead of Thursdays, from this week (week "
+         "of 2026-11-09), as Judith can't do Thursdays."),
+        ("Breakfast is served 8:00 to 9:30.",
+         "Correction: breakfast starts at 7:30, not 8:00 as I noted on Monday. Still finishes "
+         "at 9:30.",
+         "Correction: breakfast starts at 7:30, not 8:00 as I noted on Monday. Still finishes "
+         "at 9:30."),
+    ],
+)  # fmt: skip
+def test_a_change_is_read(old: str, new: str, expected: str) -> None:
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what was replaced is no word of the entry: a service visit, not a new engineer
+        (("W", "Gary Pike is our boiler engineer, mobile 07700 900123."),
+         ("B", "Gary Pike serviced the boiler and replaced the pressure relief valve, £145.")),
+        # who was told it is no new one
+        (("W", "Changed the key safe code to 2093 after the Okoro stay."),
+         ("B", "Texted the Patels the new key safe code.")),
+        # "User" opens the entry, a word, no name of a thing moved
+        (("O", "User prefers tabs over spaces."),
+         ("W", "The user moved to Paris last week and now works at Airbus.")),
+        # a change from a day to come is a plan until then
+        (("W", "Sunday Parish Communion is at 9:45am."),
+         ("W", "Sunday Parish Communion moves to 10:15am from 20 November.")),
+        # what will be, with no word of now
+        (("W", "Harvest supper tickets are £8.50 a head."),
+         ("W", "Harvest supper tickets will be £9.25 next year.")),
+    ],
+)  # fmt: skip
+def test_nothing_is_replaced(old: tuple[str, str], new: tuple[str, str]) -> None:
+    entry = {"id": "m1", "type": old[0], "text": old[1], "date": "2026-11-01"}
+    assert replaced(new, [entry]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "written", "expected"),
+    [
+        ("Communion moves to 10:15am from 20 September.", "2026-09-14", "2026-09-20"),
+        ("Rent goes up starting Sunday 4 October.", "2026-09-14", "2026-10-04"),
+        ("Gym membership changes as of January 5th.", "2026-12-20", "2027-01-05"),
+        ("Standup moves to 10:15 starting next Monday (2026-11-16).", "2026-11-12", "2026-11-16"),
+        ("Open from 20 September to 4 October.", "2026-09-14", None),  # a span, no start
+        ("Communion moves to 10:15am.", "2026-09-14", None),
+    ],
+)
+def test_the_day_a_change_starts(text: str, written: str, expected: str | None) -> None:
+    day = plans.start(text, dt.date.fromisoformat(written))
+    assert (day.isoformat() if day else None) == expected
+
+
+def test_read_now_keeps_plans_and_what_is_to_come() -> None:
+    plan = "Sunday Parish Communion moves to 10:15am from 20 September."
+    assert plans.read_now(plan, "2026-09-14") == plan
+    assert plans.read_now(plan, "2026-09-21") == "Sunday Parish Communion moved to 10:15am."
+    ahead = "We will move the meeting next week."
+    assert plans.read_now(ahead, "2026-09-14") == ahead
+    asked = "Will the tickets be £9.25 now?"
+    assert plans.read_now(asked, "2026-09-14") == asked
+
+
+def _memory(ws: Path) -> list[str]:
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
+def test_a_plan_from_a_day_of_a_month_comes_due(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+
+    def at(day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, 9, day, hour)
+
+    micro_rest("Sunday Parish Communion is at 9:45am.", "W", workspace=ws, when=at(7, 9))
+    sleep_cycle(ws, provider="offline", now=at(7, 22))
+    plan = "Sunday Parish Communion moves to 10:15am from 20 September."
+    micro_rest(plan, "W", workspace=ws, when=at(14, 9))
+    sleep_cycle(ws, provider="offline", now=at(14, 22))
+    assert sorted(_memory(ws)) == sorted(["Sunday Parish Communion is at 9:45am.", plan])
+    micro_rest("Bought candles for the altar.", "B", workspace=ws, when=at(21, 9))
+    r = sleep_cycle(ws, provider="offline", now=at(21, 22))
+    assert r.decisions.get("memory_due") == 1, r
+    assert [t for t in _memory(ws) if "Communion" in t] == [plan]
