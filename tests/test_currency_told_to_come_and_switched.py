@@ -57,6 +57,28 @@ from tests.currency_support import replaced, rewritten
          "at 9:30.",
          "Correction: breakfast starts at 7:30, not 8:00 as I noted on Monday. Still finishes "
          "at 9:30."),
+        ("E-bike hire is £35 a day, helmet and lock included.",
+         "From today (2026-11-10) e-bike hire is £40 a day.",
+         "E-bike hire is £40 a day, helmet and lock included."),
+        ("Landlord is Calder Estates, and our contact there is Gareth Pryce.",
+         "Sinead Flood has taken over our account at Calder Estates; Gareth has gone to their "
+         "Leeds office.",
+         "Landlord is Calder Estates, and our contact there is Sinead Flood."),
+        ("Job R-2291 is Mr Hollis's Brompton, rear hub rebuild, promised back Thu 10 Sep.",
+         "R-2291 pushed back to Mon 14 Sep - the replacement hub shell isn't in until Friday "
+         "(2026-09-11). Rang Mr Hollis.",
+         "Job R-2291 is Mr Hollis's Brompton, rear hub rebuild, promised back Mon 14 Sep."),
+        ("Wednesday Year 12 chemistry group with Priya: Ella, Ravi and Noor.",
+         "Jonah Mensah joins the Wednesday Year 12 chemistry group from this week (week of "
+         "2026-11-09).",
+         "Wednesday Year 12 chemistry group with Priya: Ella, Ravi, Noor and Jonah Mensah."),
+        ("Autumn flower rota is Mrs Dunn, Mrs Achebe and Mr Varley, a week each in turn.",
+         "Mr Varley is stepping down from the flower rota and Rosa Kemp is taking his weeks "
+         "from October.",
+         "Autumn flower rota is Mrs Dunn, Mrs Achebe and Rosa Kemp, a week each in turn."),
+        ("Gardner & Sons funeral directors: 14 Mill Lane, office 01632 960441.",
+         "Gardner & Sons have moved; they're now at Unit 3, Foundry Yard, same phone number.",
+         "Gardner & Sons funeral directors: Unit 3, Foundry Yard, office 01632 960441."),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:
@@ -81,6 +103,18 @@ def test_a_change_is_read(old: str, new: str, expected: str) -> None:
         # what will be, with no word of now
         (("W", "Harvest supper tickets are £8.50 a head."),
          ("W", "Harvest supper tickets will be £9.25 next year.")),
+        # another attribute of the one person, no value read
+        (("W", "Ella Brooks is Year 12 and does chemistry with Priya."),
+         ("W", "Ella Brooks' target grade in chemistry is an A.")),
+        # renewed every three years is a rule, no change
+        (("W", "Hannah Cole tutors A-level English; Noor's personal statement goes through her."),
+         ("W", "All tutors need an enhanced DBS check, renewed every three years.")),
+        # an ID for an entry with no figure, read only as alike
+        (("W", "Online lessons use Miro boards; each student has their own board link."),
+         ("W", "Zoom meeting ID for online lessons: 884 2210 5567 (same link every week).")),
+        # an event of a count, said alike only, puts out no entry of many values
+        (("W", "Harvest supper is Saturday 10 October in the Main Hall, tickets £7.50."),
+         ("B", "61 harvest supper tickets sold now.")),
     ],
 )  # fmt: skip
 def test_nothing_is_replaced(old: tuple[str, str], new: tuple[str, str]) -> None:
@@ -134,3 +168,22 @@ def test_a_plan_from_a_day_of_a_month_comes_due(tmp_path: Path) -> None:
     r = sleep_cycle(ws, provider="offline", now=at(21, 22))
     assert r.decisions.get("memory_due") == 1, r
     assert [t for t in _memory(ws) if "Communion" in t] == [plan]
+
+
+def test_what_someone_is_and_does_is_no_list() -> None:
+    from agent_sleep.analysis import lists
+
+    entry = "Martin Hale is our organist and plays for both Sunday services and most weddings."
+    note = "Martin Hale has retired as organist after 22 years; collecting for a card and gift."
+    assert lists.edited(note, entry) is None  # not "Martin Hale is our plays for both …"
+    listed = lists.edited("We no longer run builds in CI", "We run lint, tests and builds in CI")
+    assert listed is not None and listed.text == "We run lint and tests in CI"
+
+
+def test_a_weekday_in_a_name_gets_no_date_and_a_plan_with_will_comes_due() -> None:
+    from agent_sleep.analysis import temporal
+
+    note = "Sunday Social will meet at Mytholm Bridge instead from this weekend."
+    resolved = temporal.resolve(note, dt.date(2026, 9, 9))
+    assert resolved.startswith("Sunday Social will meet")
+    assert plans.as_done(resolved) == resolved.replace("will meet", "meets")

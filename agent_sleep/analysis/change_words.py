@@ -60,7 +60,9 @@ CHANGE_RE = re.compile(
     # "brought the AQA entries deadline forward", "pushed the launch back"
     r"brought(?:\s+[\w'’-]+){0,5}?\s+forward|pushed(?:\s+[\w'’-]+){1,5}?\s+back|"
     r"moved up|rebooked|renegotiated|"
-    r"rerouted|repointed|reconfigured|scaled|adjusted|renewed|rotated|resized|"
+    # (not what is done again and again: "an enhanced DBS check, renewed every three years")
+    r"rerouted|repointed|reconfigured|scaled|adjusted|"
+    r"(?:renewed|rotated)(?!\s+(?:every|each|annually|yearly|monthly|weekly)\b)|resized|"
     r"reassigned|corrected|correction|changed (?:his|her|their|its|my) mind|"
     # a change back to an earlier value: "is back to 100", "reverted to 100", "in Berlin again"
     r"reverted|restored|rolled back|(?:is|are|was|were|went|goes|moved|switched|changed) back|"

@@ -793,6 +793,9 @@ def _implicit(new: Claim, old: Claim, frame: float, values: tuple[str, str]) -> 
         and frame >= IMPLICIT_FRAME
         and not (new.words ^ old.words)
         and (not new.values or _same_kind(new.values, old.values))
+        # no value read, and what it is of named apart ("Ella Brooks' target grade in
+        # chemistry is an A" is no new year group of "Ella Brooks is Year 12")
+        and (new.values or not new.qualifiers - _bag(old) - set(old.seq))
         and (new.head != "be" or new.words or new.attrs - set(cw.CLASSES) or not new.speaker)
         and _when(new.values) == _when(old.values)
     ):
@@ -2556,6 +2559,10 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     if len(olds) > 1:  # the day the older text says it moved to: "can't take Tern tomorrow
         # (2026-09-23) - service pushed back to 2 October"
         olds = [d for d in olds if _MOVED_TO_BEFORE_RE.search(old_text, 0, d.start())]
+    end = _MAIN_CLAUSE_RE.search(new_text, m.end())
+    if len(news) > 1 and end is not None:  # the day of a reason after it: "R-2291 pushed back
+        # to Mon 14 Sep - the hub shell isn't in until Friday (2026-09-11)"
+        news = [d for d in news if d.start() < end.start()]
     if len(olds) != 1 or len(news) != 1 or news[0].start() < m.end():
         return None
     if _same_day(olds[0].group(0), news[0].group(0)):
@@ -2582,9 +2589,10 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     )
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    if not what or not all(said_loosely(w, said) for w in what):
-        return None  # "The bathroom fitting …" is not the kitchen's
     codes = {t.lower() for t in tokens(moved) if _digit(t) and re.search(r"[a-z]", t, re.I)}
+    if not (what or codes) or not all(said_loosely(w, said) for w in what):
+        return None  # "The bathroom fitting …" is not the kitchen's ("R-2291 pushed back …":
+        # the job its code names)
     if codes - {t.lower() for t in tokens(old_text)}:
         return None  # "The GEO2041 exam moved to 19 January" is no other exam's day
     at = olds[0]
@@ -2592,7 +2600,7 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
     )
     in_sentence = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
-    if not any(said_loosely(w, in_sentence) for w in what):
+    if not any(said_loosely(w, in_sentence) for w in what) and not codes & in_sentence:
         return None  # the day of another thing the entry tells of
     end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
@@ -2667,6 +2675,18 @@ _HANDED_OVER_RE = re.compile(
 )
 
 
+# someone taking work over, and who had it said as gone in the same note: "Sinead Flood has
+# taken over our account at Calder Estates; Gareth has gone to their Leeds office"
+_TOOK_OVER_RE = re.compile(
+    rf"^(?P<n>{_SWAP_NAME}) (?:has |have |is |are |will )?(?:taken|taking|took|takes|take) "
+    r"over (?P<what>[^.;:]{1,60}?)(?=[.;:]|\s[-–—]\s|$)"
+)
+_GONE_PERSON_RE = re.compile(
+    rf"(?:[.;]\s+|\band\s+|\s[-–—]\s)(?P<a>{_SWAP_NAME}) (?:has|have|had) (?:gone|left|moved|"
+    r"retired|stepped down)\b"
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _names_swapped(text: str) -> tuple[str, str, re.Match[str] | None] | None:
     """(the name gone, the one taken on, the match of someone taking over work) a note tells,
@@ -2674,8 +2694,11 @@ def _names_swapped(text: str) -> tuple[str, str, re.Match[str] | None] | None:
     if "?" in text or cw.intended(text):
         return None
     handed = _HANDED_OVER_RE.match(text)
+    took, left = _TOOK_OVER_RE.match(text), _GONE_PERSON_RE.search(text)
     if handed is not None:
         gone, taken = {handed.group("a")}, {handed.group("n")}
+    elif took is not None and left is not None and left.group("a") not in took.group("n"):
+        gone, taken, handed = {left.group("a")}, {took.group("n")}, took
     else:
         gone = {m.group("a") or m.group("b") for m in _NAME_GONE_RE.finditer(text)}
         taken = {m.group("n") for m in _NAME_TAKEN_RE.finditer(text)} - gone
@@ -2700,6 +2723,13 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
     was, now, handed = swapped
     if now in old_text or was in now or now in was:
         return None
+    if (
+        handed is not None
+        and handed.re is _TOOK_OVER_RE
+        and role_holder_put_right(new_text, old_text)
+    ):
+        return None  # a role handed over: the note takes the entry's place (what else the entry
+        # tells may be the old holder's)
     # a person named first stands for their name in full ("Jade" for "Jade Morris"), and a
     # place by its first word ("instead of Kingsmead" for "Kingsmead Leisure Centre")
     full = r"(?: [A-Z][\w'’-]+)?" if handed is not None and " " not in was else ""
@@ -2721,7 +2751,10 @@ def named_swap_put_right(new_text: str, old_text: str) -> str | None:
         what = [
             t for t in tokens(handed.group("what")) if t.lower() not in cw.STOP and not _digit(t)
         ]
-        if not what or not said_loosely(lemma(what[0].lower()), said):
+        named = [t for t in what if t[:1].isupper() and re.search(rf"\b{re.escape(t)}\b", old_text)]
+        if not what or not (said_loosely(lemma(what[0].lower()), said) or named):
+            # (or a name the work is of, said in the entry: "our account at Calder Estates"
+            # for "Landlord is Calder Estates, and our contact there is Gareth Pryce")
             return None  # the work's first word ("the billing service" is not "the search
             # service", "the Saturday walks" are what "covers Saturdays" does)
     return old_text[:start] + now + old_text[end:]
@@ -3475,6 +3508,12 @@ _OPENERS = frozenset(
 
 
 def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | None:
+    # what the note tells before a reason or another sentence ("R-2291 pushed back to Mon 14
+    # Sep - the hub shell isn't in until Friday (2026-09-11). Rang Mr Hollis."): the day of
+    # the reason is no second value
+    main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
+    if main != new_text and len(rx.findall(main)) == 1:
+        new_text = main
     olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
     if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
         return None
@@ -3487,9 +3526,12 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
         return None  # the time is all the entry holds: the note takes its place
     m = olds[0]
-    return old_text[: m.start()] + news[0].group(0) + old_text[m.end() :]
+    stop = "." if m.group(0).endswith(".") and not news[0].group(0).endswith(".") else ""
+    return old_text[: m.start()] + news[0].group(0) + stop + old_text[m.end() :]
 
 
+# where what a note tells first ends: a reason after it, or another sentence
+_MAIN_CLAUSE_RE = re.compile(r"\s[-–—]\s|;\s|(?<![A-Z])\.\s+(?=[A-Z])|\s(?:because|as|since)\s")
 # the shapes of a value a correction puts right: a day, a time of day, a code, an amount
 _CORRECTED_SHAPES = (
     DATE_SAID_RE,

@@ -38,7 +38,7 @@ REMOVED_RE = re.compile(
     r"shut down|closed|disabled|deactivated|discontinued|unsubscribed|churned|"
     r"(?<!%)(?<!% )sold(?!\s+out\b)|gave away|"
     r"given away|gave up|given up|passed away|died|let go|laid off|dropped out|pulled out|"
-    r"opted out|stepped down|steps down|stepped away|ended|ditched|lost|outgrew|"
+    r"opted out|stepped down|steps down|stepping down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",
     re.I,
 )
@@ -47,7 +47,9 @@ REMOVED_RE = re.compile(
 ADDED_RE = re.compile(
     r"\b(?:joined|join|joins|took up|takes up|picked up|added|adds|started|starts|signed up for|"
     r"came on board|came aboard|onboarded|brought in|switched to|moved to|now uses?|"
-    r"replace[sd] (?:him|her|them|it)|took (?:his|her|their|its) (?:place|spot|seat))\b",
+    r"replace[sd] (?:him|her|them|it)|"
+    r"(?:took|takes|taking|take) (?:over )?(?:his|her|their|its) (?:place|spot|seat|weeks|days|"
+    r"turns?|shifts?|slots?))\b",
     re.I,
 )
 # the new note names the whole list: "we now use only Redis", "Ana alone remains"
@@ -98,8 +100,8 @@ _CLAUSE_RE = re.compile(
     + "".join(rf"(?<!\b{t.capitalize()})" for t in sorted(TITLES))
     + r"\.\s|,\s+(?:but|so|and)\s+|\s+but\s+|\s+-\s+|\s+—\s+|"
     # "dropped chess and took up football": a second verb after "and"
-    r"\s+and\s+(?=(?:\S+\s+){0,2}?(?:took|takes|picked|added|joined|started|signed|left|quit|"
-    r"dropped)\b))\s*"
+    r"\s+and\s+(?=(?:\S+\s+){0,3}?(?:took|takes|taking|picked|added|joined|joins|started|signed|"
+    r"left|quit|dropped)\b))\s*"
 )
 _SEP = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or|&)\s+)"
 _MAX_ITEM_WORDS = 3
@@ -341,7 +343,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
             rest.append(clause.strip().rstrip("."))
-    if not gone or any(_apposition(g, old_text) for g in gone):
+    if not gone and len(came) == 1 and not rest:
+        return _appended(old_text, came[0])  # "Jonah Mensah joins the … chemistry group"
+    if not gone or any(_apposition(g, old_text) or _verbs_joined(g, old_text) for g in gone):
         return None
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
     if not left:
@@ -359,6 +363,49 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         text = text.rstrip()
         text = f"{text}{'' if text.endswith('.') else '.'} {clause[:1].upper()}{clause[1:]}."
     return Edit(text)
+
+
+# what goes on a clause past its last word: "plays for both Sunday services"
+_CLAUSE_GOES_ON_RE = re.compile(
+    r"\s+(?:for|to|at|on|in|with|from|by|the|a|an|our|their|his|her|its|both|every|each)\b"
+)
+
+
+def _verbs_joined(item: str, old_text: str) -> bool:
+    """Whether ``item`` stands in two words in lower case joined by "and" that are no list but
+    a clause's two parts, what someone is and what they do ("is our organist and plays for
+    both Sunday services": "organist" and "plays" are no items; "We run lint, tests and builds
+    in CI" is a list)."""
+    for m in _LIST_RE.finditer(old_text):
+        words = re.split(r",? (?:and|or|&) |, ", m.group(0))
+        if not any(w.strip() == item for w in words):
+            continue
+        if (
+            len(words) == 2
+            and all(w[:1].islower() for w in words)
+            and _CLAUSE_GOES_ON_RE.match(old_text, m.end())
+            and re.search(r"\b(?:is|are|was|were)\s+(?:our|the|a|an|their|his|her)\s+$",
+                          old_text[: m.start()])
+        ):  # fmt: skip
+            return True
+    return False
+
+
+def _appended(old_text: str, item: str) -> Edit | None:
+    """The older text with ``item`` added last to its one list joined by "and" ("Wednesday
+    Year 12 chemistry group with Priya: Ella, Ravi and Noor", then "Jonah Mensah joins the …
+    group": "…: Ella, Ravi, Noor and Jonah Mensah"), or None: the item is of the list's items'
+    shape and not in it yet."""
+    listed = _joined_items(old_text)
+    if len(listed) < 2 or _shape(item) != _shape(listed[0]) or _spans(old_text, item):
+        return None
+    found = [m for m in _LIST_RE.finditer(old_text) if re.search(r" (?:and|&) ", m.group(0))]
+    if len(found) != 1:
+        return None
+    m = found[0]
+    last = list(re.finditer(r",? (?:and|&) ", m.group(0)))[-1]
+    joined = f"{m.group(0)[: last.start()]}, {m.group(0)[last.end() :]}{last.group(0).lstrip(',')}"
+    return Edit(old_text[: m.start()] + joined + item + old_text[m.end() :])
 
 
 # a count of things right before what was done with them: "102 jobs closed", "40 sold"
@@ -386,9 +433,11 @@ def _added(clause: str, old_text: str) -> list[str]:
     cue = ADDED_RE.search(clause)
     if cue is None:
         return []
-    item = _item_run(clause[cue.end() :], old_text) or _item_run(
-        clause[: cue.start()], old_text, last=True
-    )
+    after = _item_run(clause[cue.end() :], old_text)
+    before = _item_run(clause[: cue.start()], old_text, last=True)
+    # who takes a place is said before it: "Rosa Kemp is taking his weeks from October"
+    took = re.match(r"(?:took|takes|taking|take|replace)", cue.group(0), re.I)
+    item = (before or after) if took else (after or before)
     if not item or not _about_old(clause, [item], cue.group(0), old_text):
         return []
     # a name of a kind the list's items are not ("he moved to Lisbon" for a team of people)

@@ -41,7 +41,9 @@ _TO_COME_RE = re.compile(
     # "will be" with the value it will be, or with the one it replaces: "will be £950",
     # "will be 9 to 10 instead of 8 to 9" (not "will be closed", which says no value)
     r"|(?P<be>\bwill be|['’]ll be)\b(?= (?:at |in |on |to )?[£$€]?\d"
-    r"| [^.;!?]*\b(?:instead of|rather than|up from|down from)\b)",
+    r"| [^.;!?]*\b(?:instead of|rather than|up from|down from)\b)"
+    # "will" before another verb, with what it replaces: "will meet at Mytholm Bridge instead"
+    r"|(?P<will>\bwill|['’]ll) (?=[a-z]+ [^.;!?]*\b(?:instead|rather than)\b)",
     re.I,
 )
 _DONE = {"mov": "moved", "chang": "changed", "switch": "switched", "shift": "shifted"}
@@ -56,6 +58,12 @@ _AHEAD_RE = re.compile(
 _NOW_RE = re.compile(
     r"\bnow\b(?!\s+that\b)|\bfrom\s+(?:today|tonight|now on|this\s+(?:week|month|term|season))\b"
     r"|\bwith immediate effect\b|\bas of (?:today|now)\b",
+    re.I,
+)
+# a change in force told first: "From today (2026-09-09) e-bike hire is £40 a day"
+_NOW_LEAD_RE = re.compile(
+    r"^\s*(?:from|starting|as of|effective|beginning)\s+(?:today|tonight|now|this\s+(?:week|month|"
+    r"term|season))(?:\s*\([^)]*\))?,?\s+(?=\w)",
     re.I,
 )
 # what is meant, not what is: "will", "'ll"; then the verb it goes with
@@ -121,6 +129,8 @@ def as_done(text: str) -> str | None:
     m = _TO_COME_RE.search(text)
     if m is None:
         return None
+    if m.group("will"):  # "Sunday Social will meet at …" -> "Sunday Social meets at …"
+        return text[: m.start()].rstrip() + " " + _present(text[m.end() :])
     if m.group("be"):
         done = "is now"  # "it'll be £950" -> "it is now £950"
     else:
@@ -137,7 +147,9 @@ def read_now(text: str, day: str) -> str:
     one to come but in force already: the change said as done. "Sunday Parish Communion moves
     to 10:15am" (a timetable's present, no day to come) reads "… moved to 10:15am"; "Choir will
     practise on Fridays … instead of Thursdays, from this week" reads "Choir practise on
-    Fridays …", "tickets will be £9.25 now" "tickets is now £9.25 now". A change from a day
+    Fridays …", "tickets will be £9.25 now" "tickets is now £9.25 now"; one that says first
+    from when it holds, without it ("From today (2026-09-09) e-bike hire is £40 a day" reads
+    "E-bike hire is £40 a day"). A change from a day
     after ``day`` is a plan (:mod:`agent_sleep.consolidation.due`), and a note that says what
     is to come otherwise ("next week", "will" with no word of now) is read as written."""
     try:
@@ -149,14 +161,36 @@ def read_now(text: str, day: str) -> str:
         return text  # a plan: read on its day
     if "?" in text:
         return text
+    lead = _NOW_LEAD_RE.match(text)
+    if lead is not None and not _AHEAD_RE.search(text):
+        rest = text[lead.end() :]
+        return rest[:1].upper() + rest[1:]  # "E-bike hire is £40 a day"
     if _MOVES_RE.search(text) and not _AHEAD_RE.search(text):
         done = as_done(text)
         return text if done is None else without_start(done, written)
     will = list(_WILL_RE.finditer(text))
     if len(will) == 1 and (_NOW_RE.search(text) or when is not None):
         m = will[0]
-        said = "is now " if m.group("be") else ""
-        rest = text[: m.start()] + said + text[m.end() :]
+        after = text[m.end() :]
+        rest = text[: m.start()] + ("is now " + after if m.group("be") else _present(after))
         if not _AHEAD_RE.search(rest):
             return without_start(rest, written)
     return text
+
+
+def _present(text: str) -> str:
+    """``text`` with the verb it opens with said in the present, as of one ("meet at …" ->
+    "meets at …", "practise on …" -> "practises on …", "have" -> "has")."""
+    m = re.match(r"[a-z]+", text)
+    if m is None:
+        return text
+    verb = m.group(0)
+    if verb == "have":
+        said = "has"
+    elif re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        said = verb + "es"
+    elif re.search(r"[^aeiou]y$", verb):
+        said = verb[:-1] + "ies"
+    else:
+        said = verb + "s"
+    return said + text[m.end() :]

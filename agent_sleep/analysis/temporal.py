@@ -301,6 +301,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     after = text[m.end() : m.end() + 16]
     if re.match(r",? *(?:\d|\(|(?:the )?\d|" + MONTH_RE + ")", after):  # "Friday, March 13"
         return None
+    if not m.group("prep") and re.match(r" (?!I\b)[A-Z][a-z]", after):
+        return None  # a word of a name ("Sunday Social meets at …", "Sunday Parish Communion")
     if _WEEKDAY_JOINED_AFTER_RE.match(text, m.end()) or _WEEKDAY_JOINED_BEFORE_RE.search(before):
         return None  # "the Tuesday/Friday milk run", "Monday and Wednesday": a schedule
     if _RECURRING_SLOT_RE.match(text, m.end()):

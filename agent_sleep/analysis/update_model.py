@@ -608,9 +608,9 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
 # a street address: a house number and a name ending in a street's word ("211 London Road",
 # "14 Ladybarn Lane")
 _STREET_RE = re.compile(
-    r"\b\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|"
-    r"Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|Grove|Row|Walk|"
-    r"Mews|Parade|Hill|Boulevard|Blvd)\b"
+    r"\b(?:(?:Unit|Suite)\s+)?\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|"
+    r"Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|"
+    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay)\b"
 )
 
 
@@ -741,7 +741,7 @@ def _street_words(text: str) -> set[str]:
 
 # a new address told: "… are now at 3 Mill Lane", "… has moved to …", "new address for deliveries:"
 _NOW_AT_RE = re.compile(
-    r"\b(?:(?:is|are)\s+now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated)\s+"
+    r"\b(?:(?:(?:is|are)\s+|['’](?:re|s)\s+)now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated)\s+"
     r"to|new\s+address\b[^:.;]{0,30}:?)\s+(?:the\s+)?$"
 )
 
@@ -751,7 +751,8 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
     now at another ("Linden Estate Agents' office is at 14 Castle Street, parking round the
     back", then "Linden Estate Agents are now at 3 Mill Lane"), or None: one street address in
     each, apart, the new one right after a word of moving, and every name the note says
-    besides it said in the older text (whose address it is)."""
+    besides it said in the older text (whose address it is). Where the entry gives a phone
+    number the note does not, the address is put right in place in the entry."""
     if "?" in new_text or cw.found(cw.MODAL_RE, new_text):
         return None
     news, olds = list(_STREET_RE.finditer(new_text)), list(_STREET_RE.finditer(old_text))
@@ -764,6 +765,12 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
     names = [lexical.unpossessed(t).lower() for t in tokens(rest) if t[:1].isupper()]
     if not names or any(n not in said and n not in cw.STOP for n in names):
         return None  # whose address it is, named in the older text
+    if _phones(old_text) and not _phones(new_text):
+        # a number the entry gives stays with it ("Gardner & Sons funeral directors: 14 Mill
+        # Lane, office 01632 960441", then "… they're now at Unit 3, Foundry Yard, same phone
+        # number": the address put right in place)
+        at = olds[0]
+        return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
     return new_text
 
 
@@ -949,6 +956,14 @@ def when_for_none(new_text: str, old_text: str) -> bool:
         return False  # "Who leads weekends? Joanna, starting this Saturday": a name is new
     old = c.strong_words(old_text)
     return not _has_number(set(old)) and not c._fine_kinds(old) & {"weekday", "time", "month"}
+
+
+def number_for_none(new_text: str, old_text: str) -> bool:
+    """Whether the newer note gives a long number (an ID, a phone number: three digits or
+    more) and the older gives no figure at all: to a reading of likeness alone, no value of it
+    is replaced ("Zoom meeting ID for online lessons: 884 2210 5567" for "Online lessons use
+    Miro boards; each student has their own board link")."""
+    return bool(re.search(r"\d{3}", new_text)) and not re.search(r"\d", old_text)
 
 
 _FULL_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")

@@ -368,6 +368,9 @@ def supersedes(
                 # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th"),
                 # even one told as a change ("Riverside confirmed their new number is on the
                 # letterheads now" keeps the new number itself)
+            if verdict.why in WEAK and kind == "B" and update_model.many_gone(text, old_text):
+                continue  # an event only said alike puts out no entry of many values: "61
+                # harvest supper tickets sold now" keeps the supper's day, hall and price
             if verdict.why in WEAK and types.get(ref) == "B":
                 continue  # "Gym Wednesday: full body circuit": Monday's session happened too
             if (
@@ -407,6 +410,9 @@ def supersedes(
                 # new college day
             if verdict.why in UNSAID and update_model.logged_work(text):
                 continue  # "Emailed Sara the updated guest count" gives no guest count
+            if verdict.why == "likely update" and update_model.number_for_none(text, old_text):
+                continue  # "Zoom meeting ID for online lessons: 884 2210 5567" is no new tool
+                # of "Online lessons use Miro boards"
             if verdict.why in WEAK and update_model.when_for_none(text, old_text):
                 continue  # "handoffs now happen Wednesdays at 11am" / "shifts are two weeks"
             if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
