@@ -149,3 +149,14 @@ def test_a_plan_from_a_bare_weekday_with_will_be_comes_due(ws: Path) -> None:
     assert [t for t in _memory(ws) if "Zumba" in t] == [
         "From Monday (2026-11-16) the Zumba class will be 9 to 10 instead of 8 to 9."
     ]
+
+
+def test_a_plan_read_as_a_change_when_slept_is_not_applied_again(similar: object) -> None:
+    """A plan that already replaced an entry the night it was slept (its ``supersedes=``) is
+    not read again on its day: what it replaced is gone, and another entry it looks like (a
+    lab's room, for "Lab meeting is moving to Thursdays …") must not go too."""
+    standup = _entry("a", "Team standup is at 9:30.", "2026-11-09")
+    plan = _entry("b", "Team standup moves to 10:15 from 16 November.", "2026-11-12")
+    assert set(due.plans([standup, plan], dt.date(2026, 11, 16), similar)) == {"aaaaaaaaaa"}  # type: ignore[arg-type]
+    plan.meta["supersedes"] = "cccccccccc"
+    assert due.plans([standup, plan], dt.date(2026, 11, 16), similar) == {}  # type: ignore[arg-type]

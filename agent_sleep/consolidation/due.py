@@ -57,6 +57,8 @@ def plans(
             continue
         if (today - start).days > LOOK_BACK_DAYS:
             continue
+        if plan.meta.get("supersedes"):
+            continue  # read as a change already when it was slept: what it replaced is gone
         done = as_done(plan.text)
         if done is None:
             continue
