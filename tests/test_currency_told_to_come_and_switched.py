@@ -79,6 +79,13 @@ from tests.currency_support import replaced, rewritten
         ("Gardner & Sons funeral directors: 14 Mill Lane, office 01632 960441.",
          "Gardner & Sons have moved; they're now at Unit 3, Foundry Yard, same phone number.",
          "Gardner & Sons funeral directors: Unit 3, Foundry Yard, office 01632 960441."),
+        ("Out of hours, patients with a dental emergency should ring 0161 496 0732.",
+         "Correction: the out-of-hours emergency number is 0161 496 0417 - the one I noted on "
+         "the 10th was wrong.",
+         "Out of hours, patients with a dental emergency should ring 0161 496 0417."),
+        ("Our dentures are made by Harrow & Finch, 14 Mill Lane, Stockport.",
+         "Harrow & Finch have moved to Unit 7, Canal Street, Stockport SK1 3QT.",
+         "Harrow & Finch have moved to Unit 7, Canal Street, Stockport SK1 3QT."),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:

@@ -3534,6 +3534,8 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
 _MAIN_CLAUSE_RE = re.compile(r"\s[-–—]\s|;\s|(?<![A-Z])\.\s+(?=[A-Z])|\s(?:because|as|since)\s")
 # the shapes of a value a correction puts right: a day, a time of day, a code, an amount
 _CORRECTED_SHAPES = (
+    # a phone number: seven digits or more, grouped ("0161 496 0417")
+    re.compile(r"(?<![\w.+/-])\+?(?=(?:[ -]?\d){7,15}(?!\w|\.\d))\d(?:[ -]?\d)+(?!\w|\.\d)"),
     DATE_SAID_RE,
     _CLOCK_TIME_RE,
     # a code of two parts, letters and digits in the first: a plate ("KX19 PML"), a postcode

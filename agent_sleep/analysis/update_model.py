@@ -762,7 +762,12 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None
     rest = new_text[: news[0].start()] + new_text[news[0].end() :]
     said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
-    names = [lexical.unpossessed(t).lower() for t in tokens(rest) if t[:1].isupper()]
+    # (a postcode is no name: "Stockport SK1 3QT")
+    names = [
+        lexical.unpossessed(t).lower()
+        for t in tokens(rest)
+        if t[:1].isupper() and not any(ch.isdigit() for ch in t)
+    ]
     if not names or any(n not in said and n not in cw.STOP for n in names):
         return None  # whose address it is, named in the older text
     if _phones(old_text) and not _phones(new_text):
