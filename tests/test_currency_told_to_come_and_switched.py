@@ -119,6 +119,10 @@ def test_a_change_is_read(old: str, new: str, expected: str) -> None:
         # an ID for an entry with no figure, read only as alike
         (("W", "Online lessons use Miro boards; each student has their own board link."),
          ("W", "Zoom meeting ID for online lessons: 884 2210 5567 (same link every week).")),
+        # a time for an entry that gives no figure, read only as alike
+        (("W", "Clients can send completion money by bank transfer or banker's draft."),
+         ("W", "Completion money has to be in client account by 12 noon the day before "
+               "completion.")),
         # an event of a count, said alike only, puts out no entry of many values
         (("W", "Harvest supper is Saturday 10 October in the Main Hall, tickets £7.50."),
          ("B", "61 harvest supper tickets sold now.")),
@@ -194,3 +198,13 @@ def test_a_weekday_in_a_name_gets_no_date_and_a_plan_with_will_comes_due() -> No
     resolved = temporal.resolve(note, dt.date(2026, 9, 9))
     assert resolved.startswith("Sunday Social will meet")
     assert plans.as_done(resolved) == resolved.replace("will meet", "meets")
+
+
+def test_an_aside_on_the_item_gone_is_not_kept_with_the_list() -> None:
+    from agent_sleep.analysis import lists
+
+    edit = lists.edited(
+        "We're no longer on Expedia - took all the rooms off today, the fees weren't worth it.",
+        "We're listed on Booking.com, Airbnb and Expedia.",
+    )
+    assert edit is not None and edit.text == "We're listed on Booking.com and Airbnb."

@@ -342,6 +342,10 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         added = _added(clause, old_text)
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
+            at = new_text.find(clause.strip())
+            if at > 0 and re.search(r"\s[-–—]\s*$", new_text[:at]) and gone:
+                continue  # an aside on the item gone ("We're no longer on Expedia - took all
+                # the rooms off today, the fees weren't worth it"): of it, not of the list
             rest.append(clause.strip().rstrip("."))
     if not gone and len(came) == 1 and not rest:
         return _appended(old_text, came[0])  # "Jonah Mensah joins the … chemistry group"

@@ -964,11 +964,13 @@ def when_for_none(new_text: str, old_text: str) -> bool:
 
 
 def number_for_none(new_text: str, old_text: str) -> bool:
-    """Whether the newer note gives a long number (an ID, a phone number: three digits or
-    more) and the older gives no figure at all: to a reading of likeness alone, no value of it
-    is replaced ("Zoom meeting ID for online lessons: 884 2210 5567" for "Online lessons use
-    Miro boards; each student has their own board link")."""
-    return bool(re.search(r"\d{3}", new_text)) and not re.search(r"\d", old_text)
+    """Whether the newer note gives a figure (an ID, a phone number, a time) and the older
+    gives none at all: to a reading of likeness alone, no value of it is replaced ("Zoom
+    meeting ID for online lessons: 884 2210 5567" for "Online lessons use Miro boards; each
+    student has their own board link"; "Completion money has to be in client account by 12
+    noon the day before" for "Clients can send completion money by bank transfer or banker's
+    draft")."""
+    return bool(re.search(r"\d", new_text)) and not re.search(r"\d", old_text)
 
 
 _FULL_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
