@@ -86,6 +86,12 @@ from tests.currency_support import replaced, rewritten
         ("Our dentures are made by Harrow & Finch, 14 Mill Lane, Stockport.",
          "Harrow & Finch have moved to Unit 7, Canal Street, Stockport SK1 3QT.",
          "Harrow & Finch have moved to Unit 7, Canal Street, Stockport SK1 3QT."),
+        ("Caterer is Saffron & Sage: lunch buffet plus two coffee breaks each day.",
+         "Switched caterers: Bluebell Kitchens will do all meals.",
+         "Switched caterers: Bluebell Kitchens will do all meals."),
+        ("Reserves are coached by Lee Fairbrother",
+         "Ian Campbell is taking the reserves for now; Lee has stepped down for work reasons",
+         "Reserves are coached by Ian Campbell"),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:
@@ -119,6 +125,9 @@ def test_a_change_is_read(old: str, new: str, expected: str) -> None:
         # an ID for an entry with no figure, read only as alike
         (("W", "Online lessons use Miro boards; each student has their own board link."),
          ("W", "Zoom meeting ID for online lessons: 884 2210 5567 (same link every week).")),
+        # someone else taking something, with no one of the entry gone
+        (("W", "Tom drives the school run on Mondays."),
+         ("W", "Ann is taking the kids to swimming; Tom has gone to the gym.")),
         # a time for an entry that gives no figure, read only as alike
         (("W", "Clients can send completion money by bank transfer or banker's draft."),
          ("W", "Completion money has to be in client account by 12 noon the day before "

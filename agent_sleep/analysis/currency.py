@@ -2679,7 +2679,7 @@ _HANDED_OVER_RE = re.compile(
 # taken over our account at Calder Estates; Gareth has gone to their Leeds office"
 _TOOK_OVER_RE = re.compile(
     rf"^(?P<n>{_SWAP_NAME}) (?:has |have |is |are |will )?(?:taken|taking|took|takes|take) "
-    r"over (?P<what>[^.;:]{1,60}?)(?=[.;:]|\s[-–—]\s|$)"
+    r"(?:over )?(?P<what>[^.;:]{1,60}?)(?=[.;:]|\s[-–—]\s|\s+for now\b|$)"
 )
 _GONE_PERSON_RE = re.compile(
     rf"(?:[.;]\s+|\band\s+|\s[-–—]\s)(?P<a>{_SWAP_NAME}) (?:has|have|had) (?:gone|left|moved|"
@@ -3224,7 +3224,8 @@ _TOOK_OVER_ROLE_RE = re.compile(
 # a role named with no article, a role's word last: "League fixtures secretary is Graham Pellow"
 _BARE_ROLE_IS_HOLDER_RE = re.compile(
     r"^\s*(?P<role>[A-Z]?[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s+is\s+(?:now\s+)?"
-    rf"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){{0,2}}){_ROLE_END}"
+    # (a firm's name with "&": "Caterer is Saffron & Sage: …")
+    rf"(?P<who>[A-Z][\w'’-]+(?:\s+(?:&\s+)?[A-Z][\w'’-]+){{0,2}}){_ROLE_END}"
 )
 # who holds a role with no article, a role's word last: "Gemma Hurst is weekend shift lead"
 _BARE_HOLDER_IS_ROLE_RE = re.compile(
@@ -3271,6 +3272,15 @@ _ROLE_BEFORE_HOLDER_RE = re.compile(
 _SHARED_ROLE_RES = (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE)
 
 
+# a role's holder switched, said with the role in the plural: "Switched caterers: Bluebell
+# Kitchens will do all meals", "We've changed accountants to Shah & Co"
+_SWITCHED_ROLE_RE = re.compile(
+    r"^\s*(?:(?:[Ww]e|I)(?:\s+have|['’]ve)?\s+)?(?:[Ss]witched|[Cc]hanged)\s+(?:our\s+|the\s+)?"
+    r"(?P<role>[a-z][\w'’-]*?)s\s*(?::\s+|\s+to\s+)"
+    r"(?P<who>[A-Z][\w'’-]+(?:\s+(?:&\s+)?[A-Z][\w'’-]+){0,2})"
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     """(who, role, shared) of a text that opens saying who holds a role, the role lemmatised;
@@ -3280,7 +3290,7 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     ``loose``: a role named bare is any word, not only one of :data:`_HELD_ROLES` ("Gaffer is
     Tomasz Wren", read where another note says someone took that role over)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
-               _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
+               _SWITCHED_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
                _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE):  # fmt: skip
         m = rx.match(text)
         who = (
@@ -3363,7 +3373,9 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     "the" or "our" has one holder, and the two holders share no word. What the older text says
     more is of its holder, and goes."""
     new, old = _role_held(new_text), _role_held(old_text)
-    if old is None and (_TOOK_OVER_ROLE_RE.match(new_text) or _STARTED_AS_RE.match(new_text)):
+    if old is None and any(
+        rx.match(new_text) for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE)
+    ):
         old = _role_held(old_text, loose=True)  # "Gaffer is Tomasz Wren", for "… takes over
         # as gaffer": the role is what the note says was taken over
     if new is None or old is None or "?" in new_text:
