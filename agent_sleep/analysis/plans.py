@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from agent_sleep.analysis import temporal
+from agent_sleep.analysis import currency, lexical, temporal
 
 # a day a change starts on, as sleep resolved it: "starting next Monday (2026-11-16)", "from
 # December (2026-12)", "as of next week (week of 2026-11-16)", "effective tomorrow (…)"
@@ -194,3 +194,13 @@ def _present(text: str) -> str:
     else:
         said = verb + "s"
     return said + text[m.end() :]
+
+
+def told_whole(entry: str, plan: str) -> bool:
+    """Whether an entry a plan would put right in place says nothing the plan does not
+    ("Sunday Parish Communion is at 9:45am" for "… moves to 10:15am from 20 September"): one
+    sentence, every content word of it said in the plan, so the plan can stand for it whole."""
+    if len(lexical.sentences(entry)) != 1:
+        return False
+    told = {currency.lemma(w) for w in currency._content(plan)}
+    return {currency.lemma(w) for w in currency._content(entry)} <= told

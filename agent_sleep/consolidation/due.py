@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Sequence
 
-from agent_sleep.analysis import currency, distill, lexical
+from agent_sleep.analysis import distill
 from agent_sleep.analysis import plans as plans_text
 from agent_sleep.core.notes import Note, sources_of
 from agent_sleep.providers import offline_currency
@@ -76,19 +76,9 @@ def plans(
             continue
         ref = str(found["replaces"])
         was = next(str(e["text"]) for e in older if e["id"] == ref)
-        if found.get("text") == done or _all_told(was, done):
+        if found.get("text") == done or plans_text.told_whole(was, done):
             out[ref] = plan
     return out
-
-
-def _all_told(entry: str, plan: str) -> bool:
-    """Whether the entry a plan puts right in place says nothing the plan does not ("Sunday
-    Parish Communion is at 9:45am" for "… moves to 10:15am from 20 September"): one sentence,
-    every content word of it said in the plan, so the plan can stand for it whole."""
-    if len(lexical.sentences(entry)) != 1:
-        return False
-    told = {currency.lemma(w) for w in currency._content(plan)}
-    return {currency.lemma(w) for w in currency._content(entry)} <= told
 
 
 def since(found: dict[str, Note]) -> dict[str, str]:
