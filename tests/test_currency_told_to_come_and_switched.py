@@ -92,6 +92,9 @@ from tests.currency_support import replaced, rewritten
         ("Reserves are coached by Lee Fairbrother",
          "Ian Campbell is taking the reserves for now; Lee has stepped down for work reasons",
          "Reserves are coached by Ian Campbell"),
+        ("From 1 October the unlimited membership goes up to £95 a month.",
+         "Correction: the new unlimited price is £94, not £95 - I typed it wrong last week.",
+         "From 1 October the unlimited membership goes up to £94 a month."),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:
@@ -217,3 +220,22 @@ def test_an_aside_on_the_item_gone_is_not_kept_with_the_list() -> None:
         "We're listed on Booking.com, Airbnb and Expedia.",
     )
     assert edit is not None and edit.text == "We're listed on Booking.com and Airbnb."
+
+
+def test_a_price_to_go_up_from_a_day_comes_due(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+
+    def at(month: int, day: int, hour: int) -> dt.datetime:
+        return dt.datetime(2026, month, day, hour)
+
+    micro_rest("Unlimited monthly membership is £89.", "W", workspace=ws, when=at(9, 7, 9))
+    sleep_cycle(ws, provider="offline", now=at(9, 7, 22))
+    plan = "From 1 October the unlimited membership goes up to £95 a month."
+    assert plans.as_done(plan) == "From 1 October the unlimited membership went up to £95 a month."
+    micro_rest(plan, "W", workspace=ws, when=at(9, 14, 9))
+    sleep_cycle(ws, provider="offline", now=at(9, 14, 22))
+    assert len([t for t in _memory(ws) if "membership" in t]) == 2  # £89 holds until October
+    micro_rest("Bought six new mats.", "B", workspace=ws, when=at(10, 2, 9))
+    r = sleep_cycle(ws, provider="offline", now=at(10, 2, 22))
+    assert r.decisions.get("memory_due") == 1, r
+    assert [t for t in _memory(ws) if "membership" in t] == [plan]

@@ -3574,7 +3574,8 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     if m is None or not m.group(1):
         return None
     told = lexical.sentences(cw.RESOLVED_RE.sub("", new_text[m.end() :]))
-    first = told[0] if told else ""
+    # the wrong value it names is no new one: "the new unlimited price is £94, not £95 - …"
+    first = re.sub(r",\s*(?:and\s+|but\s+)?not\s+[^\s,;]+", " ", told[0]) if told else ""
     said = {t.lower() for t in tokens(old_text)}
     places: list[tuple[int, int, str]] = []
     for rx in _CORRECTED_SHAPES:

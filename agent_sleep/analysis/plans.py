@@ -38,6 +38,8 @@ _TO_COME_RE = re.compile(
     r"\b(?:will |(?:is|are|am)\s+(?:going to\s+|set to\s+)?|['’](?:s|re|ll)\s+(?:going to\s+)?)?"
     r"(?P<stem>mov|chang|switch|shift)(?:e|es|ing)?\b"
     r"|\b(?:will |(?:is|are)\s+going to\s+)?(?P<become>becom)(?:e|es|ing)\b"
+    # a price to come: "goes up to £95 a month", "will go down to £40"
+    r"|\b(?:will |(?:is|are)\s+going to\s+)?(?P<go>go|goes|going)(?= (?:up|down) to\b)"
     # "will be" with the value it will be, or with the one it replaces: "will be £950",
     # "will be 9 to 10 instead of 8 to 9" (not "will be closed", which says no value)
     r"|(?P<be>\bwill be|['’]ll be)\b(?= (?:at |in |on |to )?[£$€]?\d"
@@ -118,21 +120,28 @@ def without_start(text: str, written: dt.date) -> str:
     if m is None:
         return text
     stop = "." if m.group(0).endswith(".") else ""  # a month's name takes its full stop ("Sept.")
-    return text[: m.start()] + stop + text[m.end() :]
+    out = text[: m.start()] + stop + text[m.end() :]
+    if m.start() == 0:  # "From 1 October the membership went up …" -> "The membership went up …"
+        out = out.lstrip(" ,")
+        out = out[:1].upper() + out[1:]
+    return out
 
 
 def as_done(text: str) -> str | None:
     """``text`` with its change said as done ("Standup moves to 10:15 …" -> "Standup moved to
     10:15 …"), or None when it says no change to come in those words or speaks of the past."""
-    if temporal.tense(text) < 0:
-        return None  # "moved to 10:15 starting Monday": read as a change when it was slept
     m = _TO_COME_RE.search(text)
     if m is None:
         return None
+    if temporal.tense(text) < 0 and not m.group("go"):
+        return None  # "moved to 10:15 starting Monday": read as a change when it was slept
+        # ("From 1 October the membership goes up to £95" says what is to come all the same)
     if m.group("will"):  # "Sunday Social will meet at …" -> "Sunday Social meets at …"
         return text[: m.start()].rstrip() + " " + _present(text[m.end() :])
     if m.group("be"):
         done = "is now"  # "it'll be £950" -> "it is now £950"
+    elif m.group("go"):
+        done = "went"  # "goes up to £95" -> "went up to £95"
     else:
         done = "became" if m.group("become") else _DONE[m.group("stem").lower()]
     if m.group(0)[:1].isupper():
