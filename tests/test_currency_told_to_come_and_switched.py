@@ -95,6 +95,12 @@ from tests.currency_support import replaced, rewritten
         ("From 1 October the unlimited membership goes up to £95 a month.",
          "Correction: the new unlimited price is £94, not £95 - I typed it wrong last week.",
          "From 1 October the unlimited membership goes up to £94 a month."),
+        ("Bogdan Nowak is the cleaner, Mondays and Thursdays.",
+         "Ewa Lis is the cleaner now.",
+         "Ewa Lis is the cleaner now."),
+        ("Daniel Reeve does our accounts.",
+         "Helen Marsh does our accounts now.",
+         "Helen Marsh does our accounts now."),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:
@@ -131,6 +137,11 @@ def test_a_change_is_read(old: str, new: str, expected: str) -> None:
         # someone else taking something, with no one of the entry gone
         (("W", "Tom drives the school run on Mondays."),
          ("W", "Ann is taking the kids to swimming; Tom has gone to the gym.")),
+        # a cover for one day, or one more: no new holder
+        (("W", "Bogdan Nowak is the cleaner, Mondays and Thursdays."),
+         ("W", "Ewa Lis is the cleaner today.")),
+        (("W", "Bogdan Nowak is the cleaner, Mondays and Thursdays."),
+         ("W", "Ewa Lis is the cleaner too.")),
         # a time for an entry that gives no figure, read only as alike
         (("W", "Clients can send completion money by bank transfer or banker's draft."),
          ("W", "Completion money has to be in client account by 12 noon the day before "

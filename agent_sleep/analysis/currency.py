@@ -3272,6 +3272,8 @@ _ROLE_BEFORE_HOLDER_RE = re.compile(
 _SHARED_ROLE_RES = (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE)
 
 
+# words after a role that say when, not which: "… is the cleaner now", "does our accounts now"
+_ROLE_AFTERWORDS = frozenset({"now", "currently", "instead", "again"})
 # a role's holder switched, said with the role in the plural: "Switched caterers: Bluebell
 # Kitchens will do all meals", "We've changed accountants to Shah & Co"
 _SWITCHED_ROLE_RE = re.compile(
@@ -3298,6 +3300,8 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
         )
         if who and who[0].lower() not in cw.STOP:
             words = [lemma(t.lower()) for t in tokens(m.group("role"))]
+            while len(words) > 1 and words[-1] in _ROLE_AFTERWORDS:
+                words.pop()  # "Ewa Lis is the cleaner now": the role is "cleaner"
             if (
                 rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _ROLE_BEFORE_HOLDER_RE)
                 and words[-1] not in _HELD_ROLES
