@@ -250,3 +250,16 @@ def test_a_price_to_go_up_from_a_day_comes_due(tmp_path: Path) -> None:
     r = sleep_cycle(ws, provider="offline", now=at(10, 2, 22))
     assert r.decisions.get("memory_due") == 1, r
     assert [t for t in _memory(ws) if "membership" in t] == [plan]
+
+
+def test_a_note_read_as_done_is_kept_as_written() -> None:
+    entry = "Supply cover is booked through Tempest Education; ring their bookings line before 7am."
+    note = ("From now on we use Prospero Teaching for supply cover, not Tempest - Mrs Ashworth's "
+            "decision after this morning (2026-11-10).")  # fmt: skip
+    assert plans.read_now(note, "2026-11-10").startswith("We use Prospero Teaching")
+    assert rewritten(("W", entry), ("W", note)) == note
+    read = "Choir practises on Fridays; the vestry is free."
+    said = "Choir will practise on Fridays; the vestry is free."
+    assert plans.as_said("Old part. Choir practises on Fridays", read, said) == (
+        "Old part. Choir will practise on Fridays"
+    )

@@ -64,8 +64,8 @@ _NOW_RE = re.compile(
 )
 # a change in force told first: "From today (2026-09-09) e-bike hire is £40 a day"
 _NOW_LEAD_RE = re.compile(
-    r"^\s*(?:from|starting|as of|effective|beginning)\s+(?:today|tonight|now|this\s+(?:week|month|"
-    r"term|season))(?:\s*\([^)]*\))?,?\s+(?=\w)",
+    r"^\s*(?:from|starting|as of|effective|beginning)\s+(?:today|tonight|now(?:\s+on)?|"
+    r"this\s+(?:week|month|term|season))(?:\s*\([^)]*\))?,?\s+(?=\w)",
     re.I,
 )
 # what is meant, not what is: "will", "'ll"; then the verb it goes with
@@ -213,3 +213,31 @@ def told_whole(entry: str, plan: str) -> bool:
         return False
     told = {currency.lemma(w) for w in currency._content(plan)}
     return {currency.lemma(w) for w in currency._content(entry)} <= told
+
+
+def as_said(placed: str, read: str, said: str) -> str:
+    """``placed`` (an entry put right with what currency read of a note, :func:`read_now`) with
+    each sentence of the reading put back as the note said it: an entry keeps the user's
+    words ("From now on we use Prospero …", not "We use Prospero …")."""
+    if read == said:
+        return placed
+    if placed == read:
+        return said
+    ours, theirs = _pieces(read), _pieces(said)
+    if len(ours) != len(theirs):
+        return placed
+    for mine, told in zip(ours, theirs, strict=True):
+        if mine != told and mine in placed:
+            placed = placed.replace(mine, told)
+    return placed
+
+
+def _pieces(text: str) -> list[str]:
+    """The sentences of ``text``, and their parts between ";", longest first: what a put-right
+    may take of a note whole."""
+    out = []
+    for sentence in lexical.sentences(text):
+        out.append(sentence)
+        parts = re.split(r";\s+", sentence)
+        out += parts if len(parts) > 1 else []
+    return out

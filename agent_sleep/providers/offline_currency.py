@@ -469,7 +469,7 @@ def supersedes(
                 if hit_text != text or (kind == "B" and types.get(hit) == "W")
                 else kind,
                 "confidence": conf,
-                "text": said if hit_text == text else hit_text,
+                "text": plans.as_said(hit_text, text, said),
                 "replaces": hit,
                 "sources": sources,
             }
@@ -478,7 +478,7 @@ def supersedes(
             for ref in [hit, *copies]:
                 for i in at.pop(ref, []):
                     pool[i] = None
-        add((sources[0], said if hit_text == text else hit_text, _date))
+        add((sources[0], plans.as_said(hit_text, text, said), _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
 
