@@ -263,3 +263,20 @@ def test_a_note_read_as_done_is_kept_as_written() -> None:
     assert plans.as_said("Old part. Choir practises on Fridays", read, said) == (
         "Old part. Choir will practise on Fridays"
     )
+
+
+@pytest.mark.parametrize(
+    ("new", "expected"),
+    [
+        ("Zoom meeting ID for online lessons: 884 2210 5567.", True),
+        ("Completion money has to be in client account by 12 noon the day before.", True),
+        # a code's digits show a shape, a date sleep wrote says when: no figure of its own
+        ("Per Sam, tags should start with the author's initials, e.g. sk-1234.", False),
+        ("Postmark is handling our email since last week (week of 2026-11-02).", False),
+    ],
+)
+def test_a_figure_for_an_entry_that_gives_none(new: str, expected: bool) -> None:
+    from agent_sleep.analysis import update_model
+
+    old = "Online lessons and our email use tools with no numbers in their names."
+    assert update_model.number_for_none(new, old) is expected

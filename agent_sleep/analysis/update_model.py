@@ -970,7 +970,10 @@ def number_for_none(new_text: str, old_text: str) -> bool:
     student has their own board link"; "Completion money has to be in client account by 12
     noon the day before" for "Clients can send completion money by bank transfer or banker's
     draft")."""
-    return bool(re.search(r"\d", new_text)) and not re.search(r"\d", old_text)
+    # a number of its own, not one inside a code ("e.g. mk-1234" shows a shape)
+    return bool(re.search(r"(?<![\w-])\d[\d:.,]*(?![\w-])", new_text)) and not re.search(
+        r"\d", old_text
+    )
 
 
 _FULL_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
