@@ -101,6 +101,12 @@ from tests.currency_support import replaced, rewritten
         ("Daniel Reeve does our accounts.",
          "Helen Marsh does our accounts now.",
          "Helen Marsh does our accounts now."),
+        ("OOD rota: Colin Barrett is officer of the day for the Autumn Pursuit on Sunday 27 "
+         "September.",
+         "Correction, I had the wrong name down: the officer of the day on 27 September is Jill "
+         "Sayer, not Colin Barrett.",
+         "Correction, I had the wrong name down: the officer of the day on 27 September is Jill "
+         "Sayer, not Colin Barrett."),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:
@@ -137,6 +143,9 @@ def test_a_change_is_read(old: str, new: str, expected: str) -> None:
         # someone else taking something, with no one of the entry gone
         (("W", "Tom drives the school run on Mondays."),
          ("W", "Ann is taking the kids to swimming; Tom has gone to the gym.")),
+        # a full name corrected is one person's, but of another thing here
+        (("W", "Colin Barrett is the electrician."),
+         ("W", "Tom Hale is the plumber, not Colin Barrett.")),
         # a cover for one day, or one more: no new holder
         (("W", "Bogdan Nowak is the cleaner, Mondays and Thursdays."),
          ("W", "Ewa Lis is the cleaner today.")),

@@ -1382,6 +1382,29 @@ def _corrected(text: str) -> frozenset[str]:
     return _pieces(t for tail in tails for t in tokens(tail) if t[:1].isupper() or _digit(t))
 
 
+def _full_name_corrected(new_text: str, old_text: str) -> set[str]:
+    """The words of a person's full name a closing ", not A B" corrects, where the older text
+    says that name word for word and the two share a word besides names and days ("the officer
+    of the day on 27 September is Jill Sayer, not Colin Barrett" for "OOD rota: Colin Barrett
+    is officer of the day …"), else none: a full name is one person's, whoever the claims read
+    as the subject."""
+    for tail in _not_tails(new_text):
+        words = tail.split()
+        if len(words) < 2 or not all(w[:1].isupper() and w.isalpha() for w in words):
+            continue
+        if not re.search(rf"(?<![\w'’-]){re.escape(tail)}(?![\w'’-])", old_text):
+            continue
+        apart = {lemma(w.lower()) for w in words}
+        shared = {
+            w
+            for w in _content(new_text) & _content(old_text)
+            if w not in apart and not _timeword(w) and not temporal.day_name(w)
+        }
+        if shared:
+            return {w.lower() for w in words}
+    return set()
+
+
 # a departure told of someone by name: "Tessa Grant left Soylent Labs", "Tom has quit Globex"
 _LEFT_RE = re.compile(
     r"(?:^|[;.]\s+)(?P<who>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) (?:has |had )?(?:left|quit)\s+"
@@ -1438,6 +1461,8 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
         # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
         # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
         gone = {p for p in corrected if p in values and (len(p) >= 3 or _digit(p))}
+    if not gone and corrected:
+        gone = _full_name_corrected(new_text, old_text)
     if not gone:
         return None
     shared = _content(new_text) & _content(old_text) - {lemma(p) for p in gone} - cw.UNITS
