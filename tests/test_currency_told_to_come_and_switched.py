@@ -107,6 +107,12 @@ from tests.currency_support import replaced, rewritten
          "Sayer, not Colin Barrett.",
          "Correction, I had the wrong name down: the officer of the day on 27 September is Jill "
          "Sayer, not Colin Barrett."),
+        ("U12 training is on Thursdays instead of Tuesdays from this week (week of 2026-11-09), "
+         "same times, still St Aidan's",
+         "Correction: U12 training is Wednesdays, not Thursdays. Phil texted; I got it wrong on "
+         "Monday (2026-11-09)",
+         "Correction: U12 training is Wednesdays, not Thursdays. Phil texted; I got it wrong on "
+         "Monday (2026-11-09)"),
     ],
 )  # fmt: skip
 def test_a_change_is_read(old: str, new: str, expected: str) -> None:

@@ -1457,7 +1457,9 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     gone = {p for named in marked if named <= values for p in named if len(p) >= 3 or _digit(p)}
     gone -= _left_by_another(new_text, old_text)
     gone = {p for p in gone if not _small_count_apart(p, new_text, old_text)}
-    if not gone and corrected and _anchored(new_text, old_text, frozenset()):
+    label = lexical.LABEL_RE.match(new_text)  # "Correction: U12 training is …": its body
+    body = new_text[label.end() :] if label is not None and label.group(1) else new_text
+    if not gone and corrected and _anchored(body, old_text, frozenset()):
         # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
         # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
         gone = {p for p in corrected if p in values and (len(p) >= 3 or _digit(p))}
