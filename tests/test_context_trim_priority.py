@@ -161,24 +161,3 @@ def test_a_day_done_or_a_day_from_which_it_holds_is_not_over(text: str, written:
     # an appointment that lay ahead is
     booked = "Booked Sam's asthma review for 6 October."
     assert _when(booked, written, dt.date(2026, 10, 10)) == "over"
-
-
-def test_what_a_session_looks_up_is_cut_last_within_a_tier() -> None:
-    """Nine scenarios replayed for five weeks kept last week's narrative facts and cut the
-    first week's numbers and names ("Parish safeguarding officer is Gwen Morgan, tel 01632
-    960218" behind "Until the boiler is fixed the church can only be heated with the backup
-    heaters"). Within a tier, an entry that gives a value to look up now comes first, each
-    kind newest first."""
-    looked_up = [
-        "Parish safeguarding officer is Gwen Morgan, tel 01632 960218.",
-        "Parish office opening hours are Tuesday to Thursday, 9.30am to 12.30pm.",
-    ]
-    told = [
-        "Until the boiler is fixed the church can only be heated with the backup heaters.",
-        "The font should be decorated for baptisms when families ask.",
-    ]
-    lines = [_entry("W", t, k, "2026-09-07") for k, t in enumerate(looked_up, 1)]
-    lines += [_entry("W", t, k, f"2026-10-0{k}") for k, t in enumerate(told, 3)]
-    text = "# MEMORY\n\n## Facts\n\n" + "\n".join(lines) + "\n"
-    shown = _entries(memory_section(text, 200, today=TODAY))
-    assert shown == looked_up  # before: the two newer entries that give no such value

@@ -130,9 +130,7 @@ def memory_section(text: str, max_chars: int, *, today: dt.date | None = None) -
        however vital: an appointment or deadline that lay ahead when written and is now behind
        ``today`` ("Booked Sam's asthma review for 6 October", on 10 October).
 
-    Within a tier every section keeps first the entries that give a value to look up (a
-    number, a time, a price, an email, a role's holder, a name in full: :func:`_looked_up_first`)
-    and, among those and then the rest, its newest entries by their dates (:func:`_newest_first`),
+    Within a tier every section keeps its newest entries by their dates (:func:`_newest_first`),
     taken in turn from each section (so a short "Preferences" section is not lost behind a long
     "Facts" one, nor a fact learned last week behind older ones); whole entries only, shown in
     the file's order and layout; what was left out is said in one line."""
@@ -177,11 +175,7 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
         chosen = [set(range(len(es))) for _h, es in sections]
     else:
         tiers = _tiers(sections, entry_notes, days, today)
-        orders = [
-            _looked_up_first(es, _newest_first(d))
-            for (_h, es), d in zip(sections, days, strict=True)
-        ]
-        chosen = _in_tiers(sections, orders, max_chars, tiers)
+        chosen = _in_tiers(sections, [_newest_first(d) for d in days], max_chars, tiers)
     kept: list[str] = []
     shown_notes: list[notes.Note] = []
     held: list[str] = []  # headings, shown only above an entry shown under them
@@ -212,23 +206,6 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
             f"{noun} ({chars} characters) not shown; `agent-sleep search QUERY` finds them]"
         )
     return body, shown_notes
-
-
-# what an entry gives that a session looks up and cannot work out: a number of three digits or
-# more (a phone, a code), a time, a price, an email, who holds a role, a name in full
-_LOOKED_UP = re.compile(
-    r"\d{3,}|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|[£$€]\s?\d|\S@\S"
-    r"|\b(?:is|are)\s+(?:our|the)\s+[a-z]+|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b"
-)
-
-
-def _looked_up_first(entries: list[tuple[str, bool]], order: list[int]) -> list[int]:
-    """``order`` (a section's entries, newest first) with those that give a value to look up
-    (:data:`_LOOKED_UP`: "Parish safeguarding officer is Gwen Morgan, tel 01632 960218") before
-    those that tell no such value ("Until the boiler is fixed the church can only be heated
-    with the backup heaters"), each newest first: within a tier, what a session cannot work out
-    for itself is cut last."""
-    return sorted(order, key=lambda k: _LOOKED_UP.search(entries[k][0]) is None)
 
 
 def _heading_cost(headings: list[str]) -> int:
