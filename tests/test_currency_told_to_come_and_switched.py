@@ -195,6 +195,15 @@ def test_read_now_keeps_plans_and_what_is_to_come() -> None:
     assert plans.read_now(ahead, "2026-09-14") == ahead
     asked = "Will the tickets be £9.25 now?"
     assert plans.read_now(asked, "2026-09-14") == asked
+    for later in (  # a day still to come, however it is said
+        "Next week (week of 2026-09-21) the standup moves to 10:15.",
+        "Standup moves to 10:15 on Monday (2026-09-21).",
+        "Standup moves to 10:15 tomorrow (2026-09-15).",
+    ):
+        assert plans.read_now(later, "2026-09-14") == later
+    assert plans.read_now("The May fair moves to the green.", "2026-09-14") == (
+        "The May fair moved to the green."  # "May" is a month, no "may"
+    )
 
 
 def _memory(ws: Path) -> list[str]:

@@ -51,10 +51,14 @@ _TO_COME_RE = re.compile(
 _DONE = {"mov": "moved", "chang": "changed", "switch": "switched", "shift": "shifted"}
 # a change told in the present, as a timetable tells it: "Communion moves to 10:15am"
 _MOVES_RE = re.compile(r"\b(?:moves|changes|switches|shifts|becomes)\b", re.I)
-# what is to come, said so: "will", "'ll", "going to", "next week", "soon"
+# what is to come, said so: "will", "'ll", "going to", "next week", "tomorrow", "soon" (in
+# any case: "Next week the standup moves …"; "may" in lower case only, "May" is a month)
 _AHEAD_RE = re.compile(
-    r"\b(?:will|won['’]t|going to|shall|next|soon|later|plan(?:s|ned)?|hope|might|may)\b|['’]ll\b"
+    r"\b(?i:will|won['’]t|going to|shall|next|soon|later|tomorrow|upcoming|plan(?:s|ned)?|hope|"
+    r"might)\b|\bmay\b|['’]ll\b"
 )
+# a day sleep wrote beside a relative time: "on Monday (2026-11-16)", "(week of 2026-11-16)"
+_RESOLVED_DAY_RE = re.compile(r"\((?:week of |weekend of )?(\d{4}-\d{2}-\d{2})\)")
 # a change in force as it is told: "now" (not "now that"), "from this week", "from today",
 # "with immediate effect"
 _NOW_RE = re.compile(
@@ -168,6 +172,8 @@ def read_now(text: str, day: str) -> str:
     when = start(text, written)
     if when is not None and when > written:
         return text  # a plan: read on its day
+    if any(day > written.isoformat() for day in _RESOLVED_DAY_RE.findall(text)):
+        return text  # a day still to come said beside it: "moves to 10:15 on Monday (…)"
     if "?" in text:
         return text
     lead = _NOW_LEAD_RE.match(text)
