@@ -162,9 +162,10 @@ def read_now(text: str, day: str) -> str:
     practise on Fridays … instead of Thursdays, from this week" reads "Choir practise on
     Fridays …", "tickets will be £9.25 now" "tickets is now £9.25 now"; one that says first
     from when it holds, without it ("From today (2026-09-09) e-bike hire is £40 a day" reads
-    "E-bike hire is £40 a day"). A change from a day
-    after ``day`` is a plan (:mod:`agent_sleep.consolidation.due`), and a note that says what
-    is to come otherwise ("next week", "will" with no word of now) is read as written."""
+    "E-bike hire is £40 a day"). A change from a day after ``day`` is a plan
+    (:mod:`agent_sleep.consolidation.due`), and a note that says what is to come otherwise
+    ("next week", a day still to come beside it, "will" with no word of now) is read as
+    written."""
     try:
         written = dt.date.fromisoformat(day[:10])
     except ValueError:
@@ -172,7 +173,7 @@ def read_now(text: str, day: str) -> str:
     when = start(text, written)
     if when is not None and when > written:
         return text  # a plan: read on its day
-    if any(day > written.isoformat() for day in _RESOLVED_DAY_RE.findall(text)):
+    if any(said > written.isoformat() for said in _RESOLVED_DAY_RE.findall(text)):
         return text  # a day still to come said beside it: "moves to 10:15 on Monday (…)"
     if "?" in text:
         return text

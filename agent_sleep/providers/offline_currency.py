@@ -455,6 +455,7 @@ def supersedes(
                     placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
                 hit, best, hit_text = ref, rank, placed or text
+        kept = plans.as_said(hit_text, text, said)  # in the note's own words
         if hit is not None:
             # entries sleep held before this run only: not this run's own notes
             before = {r: t for r, t in put_right.items() if r in held or r in shown}
@@ -469,7 +470,7 @@ def supersedes(
                 if hit_text != text or (kind == "B" and types.get(hit) == "W")
                 else kind,
                 "confidence": conf,
-                "text": plans.as_said(hit_text, text, said),
+                "text": kept,
                 "replaces": hit,
                 "sources": sources,
             }
@@ -478,7 +479,7 @@ def supersedes(
             for ref in [hit, *copies]:
                 for i in at.pop(ref, []):
                     pool[i] = None
-        add((sources[0], plans.as_said(hit_text, text, said), _date))
+        add((sources[0], kept, _date))
         types[sources[0]] = out[k]["type"] if k in out else kind
     return out
 
