@@ -152,6 +152,9 @@ def test_the_date_of_a_reason_after_what_was_done_is_no_appointment() -> None:
         # a week from which it holds (a food bank's new shift lead, cut at session start)
         ("Friday shift lead is Lucy Brennan from this week (week of 2026-09-28); Kwame's going "
          "over to the warehouse team.", dt.date(2026, 10, 1)),
+        # a day a timetable starts (a garden centre's café, cut at session start)
+        ("Winter hours for the café start Monday (2026-10-05): it'll close at 4pm.",
+         dt.date(2026, 10, 2)),
     ],
 )  # fmt: skip
 def test_a_day_done_or_a_day_from_which_it_holds_is_not_over(text: str, written: dt.date) -> None:

@@ -2199,6 +2199,15 @@ def _endings(text: str) -> tuple[re.Match[str], ...]:
     return tuple(m for rx in _ENDED_RES for m in rx.finditer(text))
 
 
+# what an ending is said for, when it is for a while: "closed for annual leave", "closed until
+# Monday", "shut over Christmas" ("closed for good" is an ending)
+_FOR_A_WHILE_RE = re.compile(
+    r"\s+(?:for\s+(?!good\b|ever\b|keeps\b)|until\b|till\b|over\b|during\b|between\b"
+    r"|this\s+(?:week|weekend)\b|next\s+(?:week|weekend)\b)",
+    re.I,
+)
+
+
 def _ended(new_text: str, old_text: str) -> Verdict | None:
     """A standing fact of a thing the newer note says holds no more: "Cancelled Netflix
     today" for "Netflix subscription is £10.99 a month", "Walter stopped taking simvastatin"
@@ -2217,6 +2226,8 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
         thing = m.group("thing")
         if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
             continue  # "Dropped log retention to 14 days": a new value, no ending
+        if _FOR_A_WHILE_RE.match(new_text, m.end()):
+            continue  # "Rook Plumbing is closed for annual leave 26-30 October": shut a while
         words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
         if not words or not all(lemma(w) in said for w in words):
             continue
@@ -2451,13 +2462,18 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
 # a day moved, told with what moved before it: "Kitchen fitting pushed back to 26 October",
 # "Novatek pushed the manual deadline back to 15 October", "AGM moved to 21 October"
 _DAY_MOVED_RE = re.compile(
-    r"^(?P<what>[^.;:!?]*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
+    r"^(?P<what>(?:[^.;:!?]|(?<=\d)\.(?=\d))*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
     r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
     r"|moved|postponed|rescheduled|delayed|shifted|changed"
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
-    r"(?:days?|weeks?|fortnight|months?))?),?\s+(?:to|until|till|now)"
+    r"(?:days?|weeks?|fortnight|months?))?)"
+    # "… to 26 October", "put back again, it's now Thursday 22 October", "pushed back a week
+    # because of the address form bugs: new date Thu 1 Oct"
+    r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)"
+    r"|(?:\s+(?:because|as|since|due\s+to)\b[^.;:!?]*)?:\s+(?:the\s+)?new\s+(?:date|day)"
+    r"(?:\s+is)?)"
     r"\s+(?=\S)",
     re.I,
 )
@@ -2492,7 +2508,7 @@ def _same_day(a: str, b: str) -> bool:
 _DAY_ROLE = frozenset(
     (  # noqa: SIM905
         "deadline date day due the a an our their its his her my have has had will is are was "
-        "were been again further once more"
+        "were been again further once more release launch rollout"
     ).split()
 )
 # the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
@@ -2616,7 +2632,7 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     )
     what = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in _DAY_ROLE and not _digit(t)]
     said = {lemma(t.lower()) for t in tokens(old_text)}
-    codes = {t.lower() for t in tokens(moved) if _digit(t) and re.search(r"[a-z]", t, re.I)}
+    codes = {t.lower() for t in tokens(moved) if _digit(t) and re.search(r"[a-z.]", t, re.I)}
     if not (what or codes) or not all(said_loosely(w, said) for w in what):
         return None  # "The bathroom fitting …" is not the kitchen's ("R-2291 pushed back …":
         # the job its code names)
@@ -2624,7 +2640,12 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "The GEO2041 exam moved to 19 January" is no other exam's day
     at = olds[0]
     sentence = next(
-        (s for s in re.finditer(r"[^.;!?]+", old_text) if s.start() <= at.start() < s.end()), None
+        (
+            s
+            for s in re.finditer(r"(?:[^.;!?]|\.(?=\d))+", old_text)
+            if s.start() <= at.start() < s.end()
+        ),
+        None,
     )
     in_sentence = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
     if not any(said_loosely(w, in_sentence) for w in what) and not codes & in_sentence:
@@ -2878,8 +2899,8 @@ _PRICE_MOVED_RE = re.compile(
     rf"\b(?:raised|increased|put\s+up|lowered|reduced|cut|dropped)\s+(?:[\w'’-]+\s+){{0,3}}?"
     rf"{_PRICE_WORDS}\s+to\s+(?P<money2>{MONEY_RE.pattern})|"
     # a thing priced, gone up: "Sea Room goes up to £110 a night from today"
-    rf"\b(?:(?:has|have)\s+)?(?:gone|went|goes|go)\s+(?:up|down)\s+to\s+"
-    rf"(?P<money3>{MONEY_RE.pattern})",
+    rf"\b(?:(?:has|have|is|are)\s+)?(?:gone|went|goes|go|going)\s+(?:up|down)(?:\s+again)?"
+    rf"(?:\s+to|:)\s+(?P<money3>{MONEY_RE.pattern})",
     re.I,
 )
 _PER_WORD_RE = re.compile(
@@ -2947,9 +2968,13 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     if was == money.rstrip(".,") or was[:1] != money[:1]:
         return None  # the same amount, or another currency
     said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
+    # whose price it is, in what the note tells first: not a reason after it ("Ribeye going up
+    # to £31 - Whitcombe's beef price rose again")
+    main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
+    main = main if m.end() <= len(main) else new_text
     names = [
         lexical.unpossessed(t).lower()
-        for t in tokens(new_text)[1:]
+        for t in tokens(main)[1:]
         if t[:1].isupper() and not _timeword(t)
     ]
     first = next(iter(tokens(new_text)), "")
@@ -3045,6 +3070,8 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     told = {lemma(t.lower()) for t in tokens(old_text)}
     if any(t[:1].isupper() and lemma(t.lower()) not in told for t in tokens(first)[1:]):
         return None  # a name the entry does not say: another's price
+    if any(lemma(w.lower()) not in told for w in possessors(first)):
+        return None  # "Bupa's rate for a follow-up is £52": the insurer's, not the clinic's
     at = next(o for o in olds if named[0].start() <= o.start() < named[0].end())
     was, now = at.group(0).rstrip(".,"), news[0].group(0).rstrip(".,")
     if was == now or was[:1] != now[:1]:
@@ -3231,7 +3258,9 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
 # "Our accountant is Daniel Reeve", "The site lead is now Priya"
 _HOLDER_IS_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?(?:the|our)\s+"
-    r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
+    r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$"
+    # "… is the station manager and signs off any schedule change": the role ends at its verb
+    r"|\s+(?:and|who)\s+(?:also\s+)?[a-z]+s\b)"
 )
 _ROLE_IS_HOLDER_RE = re.compile(
     r"^\s*(?:the|our)\s+(?P<role>[a-z][\w'’ -]*?)\s+is\s+(?:now\s+)?"
@@ -3281,7 +3310,10 @@ _HOLDER_DOES_RE = re.compile(
 _STARTED_AS_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+)?"
     r"(?:started|starts|is\s+starting|joined(?:\s+us)?|replaced\s+[A-Z][\w'’-]+"
-    r"(?:\s+[A-Z][\w'’-]+)?|is\s+replacing\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)"
+    r"(?:\s+[A-Z][\w'’-]+)?|is\s+replacing\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+    # "Priya Nair is coming in as sous chef", "Paul Grant is covering as cook"
+    r"|(?:is\s+|has\s+)?(?:coming|comes|came|come|stepping|steps|stepped)\s+in"
+    r"|is\s+(?:joining|covering)|joins|covers)"
     r"(?:\s+(?:today|this\s+week|on\s+\w+))?(?:\s+\(\d{4}-\d{2}-\d{2}\))?\s+as\s+"
     rf"(?:the\s+|our\s+|a\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
 )
@@ -3296,6 +3328,13 @@ _ROLE_BEFORE_HOLDER_RE = re.compile(
 
 # the ways of saying a role that more than one may hold: a role with no article ("Tom is team
 # lead"), a round of work ("Tomasz does Dad's morning visits")
+# a role as a label, its holder after: "Electrician we use: Nina Cole at Sparkwell Electrical"
+_ROLE_LABEL_RE = re.compile(
+    r"^\s*(?:(?:Our|The)\s+)?(?P<role>[A-Z]?[a-z]+(?:\s+[a-z]+){0,2}?)"
+    r"(?:\s+we\s+(?:use|have|go\s+to))?:\s+"
+    r"(?P<who>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?[A-Z][\w'’-]+(?:\s+(?:&\s+)?[A-Z][\w'’-]+){0,2})"
+    r"\s*(?=[.;,(]|\s[-–—]\s|\s+at\b|$)"
+)
 _SHARED_ROLE_RES = (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE, _DONE_BY_RE)
 
 
@@ -3320,17 +3359,24 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     Tomasz Wren", read where another note says someone took that role over)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
                _SWITCHED_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
-               _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE):  # fmt: skip
+               _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE, _ROLE_LABEL_RE):  # fmt: skip
         m = rx.match(text)
         who = (
             [w for w in m.group("who").split() if w.lower().rstrip(".") not in TITLES] if m else []
         )
         if who and who[0].lower() not in cw.STOP:
-            words = [lemma(t.lower()) for t in tokens(m.group("role"))]
+            role = _ROLE_TIME_RE.sub("", m.group("role"))  # "Our electrician from now on"
+            words = [lemma(t.lower()) for t in tokens(role)]
             while len(words) > 1 and words[-1] in _ROLE_AFTERWORDS:
                 words.pop()  # "Ewa Lis is the cleaner now": the role is "cleaner"
             if (
-                rx in (_BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _ROLE_BEFORE_HOLDER_RE)
+                rx
+                in (
+                    _BARE_ROLE_IS_HOLDER_RE,
+                    _BARE_HOLDER_IS_ROLE_RE,
+                    _ROLE_BEFORE_HOLDER_RE,
+                    _ROLE_LABEL_RE,
+                )
                 and words[-1] not in _HELD_ROLES
                 and not loose
             ):
@@ -3347,6 +3393,12 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
         if m and m.group("who").split()[0].lower() not in cw.STOP:
             return m.group("who"), "owner of " + m.group("what").lower(), False
     return None
+
+
+# when a role is held, said after it: "from now on", "for now"
+_ROLE_TIME_RE = re.compile(
+    r"\s+(?:from now on|from today|for now|these days|at the moment|at present|going forward)$"
+)
 
 
 _WHO = r"(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})"
@@ -3404,6 +3456,9 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     "the" or "our" has one holder, and the two holders share no word. What the older text says
     more is of its holder, and goes."""
     new, old = _role_held(new_text), _role_held(old_text)
+    if new is None:  # "Sparkwell have stopped taking rental work. Our electrician from now on
+        # is Sam Ortiz at Brightline Electrics": the sentence that gives the role's holder
+        new = next(filter(None, map(_role_held, lexical.sentences(new_text)[1:])), None)
     if old is None and any(
         rx.match(new_text) for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE)
     ):

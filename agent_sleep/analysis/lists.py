@@ -39,7 +39,10 @@ REMOVED_RE = re.compile(
     r"(?<!%)(?<!% )sold(?!\s+out\b)|gave away|"
     r"given away|gave up|given up|passed away|died|let go|laid off|dropped out|pulled out|"
     r"opted out|stepped down|steps down|stepping down|stepped away|ended|ditched|lost|outgrew|"
-    r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of)\b",
+    r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of|"
+    # "Copper Bitter is off the tap list", "Dev is off the rota"
+    r"(?:is|are|was|were|comes?|came|goes|went) off (?:the|our) (?:[\w'’-]+ )?"
+    r"(?:list|menu|rota|roster|register|board|team|line-?up))\b",
     re.I,
 )
 # an item came: "Dave joined", "took up football", "added Varnish" (with an item gone in the
@@ -309,6 +312,10 @@ def _apposition(item: str, text: str) -> bool:
     )
 
 
+# a clause that opens with a pronoun, after an item gone, tells of it
+_OF_THE_GONE_RE = re.compile(r"\s*(?:and\s+)?(?:he|she|they|it)(?:['’](?:s|re|ll|d|ve))?\b", re.I)
+
+
 def edited(new_text: str, old_text: str) -> Edit | None:
     """The older text with the items the newer note removes or swaps edited in its list, or
     None when the newer note does not edit items of a list of the older one (or would leave
@@ -339,6 +346,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]
             continue
+        if gone and _OF_THE_GONE_RE.match(clause):
+            continue  # "Luis Ortega is no longer on the change board; he moved to the data
+            # team": of the one gone, nothing added to the list
         added = _added(clause, old_text)
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
@@ -431,12 +441,25 @@ def _unlabel(text: str) -> str:
     return f"{m.group('item')} {rest}"
 
 
+# an item said to come besides those there: "… as well", "… too"
+_ALSO_RE = re.compile(r"\s+(?:as well|too)\b(?=\s*(?:[,.;]|$))", re.I)
+
+
 def _added(clause: str, old_text: str) -> list[str]:
     """The item a clause says came ("Dave joined", "took up football"), when the clause says
     nothing else the older text does not (the item of the list's shape, not in it yet)."""
     cue = ADDED_RE.search(clause)
     if cue is None:
-        return []
+        # "We now cover Perivale as well" for "We cover Ealing, Greenford and Northolt": the
+        # item said before "as well", every other word of the clause the list's own
+        also = _ALSO_RE.search(clause)
+        item = _item_run(clause[: also.start()], old_text, last=True) if also else ""
+        if not item or not _about_old(clause, [item], also.group(0), old_text):
+            return []
+        kind = gazetteer.kind(item)
+        if kind is not None and any(gazetteer.kind(i) != kind for i in _list_items(old_text)):
+            return []
+        return [item]
     after = _item_run(clause[cue.end() :], old_text)
     before = _item_run(clause[: cue.start()], old_text, last=True)
     # who takes a place is said before it: "Rosa Kemp is taking his weeks from October"

@@ -319,7 +319,7 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "shifted Sofia's Saturday ballet class": the class of every Saturday
     if _HABIT_RE.search(sentence):
         return None
-    if not m.group("prep") and _CALENDAR_DATE_RE.search(sentence):
+    if not m.group("prep") and CALENDAR_DATE_RE.search(sentence):
         return None  # "publication for 18 October (Sunday edition)": the date says when
     target = WEEKDAYS.index(m.group("wd").lower())
     if target == day.weekday():
@@ -329,7 +329,11 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
     if prep in ("until", "till") and not deadline:
         clause = _CLAUSE_BREAK_RE.split(text[begin : m.start()])[-1]
         deadline = bool(_HELD_OFF_RE.search(clause))  # "Held the deploy until Monday"
-    way = 1 if deadline else tense(sentence)
+    ahead = text[begin : m.start("wd")]
+    if deadline or _SCHEDULED_ON_RE.search(ahead) or _WISHED_ON_RE.search(ahead):
+        way = 1
+    else:
+        way = tense(_PERFECT_RE.sub(" is ", sentence))
     if prep == "for" and way < 0:
         return None  # "raised the limit for Friday": a day ahead, whatever the verb
     if way < 0:
@@ -343,8 +347,26 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
 
 
 _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
+# a verb of a timetable governing the day says it is to come, whatever else the sentence says:
+# "Ordered 12 rolls, arriving Monday", "phased release starts Monday", "opens on Monday"
+# ("started Monday" is past and is read by tense)
+_SCHEDULED_ON_RE = re.compile(
+    r"\b(?:arrives|arriving|starts|starting|begins|beginning|opens|opening|lands|landing"
+    r"|launches|launching|ships|shipping|resumes|resuming|returns|returning|kicks off"
+    r"|kicking off|goes live|going live)\s+(?:on\s+)?$",
+    re.I,
+)
+# a wish for something done on a day is for a day to come: "Owen wants the crash cooled on
+# Monday" ("cooled" is no past act here)
+_WISHED_ON_RE = re.compile(
+    r"\b(?:wants?|needs?|would like|['’]d like)\s+(?:\S+\s+){0,5}?[a-z]+ed\s+(?:on\s+|by\s+)?$",
+    re.I,
+)
+# a present perfect speaks of now, and English gives it no day of the past ("we've switched
+# from Greenfields, first Hillside drop Wednesday"): its participle is not read as past
+_PERFECT_RE = re.compile(r"(?:\s+|(?<=\w))(?:have|has|['’]ve)\s+(?=(?:\w+\s+)?\w+ed\b)", re.I)
 # a day of the calendar written out: "18 October", "October 18th", "2026-10-18"
-_CALENDAR_DATE_RE = re.compile(rf"{DAY_OF_MONTH}|\b\d{{4}}-\d{{2}}-\d{{2}}\b", re.I)
+CALENDAR_DATE_RE = re.compile(rf"{DAY_OF_MONTH}|\b\d{{4}}-\d{{2}}-\d{{2}}\b", re.I)
 # the weekday a thing's day is: "bin day is Tuesday", "his college day is now Thursday"
 _DAY_IS_RE = re.compile(
     r"\b(?!(?:the|that|this|a|one|which|what|each|every|any)\b)[a-z]+ day (?:is|are) "

@@ -275,6 +275,8 @@ def last_word(
         and logged(new_text)
     ):
         return verdict  # "the hex tile went down today": the plan carried out, not replaced
+    if alike_apart(new_text, old_text):
+        return verdict  # likeness alone loses no phone, code or standing fact for nothing
     fresh, gone = c._values_apart(new_text, old_text)
     if gone and gone <= {lexical.unpossessed(v) for v in fresh}:
         return verdict  # "Priya Nair's mobile is 07700 556219 - she's in on Tuesdays" puts no
@@ -787,6 +789,142 @@ def street_gone(new_text: str, old_text: str) -> bool:
     "Asking price for 14 Larch Close set at £385,000")."""
     fresh, gone = c._values_apart(new_text, old_text)
     return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
+
+
+def alike_apart(new_text: str, old_text: str) -> str:
+    """Why a reading of two notes as alike alone (no word of change, no value of the older
+    one's named as replaced) may not retire the older, or "" where it may. Such a reading
+    replaces on likeness of words, so it keeps what it would otherwise lose for nothing:
+
+    - a phone or an email the newer note neither says again nor replaces ("Moira Kerr is
+      standing for chair again at the AGM" for "Moira Kerr chairs the club. Her mobile is
+      07700 900241");
+    - a code or a web address of the same ("Danish trolleys from the nurseries unload at Bay
+      C" for "Greenacre Growers supply our perennials, account GA-5530; they deliver on Danish
+      trolleys");
+    - anything, where the newer note says no value the older lacks ("For emergencies at
+      sessions, Sandy Duthie is on 07700 900214" for "Sandy Duthie is head coach, mobile
+      07700 900214");
+    - anything, where the newer gives amounts of kinds the older has none of ("Studio 2 hire
+      is now £30 an hour" for "Studio 2 is the production room"): a price where there was
+      none, no new value of what the older says;
+    - a standing fact, to a day of the calendar it does not name ("Wreath-making workshop
+      booked for Saturday 5 December in the Orchard Room" for "The Orchard Room takes 25
+      people for workshops"): one occasion, not a new state.
+    """
+    fresh, gone = c._values_apart(new_text, old_text)
+    if _contacts(old_text, gone) - _contacts(new_text, fresh):
+        return "a contact lost"
+    lines_new, lines_old = _phone_lines(new_text), _phone_lines(old_text)
+    if lines_new and lines_old and not lines_new & lines_old:
+        return "another line"  # an office landline is no new mobile number
+    if _codes(gone) and not any(map(_identifier, fresh)):
+        return "a code lost"
+    if (
+        fresh
+        and all(_said_in(v, old_text) for v in fresh)
+        and all(_said_in(v, old_text) for v in c._proper(new_text))
+        and c._content(old_text) - c._content(new_text)
+    ):
+        return "nothing new"
+    kinds_new = _amount_kinds(fresh - _name_numbers(new_text))
+    kinds_old = _amount_kinds(c._strong_words(old_text) - _name_numbers(old_text))
+    if _JOINED_NUMBER_RE.search(old_text):
+        kinds_old.add("count")  # "4-space indentation": a count said joined to its unit
+    amounts = {v for v in fresh if _amount_kinds({v})}
+    if kinds_new and not kinds_new & kinds_old and not fresh - amounts - _name_numbers(new_text):
+        return "amounts of other kinds"
+    if (
+        # a day of a month the note says in words, not one sleep resolved ("from today
+        # (2026-09-14)") nor a log line's stamp ("[2024-05-02 10:14] …")
+        _DAY_OF_MONTH_RE.search(cw.RESOLVED_RE.sub("", new_text))
+        and not temporal.CALENDAR_DATE_RE.search(old_text)
+        and not temporal.has_temporal(old_text)
+    ):
+        return "an occasion"
+    return ""
+
+
+# the line a phone number is of, said just before it: "mobile 07700 900412", "office
+# landline is 0161 496 0215"
+_LINE_RE = re.compile(
+    r"\b(mobile|cell|landline|office|home|work|direct|fax|emergency|out[- ]of[- ]hours"
+    r"|switchboard|reception|whatsapp)\b(?=[^.;,]{0,25}$)",
+    re.I,
+)
+
+
+def _phone_lines(text: str) -> set[str]:
+    """The lines ``text``'s phone numbers are of, by the last such word before each."""
+    out = set()
+    for m in _PHONE_RE.finditer(text):
+        if sum(ch.isdigit() for ch in m.group(0)) >= 7:
+            said = _LINE_RE.findall(text[max(0, m.start() - 40) : m.start()])
+            if said:
+                out.add(said[-1].lower())
+    return out
+
+
+# a code that names one thing: an account or a reference ("GA-5530", "INV20418"), a host name
+# ("status.fernhill.io"); not a room's or a class's name ("T12", "9C")
+_ONE_CODE_RE = re.compile(
+    r"[a-z]{1,6}-\d{2,}[a-z]?|[a-z]{1,6}\d{4,}[a-z]?|(?:[a-z0-9-]+\.)+[a-z]{2,6}", re.I
+)
+
+
+# a number that is part of a name: "Studio 2", "Flat 3", "Bay 12" (not "Vetmedin 5 mg": an
+# amount of a unit)
+_NAME_NUMBER_RE = re.compile(
+    r"\b[A-Z][a-z]{1,12} (\d{1,4}[A-Za-z]?)\b(?!\.\d|\s*(?:mg|mcg|µg|g|kg|ml|l|ul|µl|cm|mm|m|km"
+    r"|miles?|hours?|hrs?|mins?|minutes?|days?|weeks?|months?|years?|%|units?|x|times|per)\b)",
+    re.I,
+)
+
+
+_JOINED_NUMBER_RE = re.compile(r"(?<![\w.£$€])\d+(?:\.\d+)?-[a-z]{2,}\b", re.I)
+
+
+def _name_numbers(text: str) -> set[str]:
+    """The numbers that are parts of names in ``text`` ("2" of "Studio 2")."""
+    return {m.group(1).lower() for m in _NAME_NUMBER_RE.finditer(text) if m.group(0)[:1].isupper()}
+
+
+def event_apart(new_text: str, old_text: str) -> bool:
+    """Whether an event told in the past says nothing that changes a standing fact it is
+    likened to: no state reached ("went fully vegan"), and no value in place of one of the
+    fact's of the same kind ("finished in 51:15 — a new personal best" for "personal best is
+    52:40"). "Card reader 2 dropped its connection twice over lunch" is no new card provider
+    ("Card payments go through SumUp readers"); "Tom … has handed in his notice - he moves
+    out on 30 September" is no new tenant."""
+    if temporal.tense(new_text) >= 0 or _BECAME_RE.search(new_text):
+        return False
+    fresh, gone = c._values_apart(new_text, old_text)
+
+    def plain(values: frozenset[str], text: str) -> set[str]:
+        dated = {w.lower() for m in c.DATE_SAID_RE.finditer(text) for w in tokens(m.group(0))}
+        return set(values) - dated - _street_words(text) - _name_numbers(text)
+
+    fresh_, gone_ = plain(fresh, new_text), plain(gone, old_text)
+    return not (_number_kinds(fresh_) & _number_kinds(gone_) or _same_shape(fresh_, gone_))
+
+
+_DAY_OF_MONTH_RE = re.compile(temporal.DAY_OF_MONTH, re.I)
+
+
+def _identifier(value: str) -> bool:
+    """Whether ``value`` is written as an identifier of some kind: letters with digits, a
+    path, a host or an address ("build-01", "kv/ml/openai", "status.fernhill.io")."""
+    return bool(re.search(r"[a-z]", value, re.I)) and bool(re.search(r"[\d/@.]", value))
+
+
+def _codes(values: frozenset[str] | set[str]) -> set[str]:
+    """The codes among ``values``: letters and digits together, or a host name."""
+    return {v for v in values if _ONE_CODE_RE.fullmatch(v) and not _CLOCK_RE.fullmatch(v)}
+
+
+def _said_in(value: str, text: str) -> bool:
+    """Whether ``value`` is a word of ``text``, whatever its case ("sandy" of "Sandy Duthie")."""
+    return bool(re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|[.,]\d)", text, re.I))
 
 
 def _phones(text: str) -> list[str]:

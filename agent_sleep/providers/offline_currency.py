@@ -275,7 +275,9 @@ def supersedes(
                 # the one part of the entry the note replaces, read on its own ("… uses Xero;
                 # year-end 30 September; payroll runs fortnightly" for "… now runs payroll
                 # monthly"): the rest of the entry stays
-                part = currency.sentence_put_right(text, old_text, known, similar)
+                part = currency.sentence_put_right(
+                    text, old_text, known, similar, judge=_held(known, similar)
+                )
                 if part is not None:
                     verdict, placed = currency.Verdict(currency.SUPERSEDE, "change language"), part
             if verdict.kind != currency.SUPERSEDE:
@@ -295,6 +297,17 @@ def supersedes(
                 # only told us a week before; we'd already booked the minibus")
             if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                 continue  # "the standup moved to 9:30" is no newer feeling about Globex
+            if verdict.why in WEAK and update_model.alike_apart(text, old_text):
+                continue  # "Moira Kerr is standing for chair again" loses no mobile number
+            if (
+                verdict.why in WEAK
+                and kind == "B"
+                and types.get(ref) != "B"
+                and update_model.event_apart(text, old_text)
+            ):
+                continue  # an event told in the past, likened to a fact, is no new state of
+                # it: "Card reader 2 dropped its connection twice" for "Card payments go
+                # through SumUp readers"
             # the one value the note names as replaced, put right where the entry holds more
             # than that fact ("port 8443 and its Postgres on 5434": the port stays)
             placed = placed or currency.in_place(text, old_text, known)
@@ -658,6 +671,22 @@ _CHANGED = frozenset({"change language", "a generic change"})
 _ANOTHER_PART = frozenset(
     {"another attribute", "another attribute or value kind", "another relation"}
 )
+
+
+def _held(
+    known: frozenset[str], similar: Callable[[str, str], float] | None
+) -> Callable[[str, str], currency.Verdict]:
+    """The rules' verdict on a note and a part of an entry, where a reading of likeness alone
+    loses nothing for nothing (:func:`update_model.alike_apart`): "Studio 2 hire is now £30 an
+    hour" replaces no "Studio 1 is the on-air studio upstairs"."""
+
+    def read(new: str, old: str) -> currency.Verdict:
+        verdict = currency.relation(new, old, known, similar)
+        if verdict.why in WEAK and update_model.alike_apart(new, old):
+            return currency.Verdict(currency.OTHER, "alike apart")
+        return verdict
+
+    return read
 
 
 def _guessed(

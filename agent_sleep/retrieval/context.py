@@ -246,11 +246,12 @@ SOON_DAYS = 30  # an entry naming a day from today to this many days ahead is sh
 MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in this order
 
 # a date that starts what then holds is no appointment, and does not pass: "accompanist from 1
-# October", "since March 2019", "we use GitHub Actions from today (2026-09-24)"; nor is the
+# October", "since March 2019", "we use GitHub Actions from today (2026-09-24)", "Winter hours
+# start Monday (2026-10-05): it'll close at 4pm"; nor is the
 # date of what was replaced: "the staff meeting will be 1pm Friday instead of 8am Monday
 # (2026-09-28)"
 _STARTS = re.compile(
-    r"(?:\b(?:from|since|starting|starts|started|as of|effective|beginning|begins|began|"
+    r"(?:\b(?:from|since|start|starting|starts|started|as of|effective|beginning|begins|began|"
     r"commencing)\s+(?:(?:the|today|tomorrow|(?:this|next) (?:week|month)|"
     r"(?:(?:this|next|the coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
     r"|\b(?:instead of|rather than)\s+(?:[\w:.]+\s+){0,2})\(?$",

@@ -1,0 +1,173 @@
+"""Ten replayed scenarios (a brewery, a physio clinic, a running club, an electrician's office,
+a head chef, a release manager, a garden centre, a letting agency, a nursery, a radio station):
+what a reading of likeness alone may retire, roles handed over, days and prices moved again, and
+weekdays to come told beside a past act.
+
+- Likeness alone (no word of change, no old value named) loses nothing for nothing: no phone,
+  code or web address the newer note neither says again nor replaces, nothing where the newer
+  note says no value the older lacks, no fact for a price or a count where it had none, no
+  standing fact for one dated occasion, and no fact for an event told in the past.
+- A phone of another line ("office landline") is no new mobile; "closed for annual leave" ends
+  nothing; "Bupa's rate for a follow-up" is the insurer's price, not the clinic's.
+- Roles: "takes over as station manager" for "is the station manager and signs off …", "is
+  coming in as sous chef", "Our electrician from now on is …" in a second sentence, and a role
+  as a label ("Electrician we use: Nina Cole").
+- A day moved again ("put back again, it's now Thursday 22 October", "pushed back a week …: new
+  date Thu 1 Oct") and a price "going up to £31" with a reason after it are put right in place.
+- Lists: "Copper Bitter is off the tap list" takes it out; "We now cover Perivale as well" adds
+  it; "Luis Ortega is no longer on the change board; he moved to the data team" takes him out
+  and puts nothing in his place (the clause after is of him).
+- A weekday governed by a timetable's verb ("arriving Monday", "starts Monday") or a wish
+  ("wants the crash cooled on Monday") is the one to come; a present perfect gives no past day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from agent_sleep.analysis import lists, temporal
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a phone the newer note neither says again nor replaces
+        (("W", "Moira Kerr chairs the club. Her mobile is 07700 900241."),
+         ("W", "Moira Kerr is standing for chair again at the AGM.")),
+        # a code
+        (("W", "Greenacre Growers supply our perennials, account GA-5530; they deliver on "
+               "Danish trolleys."),
+         ("W", "Danish trolleys from the nurseries unload at Bay C.")),
+        # a web address, to an event
+        (("W", "The status page is status.fernhill.io; comms post there for anything "
+               "customer-facing."),
+         ("B", "Aisha updated the incident template on the status page.")),
+        # no value the older note lacks
+        (("W", "Sandy Duthie is head coach, mobile 07700 900214."),
+         ("W", "For emergencies at sessions, Sandy Duthie is on 07700 900214.")),
+        # a price where the entry had none, of a part of it
+        (("W", "Studio 1 is the on-air studio upstairs; Studio 2 is the production room in the "
+               "basement."),
+         ("W", "Studio 2 hire is now £30 an hour.")),
+        # one dated occasion
+        (("W", "The Orchard Room takes 25 people for workshops; chairs are in the store behind "
+               "it."),
+         ("W", "Wreath-making workshop booked for Saturday 5 December in the Orchard Room, £35 "
+               "including materials.")),
+        # events told in the past
+        (("W", "Card payments on the tills go through SumUp readers, three of them."),
+         ("B", "Card reader 2 dropped its connection twice over lunch, customers paid cash.")),
+        (("W", "Owls have forest school in Hollin Wood on Tuesday afternoons."),
+         ("B", "Forest school rained off; Owls built dens in the garden instead.")),
+        (("W", "Tom Barker is the tenant of Flat 3, 27 Mill Lane."),
+         ("B", "Tom in Flat 3 Mill Lane has handed in his notice - he moves out on 30 "
+               "September.")),
+        # another line
+        (("W", "Rook Plumbing is Dave Rook, mobile 07700 900412."),
+         ("W", "Rook Plumbing's office landline is 0161 496 0215 - use it for invoices, Dave's "
+               "mobile for jobs.")),
+        # shut for a while
+        (("W", "Rook Plumbing's office landline is 0161 496 0215."),
+         ("W", "Rook Plumbing is closed for annual leave 26-30 October.")),
+        # another's price
+        (("W", "Initial assessment is £65, follow-ups £48."),
+         ("W", "Bupa's rate for a follow-up is £52.")),
+    ],
+)  # fmt: skip
+def test_likeness_alone_loses_nothing_for_nothing(old, new):
+    assert rewritten(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # the guards leave a change said plainly alone
+        ("Moira Kerr's mobile is 07700 900241.",
+         "Moira Kerr has a new mobile: 07700 900555.",
+         "Moira Kerr's mobile is 07700 900555."),
+        ("Follow-ups are £48.",
+         "Follow-ups are now £52.",
+         "Follow-ups are now £52."),
+        ("The Riverside branch is open 9 to 5.",
+         "The Riverside branch is closed for good.",
+         "The Riverside branch is closed for good."),
+        # roles handed over
+        ("Colette Ambrose is the station manager and signs off any schedule change.",
+         "Marcus Fidler takes over as station manager from today (2026-11-10).",
+         "Marcus Fidler takes over as station manager from today (2026-11-10)."),
+        ("Marco Bellini is our sous chef; he runs the pass on Chef's days off.",
+         "Priya Nair is coming in as sous chef, starting Monday (2026-11-16).",
+         "Priya Nair is coming in as sous chef, starting Monday (2026-11-16)."),
+        ("Electrician we use: Nina Cole at Sparkwell Electrical, mobile 07700 900588.",
+         "Sparkwell have stopped taking rental work. Our electrician from now on is Sam Ortiz "
+         "at Brightline Electrics, 07700 900317.",
+         "Sparkwell have stopped taking rental work. Our electrician from now on is Sam Ortiz "
+         "at Brightline Electrics, 07700 900317."),
+        # days moved again, a price gone up again
+        ("Owls trip to Brook Farm booked for Thursday 15 October, coach with Redline Coaches.",
+         "Brook Farm trip has been put back again, it's now Thursday 22 October - Redline "
+         "double-booked the coach.",
+         "Owls trip to Brook Farm booked for Thursday 22 October, coach with Redline Coaches."),
+        ("checkout-api 4.2 is scheduled to ship Thu 24 Sep.",
+         "4.2 release pushed back a week because of the address form bugs: new date Thu 1 Oct.",
+         "checkout-api 4.2 is scheduled to ship Thu 1 Oct."),
+        ("10oz ribeye is £28 on the a la carte.",
+         "Ribeye going up to £31 - Whitcombe's beef price rose again.",
+         "10oz ribeye is £31 on the a la carte."),
+    ],
+)  # fmt: skip
+def test_changes_put_right(old, new, expected):
+    assert rewritten(("W", old), ("W", new)) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("On tap this week: Lantern, Millrace Stout, Ferry Pale and Copper Bitter.",
+         "Copper Bitter is off the tap list.",
+         "On tap this week: Lantern, Millrace Stout and Ferry Pale."),
+        ("We cover Ealing, Greenford and Northolt; further out only if it's a big job.",
+         "We now cover Perivale as well.",
+         "We cover Ealing, Greenford, Northolt and Perivale; further out only if it's a big "
+         "job."),
+        ("Change advisory board members: Marta Silva (chair), Kenji Ito, Luis Ortega and Aisha "
+         "Bello.",
+         "Luis Ortega is no longer on the change board; he moved to the data team.",
+         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello."),
+    ],
+)  # fmt: skip
+def test_list_items_taken_out_and_added(old, new, expected):
+    assert lists.edited(new, old) == lists.Edit(expected)
+
+
+def test_a_word_said_too_of_something_else_adds_nothing():
+    listed = "We cover Ealing, Greenford and Northolt; further out only if it's a big job."
+    assert lists.edited("Ana likes Perivale as well.", listed) is None
+
+
+@pytest.mark.parametrize(
+    ("day", "text", "expected"),
+    [
+        ("2026-10-09", "Owen wants the Harvest Red crash cooled on Monday.",
+         "Owen wants the Harvest Red crash cooled on Monday (2026-10-12)."),
+        ("2026-09-17", "Ordered 12 rolls of couch roll, arriving Monday.",
+         "Ordered 12 rolls of couch roll, arriving Monday (2026-09-21)."),
+        ("2026-10-01", "App Store approved mobile 7.3; phased release starts Monday.",
+         "App Store approved mobile 7.3; phased release starts Monday (2026-10-05)."),
+        # a present perfect gives no day of the past
+        ("2026-09-14", "Rang Hillside Dairy - we've switched from Greenfields, first Hillside "
+                       "drop Wednesday.",
+         "Rang Hillside Dairy - we've switched from Greenfields, first Hillside drop "
+         "Wednesday."),
+        # the past stays past
+        ("2026-09-17", "Started the new rota Monday.", "Started the new rota Monday (2026-09-14)."),
+        ("2026-09-17", "The café opened on Monday.", "The café opened on Monday (2026-09-14)."),
+        ("2026-09-17", "The engineer visited Tuesday and fixed the boiler.",
+         "The engineer visited Tuesday (2026-09-15) and fixed the boiler."),
+    ],
+)  # fmt: skip
+def test_weekday_to_come_beside_a_past_act(day, text, expected):
+    assert temporal.resolve(text, dt.date.fromisoformat(day)) == expected
