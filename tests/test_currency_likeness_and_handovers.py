@@ -16,7 +16,8 @@ weekdays to come told beside a past act.
   date Thu 1 Oct") and a price "going up to £31" with a reason after it are put right in place.
 - Lists: "Copper Bitter is off the tap list" takes it out; "We now cover Perivale as well" adds
   it; "Luis Ortega is no longer on the change board; he moved to the data team" takes him out
-  and puts nothing in his place (the clause after is of him).
+  and puts nothing in his place (the clause after is of him, kept with it); "Ben has pulled
+  out" takes "Ben Mackie" out whole.
 - A weekday governed by a timetable's verb ("arriving Monday", "starts Monday") or a wish
   ("wants the crash cooled on Monday") is the one to come; a present perfect gives no past day.
 """
@@ -28,6 +29,7 @@ import datetime as dt
 import pytest
 
 from agent_sleep.analysis import lists, temporal
+from agent_sleep.providers import offline_currency
 from tests.currency_support import rewritten
 
 
@@ -75,6 +77,9 @@ from tests.currency_support import rewritten
         # another's price
         (("W", "Initial assessment is £65, follow-ups £48."),
          ("W", "Bupa's rate for a follow-up is £52.")),
+        # another day's times
+        (("W", "Taproom closes at 10pm on Fridays; last orders twenty minutes before."),
+         ("W", "On Saturdays the taproom opens at 12 noon and closes at midnight.")),
     ],
 )  # fmt: skip
 def test_likeness_alone_loses_nothing_for_nothing(old, new):
@@ -117,6 +122,27 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
         ("10oz ribeye is £28 on the a la carte.",
          "Ribeye going up to £31 - Whitcombe's beef price rose again.",
          "10oz ribeye is £31 on the a la carte."),
+        ("Heather Lindsay is our welfare officer.",
+         "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
+         "years.",
+         "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
+         "years."),
+        # no list where nothing is joined by "and": the note takes the entry's place whole
+        # (not "… adviser for us is 01632 960744. Dev Malhotra covers …")
+        ("Council early years adviser for us is Sandra Pike, 01632 960744.",
+         "Sandra Pike is no longer our early years adviser; Dev Malhotra covers our area from "
+         "today (2026-11-10), 01632 960733.",
+         "Sandra Pike is no longer our early years adviser; Dev Malhotra covers our area from "
+         "today (2026-11-10), 01632 960733."),
+        # a share for a share of one code-named thing
+        ("new_checkout_flow flag is on for 10% of users.",
+         "new_checkout_flow now at 25%, raised this morning (2026-11-10) after a clean weekend.",
+         "new_checkout_flow now at 25%, raised this morning (2026-11-10) after a clean weekend."),
+        # an address moved, the entry's other part kept (not "Unit 12 Mill Lane")
+        ("Keg store is at Unit 7 Mill Lane; Owen holds the padlock key.",
+         "The keg store has moved: it's now Unit 12 Station Yard, and the Mill Lane unit is "
+         "handed back.",
+         "Keg store is at Unit 12 Station Yard; Owen holds the padlock key."),
     ],
 )  # fmt: skip
 def test_changes_put_right(old, new, expected):
@@ -136,11 +162,58 @@ def test_changes_put_right(old, new, expected):
         ("Change advisory board members: Marta Silva (chair), Kenji Ito, Luis Ortega and Aisha "
          "Bello.",
          "Luis Ortega is no longer on the change board; he moved to the data team.",
-         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello."),
+         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello. He "
+         "moved to the data team."),
+        # an item named by its first word goes whole (not "Ailsa Grant Mackie")
+        ("Club entries for the Kirkcaldy Half: Ailsa Grant, Ben Mackie, Callum Shaw and Dev "
+         "Patel.",
+         "Ben has pulled out of the Kirkcaldy Half, calf strain.",
+         "Club entries for the Kirkcaldy Half: Ailsa Grant, Callum Shaw and Dev Patel."),
+        ("Our team members are Ana Lopez, Ben Ortiz and Carla Diaz.",
+         "Carla left the team.",
+         "Our team members are Ana Lopez and Ben Ortiz."),
     ],
 )  # fmt: skip
 def test_list_items_taken_out_and_added(old, new, expected):
     assert lists.edited(new, old) == lists.Edit(expected)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a booking's day moved
+        (("B", "Booked the mayor for a live interview in Studio 1 on Wednesday 16 September, "
+               "11am."),
+         ("W", "Mayor interview moved: Tuesday 22 September at 11am, instead of the 16th."),
+         "Booked the mayor for a live interview in Studio 1 on Tuesday 22 September, 11am."),
+        # a switch told as an event, a name that opens with a small letter
+        (("W", "Playout runs on RadioDJ on the main studio PC."),
+         ("B", "Switched playout over to mAirList this morning."),
+         "Playout runs on mAirList on the main studio PC."),
+        # an event that names the one left
+        (("W", "Milk supplier is Greenfields Dairy, drop-off Mon/Wed/Fri before 7am."),
+         ("B", "Rang Hillside Dairy and set up our milk order - we've switched from "
+               "Greenfields, first Hillside drop Wednesday."),
+         "Rang Hillside Dairy and set up our milk order - we've switched from Greenfields, "
+         "first Hillside drop Wednesday."),
+        # an event that moves a day
+        (("W", "Warmflow Heating are booked to replace the boiler heat exchanger on 22 "
+               "September."),
+         ("B", "Warmflow called: the part hasn't come in, so the boiler job is pushed back to 29 "
+               "September."),
+         "Warmflow Heating are booked to replace the boiler heat exchanger on 29 September."),
+    ],
+)  # fmt: skip
+def test_events_that_move_or_switch_put_right(old, new, expected):
+    entry = {"id": "m1", "type": old[0], "text": old[1], "date": "2026-09-07"}
+    out = offline_currency.supersedes(
+        [(new[0], new[1], ["n1"], 0.8, "2026-09-14")],
+        [entry],
+        [],
+        frozenset({"zz"}),
+        offline_currency.similarity(),
+    )
+    assert [u["text"] for u in out.values()] == [expected]
 
 
 def test_a_word_said_too_of_something_else_adds_nothing():

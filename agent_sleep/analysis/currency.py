@@ -2469,9 +2469,10 @@ _DAY_MOVED_RE = re.compile(
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
     r"(?:days?|weeks?|fortnight|months?))?)"
-    # "… to 26 October", "put back again, it's now Thursday 22 October", "pushed back a week
+    # "… to 26 October", "Mayor interview moved: Tuesday 22 September", "put back again, it's
+    # now Thursday 22 October", "pushed back a week
     # because of the address form bugs: new date Thu 1 Oct"
-    r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)"
+    r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)|:"
     r"|(?:\s+(?:because|as|since|due\s+to)\b[^.;:!?]*)?:\s+(?:the\s+)?new\s+(?:date|day)"
     r"(?:\s+is)?)"
     r"\s+(?=\S)",
@@ -2700,7 +2701,13 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     return out
 
 
-_SWAP_NAME = r"[A-Z][\w&'’-]*(?: (?:&|and|of) [A-Z][\w&'’-]*| [A-Z][\w&'’-]*)*"
+# a weekday's or a month's name, which is no place: "on Tuesdays", "in October"
+_DAY_NAMES = (
+    r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June"
+    r"|July|August|September|October|November|December)\b"
+)
+# (a name may open with a small letter before its capital: "mAirList", "eBay", "iCloud")
+_SWAP_NAME = r"(?:[a-z]{1,2})?[A-Z][\w&'’-]*(?: (?:&|and|of) [A-Z][\w&'’-]*| [A-Z][\w&'’-]*)*"
 # the old one of a name said as gone: "no longer at Hotel Brooklyn", "instead of Halifax"
 _NAME_GONE_RE = re.compile(
     rf"\bno longer (?:(?:staying|booked|based|registered|banking|working) )?(?:at|with|in|into|"
@@ -3159,12 +3166,12 @@ _HELD_PLACE_RE = re.compile(
 # a thing moved to a place with a name: "Annual dinner moved to Heybridge Golf Club"
 _MOVED_NAMED_RE = re.compile(
     r"^\s*(?P<what>[^.;:!?]+?)\s+(?:have\s+|has\s+|is\s+|was\s+)?(?:moved|relocated|"
-    rf"switched)\s+(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
+    rf"switched)\s+(?:over\s+)?(?:in)?to\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
 )
 # a thing moved by us, said verb first: "Switched the camera package to Northlight Cine today"
 _SWITCHED_NAMED_RE = re.compile(
     r"^\s*(?i:(?:(?:we|I)(?:\s+have|['’]ve)?\s+)?(?:switched|moved|transferred))\s+"
-    rf"(?P<what>(?:the|our)\s+[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
+    rf"(?P<what>(?:(?:the|our)\s+)?[a-z][^.;:!?]*?)\s+(?:over\s+)?to\s+(?P<art>the\s+)?"
     rf"(?P<place>{_SWAP_NAME})"
 )
 # an entry whose subject is the one who does a thing: "Redline Coaches are the coach firm …"
@@ -3172,7 +3179,10 @@ _NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?:is|are)\s+(?:th
 # an entry that opens with a name, then what it does: "Brightwash Laundry picks up …"
 _NAMED_OPENER_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?=[a-z])")
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
-_AT_NAMED_RE = re.compile(rf"\b(?:at|in|with|from|by)\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})")
+# ("Playout runs on RadioDJ": what a thing runs on)
+_AT_NAMED_RE = re.compile(
+    rf"\b(?:at|in|with|from|by|on(?!\s+{_DAY_NAMES}))\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
+)
 
 
 def moved_place_put_right(new_text: str, old_text: str) -> str | None:
@@ -3317,6 +3327,13 @@ _STARTED_AS_RE = re.compile(
     r"(?:\s+(?:today|this\s+week|on\s+\w+))?(?:\s+\(\d{4}-\d{2}-\d{2}\))?\s+as\s+"
     rf"(?:the\s+|our\s+|a\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
 )
+# someone taking a role on: "Graham Toal has agreed to take on welfare officer"
+_TAKES_ON_ROLE_RE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+agreed\s+to\s+|(?:has|have)\s+"
+    r"|will\s+|is\s+going\s+to\s+)?(?:take|takes|took|taken|taking)\s+on\s+"
+    r"(?:the\s+(?:role|job|post)\s+of\s+|as\s+)?(?:the\s+|our\s+)?"
+    rf"(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
+)
 _TAKING_OVER_RE = re.compile(r"\b(?:taking|taken|took|takes)\s+over\b")
 # a role said before its holder's name: "Locum Dr Hannah Pryce covers Wednesdays"
 _ROLE_BEFORE_HOLDER_RE = re.compile(
@@ -3358,6 +3375,7 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     ``loose``: a role named bare is any word, not only one of :data:`_HELD_ROLES` ("Gaffer is
     Tomasz Wren", read where another note says someone took that role over)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
+               _TAKES_ON_ROLE_RE,
                _SWITCHED_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
                _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE, _ROLE_LABEL_RE):  # fmt: skip
         m = rx.match(text)
@@ -3460,7 +3478,8 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         # is Sam Ortiz at Brightline Electrics": the sentence that gives the role's holder
         new = next(filter(None, map(_role_held, lexical.sentences(new_text)[1:])), None)
     if old is None and any(
-        rx.match(new_text) for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE)
+        rx.match(new_text)
+        for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE, _TAKES_ON_ROLE_RE)
     ):
         old = _role_held(old_text, loose=True)  # "Gaffer is Tomasz Wren", for "… takes over
         # as gaffer": the role is what the note says was taken over

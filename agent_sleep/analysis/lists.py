@@ -346,10 +346,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]
             continue
-        if gone and _OF_THE_GONE_RE.match(clause):
-            continue  # "Luis Ortega is no longer on the change board; he moved to the data
-            # team": of the one gone, nothing added to the list
-        added = _added(clause, old_text)
+        # "Luis Ortega is no longer on the change board; he moved to the data team": a clause
+        # of the one gone adds nothing to the list
+        added = [] if gone and _OF_THE_GONE_RE.match(clause) else _added(clause, old_text)
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
             at = new_text.find(clause.strip())
@@ -361,6 +360,15 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         return _appended(old_text, came[0])  # "Jonah Mensah joins the … chemistry group"
     if not gone or any(_apposition(g, old_text) or _verbs_joined(g, old_text) for g in gone):
         return None
+    # an item named by its first word goes whole: "Ben left the team" for "Ana Lopez, Ben Ortiz
+    # and Carla Diaz" (not "Ana Lopez Ortiz")
+    if not re.search(r"\s(?:and|or|&)\s", old_text):
+        return None  # no list joined by "and": "… is Sandra Pike, 01632 960744"
+    joined = _joined_items(old_text)
+    gone = [
+        next((i for i in joined if i.split()[0] == g and _first_name_of(i, joined, g)), g)
+        for g in gone
+    ]
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
     if not left:
         return None  # every item went: a new value of the whole entry, no edit of its list

@@ -744,7 +744,10 @@ def _street_words(text: str) -> set[str]:
 # a new address told: "… are now at 3 Mill Lane", "… has moved to …", "new address for deliveries:"
 _NOW_AT_RE = re.compile(
     r"\b(?:(?:(?:is|are)\s+|['’](?:re|s)\s+)now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated)\s+"
-    r"to|new\s+address\b[^:.;]{0,30}:?)\s+(?:the\s+)?$"
+    r"to|new\s+address\b[^:.;]{0,30}:?"
+    # "The keg store has moved: it's now Unit 12 Station Yard"
+    r"|(?:has|have)\s+(?:moved|relocated)\s*[:,;]\s+(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+now)"
+    r"\s+(?:the\s+)?$"
 )
 
 
@@ -772,13 +775,20 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
     ]
     if not names or any(n not in said and n not in cw.STOP for n in names):
         return None  # whose address it is, named in the older text
-    if _phones(old_text) and not _phones(new_text):
+    if (_phones(old_text) and not _phones(new_text)) or _besides(old_text):
         # a number the entry gives stays with it ("Gardner & Sons funeral directors: 14 Mill
         # Lane, office 01632 960441", then "… they're now at Unit 3, Foundry Yard, same phone
         # number": the address put right in place)
         at = olds[0]
         return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
     return new_text
+
+
+def _besides(text: str) -> bool:
+    """Whether ``text`` says more than its address's clause: another part after ";" or another
+    sentence ("Keg store is at Unit 7 Mill Lane; Owen holds the padlock key": the key stays)."""
+    parts = [p for p in re.split(r";\s+|(?<=[.!?])\s+(?=[A-Z])", text) if p.strip()]
+    return len(parts) > 1
 
 
 def street_gone(new_text: str, old_text: str) -> bool:
@@ -805,12 +815,14 @@ def alike_apart(new_text: str, old_text: str) -> str:
     - anything, where the newer note says no value the older lacks ("For emergencies at
       sessions, Sandy Duthie is on 07700 900214" for "Sandy Duthie is head coach, mobile
       07700 900214");
-    - anything, where the newer gives amounts of kinds the older has none of ("Studio 2 hire
-      is now £30 an hour" for "Studio 2 is the production room"): a price where there was
-      none, no new value of what the older says;
+    - anything, where the newer gives only a price and the older none ("Studio 2 hire is now
+      £30 an hour" for "Studio 2 is the production room"): no new value of what the older
+      says (a count may be said in words: "next day" for "6 working days");
     - a standing fact, to a day of the calendar it does not name ("Wreath-making workshop
       booked for Saturday 5 December in the Orchard Room" for "The Orchard Room takes 25
-      people for workshops"): one occasion, not a new state.
+      people for workshops"): one occasion, not a new state;
+    - the times of one day, to the times of another ("On Saturdays the taproom opens at 12
+      noon and closes at midnight" for "Taproom closes at 10pm on Fridays").
     """
     fresh, gone = c._values_apart(new_text, old_text)
     if _contacts(old_text, gone) - _contacts(new_text, fresh):
@@ -829,11 +841,22 @@ def alike_apart(new_text: str, old_text: str) -> str:
         return "nothing new"
     kinds_new = _amount_kinds(fresh - _name_numbers(new_text))
     kinds_old = _amount_kinds(c._strong_words(old_text) - _name_numbers(old_text))
-    if _JOINED_NUMBER_RE.search(old_text):
-        kinds_old.add("count")  # "4-space indentation": a count said joined to its unit
+    days_new, days_old = _weekdays(fresh), _weekdays(gone)
+    if (
+        days_new
+        and days_old
+        and (any(_CLOCK_RE.fullmatch(v) for v in fresh) or _TIME_WORD_RE.search(new_text))
+        and not cw.found(cw.CHANGE_RE, new_text)  # "moved our 1:1 to Mondays at 2pm"
+    ):
+        return "another day's times"  # "On Saturdays the taproom opens at 12 noon and closes
+        # at midnight" for "Taproom closes at 10pm on Fridays"
     amounts = {v for v in fresh if _amount_kinds({v})}
-    if kinds_new and not kinds_new & kinds_old and not fresh - amounts - _name_numbers(new_text):
-        return "amounts of other kinds"
+    if (
+        kinds_new == {"money"}
+        and "money" not in kinds_old
+        and not fresh - amounts - _name_numbers(new_text)
+    ):
+        return "a price where there was none"
     if (
         # a day of a month the note says in words, not one sleep resolved ("from today
         # (2026-09-14)") nor a log line's stamp ("[2024-05-02 10:14] …")
@@ -881,12 +904,24 @@ _NAME_NUMBER_RE = re.compile(
 )
 
 
-_JOINED_NUMBER_RE = re.compile(r"(?<![\w.£$€])\d+(?:\.\d+)?-[a-z]{2,}\b", re.I)
-
-
 def _name_numbers(text: str) -> set[str]:
     """The numbers that are parts of names in ``text`` ("2" of "Studio 2")."""
     return {m.group(1).lower() for m in _NAME_NUMBER_RE.finditer(text) if m.group(0)[:1].isupper()}
+
+
+# a switch that names the one left: "we've switched from Greenfields", "instead of Brightwash"
+_LEFT_FROM_RE = re.compile(
+    r"\b(?:(?:switched|moved|changed|swapped|transferred|gone|went)\s+(?:over\s+)?from"
+    r"|instead\s+of|in\s+place\s+of|replacing)\s+(?:the\s+)?(?P<old>[A-Z][\w'’-]+)"
+)
+
+
+def left_named(new_text: str, old_text: str) -> bool:
+    """Whether the newer note tells of a switch from a name the older text gives ("Rang
+    Hillside Dairy … - we've switched from Greenfields" for "Milk supplier is Greenfields
+    Dairy")."""
+    left = _LEFT_FROM_RE.search(new_text)
+    return bool(left) and bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
 
 
 def event_apart(new_text: str, old_text: str) -> bool:
@@ -898,6 +933,8 @@ def event_apart(new_text: str, old_text: str) -> bool:
     out on 30 September" is no new tenant."""
     if temporal.tense(new_text) >= 0 or _BECAME_RE.search(new_text):
         return False
+    if left_named(new_text, old_text):
+        return False  # "we've switched from Greenfields" names what the entry gives as gone
     fresh, gone = c._values_apart(new_text, old_text)
 
     def plain(values: frozenset[str], text: str) -> set[str]:
@@ -905,10 +942,25 @@ def event_apart(new_text: str, old_text: str) -> bool:
         return set(values) - dated - _street_words(text) - _name_numbers(text)
 
     fresh_, gone_ = plain(fresh, new_text), plain(gone, old_text)
-    return not (_number_kinds(fresh_) & _number_kinds(gone_) or _same_shape(fresh_, gone_))
+    if _number_kinds(fresh_) & _number_kinds(gone_) or _same_shape(fresh_, gone_):
+        return False
+    # a day for a day: "the boiler job is pushed back to 29 September" for "… booked … on 22
+    # September"
+    days_new = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(new_text)}
+    days_old = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(old_text)}
+    return not (days_new and days_old and days_new != days_old)
 
 
 _DAY_OF_MONTH_RE = re.compile(temporal.DAY_OF_MONTH, re.I)
+
+
+_WEEKDAYS_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.I)
+
+
+def _weekdays(values: frozenset[str] | set[str]) -> set[str]:
+    """The weekdays said in the plural among ``values``: days that recur ("saturdays"; not
+    "Wednesday, October 14", one day)."""
+    return {v.lower() for v in values if _WEEKDAYS_RE.fullmatch(v)}
 
 
 def _identifier(value: str) -> bool:
@@ -1239,6 +1291,9 @@ def one_thing(new_text: str, old_text: str, names: frozenset[str]) -> bool:
     fresh, gone = c._values_apart(new_text, old_text)
     if (_number_kinds(fresh) & _number_kinds(gone)) - {"quantity"}:
         return True  # a date for a date, a time for a time; two counts may count anything
+    if any(map(_code_name, shared)) and _amount_kinds(fresh) & _amount_kinds(gone) - {"count"}:
+        return True  # a share for a share of one code-named thing: "new_checkout_flow now at
+        # 25%" for "new_checkout_flow flag is on for 10% of users"
     days_new, days_old = _days_said(new_text), _days_said(old_text)
     if days_new and days_old and not days_new & days_old:
         return True  # "Saturday 28 November" for "Saturday 21 November": a day for a day

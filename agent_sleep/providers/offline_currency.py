@@ -217,7 +217,7 @@ def supersedes(
                     (strength, placed)
                     for put_right, never, strength in _PUT_RIGHT
                     if (placed := put_right(text, old_text)) is not None
-                    and types.get(ref) not in never
+                    and (types.get(ref) not in never or _booked(put_right, old_text))
                 ),
                 None,
             )
@@ -263,6 +263,10 @@ def supersedes(
                 verdict = update_model.last_word(
                     *currency.in_full(text, old_text), verdict, similar, common, known
                 )
+            if verdict.why in UNSAID and update_model.left_named(text, old_text):
+                # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
+                # entry gives ("Milk supplier is Greenfields Dairy") as left
+                verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
             if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
@@ -662,6 +666,18 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (update_model.same_subject_put_right, ("B", "S", "O"), "a new value"),
     (currency.role_holder_put_right, ("B", "S", "O"), "a new value"),
 )
+
+
+# an event that books a day to come: "Booked the mayor for a live interview … on Wednesday 16
+# September"
+_BOOKED_RE = re.compile(r"^\s*(?:Booked|Scheduled|Arranged|Fixed|Set up|Confirmed)\b")
+
+
+def _booked(put_right: Callable[[str, str], str | None], old_text: str) -> bool:
+    """Whether an event's day may be moved: the event books it ("Booked the mayor … on
+    Wednesday 16 September", then "Mayor interview moved: Tuesday 22 September"), and the
+    reading is of a day moved."""
+    return put_right is currency.moved_day_put_right and bool(_BOOKED_RE.match(old_text))
 
 
 # the rules' readings of a change that say nothing of what went
