@@ -3179,9 +3179,10 @@ _NAMED_SUBJECT_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?:is|are)\s+(?:th
 # an entry that opens with a name, then what it does: "Brightwash Laundry picks up …"
 _NAMED_OPENER_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?=[a-z])")
 # where an entry says a named place is: "Saturday 21 November at the Anchor Hotel"
-# ("Playout runs on RadioDJ": what a thing runs on)
+# ("Playout runs on RadioDJ": what a thing runs on; not "is on Baker Street", a street)
 _AT_NAMED_RE = re.compile(
-    rf"\b(?:at|in|with|from|by|on(?!\s+{_DAY_NAMES}))\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
+    r"\b(?:at|in|with|from|by|(?:(?<=runs )|(?<=run )|(?<=hosted )|(?<=built )|(?<=based ))on"
+    rf"(?!\s+{_DAY_NAMES}))\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
 )
 
 

@@ -821,8 +821,10 @@ def alike_apart(new_text: str, old_text: str) -> str:
     - a standing fact, to a day of the calendar it does not name ("Wreath-making workshop
       booked for Saturday 5 December in the Orchard Room" for "The Orchard Room takes 25
       people for workshops"): one occasion, not a new state;
-    - the times of one day, to the times of another ("On Saturdays the taproom opens at 12
-      noon and closes at midnight" for "Taproom closes at 10pm on Fridays").
+    - the times of one day, to the times of another day set apart first ("On Saturdays the
+      taproom opens at 12 noon and closes at midnight" for "Taproom closes at 10pm on Fridays";
+      not "This semester lab meeting happens Fridays at noon" for "Lab meeting: Wednesdays
+      4pm").
     """
     fresh, gone = c._values_apart(new_text, old_text)
     if _contacts(old_text, gone) - _contacts(new_text, fresh):
@@ -843,7 +845,8 @@ def alike_apart(new_text: str, old_text: str) -> str:
     kinds_old = _amount_kinds(c._strong_words(old_text) - _name_numbers(old_text))
     days_new, days_old = _weekdays(fresh), _weekdays(gone)
     if (
-        days_new
+        _ON_DAYS_RE.match(new_text)  # a day set apart first: "On Saturdays the taproom …"
+        and days_new
         and days_old
         and (any(_CLOCK_RE.fullmatch(v) for v in fresh) or _TIME_WORD_RE.search(new_text))
         and not cw.found(cw.CHANGE_RE, new_text)  # "moved our 1:1 to Mondays at 2pm"
@@ -954,6 +957,7 @@ def event_apart(new_text: str, old_text: str) -> bool:
 _DAY_OF_MONTH_RE = re.compile(temporal.DAY_OF_MONTH, re.I)
 
 
+_ON_DAYS_RE = re.compile(r"\s*On\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b")
 _WEEKDAYS_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.I)
 
 
