@@ -77,6 +77,21 @@ from tests.currency_support import rewritten
         # another's price
         (("W", "Initial assessment is £65, follow-ups £48."),
          ("W", "Bupa's rate for a follow-up is £52.")),
+        # a phone, where the note's resolved weekend is no number
+        (("W", "Devika Rao in housekeeping is on 07700 900131 for room set-up questions."),
+         ("W", "Devika Rao is covering housekeeping set-ups this weekend (weekend of "
+               "2026-11-14).")),
+        # a code where there was none
+        (("W", "Plumbase give us 18% off list on our trade account."),
+         ("W", "Plumbase account no. PB-44819.")),
+        # a person's fact, to a note that does not name them
+        (("W", "Dave Harlow drives the van for the collection rounds."),
+         ("W", "Collection round covers Bramley, Oakfield and Hatton Park.")),
+        # an event of the thing the entry names, told with no verb
+        (("W", "Alan has signed us up to ServiceM8 for job management; engineers get the app "
+               "this week."),
+         ("B", "Two-hour training session on the new job app for the engineers this "
+               "afternoon.")),
         # another day's times
         (("W", "Taproom closes at 10pm on Fridays; last orders twenty minutes before."),
          ("W", "On Saturdays the taproom opens at 12 noon and closes at midnight.")),
@@ -214,6 +229,23 @@ def test_events_that_move_or_switch_put_right(old, new, expected):
         offline_currency.similarity(),
     )
     assert [u["text"] for u in out.values()] == [expected]
+
+
+def test_an_event_keeps_who_was_there():
+    # "Bellwether pulled out of weddings" edits no list of an event
+    entry = {
+        "id": "m1",
+        "type": "B",
+        "date": "2026-09-07",
+        "text": "Final walkthrough for tomorrow's Hale wedding with Aisha and Bellwether.",
+    }
+    note = ("W", "Bellwether pulled out of weddings; Copper Pot Catering are doing them from now "
+                 "on.")  # fmt: skip
+    out = offline_currency.supersedes(
+        [(*note, ["n1"], 0.8, "2026-09-14")], [entry], [], frozenset({"zz"}),
+        offline_currency.similarity(),
+    )  # fmt: skip
+    assert out == {}
 
 
 def test_a_word_said_too_of_something_else_adds_nothing():

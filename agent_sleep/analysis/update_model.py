@@ -791,6 +791,19 @@ def _besides(text: str) -> bool:
     return len(parts) > 1
 
 
+def name_lost(new_text: str, old_text: str) -> str:
+    """Why the newer note, taking the older text's place whole on a reading of likeness
+    alone, would lose a name, or "": a name the newer note neither says again nor puts another
+    in place of ("Clinical waste bins need to be out by 8am on collection Fridays" for "…
+    collected by Initial Medical every other Friday morning"), or the person the older text
+    is of, whom the newer note does not name ("Collection round covers Bramley, Oakfield and
+    Hatton Park" for "Dave Harlow drives the van for the collection rounds")."""
+    who = _PERSON_OPENS_RE.match(old_text)
+    if who and not any(_said_in(w, new_text) for w in who.group(0).split()):
+        return "another's fact"
+    return ""
+
+
 def street_gone(new_text: str, old_text: str) -> bool:
     """Whether the values the older text has apart from the newer are all of a street address
     and the newer gives none: replacing it whole would lose the address for nothing it puts
@@ -821,6 +834,8 @@ def alike_apart(new_text: str, old_text: str) -> str:
     - a standing fact, to a day of the calendar it does not name ("Wreath-making workshop
       booked for Saturday 5 December in the Orchard Room" for "The Orchard Room takes 25
       people for workshops"): one occasion, not a new state;
+    - a value, to a code where there was none ("Plumbase account no. PB-44819" for "Plumbase
+      give us 18% off list");
     - the times of one day, to the times of another day set apart first ("On Saturdays the
       taproom opens at 12 noon and closes at midnight" for "Taproom closes at 10pm on Fridays";
       not "This semester lab meeting happens Fridays at noon" for "Lab meeting: Wednesdays
@@ -829,6 +844,9 @@ def alike_apart(new_text: str, old_text: str) -> str:
     fresh, gone = c._values_apart(new_text, old_text)
     if _contacts(old_text, gone) - _contacts(new_text, fresh):
         return "a contact lost"
+    if _codes(fresh) and not _codes(c._strong_words(old_text)) and not fresh - _codes(fresh):
+        return "a code where there was none"  # "Plumbase account no. PB-44819" is no new
+        # discount ("Plumbase give us 18% off list")
     lines_new, lines_old = _phone_lines(new_text), _phone_lines(old_text)
     if lines_new and lines_old and not lines_new & lines_old:
         return "another line"  # an office landline is no new mobile number
@@ -934,8 +952,9 @@ def event_apart(new_text: str, old_text: str) -> bool:
     52:40"). "Card reader 2 dropped its connection twice over lunch" is no new card provider
     ("Card payments go through SumUp readers"); "Tom … has handed in his notice - he moves
     out on 30 September" is no new tenant."""
-    if temporal.tense(new_text) >= 0 or _BECAME_RE.search(new_text):
-        return False
+    if temporal.tense(new_text) > 0 or _BECAME_RE.search(new_text):
+        return False  # (an event told with no verb is of the past: "Two-hour training
+        # session on the new job app this afternoon")
     if left_named(new_text, old_text):
         return False  # "we've switched from Greenfields" names what the entry gives as gone
     fresh, gone = c._values_apart(new_text, old_text)
@@ -957,6 +976,30 @@ def event_apart(new_text: str, old_text: str) -> bool:
 _DAY_OF_MONTH_RE = re.compile(temporal.DAY_OF_MONTH, re.I)
 
 
+# a person's full name an entry opens with: "Dave Harlow drives …", "Dev Patel is …"
+_PERSON_OPENS_RE = re.compile(
+    r"\s*[A-Z][a-z]+ [A-Z][a-z]+(?:-[A-Z][a-z]+)?(?= (?:is|drives|does|runs|handles|works"
+    r"|looks|covers|leads|owns|manages|teaches|coaches|takes|has)\b)"
+)
+
+
+def names_new(new_text: str, old_text: str) -> set[str]:
+    """The names the newer note says and the older text does not (days and months aside)."""
+    return {n for n in _names_of(new_text) if not _said_in(n, old_text)}
+
+
+def _names_of(text: str) -> set[str]:
+    """The names ``text`` writes capitalised past a sentence's start, less days and months."""
+    return {
+        w for w in c._proper(text) if not temporal.day_name(w) and not _DAY_OR_MONTH_RE.fullmatch(w)
+    }
+
+
+_DAY_OR_MONTH_RE = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july"
+    r"|august|september|october|november|december",
+    re.I,
+)
 _ON_DAYS_RE = re.compile(r"\s*On\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b")
 _WEEKDAYS_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.I)
 
@@ -986,8 +1029,14 @@ def _said_in(value: str, text: str) -> bool:
 def _phones(text: str) -> list[str]:
     """The phone numbers ``text`` gives: seven digits or more, grouped."""
     return [
-        m.group(0) for m in _PHONE_RE.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 7
+        m.group(0)
+        for m in _PHONE_RE.finditer(text)
+        if sum(ch.isdigit() for ch in m.group(0)) >= 7
+        and not _ISO_SHAPE_RE.fullmatch(m.group(0))  # "(weekend of 2026-09-19)" is a day
     ]
+
+
+_ISO_SHAPE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 _PLAIN_NUMBER_RE = re.compile(r"[$€£]?\d[\d,.:/]*(?:am|pm|k|%)?")

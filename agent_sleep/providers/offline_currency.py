@@ -234,7 +234,9 @@ def supersedes(
                 continue
             # one item of a list removed or swapped ("We no longer use Memcached" for "We use
             # Redis and Memcached"): the entry rewritten without it replaces the entry
-            edit = lists.edited(text, old_text)
+            # (never of an event: "Final walkthrough … with Aisha and Bellwether" keeps who
+            # was there when "Bellwether pulled out of weddings")
+            edit = lists.edited(text, old_text) if types.get(ref) != "B" else None
             if edit is not None:
                 rank = (
                     types.get(ref) != "B",
@@ -304,7 +306,12 @@ def supersedes(
             if verdict.why in WEAK and update_model.alike_apart(text, old_text):
                 continue  # "Moira Kerr is standing for chair again" loses no mobile number
             if (
-                verdict.why in WEAK
+                # (a new one with no name of its own: "training session on the new job app" is
+                # of the app the entry names, "her new piano teacher, Ms. Brandt" is another)
+                (
+                    verdict.why in WEAK
+                    or (verdict.why == "a new one" and not update_model.names_new(text, old_text))
+                )
                 and kind == "B"
                 and types.get(ref) != "B"
                 and update_model.event_apart(text, old_text)
@@ -331,6 +338,9 @@ def supersedes(
                 placed = currency.sentence_put_right(
                     text, old_text, known, similar, judge=_guessed(known, similar, common)
                 )
+            if verdict.why in WEAK and placed is None and update_model.name_lost(text, old_text):
+                continue  # to a reading of likeness alone, no name goes for nothing: "Clinical
+                # waste bins need to be out by 8am on collection Fridays" keeps who collects it
             if (
                 verdict.why == "likely update"
                 and placed is None
