@@ -137,6 +137,14 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
         ("10oz ribeye is £28 on the a la carte.",
          "Ribeye going up to £31 - Whitcombe's beef price rose again.",
          "10oz ribeye is £31 on the a la carte."),
+        ("Priya Shah is head nurse and does the nurse rota.",
+         "Tom Reilly takes over as head nurse from today (2026-11-10) while Priya is on "
+         "maternity leave.",
+         "Tom Reilly takes over as head nurse from today (2026-11-10) while Priya is on "
+         "maternity leave."),
+        ("Crisp Linen Co's depot is at Unit 4, Trafford Park.",
+         "Crisp Linen Co moved to Unit 9, Pomona Dock - deliveries come from there now.",
+         "Crisp Linen Co moved to Unit 9, Pomona Dock - deliveries come from there now."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",
@@ -179,6 +187,11 @@ def test_changes_put_right(old, new, expected):
          "Luis Ortega is no longer on the change board; he moved to the data team.",
          "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello. He "
          "moved to the data team."),
+        # a reason after it is no part of what went
+        ("Approved florists: Petal & Stem, Wildroot and Bloomhouse.",
+         "Bloomhouse is off the approved florist list after the mix-up on the Gardner "
+         "anniversary.",
+         "Approved florists: Petal & Stem and Wildroot."),
         # an item named by its first word goes whole (not "Ailsa Grant Mackie")
         ("Club entries for the Kirkcaldy Half: Ailsa Grant, Ben Mackie, Callum Shaw and Dev "
          "Patel.",
@@ -205,6 +218,13 @@ def test_list_items_taken_out_and_added(old, new, expected):
         (("W", "Playout runs on RadioDJ on the main studio PC."),
          ("B", "Switched playout over to mAirList this morning."),
          "Playout runs on mAirList on the main studio PC."),
+        # a day confirmed, moved
+        (("B", "Mrs Owens confirmed the Hartley-Owens wedding for Saturday 17 October in the "
+               "Marlow Suite, 95 guests."),
+         ("B", "Mrs Owens rang - the Hartley-Owens wedding is pushed back a week, to Saturday "
+               "24 October."),
+         "Mrs Owens confirmed the Hartley-Owens wedding for Saturday 24 October in the Marlow "
+         "Suite, 95 guests."),
         # an event that names the one left
         (("W", "Milk supplier is Greenfields Dairy, drop-off Mon/Wed/Fri before 7am."),
          ("B", "Rang Hillside Dairy and set up our milk order - we've switched from "

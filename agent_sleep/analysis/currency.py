@@ -3282,7 +3282,11 @@ _ROLE_IS_HOLDER_RE = re.compile(
 
 
 # where a role said ends: "is the reserves coach from this week", "… secretary; Graham …"
-_ROLE_END = r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$)"
+_ROLE_END = (
+    r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$"
+    # "Priya Shah is head nurse and does the nurse rota": the role ends at its verb
+    r"|\s+(?:and|who)\s+(?:also\s+)?[a-z]+(?:s|es)\b)"
+)
 # someone taking a role over: "Sunita Rao has taken over as league fixtures secretary"
 _TOOK_OVER_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+taken|took|takes|is\s+taking)"

@@ -41,7 +41,7 @@ REMOVED_RE = re.compile(
     r"opted out|stepped down|steps down|stepping down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of|"
     # "Copper Bitter is off the tap list", "Dev is off the rota"
-    r"(?:is|are|was|were|comes?|came|goes|went) off (?:the|our) (?:[\w'’-]+ )?"
+    r"(?:is|are|was|were|comes?|came|goes|went) off (?:the|our) (?:[\w'’-]+ ){0,2}"
     r"(?:list|menu|rota|roster|register|board|team|line-?up))\b",
     re.I,
 )
@@ -342,6 +342,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             # sponsor, budget freeze on their side")
             comma = clause.find(",", cue.end())
             told = clause if comma < 0 else clause[:comma]
+            # nor is one after "after", "because" ("Bloomhouse is off the approved florist
+            # list after the mix-up on the Gardner anniversary")
+            told = re.split(r"\s(?:after|because|since|due to|following)\s", told)[0]
             if not _about_old(told, items, cue.group(0), old_text):
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]

@@ -612,7 +612,7 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
 _STREET_RE = re.compile(
     r"\b(?:(?:Unit|Suite)\s+)?\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|"
     r"Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|"
-    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay)\b"
+    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay|Park|Dock|Estate|Centre)\b"
 )
 
 

@@ -680,7 +680,11 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
 
 # an event that books a day to come: "Booked the mayor for a live interview … on Wednesday 16
 # September"
-_BOOKED_RE = re.compile(r"^\s*(?:Booked|Scheduled|Arranged|Fixed|Set up|Confirmed)\b")
+_BOOKED_RE = re.compile(
+    r"^\s*(?:Booked|Scheduled|Arranged|Fixed|Set up|Confirmed)\b"
+    # "Mrs Owens confirmed the Hartley-Owens wedding for Saturday 17 October"
+    r"|^[^.;]*?\b(?:booked|scheduled|arranged|confirmed)\b[^.;]*?\b(?:for|on)\s+\w"
+)
 
 
 def _booked(put_right: Callable[[str, str], str | None], old_text: str) -> bool:
