@@ -92,6 +92,9 @@ from tests.currency_support import rewritten
                "this week."),
          ("B", "Two-hour training session on the new job app for the engineers this "
                "afternoon.")),
+        # a price, to a note that gives no amount
+        (("W", "School dinners are £2.60 a day for KS2; infants are free under UIFSM."),
+         ("W", "We've switched our school dinner supplier to Brightmeals from today.")),
         # another day's times
         (("W", "Taproom closes at 10pm on Fridays; last orders twenty minutes before."),
          ("W", "On Saturdays the taproom opens at 12 noon and closes at midnight.")),
@@ -145,6 +148,10 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
         ("Crisp Linen Co's depot is at Unit 4, Trafford Park.",
          "Crisp Linen Co moved to Unit 9, Pomona Dock - deliveries come from there now.",
          "Crisp Linen Co moved to Unit 9, Pomona Dock - deliveries come from there now."),
+        # a provider switched, named by what it does
+        ("Fresh Start Catering supply our hot school dinners.",
+         "We've switched our school dinner supplier to Brightmeals from today (2026-11-10).",
+         "We've switched our school dinner supplier to Brightmeals from today (2026-11-10)."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",

@@ -3214,6 +3214,19 @@ def moved_place_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at[0]] + new_place + old_text[at[1] :]
 
 
+def _done_by_role(told: str, what: set[str]) -> bool:
+    """Whether what a named one does (``told``, after its name) is what the role in ``what``
+    does, and of the same thing: "supply our hot school dinners" for "our school dinner
+    supplier" (the verb another form of the role's word, another word of it said after the
+    verb)."""
+    words = [lemma(t.lower()) for t in tokens(told)]
+    if not words:
+        return False
+    verb, rest = words[0], set(words[1:])
+    roles = {w for w in what if w != verb and said_loosely(verb, {w})}
+    return bool(roles) and bool((what - roles) & rest)
+
+
 def _moved_named_place(new_text: str, old_text: str) -> str | None:
     """:func:`moved_place_put_right` for a place with a name ("Annual dinner: Saturday 21
     November at the Anchor Hotel. Rob paid the £250 deposit.", then "Annual dinner moved to
@@ -3243,7 +3256,10 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
         and opener is not None
         and " " in opener.group("who")  # a name of words ("User prefers …" opens with none)
         and new_place.lower() not in old_text.lower()
-        and lemma(opener.group("who").split()[-1].lower()) in what
+        and (
+            lemma(opener.group("who").split()[-1].lower()) in what
+            or _done_by_role(old_text[opener.end() :], what)
+        )
     ):
         # "Brightwash Laundry picks up sheets and towels on Tuesdays …", then "We've switched
         # our laundry to Crisp Linen Co": the one named for the thing is gone, and what the

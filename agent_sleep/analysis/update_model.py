@@ -822,6 +822,8 @@ def alike_apart(new_text: str, old_text: str) -> str:
     - a phone or an email the newer note neither says again nor replaces ("Moira Kerr is
       standing for chair again at the AGM" for "Moira Kerr chairs the club. Her mobile is
       07700 900241");
+    - a price, for a note that gives no amount ("We've switched our school dinner supplier to
+      Brightmeals" for "School dinners are £2.60 a day for KS2");
     - a code or a web address of the same ("Danish trolleys from the nurseries unload at Bay
       C" for "Greenacre Growers supply our perennials, account GA-5530; they deliver on Danish
       trolleys");
@@ -852,6 +854,9 @@ def alike_apart(new_text: str, old_text: str) -> str:
         return "another line"  # an office landline is no new mobile number
     if _codes(gone) and not any(map(_identifier, fresh)):
         return "a code lost"
+    if "money" in _amount_kinds(gone) and not _amount_kinds(fresh):
+        return "a price lost"  # "We've switched our school dinner supplier to Brightmeals"
+        # is no new "School dinners are £2.60 a day for KS2"
     if (
         fresh
         and all(_said_in(v, old_text) for v in fresh)
