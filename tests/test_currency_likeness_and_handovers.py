@@ -152,6 +152,14 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
         ("Fresh Start Catering supply our hot school dinners.",
          "We've switched our school dinner supplier to Brightmeals from today (2026-11-10).",
          "We've switched our school dinner supplier to Brightmeals from today (2026-11-10)."),
+        ("Dave Harlow drives the van for the collection rounds.",
+         "Priya Nair is our new van driver - Dave Harlow has stepped back after eight years.",
+         "Priya Nair is our new van driver - Dave Harlow has stepped back after eight years."),
+        # a thing named with a digit, scrapped
+        ("Alan has signed us up to ServiceM8 for job management; engineers get the app this "
+         "week.",
+         "Alan's scrapped ServiceM8 - we're going with Commusoft instead.",
+         "Alan's scrapped ServiceM8 - we're going with Commusoft instead."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",

@@ -2097,7 +2097,7 @@ _ENDED_RES = (
         r"\b(?i:(?P<sure>cancell?ed|discontinued|unsubscribed from|"
         r"stopped (?:taking|using|paying for|seeing|going to|attending)|"
         r"no longer (?:takes?|uses?|has|have|pays? for|sees?|goes to|attends?|subscribes? to))"
-        r"|terminated|ended|closed|quit|stopped|ditched|got rid of|"
+        r"|terminated|ended|closed|quit|stopped|ditched|scrapped|binned|got rid of|"
         r"dropped(?!(?:\s+[\w'’]+){0,3}?\s+(?:at|off)\b))"  # not "Dropped Zara at ballet"
         r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
     ),
@@ -2221,7 +2221,8 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
         return None  # "might cancel the gym", "plan to stop the statin"
     if _endings(old_text):
         return None
-    said = _content(old_text)
+    # (a name with a digit is a value, no content word: "ServiceM8")
+    said = _content(old_text) | {t.lower() for t in tokens(old_text) if _digit(t)}
     for m in _endings(new_text):
         thing = m.group("thing")
         if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
@@ -3329,12 +3330,12 @@ _DONE_BY_RE = re.compile(
 # someone doing a round of work, said as theirs: "Tomasz does Dad's morning visits"
 _HOLDER_DOES_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
-    r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|"
+    r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|drives|"
     r"(?:is\s+taking|has\s+taken|took|takes)\s+over)\s+"
     r"(?P<role>(?:the|our)\s+[\w'’: -]+?|[A-Z][\w'’-]*['’]s\s+[\w'’: -]+?|"
     r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\s+[\w'’: -]+?|"
     # a group named: "leads Crew B", "has taken over Crew B"
-    rf"[A-Z][a-z][\w'’-]*\s+(?:[A-Z0-9]{{1,3}}|[A-Z][a-z][\w'’-]*)){_ROLE_END}"
+    rf"[A-Z][a-z][\w'’-]*\s+(?:[A-Z0-9]{{1,3}}|[A-Z][a-z][\w'’-]*))(?:(?=\s+for\s)|{_ROLE_END})"
 )
 # someone new in a role: "Rosa Delgado started today as our hygienist", "Kofi Mensah replaced
 # Tomasz Wren as gaffer"
@@ -3450,7 +3451,13 @@ _OWNER_RES = (
 )
 
 
-_AGENT_OF = {"leads": "lead", "coaches": "coach", "teaches": "teacher", "runs": "runner"}
+_AGENT_OF = {
+    "leads": "lead",
+    "coaches": "coach",
+    "teaches": "teacher",
+    "runs": "runner",
+    "drives": "driver",
+}
 # words of a role that say how it is held, not which role: "the new cleaner", "acting practice
 # manager", "does our cleaning"
 _HOLDING_WORDS = frozenset({"the", "our", "new", "act", "acting", "interim", "doing", "a"})
