@@ -365,8 +365,9 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         return None
     # an item named by its first word goes whole: "Ben left the team" for "Ana Lopez, Ben Ortiz
     # and Carla Diaz" (not "Ana Lopez Ortiz")
-    if not re.search(r"\s(?:and|or|&)\s", old_text):
-        return None  # no list joined by "and": "… is Sandra Pike, 01632 960744"
+    if not re.search(r"\s(?:and|or|&)\s", old_text) and old_text.count(",") < 2:
+        return None  # no list: "… is Sandra Pike, 01632 960744" (a list of three may go
+        # without "and": "Design review committee: Harriet, Oyelaran, Benedikt")
     joined = _joined_items(old_text)
     gone = [
         next((i for i in joined if i.split()[0] == g and _first_name_of(i, joined, g)), g)

@@ -846,7 +846,12 @@ def alike_apart(new_text: str, old_text: str) -> str:
     fresh, gone = c._values_apart(new_text, old_text)
     if _contacts(old_text, gone) - _contacts(new_text, fresh):
         return "a contact lost"
-    if _codes(fresh) and not _codes(c._strong_words(old_text)) and not fresh - _codes(fresh):
+    if (
+        _codes(fresh)
+        and not fresh - _codes(fresh)
+        and _amount_kinds(gone)
+        and not _codes(c._strong_words(old_text))
+    ):
         return "a code where there was none"  # "Plumbase account no. PB-44819" is no new
         # discount ("Plumbase give us 18% off list")
     lines_new, lines_old = _phone_lines(new_text), _phone_lines(old_text)
