@@ -92,6 +92,12 @@ from tests.currency_support import rewritten
                "this week."),
          ("B", "Two-hour training session on the new job app for the engineers this "
                "afternoon.")),
+        # another day's times, the entry's day set apart first
+        (("W", "On Saturdays the taproom opens at 12 noon and closes at midnight."),
+         ("W", "From this week the taproom shuts at 11:30pm on Fridays.")),
+        # of another thing: no word of what the entry opens with
+        (("W", "First aid course for run leaders is in Seminar Room D."),
+         ("W", "Run leaders must carry a phone on every club session (Sandy's rule).")),
         # a price, to a note that gives no amount
         (("W", "School dinners are £2.60 a day for KS2; infants are free under UIFSM."),
          ("W", "We've switched our school dinner supplier to Brightmeals from today.")),

@@ -791,17 +791,35 @@ def _besides(text: str) -> bool:
     return len(parts) > 1
 
 
-def name_lost(new_text: str, old_text: str) -> str:
-    """Why the newer note, taking the older text's place whole on a reading of likeness
-    alone, would lose a name, or "": a name the newer note neither says again nor puts another
-    in place of ("Clinical waste bins need to be out by 8am on collection Fridays" for "…
-    collected by Initial Medical every other Friday morning"), or the person the older text
-    is of, whom the newer note does not name ("Collection round covers Bramley, Oakfield and
-    Hatton Park" for "Dave Harlow drives the van for the collection rounds")."""
+def apart_whole(new_text: str, old_text: str) -> str:
+    """Why the newer note may not take the older text's place whole on a reading of likeness
+    alone, or "": it does not name the person the older text is of ("Collection round covers
+    Bramley, Oakfield and Hatton Park" for "Dave Harlow drives the van for the collection
+    rounds"), or says no word of the phrase the older text opens with ("Run leaders must carry
+    a phone on every club session" for "First aid course for run leaders is in Seminar Room
+    D": of another thing)."""
     who = _PERSON_OPENS_RE.match(old_text)
     if who and not any(_said_in(w, new_text) for w in who.group(0).split()):
         return "another's fact"
+    opening = _opening_words(old_text)
+    said = {c.lemma(t.lower()) for t in tokens(new_text)}
+    if opening and not any(c.said_loosely(w, said) for w in opening):
+        return "another thing"
     return ""
+
+
+def _opening_words(text: str) -> set[str]:
+    """The content words (lemmas) of the phrase ``text`` opens with, up to its verb, a
+    preposition or a stop (:data:`_SUBJECT_END_RE`); after a label, the label's too."""
+    m = _SUBJECT_END_RE.search(text)
+    if m is None or m.start() == 0:
+        return set()
+    phrase = text[: m.start()]
+    if m.group(0) == ":":  # a label and what it labels: "Transfection: Lipofectamine 3000 …"
+        after = _SUBJECT_END_RE.search(text, m.end())
+        phrase += " " + text[m.end() : after.start() if after else len(text)]
+    words = re.findall(r"[A-Za-z][\w'’-]*", phrase)
+    return {c.lemma(w.lower()) for w in words if w.lower() not in cw.STOP}
 
 
 def street_gone(new_text: str, old_text: str) -> bool:
@@ -838,8 +856,9 @@ def alike_apart(new_text: str, old_text: str) -> str:
       people for workshops"): one occasion, not a new state;
     - a value, to a code where there was none ("Plumbase account no. PB-44819" for "Plumbase
       give us 18% off list");
-    - the times of one day, to the times of another day set apart first ("On Saturdays the
-      taproom opens at 12 noon and closes at midnight" for "Taproom closes at 10pm on Fridays";
+    - the times of one day, to the times of another, either day set apart first ("On Saturdays
+      the taproom opens at 12 noon and closes at midnight" for "Taproom closes at 10pm on
+      Fridays", and back;
       not "This semester lab meeting happens Fridays at noon" for "Lab meeting: Wednesdays
       4pm").
     """
@@ -873,7 +892,8 @@ def alike_apart(new_text: str, old_text: str) -> str:
     kinds_old = _amount_kinds(c._strong_words(old_text) - _name_numbers(old_text))
     days_new, days_old = _weekdays(fresh), _weekdays(gone)
     if (
-        _ON_DAYS_RE.match(new_text)  # a day set apart first: "On Saturdays the taproom …"
+        # a day set apart first in either: "On Saturdays the taproom opens …"
+        (_ON_DAYS_RE.match(new_text) or _ON_DAYS_RE.match(old_text))
         and days_new
         and days_old
         and (any(_CLOCK_RE.fullmatch(v) for v in fresh) or _TIME_WORD_RE.search(new_text))

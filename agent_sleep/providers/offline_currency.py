@@ -338,9 +338,9 @@ def supersedes(
                 placed = currency.sentence_put_right(
                     text, old_text, known, similar, judge=_guessed(known, similar, common)
                 )
-            if verdict.why in WEAK and placed is None and update_model.name_lost(text, old_text):
-                continue  # to a reading of likeness alone, no name goes for nothing: "Clinical
-                # waste bins need to be out by 8am on collection Fridays" keeps who collects it
+            if verdict.why in WEAK and placed is None and update_model.apart_whole(text, old_text):
+                continue  # a reading of likeness alone replaces nothing whole that the note
+                # does not speak of: "Collection round covers Bramley, …" keeps who drives
             if (
                 verdict.why == "likely update"
                 and placed is None
