@@ -98,6 +98,12 @@ from tests.currency_support import rewritten
         # of another thing: no word of what the entry opens with
         (("W", "First aid course for run leaders is in Seminar Room D."),
          ("W", "Run leaders must carry a phone on every club session (Sandy's rule).")),
+        # a time moved is no carrier added to a list
+        (("W", "Saturday collections: DPD, Palletways and XPO."),
+         ("W", "Palletways collection moved to 17:15 starting today.")),
+        # a time said again in an event, done that time
+        (("W", "Payroll needs our timesheets by Wednesday 12:00."),
+         ("B", "Payroll timesheets in by 11:30.")),
         # a price, to a note that gives no amount
         (("W", "School dinners are £2.60 a day for KS2; infants are free under UIFSM."),
          ("W", "We've switched our school dinner supplier to Brightmeals from today.")),
@@ -166,6 +172,10 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
          "week.",
          "Alan's scrapped ServiceM8 - we're going with Commusoft instead.",
          "Alan's scrapped ServiceM8 - we're going with Commusoft instead."),
+        # a time moved, of what the entry names in another form
+        ("Palletways collect from door 9 at 16:30 every weekday.",
+         "Palletways collection moved to 17:15 starting today (2026-11-10).",
+         "Palletways collect from door 9 at 17:15 every weekday."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",

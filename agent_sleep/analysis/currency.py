@@ -2656,6 +2656,23 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
 
 
+def moved_clock_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one time of day put right, when the newer note tells that the
+    thing it names moved to another ("Palletways collect from door 9 at 16:30 every weekday",
+    then "Palletways collection moved to 17:15 starting today": "… at 17:15 every weekday"):
+    every word of what moved said in the older text (in another form too), on the terms of
+    :func:`clock_put_right`."""
+    m = _DAY_MOVED_RE.match(new_text)
+    if m is None or "?" in new_text:
+        return None
+    what_said = re.split(r"\s[-–—]\s", _SAYS_RE.sub("", m.group("what") or ""))[-1]
+    what = [lemma(t.lower()) for t in tokens(what_said) if t.lower() not in _DAY_ROLE]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    if not what or any(_digit(w) for w in what) or not all(said_loosely(w, said) for w in what):
+        return None
+    return clock_put_right(cw.RESOLVED_RE.sub("", new_text), old_text)
+
+
 def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one day (and its one time of day, if the note gives one) put
     right, when the newer note says the same thing again with another day and nothing else

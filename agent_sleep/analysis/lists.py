@@ -483,7 +483,13 @@ def _added(clause: str, old_text: str) -> list[str]:
     kind = gazetteer.kind(item)
     if kind is not None and any(gazetteer.kind(i) != kind for i in _list_items(old_text)):
         return []
+    if _digits(item) and not any(map(_digits, _list_items(old_text))):
+        return []  # "Palletways collection moved to 17:15" adds no time to a list of carriers
     return [item]
+
+
+def _digits(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
 
 
 def _item_run(side: str, old_text: str, last: bool = False) -> str:

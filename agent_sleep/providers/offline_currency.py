@@ -218,6 +218,7 @@ def supersedes(
                     for put_right, never, strength in _PUT_RIGHT
                     if (placed := put_right(text, old_text)) is not None
                     and (types.get(ref) not in never or _booked(put_right, old_text))
+                    and not _told_again_as_done(put_right, kind, text)
                 ),
                 None,
             )
@@ -659,6 +660,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.release_put_right, ("B",), "a new version"),
     (currency.provider_put_right, ("B", "S"), "a new one"),
     (currency.moved_day_put_right, ("B",), "the old value named"),
+    (currency.moved_clock_put_right, ("B", "S", "O"), "a new value"),
     (currency.moved_place_put_right, ("B",), "the old value named"),
     (currency.email_put_right, ("B",), "the old value named"),
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
@@ -687,11 +689,31 @@ _BOOKED_RE = re.compile(
 )
 
 
+def _told_again_as_done(put_right: Callable[[str, str], str | None], kind: str, text: str) -> bool:
+    """Whether an event says a value again only as what was done that time, no change: "Payroll
+    timesheets in by 11:30" puts no new time on "Payroll needs our timesheets by Wednesday
+    12:00" (a time, a day or a figure said again, with no word of change)."""
+    return (
+        kind == "B"
+        and put_right in _RESTATED
+        and not cw.found(cw.CHANGE_RE, text)
+        and not re.search(r"\bnow\b", text, re.I)
+    )
+
+
 def _booked(put_right: Callable[[str, str], str | None], old_text: str) -> bool:
     """Whether an event's day may be moved: the event books it ("Booked the mayor … on
     Wednesday 16 September", then "Mayor interview moved: Tuesday 22 September"), and the
     reading is of a day moved."""
     return put_right is currency.moved_day_put_right and bool(_BOOKED_RE.match(old_text))
+
+
+# the readings of a value said again, with nothing else new
+_RESTATED = (
+    currency.restated_day_put_right,
+    currency.restated_slot_put_right,
+    currency.restated_clock_put_right,
+)
 
 
 # the rules' readings of a change that say nothing of what went
