@@ -2466,7 +2466,7 @@ _DAY_MOVED_RE = re.compile(
     r"^(?P<what>(?:[^.;:!?]|(?<=\d)\.(?=\d))*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
     r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
-    r"|moved|postponed|rescheduled|delayed|shifted|changed"
+    r"|moved|postponed|rescheduled|delayed|shifted|changed|switched"
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
     r"(?:days?|weeks?|fortnight|months?))?)"
@@ -3522,6 +3522,9 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     if new is None:  # "Sparkwell have stopped taking rental work. Our electrician from now on
         # is Sam Ortiz at Brightline Electrics": the sentence that gives the role's holder
         new = next(filter(None, map(_role_held, lexical.sentences(new_text)[1:])), None)
+    if old is None:  # "Sandra Okoye has left the charity; Mark Bellamy is covering as area
+        # manager for now": the part that gives the role's holder
+        old = next(filter(None, map(_role_held, re.split(r";\s+", old_text)[1:])), None)
     if old is None and any(
         rx.match(new_text)
         for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE, _TAKES_ON_ROLE_RE)

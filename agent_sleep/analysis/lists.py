@@ -30,7 +30,7 @@ REMOVED_RE = re.compile(
     r"\b(?:no longer(?: \w+)?|(?:do|does|did)(?: not|n['’]t) \w+ (?:\S+ ){0,3}any ?more|"
     r"not \w+ (?:\S+ ){0,3}any ?more|stopped \w+ing(?: for)?|stopped|"
     # (not "dropped the samples at C105", "dropped Mum off": a delivery)
-    r"dropped(?!(?: [\w'’-]+){0,3} (?:off|at|with|into|round)\b)|"
+    r"dropped from|dropped(?!(?: [\w'’-]+){0,3} (?:off|at|with|into|round)\b)|"
     r"removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
     r"deleted|phased out|sunset|sunsetted|cancell?ed|is gone|are gone|was cut|were cut|"
     r"moved off|migrated off|migrated away from|off the team|no more|turned off|switched off|"
@@ -48,7 +48,8 @@ REMOVED_RE = re.compile(
 # an item came: "Dave joined", "took up football", "added Varnish" (with an item gone in the
 # same note, a swap: "Ben left the team and Dave joined")
 ADDED_RE = re.compile(
-    r"\b(?:joined|join|joins|took up|takes up|picked up|added|adds|started|starts|signed up for|"
+    r"\b(?:joined|join|joins|joining|took up|takes up|picked up|added|adds|started|starts|"
+    r"signed up for|"
     r"came on board|came aboard|onboarded|brought in|switched to|moved to|now uses?|"
     r"replace[sd] (?:him|her|them|it)|"
     r"(?:took|takes|taking|take) (?:over )?(?:his|her|their|its) (?:place|spot|seat|weeks|days|"

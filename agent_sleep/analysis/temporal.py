@@ -260,7 +260,9 @@ _WEEKDAY_JOINED_BEFORE_RE = re.compile(rf"\b(?:{_WEEKDAY_NAMES})(?:{_JOIN})$", r
 # Saturday nights from 3 October" ("See you Saturday night" is one night, and is resolved)
 _RECURRING_SLOT_RE = re.compile(
     r" (?:mornings|afternoons|evenings|nights|overnights|lunchtimes|shifts|sessions|classes"
-    r"|lessons|slots|rotas|walks|visits|rounds)\b"
+    r"|lessons|slots|rotas|walks|visits|rounds"
+    # a group named by its day: "joining the Wednesday team", "the Saturday crew"
+    r"|team|crew|squad|gang)\b"
     # "the Saturday bar rota", "the Saturday shed rota": a rota is of every such day
     r"| (?:[a-z]+ )?rota\b",
     re.I,
