@@ -336,6 +336,11 @@ def test_a_word_said_too_of_something_else_adds_nothing():
         # a group named by its day
         ("2026-09-14", "Kwame Asante is joining the Wednesday team.",
          "Kwame Asante is joining the Wednesday team."),
+        # a thing of every such day, its schedule changed
+        ("2026-09-24", "From next week the Friday late clinic will finish at 6:30pm instead of "
+                       "7pm.",
+         "From next week (week of 2026-09-28) the Friday late clinic will finish at 6:30pm "
+         "instead of 7pm."),
         # the past stays past
         ("2026-09-17", "Started the new rota Monday.", "Started the new rota Monday (2026-09-14)."),
         ("2026-09-17", "The café opened on Monday.", "The café opened on Monday (2026-09-14)."),

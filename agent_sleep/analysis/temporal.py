@@ -240,9 +240,11 @@ def tense(sentence: str) -> int:
 # Saturday ballet class to 11:30"): a lower-case word after it that is no word of a clause
 # ("Leo's Sunday practice went well" is last Sunday's)
 _RESCHEDULED_RE = re.compile(
-    r"\b(?:shift|mov|reschedul|chang|push|switch|swap|bump|cancel|postpon)\w*\b", re.I
+    r"\b(?:shift|mov|reschedul|chang|push|switch|swap|bump|cancel|postpon)\w*\b|\binstead of\b",
+    re.I,
 )
-_NAMED_BY_DAY_RE = re.compile(r" ([a-z]{3,})\b")
+# (past a word of when: "the Friday late clinic will finish at 6:30pm instead of 7pm")
+_NAMED_BY_DAY_RE = re.compile(r" (?:(?:late|early) )?([a-z]{3,})\b")
 _NOT_NOUNS = frozenset(
     """and but the for with was were will would are has had have not she him her his they them
     you your our their its that this then than when what who too also all any both each just
