@@ -95,9 +95,6 @@ from tests.currency_support import rewritten
         # another day's times, the entry's day set apart first
         (("W", "On Saturdays the taproom opens at 12 noon and closes at midnight."),
          ("W", "From this week the taproom shuts at 11:30pm on Fridays.")),
-        # of another thing: no word of what the entry opens with
-        (("W", "First aid course for run leaders is in Seminar Room D."),
-         ("W", "Run leaders must carry a phone on every club session (Sandy's rule).")),
         # a time moved is no carrier added to a list
         (("W", "Saturday collections: DPD, Palletways and XPO."),
          ("W", "Palletways collection moved to 17:15 starting today.")),

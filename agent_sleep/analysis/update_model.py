@@ -795,9 +795,9 @@ def apart_whole(new_text: str, old_text: str) -> str:
     """Why the newer note may not take the older text's place whole on a reading of likeness
     alone, or "": it does not name the person the older text is of ("Collection round covers
     Bramley, Oakfield and Hatton Park" for "Dave Harlow drives the van for the collection
-    rounds"), or says no word of the phrase the older text opens with ("Run leaders must carry
-    a phone on every club session" for "First aid course for run leaders is in Seminar Room
-    D": of another thing)."""
+    rounds"), or says no word of the phrase the older text opens with ("Danish trolleys from
+    the nurseries unload at Bay C" for "Greenacre Growers supply our perennials …": of another
+    thing)."""
     who = _PERSON_OPENS_RE.match(old_text)
     if who and not any(_said_in(w, new_text) for w in who.group(0).split()):
         return "another's fact"
@@ -808,13 +808,17 @@ def apart_whole(new_text: str, old_text: str) -> str:
     return ""
 
 
+_CLAUSE_STOP_RE = re.compile(r"[,;:(]|\s[-–—]\s|[.!?](?:\s|$)")
+
+
 def _opening_words(text: str) -> set[str]:
-    """The content words (lemmas) of the phrase ``text`` opens with, up to its verb, a
-    preposition or a stop (:data:`_SUBJECT_END_RE`); after a label, the label's too."""
-    m = _SUBJECT_END_RE.search(text)
+    """The content words (lemmas) of the phrase ``text`` opens with, up to "is", "are", "has"
+    or a colon (:data:`_SUBJECT_STOP_RE`), else its first clause; after a label, the
+    label's too."""
+    m = _SUBJECT_STOP_RE.search(text) or _CLAUSE_STOP_RE.search(text)
     if m is None or m.start() == 0:
         return set()
-    phrase = text[: m.start()]
+    phrase = text[: m.start()]  # with what it is of: "Learning rate for the fine-tuning runs"
     if m.group(0) == ":":  # a label and what it labels: "Transfection: Lipofectamine 3000 …"
         after = _SUBJECT_END_RE.search(text, m.end())
         phrase += " " + text[m.end() : after.start() if after else len(text)]
