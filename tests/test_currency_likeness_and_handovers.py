@@ -181,6 +181,16 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
         ("Margaret Ellis volunteers on Thursdays, mostly sorting.",
          "Margaret Ellis has switched to Fridays.",
          "Margaret Ellis volunteers on Fridays, mostly sorting."),
+        # a round of work taken over, in the note's second part
+        ("Gary Tolan looks after the emergency line evenings and weekends.",
+         "Gary Tolan has left us; Kasia Nowak takes over the emergency line from tonight.",
+         "Gary Tolan has left us; Kasia Nowak takes over the emergency line from tonight."),
+        # an address moved, a weekday after it no name
+        ("Spare parts and stock live in the lock-up at Unit 4, Kirkstall Trading Estate.",
+         "Stock has moved to Unit 11, Thornbury Business Park; we hand the old unit back on "
+         "Friday.",
+         "Stock has moved to Unit 11, Thornbury Business Park; we hand the old unit back on "
+         "Friday."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",

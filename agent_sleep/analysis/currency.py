@@ -3347,12 +3347,12 @@ _DONE_BY_RE = re.compile(
 # someone doing a round of work, said as theirs: "Tomasz does Dad's morning visits"
 _HOLDER_DOES_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:now\s+)?"
-    r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|drives|"
+    r"(?P<verb>does|covers|runs|handles|leads|coaches|teaches|drives|looks\s+after|"
     r"(?:is\s+taking|has\s+taken|took|takes)\s+over)\s+"
     r"(?P<role>(?:the|our)\s+[\w'’: -]+?|[A-Z][\w'’-]*['’]s\s+[\w'’: -]+?|"
     r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\s+[\w'’: -]+?|"
     # a group named: "leads Crew B", "has taken over Crew B"
-    rf"[A-Z][a-z][\w'’-]*\s+(?:[A-Z0-9]{{1,3}}|[A-Z][a-z][\w'’-]*))(?:(?=\s+for\s)|{_ROLE_END})"
+    rf"[A-Z][a-z][\w'’-]*\s+(?:[A-Z0-9]{{1,3}}|[A-Z][a-z][\w'’-]*))(?:(?=\s+(?:for|evenings?|mornings?|afternoons?|nights?|weekends?|weekdays|every)\b)|{_ROLE_END})"
 )
 # someone new in a role: "Rosa Delgado started today as our hygienist", "Kofi Mensah replaced
 # Tomasz Wren as gaffer"
@@ -3519,9 +3519,13 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     "the" or "our" has one holder, and the two holders share no word. What the older text says
     more is of its holder, and goes."""
     new, old = _role_held(new_text), _role_held(old_text)
+    if new is None and old is None:
+        return None  # (two entries each of parts, "…; the planner there is Ann", are two
+        # clients' planners, not one role handed over)
     if new is None:  # "Sparkwell have stopped taking rental work. Our electrician from now on
         # is Sam Ortiz at Brightline Electrics": the sentence that gives the role's holder
-        new = next(filter(None, map(_role_held, lexical.sentences(new_text)[1:])), None)
+        parts = [*lexical.sentences(new_text)[1:], *re.split(r";\s+", new_text)[1:]]
+        new = next(filter(None, map(_role_held, parts)), None)
     if old is None:  # "Sandra Okoye has left the charity; Mark Bellamy is covering as area
         # manager for now": the part that gives the role's holder
         old = next(filter(None, map(_role_held, re.split(r";\s+", old_text)[1:])), None)

@@ -771,7 +771,9 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
     names = [
         lexical.unpossessed(t).lower()
         for t in tokens(rest)
-        if t[:1].isupper() and not any(ch.isdigit() for ch in t)
+        if t[:1].isupper()
+        and not any(ch.isdigit() for ch in t)
+        and not _DAY_OR_MONTH_RE.fullmatch(t)  # "… hand the old unit back on Friday"
     ]
     if not names or any(n not in said and n not in cw.STOP for n in names):
         return None  # whose address it is, named in the older text
