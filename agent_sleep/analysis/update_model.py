@@ -810,6 +810,7 @@ def apart_whole(new_text: str, old_text: str) -> str:
     return ""
 
 
+_TITLE_DOT_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Rev)\.")
 _CLAUSE_STOP_RE = re.compile(r"[,;:(]|\s[-–—]\s|[.!?](?:\s|$)")
 
 
@@ -817,6 +818,7 @@ def _opening_words(text: str) -> set[str]:
     """The content words (lemmas) of the phrase ``text`` opens with, up to "is", "are", "has"
     or a colon (:data:`_SUBJECT_STOP_RE`), else its first clause; after a label, the
     label's too."""
+    text = _TITLE_DOT_RE.sub(r"\1", text)  # "Ms. Adeyemi's chemistry class …": no stop
     m = _SUBJECT_STOP_RE.search(text) or _CLAUSE_STOP_RE.search(text)
     if m is None or m.start() == 0:
         return set()
