@@ -191,6 +191,16 @@ def test_likeness_alone_loses_nothing_for_nothing(old, new):
          "Friday.",
          "Stock has moved to Unit 11, Thornbury Business Park; we hand the old unit back on "
          "Friday."),
+        # a provider named first, the one left named after "instead of"
+        ("NetDesk Solutions is our IT provider; they look after the PCs, the server and the "
+         "phone system.",
+         "Pinecrest IT look after our computers and phones now, instead of NetDesk.",
+         "Pinecrest IT look after our computers and phones now, instead of NetDesk."),
+        # an address moved, its town after it
+        ("Kula Props (bolsters, blocks, straps) ship from Unit 4, Ashfield Trading Estate, "
+         "Bolton.",
+         "Kula Props have relocated to 12 Mill Lane, Stockport.",
+         "Kula Props have relocated to 12 Mill Lane, Stockport."),
         ("Heather Lindsay is our welfare officer.",
          "Graham Toal has agreed to take on welfare officer; Heather steps down after six "
          "years.",

@@ -765,7 +765,10 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if news[0].group(0).lower() == olds[0].group(0).lower():
         return None
-    rest = new_text[: news[0].start()] + new_text[news[0].end() :]
+    # the town after the new street is part of the address: "… relocated to 12 Mill Lane,
+    # Stockport"
+    town = _TOWN_AFTER_RE.match(new_text, news[0].end())
+    rest = new_text[: news[0].start()] + new_text[town.end() if town else news[0].end() :]
     said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
     # (a postcode is no name: "Stockport SK1 3QT")
     names = [
@@ -784,6 +787,9 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
         at = olds[0]
         return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
     return new_text
+
+
+_TOWN_AFTER_RE = re.compile(r",\s*[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?=[.;,]|\s[-–—]\s|$)")
 
 
 def _besides(text: str) -> bool:
@@ -889,10 +895,15 @@ def alike_apart(new_text: str, old_text: str) -> str:
     if "money" in _amount_kinds(gone) and not _amount_kinds(fresh):
         return "a price lost"  # "We've switched our school dinner supplier to Brightmeals"
         # is no new "School dinners are £2.60 a day for KS2"
+    opener = next(iter(tokens(new_text)), "")
+    named_anew = (  # a name the note opens with: "Pinecrest IT look after … instead of NetDesk"
+        opener[:1].isupper() and opener.lower() not in cw.STOP and not _said_in(opener, old_text)
+    )
     if (
         fresh
         and all(_said_in(v, old_text) for v in fresh)
         and all(_said_in(v, old_text) for v in c._proper(new_text))
+        and not named_anew
         and c._content(old_text) - c._content(new_text)
     ):
         return "nothing new"
