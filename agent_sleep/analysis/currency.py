@@ -2219,7 +2219,7 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
         return None
     if cw.found(cw.MODAL_RE, new_text) and not cw.found(cw.DECIDED_RE, new_text):
         return None  # "might cancel the gym", "plan to stop the statin"
-    if _endings(old_text):
+    if not _endings(new_text) or _endings(old_text):
         return None
     # (a name with a digit is a value, no content word: "ServiceM8")
     said = _content(old_text) | {t.lower() for t in tokens(old_text) if _digit(t)}
