@@ -2719,8 +2719,9 @@ def restated_day_put_right(new_text: str, old_text: str) -> str | None:
     return out
 
 
-# a weekday's or a month's name, which is no place: "on Tuesdays", "in October"
-_DAY_NAMES = (
+# a weekday's or a month's name, which is no place ("on Tuesdays", "in October") nor a name
+# (update_model._DAY_OR_MONTH_RE)
+DAY_NAMES = (
     r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|January|February|March|April|May|June"
     r"|July|August|September|October|November|December)\b"
 )
@@ -3200,7 +3201,7 @@ _NAMED_OPENER_RE = re.compile(rf"^\s*(?P<who>{_SWAP_NAME})\s+(?=[a-z])")
 # ("Playout runs on RadioDJ": what a thing runs on; not "is on Baker Street", a street)
 _AT_NAMED_RE = re.compile(
     r"\b(?:at|in|with|from|by|(?:(?<=runs )|(?<=run )|(?<=hosted )|(?<=built )|(?<=based ))on"
-    rf"(?!\s+{_DAY_NAMES}))\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
+    rf"(?!\s+{DAY_NAMES}))\s+(?P<art>the\s+)?(?P<place>{_SWAP_NAME})"
 )
 
 

@@ -950,11 +950,10 @@ _LINE_RE = re.compile(
 def _phone_lines(text: str) -> set[str]:
     """The lines ``text``'s phone numbers are of, by the last such word before each."""
     out = set()
-    for m in _PHONE_RE.finditer(text):
-        if sum(ch.isdigit() for ch in m.group(0)) >= 7:
-            said = _LINE_RE.findall(text[max(0, m.start() - 40) : m.start()])
-            if said:
-                out.add(said[-1].lower())
+    for m in _phone_matches(text):
+        said = _LINE_RE.findall(text[max(0, m.start() - 40) : m.start()])
+        if said:
+            out.add(said[-1].lower())
     return out
 
 
@@ -1008,17 +1007,18 @@ def event_apart(new_text: str, old_text: str) -> bool:
         return False  # "we've switched from Greenfields" names what the entry gives as gone
     fresh, gone = c._values_apart(new_text, old_text)
 
-    def plain(values: frozenset[str], text: str) -> set[str]:
-        dated = {w.lower() for m in c.DATE_SAID_RE.finditer(text) for w in tokens(m.group(0))}
+    days_new = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(new_text)}
+    days_old = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(old_text)}
+
+    def plain(values: frozenset[str], text: str, days: set[str]) -> set[str]:
+        dated = {w for day in days for w in tokens(day)}
         return set(values) - dated - _street_words(text) - _name_numbers(text)
 
-    fresh_, gone_ = plain(fresh, new_text), plain(gone, old_text)
+    fresh_, gone_ = plain(fresh, new_text, days_new), plain(gone, old_text, days_old)
     if _number_kinds(fresh_) & _number_kinds(gone_) or _same_shape(fresh_, gone_):
         return False
     # a day for a day: "the boiler job is pushed back to 29 September" for "… booked … on 22
     # September"
-    days_new = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(new_text)}
-    days_old = {m.group(0).lower() for m in c.DATE_SAID_RE.finditer(old_text)}
     return not (days_new and days_old and days_new != days_old)
 
 
@@ -1039,16 +1039,10 @@ def names_new(new_text: str, old_text: str) -> set[str]:
 
 def _names_of(text: str) -> set[str]:
     """The names ``text`` writes capitalised past a sentence's start, less days and months."""
-    return {
-        w for w in c._proper(text) if not temporal.day_name(w) and not _DAY_OR_MONTH_RE.fullmatch(w)
-    }
+    return {w for w in c._proper(text) if not temporal.day_name(w)}
 
 
-_DAY_OR_MONTH_RE = re.compile(
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july"
-    r"|august|september|october|november|december",
-    re.I,
-)
+_DAY_OR_MONTH_RE = re.compile(c.DAY_NAMES, re.I)
 _ON_DAYS_RE = re.compile(r"\s*On\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b")
 _WEEKDAYS_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.I)
 
@@ -1079,10 +1073,14 @@ def _phones(text: str) -> list[str]:
     """The phone numbers ``text`` gives: seven digits or more, grouped."""
     return [
         m.group(0)
-        for m in _PHONE_RE.finditer(text)
-        if sum(ch.isdigit() for ch in m.group(0)) >= 7
-        and not _ISO_SHAPE_RE.fullmatch(m.group(0))  # "(weekend of 2026-09-19)" is a day
+        for m in _phone_matches(text)
+        if not _ISO_SHAPE_RE.fullmatch(m.group(0))  # "(weekend of 2026-09-19)" is a day
     ]
+
+
+def _phone_matches(text: str) -> list[re.Match[str]]:
+    """Where ``text`` gives a number of seven digits or more, grouped."""
+    return [m for m in _PHONE_RE.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 7]
 
 
 _ISO_SHAPE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
