@@ -241,8 +241,8 @@ def test_changes_put_right(old, new, expected):
         ("Change advisory board members: Marta Silva (chair), Kenji Ito, Luis Ortega and Aisha "
          "Bello.",
          "Luis Ortega is no longer on the change board; he moved to the data team.",
-         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello. He "
-         "moved to the data team."),
+         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello. Luis "
+         "Ortega moved to the data team."),
         # a reason after it is no part of what went
         ("Approved florists: Petal & Stem, Wildroot and Bloomhouse.",
          "Bloomhouse is off the approved florist list after the mix-up on the Gardner "

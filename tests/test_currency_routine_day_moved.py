@@ -96,9 +96,12 @@ def test_a_day_moved_with_a_reason_keeps_the_entrys_time() -> None:
         "Beneficiaries' meeting with the solicitor set for Wednesday 21 October at 2pm, at the "
         "Ashby office."
     )
-    # a new time of day too: the note takes the entry's place
+    # a new time of day too, where the entry gives one: both put right, whose team it is kept
     weekly = "Weekly Kestrel sync is Tuesdays at 10am with Ana's team."
-    assert moved_day_put_right("Kestrel weekly sync moved to Thursdays at 2pm.", weekly) is None
+    assert (
+        moved_day_put_right("Kestrel weekly sync moved to Thursdays at 2pm.", weekly)
+        == "Weekly Kestrel sync is Thursdays at 2pm with Ana's team."
+    )
     choir = "Choir practice is Wednesdays at 7pm in the church hall."
     assert moved_day_put_right("Choir practice moved to Sundays at noon, same hall.", choir) is None
 

@@ -71,7 +71,7 @@ EDITED = [
      "The lint stack in pre-commit is flake8. Ruff now does formatting and import sorting."),
     # a place is no item of a team
     ("Our team members are Ana, Ben and Carla", "Ben left the team; he moved to Lisbon",
-     "Our team members are Ana and Carla. He moved to Lisbon."),
+     "Our team members are Ana and Carla. Ben moved to Lisbon."),
     ("Kids do piano, swim and chess", "The kids dropped chess and took up football",
      "Kids do piano, swim and football"),
     ("We use Redis and Memcached for caching", "We dropped Memcached and added Varnish",

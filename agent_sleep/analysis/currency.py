@@ -2460,20 +2460,51 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
     return _one_put_right(new_text, old_text, DATE_SAID_RE)
 
 
+_WEEKDAY_WORD_RE = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")
+# from when a change holds, said after it: ", starting in October", " from next week"
+_FROM_WHEN_RE = re.compile(
+    r",?\s+(?:starting|from|as of|beginning|effective|with effect from)\b"
+    r"[^.;]*?(?=[.;]|\s[-–—]\s|$)",
+    re.I,
+)
+
+
+def weekday_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one weekday put right to the one the newer note gives, in the
+    older text's number ("Committee meets on the first Tuesday of each month, 7.30pm in the
+    Chart Room", then "Committee has switched to meeting on the first Wednesday of the month,
+    starting in October": "… the first Wednesday of each month, 7.30pm …"), on the terms of
+    :func:`clock_put_right`; from when it holds is no value of its own."""
+    placed = _one_put_right(_FROM_WHEN_RE.sub("", new_text), old_text, _WEEKDAY_WORD_RE)
+    said = {t.lower() for t in tokens(new_text)}
+    if placed is None or all(
+        t.lower() in said for t in tokens(_WEEKDAY_WORD_RE.sub(" ", old_text))
+    ):
+        return None  # "Jake's college day is now Thursday" says all the entry did: it stands
+    old = _WEEKDAY_WORD_RE.search(old_text)
+    assert old is not None
+    day = _WEEKDAY_WORD_RE.search(placed, old.start())
+    assert day is not None
+    plural = old.group(0).endswith("s")
+    word = day.group(0).removesuffix("s") + ("s" if plural else "")
+    return placed[: day.start()] + word + placed[day.end() :]
+
+
 # a day moved, told with what moved before it: "Kitchen fitting pushed back to 26 October",
 # "Novatek pushed the manual deadline back to 15 October", "AGM moved to 21 October"
 _DAY_MOVED_RE = re.compile(
     r"^(?P<what>(?:[^.;:!?]|(?<=\d)\.(?=\d))*?)\b(?:(?:pushed|put|moved|brought)(?P<obj>(?:\s+[\w'’-]+){0,4}?)\s+"
-    r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
+    r"(?:back|forward|out)(?P<after>(?:\s+(?!to\b)[\w'’-]+){0,5}?)|(?:moved|moving|shifted|switched)(?P<moved>(?:\s+[\w'’-]+){1,4}?)"
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
-    r"|moved|postponed|rescheduled|delayed|shifted|changed|switched"
+    # "moved again, now 15 Oct"
+    r"|(?:moved|moving|postponed|rescheduled|delayed|shifted|changed|switched)(?:\s+again)?"
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
     r"(?:days?|weeks?|fortnight|months?))?)"
     # "… to 26 October", "Mayor interview moved: Tuesday 22 September", "put back again, it's
     # now Thursday 22 October", "pushed back a week
     # because of the address form bugs: new date Thu 1 Oct"
-    r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)|:"
+    r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)|\s+[-–—]\s+now|:"
     r"|(?:\s+(?:because|as|since|due\s+to)\b[^.;:!?]*)?:\s+(?:the\s+)?new\s+(?:date|day)"
     r"(?:\s+is)?)"
     r"\s+(?=\S)",
@@ -2510,7 +2541,8 @@ def _same_day(a: str, b: str) -> bool:
 _DAY_ROLE = frozenset(
     (  # noqa: SIM905
         "deadline date day due the a an our their its his her my have has had will is are was "
-        "were been again further once more release launch rollout"
+        "were been again further once more release launch rollout gig show concert visit "
+        "booking appointment"
     ).split()
 )
 # the weekday a routine falls on: "delivered Tuesdays", "every Tuesday"
@@ -2617,13 +2649,25 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Gala moved to St Mary's Hall - same date, 20 November": to a place
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
     said_old = {t.group(0).lower() for rx in _TIMES for t in rx.finditer(old_text)}
-    if any(t.group(0).lower() not in said_old for rx in _TIMES for t in rx.finditer(told)):
-        return None  # "… moved to Thursdays at 2pm", "… to Mondays at noon": a new time too,
-        # the note takes the entry's place
+    value = news[0].group(0).rstrip(".")
+    if olds[0].group(0).lower().startswith("every ") and re.fullmatch(r"[A-Z][a-z]+days", value):
+        value = "every " + value[:-1]  # "every Tuesday" moved "to Thursdays": every Thursday
+    spans = [(olds[0], value)]
+    for rx in _TIMES:
+        fresh = [t for t in rx.finditer(told) if t.group(0).lower() not in said_old]
+        if not fresh:
+            continue
+        held = list(rx.finditer(old_text))
+        if len(fresh) > 1 or len(held) != 1 or not _TIME_RESTATED_RE.match(told, fresh[0].end()):
+            return None  # "… moved to Thursdays at 2pm", "… to Mondays at noon": a new time
+            # too, the note takes the entry's place
+        spans.append((held[0], fresh[0].group(0)))  # "… back again, now Thu 15 Oct, 10am"
     # who said so is no part of what moved: "Anglo-Iberian says the ship date is pushed back"
     what_said = _SAYS_RE.sub("", m.group("what") or "")
     # a reason before a dash is no part of what moved: "Garage can't fit us in - van MOT …"
     what_said = re.split(r"\s[-–—]\s", what_said)[-1]
+    if _content(m.group("obj") or ""):
+        what_said = ""  # who put it back: "Priya has put the review meeting back again"
     moved = " ".join(
         [
             what_said,
@@ -2652,8 +2696,18 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     in_sentence = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
     if not any(said_loosely(w, in_sentence) for w in what) and not codes & in_sentence:
         return None  # the day of another thing the entry tells of
-    end = at.end() - at.group(0).endswith(".")  # "19 October." ends a sentence: keep its stop
-    return old_text[: at.start()] + news[0].group(0).rstrip(".") + old_text[end:]
+    out = old_text
+    for span, value in sorted(spans, key=lambda x: x[0].start(), reverse=True):
+        end = span.end() - span.group(0).endswith(".")  # "19 October." ends a sentence
+        begin = span.start()
+        if len(spans) > 1 and re.search(r"\bstill\s+$", out[:begin]):
+            begin = out.rindex("still", 0, begin)  # "still 11am" is no longer still
+        out = out[:begin] + value + out[end:]
+    return out
+
+
+# what may follow a new time said with a moved day: the note's end, or a clause of its own
+_TIME_RESTATED_RE = re.compile(r"\s*(?:[.;]|$|\s[-–—]\s|,\s)")
 
 
 def moved_clock_put_right(new_text: str, old_text: str) -> str | None:
@@ -3696,8 +3750,11 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
         return None  # the time is all the entry holds: the note takes its place
     m = olds[0]
-    stop = "." if m.group(0).endswith(".") and not news[0].group(0).endswith(".") else ""
-    return old_text[: m.start()] + news[0].group(0) + stop + old_text[m.end() :]
+    value = news[0].group(0)
+    if value.endswith(".") and not m.group(0).endswith("."):
+        value = value[:-1]  # "it's now 15 October." ends the note, not the entry's sentence
+    stop = "." if m.group(0).endswith(".") and not value.endswith(".") else ""
+    return old_text[: m.start()] + value + stop + old_text[m.end() :]
 
 
 # where what a note tells first ends: a reason after it, or another sentence
@@ -3713,6 +3770,17 @@ _CORRECTED_SHAPES = (
     re.compile(r"(?<![\w-])(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,5} (?=\d*[A-Z])[A-Z\d]{2,4}(?![\w-])"),
     re.compile(r"(?<![\w-])[A-Z]{1,4}-?\d{2,6}(?![\w-])"),
     re.compile(r"[£$€]\d+(?:,\d{3})*(?:\.\d{2})?(?![\d,.]?\d)"),
+    # a weekday that recurs: "I had Tom's day off wrong - it's Tuesdays"
+    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days\b"),
+)
+# a correction told as what was had wrong, or labelled with what it corrects: "Got the Sally
+# Beauty Pro account number wrong earlier: it's SP-40971", "I had Tom's day off wrong - it's
+# Tuesdays", "Correction on the Corn Exchange: …"
+_WRONG_BEFORE_RE = re.compile(
+    r"\s*(?:(?:I|we)\s+)?(?:got|had|have|wrote|noted|put down|gave)\s+(?P<what>[^:;,.–—]{2,60}?)"
+    r"\s+wrong\b[^:;,–—]{0,25}?(?::|\s[-–—]\s|,)\s*"
+    r"|\s*correction\s+(?:on|to|re|about|for)\s+(?P<what2>[^:]{2,50}):\s*",
+    re.I,
 )
 # an amount of a unit: "8 cubic metres", "40 chairs" (the unit is the word after it)
 _AMOUNT_OF_RE = re.compile(r"(?<![\w.,:/£$€-])(\d+(?:\.\d+)?)\s+([a-z]{3,})\b")
@@ -3729,8 +3797,12 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     differ. A value said again the same ("Still 24 September") stays.
     """
     m = lexical.LABEL_RE.match(new_text)  # "Correction: our flight is TP1337, …"
+    what = ""  # the thing corrected, named before what it is: "Got the … account number wrong"
     if m is None or not m.group(1):
-        return None
+        m = _WRONG_BEFORE_RE.match(new_text)
+        if m is None:
+            return None
+        what = m.group("what") or m.group("what2")
     told = lexical.sentences(cw.RESOLVED_RE.sub("", new_text[m.end() :]))
     # the wrong value it names is no new one: "the new unlimited price is £94, not £95 - …"
     first = re.sub(r",\s*(?:and\s+|but\s+)?not\s+[^\s,;]+", " ", told[0]) if told else ""
@@ -3763,10 +3835,23 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
             first = re.sub(rf"\b{re.escape(number)}\s+(?:[a-z]+\s+)?[a-z]+", " ", first)
     if not places:
         return None
-    words = [t for t in tokens(first) if not _digit(t) and not _when_word(t)]
+    words = [t for t in tokens(f"{what} {first}") if not _digit(t) and not _when_word(t)]
     if not _content(" ".join(words)) & _content(old_text):
         return None  # "Correction: the dentist is on 21 October" is no meeting's day
-    if any(t[:1].isupper() and t.lower() not in said and t.lower() not in cw.STOP for t in words):
+    subject = re.match(r"\s*(?:the|our|my|its|their)?\s*([^,;:()]{1,40}?)\s+(?:is|are)\b", first)
+    said_old = {lemma(t.lower()) for t in tokens(old_text)}
+    if subject and not any(
+        said_loosely(lemma(t.lower()), said_old)
+        for t in tokens(subject.group(1))
+        if t.lower() not in cw.STOP
+    ):
+        return None  # "…: the deposit is £1,320 (five weeks' rent)" is no new rent
+    if any(
+        t[:1].isupper()
+        and re.sub(r"['’]s$", "", t.lower()) not in said
+        and t.lower() not in cw.STOP
+        for t in words
+    ):
         return None  # "Correction: Tom's number is …" is not Dev's
     out = old_text
     for start, end, value in sorted(places, reverse=True):
@@ -3878,7 +3963,9 @@ _HER_NUMBER_RE = re.compile(
 # "the new sales line", a second number of one firm)
 _NEW_NUMBER_RE = re.compile(
     r"\bnew (?:(?:cell|mobile|phone|home|work|personal|direct|office)\s+)?(?:number|phone|"
-    r"mobile|cell|line|landline|dial)\b",
+    r"mobile|cell|line|landline|dial)\b"
+    # "New bookings number: 0161 496 0881"
+    r"|^\s*new\s+[\w'’ -]{1,30}?\s+(?:number|line|phone)\s*:",
     re.I,
 )
 
@@ -3924,7 +4011,36 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
 
     if not names(new_text) & names(old_text) and not _number_of_said(new_text, old_text, old):
         return None
+    if another_of_the_name(new_text, old_text):
+        return None  # "Sunita Patel rang from a new mobile" is no new number of Anil Patel's
     return old_text.replace(old, new)
+
+
+# a person's full name: a first name and a family name, both capitalised ("Sunita Patel")
+_FULL_NAME_RE = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-])")
+
+
+def _full_names(text: str) -> set[tuple[str, str]]:
+    return {
+        (first, last)
+        for first, last in _FULL_NAME_RE.findall(text)
+        if first.lower() not in cw.STOP
+        and first.lower() not in TITLES
+        and not temporal.day_name(first)
+        and not temporal.day_name(last)
+    }
+
+
+def another_of_the_name(new_text: str, old_text: str) -> bool:
+    """Whether the newer note names someone by their full name whom the older text does not,
+    and the older text names another of the same family name ("Sunita Patel …" and "Anil
+    Patel …"): two people, whatever else the texts share."""
+    new, old = _full_names(new_text), _full_names(old_text)
+    return any(
+        last == last_old and first != first_old and (first, last) not in old
+        for first, last in new
+        for first_old, last_old in old
+    )
 
 
 def number_of_another(new_text: str, old_text: str) -> bool:
@@ -3953,9 +4069,16 @@ def _number_of_said(new_text: str, old_text: str, old: str) -> bool:
     m = _NEW_NUMBER_RE.search(new_text)
     if m is None:
         return False
+    # what it is of: before the words of a new number, or labelled by them ("New bookings
+    # number: …")
+    of = (
+        new_text[: m.start()]
+        if m.start()
+        else re.sub(r"(?i)^\s*new\s+|\s*\w+\s*:$", "", m.group(0))
+    )
     what = [
         lemma(t.lower())
-        for t in tokens(new_text[: m.start()])
+        for t in tokens(of)
         if t.lower() not in cw.STOP and not _digit(t) and t.lower() not in ("has", "have", "got")
     ]
     sentence = next((x for x in lexical.sentences(old_text) if old in x), old_text)
@@ -3986,6 +4109,8 @@ def email_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if not _said_after(own.group(1), old_text[: old_text.index(old[0])]):
         return None  # "… Priya's email is …" is no new address of "Tom Reed, tom@…"
+    if another_of_the_name(new_text, old_text):
+        return None  # "Sunita Patel's email is …" is none of Anil Patel's
     kinds = {k.lower() for k in _EMAIL_KIND_RE.findall(old_text)}
     if own.group(2) and kinds and own.group(2).lower() not in kinds:
         return None  # a personal email is no new work email

@@ -28,7 +28,8 @@ from agent_sleep.analysis.distill import TITLES
 # the item went: "no longer use X", "dropped X", "X was removed", "Ben left the team"
 REMOVED_RE = re.compile(
     r"\b(?:no longer(?: \w+)?|(?:do|does|did)(?: not|n['’]t) \w+ (?:\S+ ){0,3}any ?more|"
-    r"not \w+ (?:\S+ ){0,3}any ?more|stopped \w+ing(?: for)?|stopped|"
+    r"not \w+ (?:\S+ ){0,3}any ?more|(?:isn|aren|wasn|weren)['’]t \w+ (?:\S+ ){0,3}any ?more|"
+    r"stopped \w+ing(?: for)?|stopped|"
     # (not "dropped the samples at C105", "dropped Mum off": a delivery)
     r"dropped from|dropped(?!(?: [\w'’-]+){0,3} (?:off|at|with|into|round)\b)|"
     r"removed|retired|decommissioned|deprecated|got rid of|left|quit|uninstalled|"
@@ -41,8 +42,10 @@ REMOVED_RE = re.compile(
     r"opted out|stepped down|steps down|stepping down|stepped away|ended|ditched|lost|outgrew|"
     r"took \S+(?: \S+)? off|taken \S+(?: \S+)? off|no longer part of|"
     # "Copper Bitter is off the tap list", "Dev is off the rota"
-    r"(?:is|are|was|were|comes?|came|goes|went) off (?:the|our) (?:[\w'’-]+ ){0,2}"
-    r"(?:list|menu|rota|roster|register|board|team|line-?up))\b",
+    # "Steve is off the set build crew", "Portslade's off the Wednesday round"
+    r"(?:is|are|was|were|comes?|came|goes|went|(?<=\w)['’]s|(?<=\w)['’]re) off (?:the|our) "
+    r"(?:[\w'’-]+ ){0,3}(?:list|menu|rota|roster|register|board|team|line-?up|crew|round|"
+    r"pool|squad|panel|committee|rotation|schedule|shortlist|group))\b",
     re.I,
 )
 # an item came: "Dave joined", "took up football", "added Varnish" (with an item gone in the
@@ -96,7 +99,8 @@ _TRAILING_RE = re.compile(
 # words a removal clause may hold that say nothing of what it is about
 _IDLE_WORDS = """now anymore any more longer no not never we i our us they team's today
 yesterday recently finally officially week month year last this ago since stack setup list
-lineup roster mix too also either team start starting from"""
+lineup roster mix too also either team start starting from rota rotation crew pool squad
+panel round group"""
 _IDLE = frozenset(_IDLE_WORDS.split())
 _CLAUSE_RE = re.compile(
     # a title's full stop ends no clause ("Dr. Fletcher no longer works Mondays")
@@ -213,7 +217,7 @@ def _list_word(side: str, last: bool, shape: bool, whole: bool = False) -> bool:
     words = side.split()
     if not words:
         return False
-    if whole and (len(words) > 2 or any(w.lower() in cw.PRONOUNS for w in words)):
+    if whole and (len(words) > 3 or any(w.lower() in cw.PRONOUNS for w in words)):
         return False
     word = (words[-1] if last else words[0]).strip(",")
     return bool(re.fullmatch(r"[\w$€£@#+.'’-]+", word)) and _shape(word) == shape
@@ -227,6 +231,7 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
     for n in range(_MAX_ITEM_WORDS, 0, -1):
         for i in range(len(toks) - n + 1):
             item = " ".join(toks[i : i + n]).strip(",.;:!?\"'()")
+            item = re.sub(r"['’]s$", "", item)  # "Portslade's off …": Portslade
             if not item or item.lower() in cw.STOP or item.lower() in _IDLE:
                 continue
             if n > 1 and {item.split()[0].lower(), item.split()[-1].lower()} & cw.STOP:
@@ -239,6 +244,8 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
                 found.append(item)
             elif n == 1 and (base := _base_in(item, old_text, loose)):
                 found.append(base)  # "stopped swimming" for "swim"
+            elif not loose and (whole := _named_by_end(item, old_text)):
+                found.append(whole)  # "Plum Porter" for "Titanic Plum Porter"
     # a word said right before another item is no item of its own: it says what is done with
     # it ("no longer works Mondays": Mondays went, "works" did not)
     # ("no longer works Wednesdays" of "… and works Monday to Wednesday": a day in a range)
@@ -248,6 +255,33 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
         if not any(g != f and _next_to(f, g, clause) for g in found)
         and not _before_a_said_name(f, clause, old_text)
     ]
+
+
+def _whole_item(item: str, old_text: str) -> str:
+    """The list item of the old text ``item`` names by its first word ("Ben" of "Ana Lopez,
+    Ben Ortiz and Carla Diaz"; not of "Ana Lopez Ortiz"), else ``item``."""
+    joined = _joined_items(old_text)
+    return next(
+        (i for i in joined if i.split()[0] == item and _first_name_of(i, joined, item)), item
+    )
+
+
+def _named_by_end(item: str, old_text: str) -> str:
+    """The list item of the old text that ``item``, a name, ends ("Plum Porter" of "Hobsons
+    Best, Wye Valley HPA and Titanic Plum Porter"), one or two names' words before it, or ""."""
+    if not all(w[:1].isupper() for w in item.split()):
+        return ""
+    found = set()
+    for s, e in _spans(old_text, item):
+        m = re.search(r"(?:[A-Z][\w'’-]*\s+){1,2}$", old_text[:s])
+        if m is None:
+            continue
+        for k in range(len(m.group(0).split())):
+            at = s - len(" ".join(m.group(0).split()[-1 - k :])) - 1
+            if at >= 0 and _in_list(old_text, at, e):
+                found.add(old_text[at:e])
+                break
+    return found.pop() if len(found) == 1 else ""
 
 
 def _before_a_said_name(item: str, clause: str, old_text: str) -> bool:
@@ -313,6 +347,17 @@ def _apposition(item: str, text: str) -> bool:
     )
 
 
+# a clause of its own after a comma: a pronoun and its verb, or a word that opens a clause
+_OWN_CLAUSE_RE = re.compile(
+    r",\s+(?:(?:it|they|he|she|we|there)(?:['’](?:s|re|ll|d|ve)|\s+(?:is|are|was|were|has|have|"
+    r"will|had))|so|which|as|since|because|but)\b",
+    re.I,
+)
+# one taking the place of another: "is taking his place"
+_IN_ONES_PLACE_RE = re.compile(
+    r"\b(?:took|takes|taking|take|taken)\s+(?:over\s+)?(?:his|her|their)\s+(?:place|spot|seat)\b",
+    re.I,
+)
 # a clause that opens with a pronoun, after an item gone, tells of it
 _OF_THE_GONE_RE = re.compile(r"\s*(?:and\s+)?(?:he|she|they|it)(?:['’](?:s|re|ll|d|ve))?\b", re.I)
 
@@ -337,7 +382,13 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         cue = REMOVED_RE.search(clause)
         if cue is not None and _TALLY_RE.search(clause, 0, cue.start()):
             cue = None  # "102 jobs closed in September": a count of work done, no item gone
-        items = _removed_items(clause, old_text) if cue is not None else []
+        if cue is not None:
+            # what follows a comma as a clause of its own is no item gone ("Portslade's off the
+            # Wednesday round from today, it's just Hove and Shoreham now")
+            own = _OWN_CLAUSE_RE.search(clause, cue.end())
+            items = _removed_items(clause[: own.start()] if own else clause, old_text)
+        else:
+            items = []
         if cue is not None and items:
             # a reason after a comma is no part of what went ("Vantis Bank is no longer a Gold
             # sponsor, budget freeze on their side")
@@ -352,7 +403,18 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             continue
         # "Luis Ortega is no longer on the change board; he moved to the data team": a clause
         # of the one gone adds nothing to the list
-        added = [] if gone and _OF_THE_GONE_RE.match(clause) else _added(clause, old_text)
+        pronoun = _OF_THE_GONE_RE.match(clause) if gone else None
+        if pronoun is not None and re.match(r"\s*(?:and\s+)?it\b", clause, re.I):
+            continue  # "We dropped Python from the API; it is all Go now": of the list's thing
+        if pronoun is not None:
+            # of the one gone, told by name: "Luis Ortega is no longer on the change board; he
+            # moved to the data team" keeps "Luis Ortega moved to the data team"
+            if len(gone) == 1 and not clause[pronoun.end() :].startswith(("'", "’")):
+                said = clause[pronoun.end() :].strip()
+                if said:
+                    rest.append(f"{_whole_item(gone[0], old_text)} {said}".rstrip("."))
+            continue
+        added = _added(clause, old_text)
         came += added
         if not added and {w for w in _lemmas(clause) if w not in _IDLE} - _lemmas(old_text):
             at = new_text.find(clause.strip())
@@ -360,20 +422,29 @@ def edited(new_text: str, old_text: str) -> Edit | None:
                 continue  # an aside on the item gone ("We're no longer on Expedia - took all
                 # the rooms off today, the fees weren't worth it"): of it, not of the list
             rest.append(clause.strip().rstrip("."))
+    if not gone and len(came) == 1 and _IN_ONES_PLACE_RE.search(new_text):
+        # "Harold can't do the inter-home quiz after all, so Mavis Green is taking his place":
+        # the one whose place is taken is the item a clause opens with
+        for clause in clauses:
+            first = clause.split()[0].strip(",.;:") if clause.split() else ""
+            whole = _whole_item(first, old_text) if first[:1].isupper() else ""
+            if whole and any(_in_list(old_text, s, e) for s, e in _spans(old_text, whole)):
+                gone = [whole]
+                rest = [c for c in rest if c != clause.strip().rstrip(".")]
+                break
     if not gone and len(came) == 1 and not rest:
-        return _appended(old_text, came[0])  # "Jonah Mensah joins the … chemistry group"
+        edit = _appended(old_text, came[0])  # "Jonah Mensah joins the … chemistry group"
+        return Edit(_recount(old_text, edit.text)) if edit is not None else None
     if not gone or any(_apposition(g, old_text) or _verbs_joined(g, old_text) for g in gone):
         return None
+    if any(_in_longer_name(g, new_text, old_text) for g in gone):
+        return None  # "Capital Hair & Beauty" said whole: one firm gone, no item of a list
     # an item named by its first word goes whole: "Ben left the team" for "Ana Lopez, Ben Ortiz
     # and Carla Diaz" (not "Ana Lopez Ortiz")
     if not re.search(r"\s(?:and|or|&)\s", old_text) and old_text.count(",") < 2:
         return None  # no list: "… is Sandra Pike, 01632 960744" (a list of three may go
         # without "and": "Design review committee: Harriet, Oyelaran, Benedikt")
-    joined = _joined_items(old_text)
-    gone = [
-        next((i for i in joined if i.split()[0] == g and _first_name_of(i, joined, g)), g)
-        for g in gone
-    ]
+    gone = [_whole_item(g, old_text) for g in gone]
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
     if not left:
         return None  # every item went: a new value of the whole entry, no edit of its list
@@ -383,13 +454,34 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         if edit is None:
             return None
         text = edit.text
-    text = _agree(old_text, text)
+    text = _recount(old_text, _agree(old_text, text))
     # what else the note says stays with it ("Dropped black and isort from pre-commit; ruff
     # now does formatting": ruff is not lost with the note)
     for clause in rest:
+        if len(gone) == 1:  # "Vermeer is turning it into a podcast studio": Birch
+            clause = re.sub(r"\b(?:it|him|her|them)\b", gone[0], clause, count=1)
         text = text.rstrip()
         text = f"{text}{'' if text.endswith('.') else '.'} {clause[:1].upper()}{clause[1:]}."
     return Edit(text)
+
+
+# a name of several capitalised words, "&" or "and" between two of them: "Capital Hair & Beauty"
+_NAME_RUN_RE = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:&\s+|and\s+)?[A-Z][\w'’-]*)+")
+
+
+def _in_longer_name(item: str, new_text: str, old_text: str) -> bool:
+    """Whether the newer note says ``item`` inside a longer name joined by "&" or "and", which
+    the older text says whole too: the name is what the note speaks of."""
+    for m in _NAME_RUN_RE.finditer(new_text):
+        run = m.group(0)
+        if (
+            re.search(r"\s(?:&|and)\s", run)
+            and run != item
+            and _spans(run, item)
+            and _spans(old_text, run)
+        ):
+            return True
+    return False
 
 
 # what goes on a clause past its last word: "plays for both Sunday services"
@@ -545,6 +637,12 @@ _FIRM_RE = re.compile(
 )
 
 
+# two names joined by "&" and nothing else: a firm's name, no list
+_TWO_NAMES_AMP_RE = re.compile(
+    r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)? & [A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?"
+)
+
+
 def _joined_items(text: str) -> list[str]:
     """The items of the lists of ``text`` joined by a conjunction, all of one shape ("Ana,
     Ben and Carla", "piano, swim and chess"; not the clauses of "Wise, IBAN ending 7731")."""
@@ -553,6 +651,8 @@ def _joined_items(text: str) -> list[str]:
     text = _TITLE_RE.sub("", text)  # "Prof. Okafor, Dr. Marcus Feld and Dr. Priya Raman"
     text = _FIRM_RE.sub("", text)  # "Bloom & Co" is one firm
     for m in _LIST_RE.finditer(text):
+        if _TWO_NAMES_AMP_RE.fullmatch(m.group(0)):
+            continue  # "Hall & Woodhouse", "Marks & Spencer": one firm's name
         items = [i.strip() for i in re.split(r",? (?:and|or|&) |, ", m.group(0)) if i.strip()]
         items = [re.sub(r"^(?:both|either) ", "", i, flags=re.I) for i in items]
         # "6 euros, red or white": a number's unit is no item of the list after it
@@ -608,6 +708,30 @@ def _first_name_of(item: str, listed: list[str], text: str) -> bool:
     if sum(1 for i in listed if i.split()[0] == words[0]) > 1:
         return False
     return re.search(r"(?<![\w.-])" + re.escape(words[0]) + r"(?![\w-])", text) is not None
+
+
+_COUNT_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+# the count of a list said before it: "four meeting rooms: Orchid, Fern, Maple and Birch"
+_COUNT_BEFORE_RE = re.compile(
+    rf"\b(?P<n>{'|'.join(_COUNT_WORDS)}|\d{{1,2}})\s+(?:[\w'’-]+\s+){{0,2}}[\w'’-]+\s*:", re.I
+)
+
+
+def _recount(old_text: str, text: str) -> str:
+    """``text`` (the older text with its list edited) with the count said before the list
+    made the count of its items: "four meeting rooms: Orchid, Fern, Maple and Birch" less
+    Birch is "three meeting rooms: …"."""
+    m = _COUNT_BEFORE_RE.search(text)
+    before, after = len(_joined_items(old_text)), len(_joined_items(text))
+    if m is None or before == after or after < 2:
+        return text
+    said = m.group("n")
+    number = int(said) if said.isdigit() else _COUNT_WORDS.index(said.lower()) + 2
+    if number != before or after > len(_COUNT_WORDS) + 1:
+        return text
+    word = str(after) if said.isdigit() else _COUNT_WORDS[after - 2]
+    word = word.capitalize() if said[:1].isupper() else word
+    return text[: m.start("n")] + word + text[m.end("n") :]
 
 
 def _agree(old_text: str, text: str) -> str:

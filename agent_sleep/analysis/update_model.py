@@ -596,6 +596,14 @@ _TIME_WORDS = frozenset(
 _PHONE_RE = re.compile(r"\+?\d[\d ().-]{5,}\d")
 
 
+def _contact_values(text: str) -> set[str]:
+    """The words of the emails, web addresses and phone numbers ``text`` gives, lower case."""
+    out = {m.group(0).lower() for m in c._EMAIL_RE.finditer(text)}
+    for phone in _phones(text):
+        out |= {p for p in re.split(r"[\s()]+", phone.lower()) if p}
+    return out | {v.lower() for v in re.findall(r"(?:https?://|www\.)\S+", text)}
+
+
 def _contacts(text: str, values: frozenset[str]) -> set[str]:
     """The kinds of contact detail among ``values`` (of ``text``): an email or web address, or
     a phone number (seven digits or more, grouped)."""
@@ -743,7 +751,8 @@ def _street_words(text: str) -> set[str]:
 
 # a new address told: "… are now at 3 Mill Lane", "… has moved to …", "new address for deliveries:"
 _NOW_AT_RE = re.compile(
-    r"\b(?:(?:(?:is|are)\s+|['’](?:re|s)\s+)now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated)\s+"
+    r"\b(?:(?:(?:is|are)\s+|['’](?:re|s)\s+)now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated|relocates|"
+    r"relocating|moves)\s+"
     r"to|new\s+address\b[^:.;]{0,30}:?"
     # "The keg store has moved: it's now Unit 12 Station Yard"
     r"|(?:has|have)\s+(?:moved|relocated)\s*[:,;]\s+(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+now)"
@@ -786,7 +795,35 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
         # number": the address put right in place)
         at = olds[0]
         return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
+    before = _lemmas_said(old_text[: olds[0].start()])
+    if (
+        _ROLE_IS_NAME_RE.match(old_text)
+        and before - _lemmas_said(new_text) - cw.STOP - _PLACE_WORDS
+    ):
+        # what the entry says of whose address it is stays: "Accountant is Hughes & Co, 14
+        # Mill Street, Ludlow" -> "Accountant is Hughes & Co, Unit 3, Burway Business Park,
+        # Ludlow"; an aside after the old address goes with it
+        new_address = new_text[news[0].start() : town.end() if town else news[0].end()]
+        kept = old_text[: olds[0].start()] + new_address
+        return kept + ("." if old_text.rstrip().endswith(".") else "")
     return new_text
+
+
+def _lemmas_said(text: str) -> set[str]:
+    """The lemmas of the words of ``text``, lower case, possessives aside."""
+    return {c.lemma(lexical.unpossessed(t).lower()) for t in tokens(text)}
+
+
+# an entry that gives a role's holder by name, then where they are: "Accountant is Hughes & Co,
+# 14 Mill Street", "Our vet: Orchard Vets, 3 High Street"
+_ROLE_IS_NAME_RE = re.compile(
+    r"\s*(?:[Oo]ur\s+|[Mm]y\s+|[Tt]he\s+)?[\w'’ -]{2,40}?(?:\s+(?:is|are)|:)\s+[A-Z]"
+)
+# words that say a place is where someone is: no fact of theirs kept apart from the address
+_PLACE_WORDS = frozenset(
+    ["office", "offices", "unit", "shop", "premises", "base", "depot", "address", "yard"]
+    + ["store", "site", "branch", "is", "at"]
+)
 
 
 _TOWN_AFTER_RE = re.compile(r",\s*[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?=[.;,]|\s[-–—]\s|$)")
@@ -820,11 +857,21 @@ _TITLE_DOT_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Rev)\.")
 _CLAUSE_STOP_RE = re.compile(r"[,;:(]|\s[-–—]\s|[.!?](?:\s|$)")
 
 
+# from when a note holds, said first: "From today (2026-09-14) ", "As of 1 October, "
+_FROM_WHEN_OPENS_RE = re.compile(
+    r"^\s*(?:from|as of|starting|since|effective|beginning)\s+(?:today|tomorrow|now on|"
+    r"(?:this|next) \w+|\d{1,2}(?:st|nd|rd|th)? [A-Za-z]+|[A-Z][a-z]+(?: \d{1,2})?)"
+    r"(?:\s*\([^)]*\))?,?\s+",
+    re.I,
+)
+
+
 def _opening_words(text: str) -> set[str]:
     """The content words (lemmas) of the phrase ``text`` opens with, up to "is", "are", "has"
     or a colon (:data:`_SUBJECT_STOP_RE`), else its first clause; after a label, the
     label's too."""
     text = _TITLE_DOT_RE.sub(r"\1", text)  # "Ms. Adeyemi's chemistry class …": no stop
+    text = _FROM_WHEN_OPENS_RE.sub("", text, count=1)  # "From today (…) card payments go …"
     m = _SUBJECT_STOP_RE.search(text) or _CLAUSE_STOP_RE.search(text)
     if m is None or m.start() == 0:
         return set()
@@ -887,11 +934,34 @@ def alike_apart(new_text: str, old_text: str) -> str:
     ):
         return "a code where there was none"  # "Plumbase account no. PB-44819" is no new
         # discount ("Plumbase give us 18% off list")
+    if (
+        fresh
+        and _contacts(new_text, fresh)
+        and not _contacts(old_text, gone)
+        and not fresh - _contact_values(new_text)
+    ):
+        return "a contact where there was none"  # "Kestrel Wheels order email is …" for
+        # "Kestrel Wheels … are in Bolton and only take orders by email"
     lines_new, lines_old = _phone_lines(new_text), _phone_lines(old_text)
     if lines_new and lines_old and not lines_new & lines_old:
         return "another line"  # an office landline is no new mobile number
-    if _codes(gone) and not any(map(_identifier, fresh)):
-        return "a code lost"
+    if _codes(gone) and not any(
+        _identifier(v) and _code_alike(v, g) for v in fresh for g in _codes(gone)
+    ):
+        return "a code lost"  # "Harbour Dental P1 tickets get a 4-hour response" is no new
+        # contract number ("Harbour Dental Group is on contract HD-2211")
+    if not fresh and not gone and _WISH_RE.search(new_text):
+        return "a wish, no value"  # "Jonas de Wit wants … invoices sent to their accounts
+        # inbox" is no new office manager
+    if c.another_of_the_name(new_text, old_text):
+        return "another of the name"  # "Sunita Patel rang from a new mobile" for "Anil Patel
+        # (landlord, 27 Ferry Road) mobile is …"
+    if _not_to_be_confused(new_text, old_text):
+        return "told apart"  # "Jan Kowalczyk has plot 52 (not to be mixed up with Jan
+        # Kowalski)" for "Jan Kowalski is on plot 22"
+    if _another_labelled(new_text, old_text) or _qualified_apart(new_text, old_text):
+        return "another of its kind"  # "Tub room B has the raised tub" for "Tub room A is the
+        # large-dog room"
     if "money" in _amount_kinds(gone) and not _amount_kinds(fresh):
         return "a price lost"  # "We've switched our school dinner supplier to Brightmeals"
         # is no new "School dinners are £2.60 a day for KS2"
@@ -936,6 +1006,104 @@ def alike_apart(new_text: str, old_text: str) -> str:
     ):
         return "an occasion"
     return ""
+
+
+# what someone wants done, said as a wish
+_WISH_RE = re.compile(
+    r"\b(?:wants?|would like|asked (?:us |me )?(?:for|to)|prefers?|requested)\b", re.I
+)
+
+
+def _code_shape(value: str) -> str:
+    """A code's shape: its letters as "a", its digits as "9", each run once ("hd-2211": "a-9")."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "a", value)))
+
+
+def _code_alike(value: str, code: str) -> bool:
+    """Whether ``value`` may be a new value of ``code``: of its shape ("SP-40971" for
+    "SP-40917"), of its letters ("PB-5" for "PB-44819"), or both host names."""
+    if _code_shape(value) == _code_shape(code):
+        return True
+    lead = re.match(r"[a-z]+", value, re.I)
+    if lead and lead.group(0).lower() == (re.match(r"[a-z]*", code, re.I) or lead).group(0).lower():
+        return True
+    return "." in value and "." in code
+
+
+# a thing told apart from one of its look-alikes: "(not to be mixed up with Jan Kowalski)",
+# "Margaret Hollis (not Margaret Hale) has …", "Ann Brown (the Lewes one, not Jean)"
+_NOT_CONFUSED_RE = re.compile(
+    r"\b(?:not to be (?:confused|mixed up|muddled up|mistaken) with|not the same \w* ?as|"
+    r"as opposed to|different (?:from|to))\s+(?P<a>[^.;,()]+)"
+    r"|\((?:[^()]*?,\s*)?not\s+(?P<b>[^()]+)\)",
+    re.I,
+)
+
+
+def _not_to_be_confused(new_text: str, old_text: str) -> bool:
+    """Whether the newer note tells its thing apart from the one the older text opens with:
+    the names it says are not its own are all names of the older text's opening phrase."""
+    opening = _opening_words(old_text)
+    for m in _NOT_CONFUSED_RE.finditer(new_text):
+        named = [
+            w
+            for w in re.findall(r"[A-Z][\w'’-]+", m.group("a") or m.group("b"))
+            if not temporal.day_name(w)
+        ]
+        if named and all(c.lemma(w.lower()) in opening for w in named):
+            return True
+    return False
+
+
+# a thing named by its kind and a letter or a number: "Tub room A", "Bay 3", "Crew B"
+_LABELLED_THING_RE = re.compile(r"\b([A-Za-z][a-z]+) ([A-Z]|\d{1,3})(?![\w:.,%/-]|\s*(?:am|pm)\b)")
+
+
+def _opening_labels(text: str) -> set[tuple[str, str]]:
+    """The things of ``text``'s opening phrase named by their kind and a letter or a number."""
+    text = _TITLE_DOT_RE.sub(r"\1", text)
+    m = _SUBJECT_STOP_RE.search(text) or _CLAUSE_STOP_RE.search(text)
+    phrase = text[: m.start()] if m else text
+    return {
+        (c.lemma(k.lower()), label)
+        for k, label in _LABELLED_THING_RE.findall(phrase)
+        if k.lower() not in cw.STOP and label != "I"
+    }
+
+
+# the noun a text opens with and the word before it: "Supplier invoices", "Member invoices",
+# "Staging DB"
+_QUALIFIED_OPENS_RE = re.compile(
+    r"\s*(?:(?:the|our|my|their|all)\s+)?(?P<mod>[A-Za-z][\w'’-]+)\s+(?P<head>[A-Za-z][\w'’-]+)\b"
+)
+
+
+_NOT_QUALIFIERS = frozenset(
+    ["new", "now", "next", "last", "set", "put", "got", "cut", "only", "also"]
+)
+
+
+def _qualified_apart(new_text: str, old_text: str) -> bool:
+    """Whether each text opens with one kind of thing under a word of its own, the other text
+    saying neither ("Supplier invoices must be paid by the 15th" and "Member invoices go out on
+    the 1st")."""
+    new, old = _QUALIFIED_OPENS_RE.match(new_text), _QUALIFIED_OPENS_RE.match(old_text)
+    if new is None or old is None:
+        return False
+    heads = {c.lemma(m.group("head").lower()) for m in (new, old)}
+    mods = [m.group("mod") for m in (new, old)]
+    if len(heads) != 1 or heads & cw.STOP or any(w.lower() in cw.STOP for w in mods):
+        return False
+    if any(w.lower().endswith("ed") or w.lower() in _NOT_QUALIFIERS for w in mods):
+        return False  # "Dropped log retention to 14 days": what was done, no kind of log
+    return not _said_in(mods[0], old_text) and not _said_in(mods[1], new_text)
+
+
+def _another_labelled(new_text: str, old_text: str) -> bool:
+    """Whether each text opens with a thing of one kind under another letter or number ("Tub
+    room B has …" and "Tub room A is …"), the newer naming none of the older's."""
+    new, old = _opening_labels(new_text), _opening_labels(old_text)
+    return not new & old and any(k == k2 and a != b for k, a in new for k2, b in old)
 
 
 # the line a phone number is of, said just before it: "mobile 07700 900412", "office
@@ -993,6 +1161,49 @@ def left_named(new_text: str, old_text: str) -> bool:
     return bool(left) and bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
 
 
+# a person whose work an entry gives, by name, then how: "Gary Mills at Harcourt Accounts does
+# …", "Tomasz Kowal covers Kestrel Logistics", "Dave Pringle has been running the quiz"
+_HOLDER_OPENS_RE = re.compile(
+    r"\s*(?P<first>[A-Z][a-z]+) [A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+    r"(?:,[^,;.]{1,40},| at [A-Z][\w&' ]{1,40})?"
+    r" (?:does|handles|covers|runs|leads|manages|teaches|coaches|drives|looks after|takes|"
+    r"works|is (?:our|my|the|their)|has been (?:running|doing|covering|handling|our|my|the))\b"
+)
+# someone gone, said in a part of the newer note: "Gary has retired", "Tomasz moves onto …"
+_PERSON_GONE_RE = re.compile(
+    r"(?:^|[;,.]\s+|\s[-–—]\s+|\band\s+)(?P<first>[A-Z][a-z]+)(?: [A-Z][a-z]+)?(?:['’]s| has| have|"
+    r" had| is)? (?:retired|left|gone|moved on|moves on|moved onto|moves onto|stepped down|"
+    r"steps down|stepping down|stepped back|stepping back|steps back|moved over to|quit|resigned|"
+    r"handed in (?:his|her|their) notice)\b"
+)
+# someone's work said to hold now, or taken on: "Priya Shah … is my accountant now", "Hannah
+# Brook takes over …", "… is our new quizmaster"
+_TAKES_IT_RE = re.compile(
+    r"(?:^|[;.]\s+)[A-Z][a-z]+ [A-Z][a-z]+(?:-[A-Z][a-z]+)?\b[^;.]*?\b(?:now|new|takes over|"
+    r"has taken over|is taking over|took over|from today|from now on|from this week)\b"
+)
+
+
+def holder_left(new_text: str, old_text: str) -> bool:
+    """Whether the newer note says that the person whose work the older text gives has gone,
+    by their first name, and someone else, by their full name, does it now ("Priya Shah at
+    Harcourt Accounts is my accountant now; Gary has retired" for "Gary Mills at Harcourt
+    Accounts does Nadia's books and tax return")."""
+    held = _HOLDER_OPENS_RE.match(old_text)
+    if held is None or not _TAKES_IT_RE.search(new_text):
+        return False
+    first = held.group("first")
+    if _said_in(first, _TAKES_IT_RE.search(new_text).group(0)):  # type: ignore[union-attr]
+        return False  # the one gone is the one who takes it: no handover
+    return any(m.group("first") == first for m in _PERSON_GONE_RE.finditer(new_text))
+
+
+# a state said to hold now: "is my accountant now", "are now with Fenland"
+_STATE_NOW_RE = re.compile(
+    r"\b(?:is|are)\b(?:\s+[\w'’-]+){0,6}?\s+now\b|\bnow\s+(?:is|are)\b", re.I
+)
+
+
 def event_apart(new_text: str, old_text: str) -> bool:
     """Whether an event told in the past says nothing that changes a standing fact it is
     likened to: no state reached ("went fully vegan"), and no value in place of one of the
@@ -1003,6 +1214,12 @@ def event_apart(new_text: str, old_text: str) -> bool:
     if temporal.tense(new_text) > 0 or _BECAME_RE.search(new_text):
         return False  # (an event told with no verb is of the past: "Two-hour training
         # session on the new job app this afternoon")
+    if any(
+        _STATE_NOW_RE.search(part) and temporal.tense(part) == 0
+        for part in re.split(r";\s+|(?<=[.!?])\s+", new_text)
+    ):
+        return False  # a state now beside the event: "Priya Shah … is my accountant now; Gary
+        # has retired"
     if left_named(new_text, old_text):
         return False  # "we've switched from Greenfields" names what the entry gives as gone
     fresh, gone = c._values_apart(new_text, old_text)
@@ -1587,6 +1804,24 @@ def attribute_words(text: str, opener: bool = False) -> frozenset[str]:
         elif (not w[:1].isupper() or (opener and i == 0)) and w.lower() not in cw.STOP:
             out.add(lemma(w.lower()))
     return frozenset(out)
+
+
+def kept_of_the_gone(placed: str, old_text: str, new_text: str) -> bool:
+    """Whether an entry put right with another name in place of one it gave still holds the
+    gone one's code, phone number or email, which the note does not give ("We order craft
+    materials from Paper Lantern Crafts, account PLC-4471", put right to Makers Den, would keep
+    Paper Lantern's account number)."""
+    streets = _street_words(old_text)
+    gone = [w for w in _names_of(old_text) if not _said_in(w, placed) and w.lower() not in streets]
+    if not gone:
+        return False
+    held = set(_phones(old_text)) | set(c._EMAIL_RE.findall(old_text))
+    held |= {
+        m.group(0)
+        for m in _ONE_CODE_RE.finditer(old_text)
+        if not _CLOCK_RE.fullmatch(m.group(0)) and "." not in m.group(0)  # a host is ours
+    }
+    return any(v in placed and v not in new_text for v in held)
 
 
 def _contacts_given(text: str) -> bool:

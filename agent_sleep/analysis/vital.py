@@ -33,7 +33,11 @@ _KINDS = {
     ),
     "identity": re.compile(
         r"\b(?:pronouns?|(?:my|user's|their|his|her|\w+'s) (?:full |legal |preferred )?name is|"
-        r"(?:goes|go) by)\b",
+        r"(?:goes|go) by)\b"
+        # whom the agent works for, said in the first person: "I'm the lettings negotiator at
+        # Marlow & Finch", "I work for Harbour Dental", "I run the front desk at …"
+        r"|^\s*I(?:['’]m| am) (?:the |a |an )?[\w '’-]{2,40}? (?:at|for|of|with) [A-Z]"
+        r"|^\s*I (?:work|volunteer|run [\w '’-]{2,30}?) (?:at|for|with) [A-Z]",
         re.I,
     ),
     # a standing rule told to the agent, as an order that opens a sentence or follows a label:
@@ -41,7 +45,19 @@ _KINDS = {
     # always returns JSON", a description)
     "rule": re.compile(
         r"(?:^|[.;!?]\s+|\brules?:\s*|:\s+)(?:never|always|do not|don't|must not|mustn't)"
-        r"\s+(?!been\b|be\b)[a-z]{2,}",
+        r"\s+(?!been\b|be\b)[a-z]{2,}"
+        # what must be done, said of anyone: "Duke has to wear a muzzle for nail trims",
+        # "Patch test must be done at least 48 hours before any colour" (not a day's errand:
+        # "has to leave early today")
+        r"|\b(?:must|has to|have to|needs to|need to|is required to|are required to)\s+"
+        r"(?!have been\b)[a-z]{2,}(?![^.;]*\b(?:today|tonight|tomorrow|this (?:week|morning|"
+        r"afternoon|evening)|by (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)"
+        # a limit, who alone may, how far ahead: "Holding deposits are capped at one week's
+        # rent", "Only Bill and Lena are trained to use the strimmer", "at least 48 hours
+        # before"
+        r"|\b(?:is|are) (?:capped|limited) (?:at|to)\b|\bnot allowed\b"
+        r"|^\s*only [^.;]{1,40}? (?:may|can|are allowed|is allowed|are trained|is trained)\b"
+        r"|\bat least \d+\s*(?:hours?|days?|weeks?) (?:before|ahead|in advance|notice)\b",
         re.I,
     ),
 }
@@ -49,8 +65,10 @@ _KINDS = {
 
 def kinds(text: str) -> frozenset[str]:
     """What ``text`` says that a session must not miss: ``health`` (an allergy, a condition, a
-    medication), ``diet``, ``identity`` (a name, pronouns), ``rule`` (a standing order: "Never
-    push to main directly"); empty for anything else."""
+    medication), ``diet``, ``identity`` (a name, pronouns, whom the agent works for: "I'm the
+    lettings negotiator at Marlow & Finch"), ``rule`` (a standing order: "Never push to main
+    directly", "Duke has to wear a muzzle for nail trims", "Holding deposits are capped at one
+    week's rent"); empty for anything else."""
     return frozenset(k for k, pattern in _KINDS.items() if pattern.search(text))
 
 

@@ -214,7 +214,7 @@ def supersedes(
             # entry of a type the reading may not rewrite
             put = next(
                 (
-                    (strength, placed)
+                    (strength, placed, put_right)
                     for put_right, never, strength in _PUT_RIGHT
                     if (placed := put_right(text, old_text)) is not None
                     and (types.get(ref) not in never or _booked(put_right, old_text))
@@ -222,6 +222,16 @@ def supersedes(
                 ),
                 None,
             )
+            if (
+                put is not None
+                and put[2] is not currency.correction_put_right  # what was wrong, put right
+                and (
+                    _change_kept(put[1], old_text)
+                    or update_model.kept_of_the_gone(put[1], old_text, text)
+                )
+            ):
+                put = (put[0], text, put[2])  # the note, not a change that never was, nor
+                # the code of the one gone on the one taken on
             if put is not None:
                 # before an entry read otherwise, and among those put right the likeliest:
                 # "The Eden trip has been pushed back to Friday 16 October" moves the trip's
@@ -266,6 +276,10 @@ def supersedes(
                 verdict = update_model.last_word(
                     *currency.in_full(text, old_text), verdict, similar, common, known
                 )
+            if not same_day and update_model.holder_left(text, old_text):
+                # "Priya Shah … is my accountant now; Gary has retired" for "Gary Mills … does
+                # Nadia's books and tax return": the one the entry gives the work of is gone
+                verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
             if verdict.why in UNSAID and update_model.left_named(text, old_text):
                 # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
                 # entry gives ("Milk supplier is Greenfields Dairy") as left
@@ -331,6 +345,8 @@ def supersedes(
                 placed = currency.clock_put_right(text, old_text)
             if placed is None:  # "… wedding pushed back to 19 June 2027": the venue stays
                 placed = currency.date_put_right(text, old_text)
+            if placed is None:  # "… switched to meeting on the first Wednesday": its room stays
+                placed = currency.weekday_put_right(text, old_text)
             if placed is None and verdict.why == "a new version":
                 placed = currency.version_put_right(text, old_text)
             if placed is None and verdict.why == "likely update" and vital.vital(old_text):
@@ -482,6 +498,10 @@ def supersedes(
                 if placed is not None and _says_all_but_figures(text, old_text):
                     placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                     # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
+                if placed is not None and _change_kept(placed, old_text):
+                    placed = None  # put right, "Hobsons Best going up to £4.80 a pint from
+                    # today (2026-09-07)" would tell of a change that never was: the note
+                    # takes its place ("Pint of Best is now £4.95 …")
                 hit, best, hit_text = ref, rank, placed or text
         kept = plans.as_said(hit_text, text, said)  # in the note's own words
         if hit is not None:
@@ -636,6 +656,34 @@ def _denied(text: str, values: str) -> bool:
         if not spots or not all(_DENIED_RE.search(text, 0, at) for at in spots):
             return False
     return True
+
+
+# how a change was told, which no later value keeps: from when, by how it went ("instead of
+# the Premier Inn" still holds of the hotel after the next)
+_TOLD_CHANGE_RE = re.compile(
+    r"\b(?:(?:going|goes|gone|went) (?:up|down) to|from (?:today|tomorrow|now on)|as of today)\b",
+    re.I,
+)
+
+
+def _change_kept(placed: str, old: str) -> bool:
+    """Whether an entry of one part, put right, still tells the change it was told as: from
+    when, or that it went up ("Hobsons Best going up to £4.80 a pint from today"), which its
+    new value never started from nor went up to; or why it moved."""
+    if re.search(r";\s|[.!?]\s+[A-Z]", old.strip().rstrip(".")):
+        return False  # an entry of parts: the others stay, put right in place
+    if _MOVED_WHY_RE.search(old):
+        return True  # "Whitby trip pushed back a week to Thursday 1 October - the minibus
+        # needs a new tyre": the last move's reason is none of the next one's
+    return any(m.group(0).lower() in placed.lower() for m in _TOLD_CHANGE_RE.finditer(old))
+
+
+# a move told with its reason after it
+_MOVED_WHY_RE = re.compile(
+    r"\b(?:(?:pushed|put|moved) back|brought forward|moved|postponed|rescheduled)\b[^.;]*?"
+    r"(?:\s[-–—]\s|\s(?:because|as|since|due to)\s)",
+    re.I,
+)
 
 
 def _says_all_but_figures(new: str, old: str) -> bool:
