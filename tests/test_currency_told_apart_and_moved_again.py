@@ -88,8 +88,7 @@ def test_look_alikes_stay(old, new):
         ("Saturday shed rota: Bill Farrant, Lena Mork and Otis Green take turns opening the "
          "tool shed.",
          "Otis Green is no longer on the shed rota; he's stepped back for health reasons.",
-         "Saturday shed rota: Bill Farrant and Lena Mork take turns opening the tool shed. Otis "
-         "Green stepped back for health reasons."),
+         "Saturday shed rota: Bill Farrant and Lena Mork take turns opening the tool shed."),
     ],
 )  # fmt: skip
 def test_list_items_taken_out(old, new, expected):
@@ -150,6 +149,11 @@ def test_a_new_time_with_a_moved_day_needs_one_time_in_the_entry():
         ("Tom Birch, our head chef, takes Mondays off.",
          "I had Tom's day off wrong - it's Tuesdays he has off.",
          "Tom Birch, our head chef, takes Tuesdays off."),
+        # a name said with its possessive in both
+        ("Tom Reid's French with Claire Dubois starts at 4:30pm on Tuesdays.",
+         "Correction: Tom Reid's French actually starts at 5:15pm, not 4:30 - I wrote the wrong "
+         "time yesterday.",
+         "Tom Reid's French with Claire Dubois starts at 5:15pm on Tuesdays."),
         # put right, the entry would tell a change that never was: the note takes its place
         ("Hobsons Best going up to £4.80 a pint from today.",
          "Pint of Best is now £4.95 - passed on Hobsons' October increase.",

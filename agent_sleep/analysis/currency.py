@@ -3846,8 +3846,10 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
         if t.lower() not in cw.STOP
     ):
         return None  # "…: the deposit is £1,320 (five weeks' rent)" is no new rent
+    said |= {re.sub(r"['’]s$", "", t) for t in said}  # "Tom's" of "Tom Birch"
     if any(
         t[:1].isupper()
+        and t.lower() not in said
         and re.sub(r"['’]s$", "", t.lower()) not in said
         and t.lower() not in cw.STOP
         for t in words

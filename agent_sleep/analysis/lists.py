@@ -409,7 +409,8 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         if pronoun is not None:
             # of the one gone, told by name: "Luis Ortega is no longer on the change board; he
             # moved to the data team" keeps "Luis Ortega moved to the data team"
-            if len(gone) == 1 and not clause[pronoun.end() :].startswith(("'", "’")):
+            # (not after a contraction: "they've gone to a lab in Leeds" is set aside)
+            if len(gone) == 1 and not re.search(r"['’]\w+$", pronoun.group(0)):
                 said = clause[pronoun.end() :].strip()
                 if said:
                     rest.append(f"{_whole_item(gone[0], old_text)} {said}".rstrip("."))
