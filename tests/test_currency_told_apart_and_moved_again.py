@@ -246,6 +246,18 @@ def test_a_weekday_put_right(old, new, expected):
     assert currency.weekday_put_right(new, old) == expected
 
 
+def test_a_weekday_put_right_takes_its_ordinal_with_it():
+    old = (
+        "Rotary Club have a standing lunch on the first Wednesday of each month, 12:30, Ashby Room."
+    )
+    assert currency.weekday_put_right(
+        "Rotary lunch is now on the second Thursday - their chair can't do Wednesdays.", old
+    ) == (
+        "Rotary Club have a standing lunch on the second Thursday of each month, 12:30, Ashby Room."
+    )
+    assert currency.weekday_put_right("Rotary lunch is now every Thursday.", old) is None
+
+
 def test_a_weekday_of_two_is_no_put_right():
     assert (
         currency.weekday_put_right("Jess now works Fridays.", "Jess works Mondays and Tuesdays.")

@@ -2469,6 +2469,12 @@ _FROM_WHEN_RE = re.compile(
 )
 
 
+# an ordinal right before a weekday: "the first Wednesday", "last Friday of the month"
+_ORDINAL_BEFORE_RE = re.compile(
+    r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th)\s+$", re.I
+)
+
+
 def weekday_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one weekday put right to the one the newer note gives, in the
     older text's number ("Committee meets on the first Tuesday of each month, 7.30pm in the
@@ -2482,12 +2488,23 @@ def weekday_put_right(new_text: str, old_text: str) -> str | None:
     ):
         return None  # "Jake's college day is now Thursday" says all the entry did: it stands
     old = _WEEKDAY_WORD_RE.search(old_text)
-    assert old is not None
+    new = _WEEKDAY_WORD_RE.search(new_text)
+    assert old is not None and new is not None
+    # the weekday's ordinal goes with it: "the second Thursday" for "the first Wednesday"
+    ordinals = [
+        _ORDINAL_BEFORE_RE.search(t, 0, m.start()) for t, m in ((old_text, old), (new_text, new))
+    ]
+    if bool(ordinals[0]) != bool(ordinals[1]):
+        return None  # "every Wednesday" for "the second Thursday": more than the weekday
     day = _WEEKDAY_WORD_RE.search(placed, old.start())
     assert day is not None
     plural = old.group(0).endswith("s")
     word = day.group(0).removesuffix("s") + ("s" if plural else "")
-    return placed[: day.start()] + word + placed[day.end() :]
+    placed = placed[: day.start()] + word + placed[day.end() :]
+    if ordinals[0] and ordinals[1]:
+        at = ordinals[0]
+        placed = placed[: at.start(1)] + ordinals[1].group(1).lower() + placed[at.end(1) :]
+    return placed
 
 
 # a day moved, told with what moved before it: "Kitchen fitting pushed back to 26 October",
