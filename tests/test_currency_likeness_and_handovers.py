@@ -16,7 +16,7 @@ weekdays to come told beside a past act.
   date Thu 1 Oct") and a price "going up to £31" with a reason after it are put right in place.
 - Lists: "Copper Bitter is off the tap list" takes it out; "We now cover Perivale as well" adds
   it; "Luis Ortega is no longer on the change board; he moved to the data team" takes him out
-  and puts nothing in his place (the clause after is of him, kept with it); "Ben has pulled
+  and puts nothing in his place (the clause after is of him, no part of the list); "Ben has pulled
   out" takes "Ben Mackie" out whole.
 - A weekday governed by a timetable's verb ("arriving Monday", "starts Monday") or a wish
   ("wants the crash cooled on Monday") is the one to come; a present perfect gives no past day.
@@ -241,8 +241,7 @@ def test_changes_put_right(old, new, expected):
         ("Change advisory board members: Marta Silva (chair), Kenji Ito, Luis Ortega and Aisha "
          "Bello.",
          "Luis Ortega is no longer on the change board; he moved to the data team.",
-         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello. Luis "
-         "Ortega moved to the data team."),
+         "Change advisory board members: Marta Silva (chair), Kenji Ito and Aisha Bello."),
         # a reason after it is no part of what went
         ("Approved florists: Petal & Stem, Wildroot and Bloomhouse.",
          "Bloomhouse is off the approved florist list after the mix-up on the Gardner "

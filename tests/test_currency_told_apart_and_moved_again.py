@@ -7,8 +7,8 @@ retire, list items taken out in more words, and days moved again.
   code for a code of another shape ("P1" for contract "HD-2211").
 - Lists: "is off the set build crew", "Portslade's off the Wednesday round …, it's just …" (the
   clause after the comma names no item gone), "no longer taking Plum Porter" (an item named by
-  its last words), "… on the weekend on-call rota" for a "pool"; a clause of the one gone keeps
-  its name ("Otis Green stepped back …"); a firm's name with "&" is no list.
+  its last words), "… on the weekend on-call rota" for a "pool"; a clause of the one gone is
+  no part of the list ("he's stepped back …"); a firm's name with "&" is no list.
 - Days: "moved again, now 15 Oct", "put back again, now Thu 15 Oct, 10am" (the time with it;
   "still 11am" no longer still), "Ramblers gig pushed back a week to Friday 2 October" for
   "Booked the Wrekin Ramblers for Friday 25 September", "Quiz is moving to Thursdays" for "every

@@ -69,9 +69,9 @@ EDITED = [
     ("The lint stack in pre-commit is black, isort and flake8.",
      "Dropped black and isort from pre-commit; ruff now does formatting and import sorting.",
      "The lint stack in pre-commit is flake8. Ruff now does formatting and import sorting."),
-    # a place is no item of a team
+    # a place is no item of a team, and a clause of the one gone no part of the list
     ("Our team members are Ana, Ben and Carla", "Ben left the team; he moved to Lisbon",
-     "Our team members are Ana and Carla. Ben moved to Lisbon."),
+     "Our team members are Ana and Carla"),
     ("Kids do piano, swim and chess", "The kids dropped chess and took up football",
      "Kids do piano, swim and football"),
     ("We use Redis and Memcached for caching", "We dropped Memcached and added Varnish",

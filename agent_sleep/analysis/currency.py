@@ -2711,7 +2711,10 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         None,
     )
     in_sentence = {lemma(t.lower()) for t in tokens(sentence.group(0))} if sentence else set()
-    if not any(said_loosely(w, in_sentence) for w in what) and not codes & in_sentence:
+    # (what names the occasion counts here: "Vermex visit pushed back …" for "… Next visit
+    # Thursday 8 October")
+    named = [lemma(t.lower()) for t in tokens(moved) if t.lower() not in cw.STOP and not _digit(t)]
+    if not any(said_loosely(w, in_sentence) for w in named) and not codes & in_sentence:
         return None  # the day of another thing the entry tells of
     out = old_text
     for span, value in sorted(spans, key=lambda x: x[0].start(), reverse=True):

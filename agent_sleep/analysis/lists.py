@@ -403,17 +403,10 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             continue
         # "Luis Ortega is no longer on the change board; he moved to the data team": a clause
         # of the one gone adds nothing to the list
-        pronoun = _OF_THE_GONE_RE.match(clause) if gone else None
-        if pronoun is not None and re.match(r"\s*(?:and\s+)?it\b", clause, re.I):
-            continue  # "We dropped Python from the API; it is all Go now": of the list's thing
-        if pronoun is not None:
-            # of the one gone, told by name: "Luis Ortega is no longer on the change board; he
-            # moved to the data team" keeps "Luis Ortega moved to the data team"
-            # (not after a contraction: "they've gone to a lab in Leeds" is set aside)
-            if len(gone) == 1 and not re.search(r"['’]\w+$", pronoun.group(0)):
-                said = clause[pronoun.end() :].strip()
-                if said:
-                    rest.append(f"{_whole_item(gone[0], old_text)} {said}".rstrip("."))
+        if gone and _OF_THE_GONE_RE.match(clause):
+            # "Luis Ortega is no longer on the change board; he moved to the data team": of the
+            # one gone, no part of the list (the daily log keeps it); "We dropped Python from
+            # the API; it is all Go now": of the list's thing, which it says already
             continue
         added = _added(clause, old_text)
         came += added

@@ -945,8 +945,12 @@ def alike_apart(new_text: str, old_text: str) -> str:
     lines_new, lines_old = _phone_lines(new_text), _phone_lines(old_text)
     if lines_new and lines_old and not lines_new & lines_old:
         return "another line"  # an office landline is no new mobile number
-    if _codes(gone) and not any(
-        _identifier(v) and _code_alike(v, g) for v in fresh for g in _codes(gone)
+    if (
+        _codes(gone)
+        and not any(_identifier(v) and _code_alike(v, g) for v in fresh for g in _codes(gone))
+        # a time for a time, a day for a day: put right in place, the code stays ("Brookside
+        # Dairy order cut-off is 1pm now" for "… cut-off is 3pm …, account BD-20931")
+        and not _number_kinds(fresh) & _number_kinds(gone - _codes(gone)) & _WHEN_KINDS
     ):
         return "a code lost"  # "Harbour Dental P1 tickets get a 4-hour response" is no new
         # contract number ("Harbour Dental Group is on contract HD-2211")
@@ -1012,6 +1016,9 @@ def alike_apart(new_text: str, old_text: str) -> str:
 _WISH_RE = re.compile(
     r"\b(?:wants?|would like|asked (?:us |me )?(?:for|to)|prefers?|requested)\b", re.I
 )
+
+
+_WHEN_KINDS = frozenset({"time", "date", "version"})
 
 
 def _code_shape(value: str) -> str:
