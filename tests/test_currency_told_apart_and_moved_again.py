@@ -404,3 +404,45 @@ def test_an_ampersand_firm_is_no_list():
 def test_lists_counted_and_places_taken(old, new, expected):
     edit = lists.edited(new, old)
     assert edit is not None and edit.text == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two firms or two streets of one last word are no family ("… Dental Lab", "… Road")
+        ("Crowns and bridges go to Castlegate Dental Lab.",
+         "We've switched our crown work to Brightwater Dental Lab; new cases go there from "
+         "today."),
+        ("Greggs on Station Road gives us their unsold bread every Tuesday evening.",
+         "Switched bread collections from Greggs to the Baker's Oven on Kings Road - more "
+         "loaves, and it's on the van's route."),
+    ],
+)  # fmt: skip
+def test_no_family_of_firms_or_streets(old, new):
+    assert not currency.another_of_the_name(new, old)
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+def test_a_day_moved_keeps_its_code_and_range():
+    # a job's code stays where its day is put right
+    old = "Job R-2291 is Mr Hollis's Brompton, rear hub rebuild, promised back Mon 14 Sep."
+    new = "Hollis Brompton pushed back again, now Wed 16 Sep - the hub came with the wrong spacing."
+    assert rewritten(("W", old), ("W", new)) == (
+        "Job R-2291 is Mr Hollis's Brompton, rear hub rebuild, promised back Wed 16 Sep."
+    )
+    # the end of a range is no day of its own
+    assert (
+        currency.moved_day_put_right(
+            "The retreat has moved again, now 6-8 November: Brackenfell need the weekend.",
+            "Brackenfell Hall double-booked us, so the retreat is pushed back to 23-25 October.",
+        )
+        is None
+    )
+    # a time for a time: the account stays
+    assert (
+        rewritten(
+            ("W", "Brookside Dairy cut-off is 3pm for next-day delivery, account BD-20931."),
+            ("W", "Brookside Dairy order cut-off is 1pm now."),
+        )
+        == "Brookside Dairy cut-off is 1pm for next-day delivery, account BD-20931."
+    )

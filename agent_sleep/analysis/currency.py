@@ -2661,6 +2661,11 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         return None
     if _same_day(olds[0].group(0), news[0].group(0)):
         return None  # "same date, 20 November" for "Friday 20 November"
+    if any(
+        _RANGE_END_RE.search(text, 0, d.start())
+        for text, d in ((old_text, olds[0]), (new_text, news[0]))
+    ):
+        return None  # "now 6-8 November": the end of a range is no day of its own
     between = new_text[m.end() : news[0].start()]
     if len(between.split()) > 3 or re.search(r"[,;:]|\s[-–—]\s|\b[A-Z]", between):
         return None  # "Gala moved to St Mary's Hall - same date, 20 November": to a place
@@ -4038,19 +4043,37 @@ def number_put_right(new_text: str, old_text: str) -> str | None:
     return old_text.replace(old, new)
 
 
-# a person's full name: a first name and a family name, both capitalised ("Sunita Patel")
-_FULL_NAME_RE = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w'’-])")
+# a run of capitalised words; a person's full name is one of two, a first name and a family
+# name ("Sunita Patel"; not "Brightwater Dental Lab", a firm)
+_CAPITALISED_RUN_RE = re.compile(r"(?<![\w'’-])[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*")
+_FULL_NAME_RE = re.compile(r"([A-Z][a-z]+)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)")
 
 
 def _full_names(text: str) -> set[tuple[str, str]]:
-    return {
-        (first, last)
-        for first, last in _FULL_NAME_RE.findall(text)
-        if first.lower() not in cw.STOP
-        and first.lower() not in TITLES
-        and not temporal.day_name(first)
-        and not temporal.day_name(last)
-    }
+    out = set()
+    for run in _CAPITALISED_RUN_RE.finditer(text):
+        m = _FULL_NAME_RE.fullmatch(re.sub(r"['’]s$", "", run.group(0)))
+        if m is None:
+            continue
+        first, last = m.groups()
+        if (
+            first.lower() not in cw.STOP
+            and first.lower() not in TITLES
+            and not temporal.day_name(first)
+            and not temporal.day_name(last)
+            and last.lower() not in _PLACE_NAME_ENDS
+        ):
+            out.add((first, last))
+    return out
+
+
+# the last word of a place's or a firm's name, no family name: "Kings Road", "Station Road"
+_PLACE_NAME_ENDS = frozenset(
+    """road rd street st lane avenue ave way close drive place square hall park house centre
+    center court estate yard farm church school college station bank club lab labs group ltd
+    co inc surgery clinic hotel bar cafe café market wharf quay mill gardens garden bridge
+    hill green terrace row crescent gate mews dock""".split()  # noqa: SIM905
+)
 
 
 def another_of_the_name(new_text: str, old_text: str) -> bool:

@@ -1819,7 +1819,7 @@ def kept_of_the_gone(placed: str, old_text: str, new_text: str) -> bool:
     materials from Paper Lantern Crafts, account PLC-4471", put right to Makers Den, would keep
     Paper Lantern's account number)."""
     streets = _street_words(old_text)
-    gone = [w for w in _names_of(old_text) if not _said_in(w, placed) and w.lower() not in streets]
+    gone = _names_of(old_text) - _names_of(placed) - streets
     if not gone:
         return False
     held = set(_phones(old_text)) | set(c._EMAIL_RE.findall(old_text))
