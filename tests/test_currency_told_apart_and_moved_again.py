@@ -198,9 +198,6 @@ def test_a_new_number_lands_on_the_one_named_not_another_of_the_family():
         )
         is None
     )
-    assert update_model.alike_apart(
-        note, "Anil Patel (landlord, 27 Ferry Road) mobile is 07700 900362."
-    )
 
 
 def test_a_correction_puts_right_the_thing_it_names():

@@ -2469,6 +2469,10 @@ _FROM_WHEN_RE = re.compile(
 )
 
 
+# a time of day said in words
+_TIME_WORD_SAID_RE = re.compile(
+    r"\b(?:noon|midday|midnight|mornings?|afternoons?|evenings?|nights?)\b", re.I
+)
 # an ordinal right before a weekday: "the first Wednesday", "last Friday of the month"
 _ORDINAL_BEFORE_RE = re.compile(
     r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th)\s+$", re.I
@@ -2481,6 +2485,10 @@ def weekday_put_right(new_text: str, old_text: str) -> str | None:
     Chart Room", then "Committee has switched to meeting on the first Wednesday of the month,
     starting in October": "… the first Wednesday of each month, 7.30pm …"), on the terms of
     :func:`clock_put_right`; from when it holds is no value of its own."""
+    if _TIME_WORD_SAID_RE.search(new_text) and not _TIME_WORD_SAID_RE.search(old_text):
+        return None  # "Journal club moved to Mondays at noon": a new time too
+    if any(rx.search(new_text) for rx in _TIMES):
+        return None  # a time with the weekday: the note says when, whole
     placed = _one_put_right(_FROM_WHEN_RE.sub("", new_text), old_text, _WEEKDAY_WORD_RE)
     said = {t.lower() for t in tokens(new_text)}
     if placed is None or all(

@@ -957,9 +957,6 @@ def alike_apart(new_text: str, old_text: str) -> str:
     if not fresh and not gone and _WISH_RE.search(new_text):
         return "a wish, no value"  # "Jonas de Wit wants … invoices sent to their accounts
         # inbox" is no new office manager
-    if c.another_of_the_name(new_text, old_text):
-        return "another of the name"  # "Sunita Patel rang from a new mobile" for "Anil Patel
-        # (landlord, 27 Ferry Road) mobile is …"
     if _not_to_be_confused(new_text, old_text):
         return "told apart"  # "Jan Kowalczyk has plot 52 (not to be mixed up with Jan
         # Kowalski)" for "Jan Kowalski is on plot 22"
