@@ -255,6 +255,18 @@ def test_a_weekday_put_right_takes_its_ordinal_with_it():
     assert currency.weekday_put_right("Rotary lunch is now every Thursday.", old) is None
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Journal club meets Fridays at 3pm in the small seminar room.",
+         "Journal club moved to Mondays at noon, same room."),
+        ("Sprint retro is on Friday afternoons.", "Retro moved to Thursday mornings."),
+    ],
+)  # fmt: skip
+def test_a_weekday_with_a_new_time_is_no_put_right_of_the_weekday(old, new):
+    assert currency.weekday_put_right(new, old) is None
+
+
 def test_a_weekday_of_two_is_no_put_right():
     assert (
         currency.weekday_put_right("Jess now works Fridays.", "Jess works Mondays and Tuesdays.")

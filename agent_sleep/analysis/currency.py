@@ -2485,8 +2485,10 @@ def weekday_put_right(new_text: str, old_text: str) -> str | None:
     Chart Room", then "Committee has switched to meeting on the first Wednesday of the month,
     starting in October": "… the first Wednesday of each month, 7.30pm …"), on the terms of
     :func:`clock_put_right`; from when it holds is no value of its own."""
-    if _TIME_WORD_SAID_RE.search(new_text) and not _TIME_WORD_SAID_RE.search(old_text):
-        return None  # "Journal club moved to Mondays at noon": a new time too
+    said_when = {w.lower().rstrip("s") for w in _TIME_WORD_SAID_RE.findall(old_text)}
+    if {w.lower().rstrip("s") for w in _TIME_WORD_SAID_RE.findall(new_text)} - said_when:
+        return None  # "Journal club moved to Mondays at noon", "Retro moved to Thursday
+        # mornings" (for "… Friday afternoons"): a new time too
     if any(rx.search(new_text) for rx in _TIMES):
         return None  # a time with the weekday: the note says when, whole
     placed = _one_put_right(_FROM_WHEN_RE.sub("", new_text), old_text, _WEEKDAY_WORD_RE)
