@@ -1772,6 +1772,14 @@ _SIGNED_THEIRS_RE = re.compile(
     r"(?P<who>[A-Z][\w&.-]*(?:\s+(?:[A-Z][\w&.-]*|&|of))*)['’]s\s+"
     r"(?i:appointment|contract|agreement|engagement(?:\s+letter)?|terms|quote|proposal)\b"
 )
+# what is done moved to another provider: "We switched our linen service to Brightwash",
+# "Moved our rose order over to Aalsmeer Direct" (what moved is what it takes over)
+_SWITCHED_TO_RE = re.compile(
+    r"^\s*(?:(?i:we|I)\s+(?i:have\s+|['’]ve\s+)?)?"
+    r"(?i:switched|moved|changed|transferred|swapped|shifted)\s+(?i:our|my)\s+"
+    r"(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2}?)\s+(?i:over\s+)?to\s+(?:the\s+)?"
+    rf"(?P<who>{_NAME})"
+)
 _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
 _CLAUSE_END_RE = re.compile(r"[.;]\s|[.;]?$")
 _CLAUSE_START_RE = re.compile(r"[.;]\s")
@@ -1807,6 +1815,7 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     word's clause) is no name the newer note says. Where both give figures, the newer note is
     the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
     m = _ENGAGED_RE.match(new_text) or _SIGNED_THEIRS_RE.match(new_text)
+    m = m or _SWITCHED_TO_RE.match(new_text)
     if m is None or "?" in new_text or labels_apart(new_text, old_text):
         return None
     if _numbered_apart(new_text, old_text):
@@ -1839,7 +1848,12 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     # what it takes over, said in the entry, is enough alone: "they take over all our fish"
     # for "Fish comes from Brixham Catch …"
     over = _TAKE_OVER_RE.search(rest)
-    if len(shared) < ENGAGED_SHARED and not (over and shared & _content(over.group("what"))):
+    moved = m.groupdict().get("what") or ""  # what was moved to it: "our linen service"
+    if (
+        len(shared) < ENGAGED_SHARED
+        and not (over and shared & _content(over.group("what")))
+        and not {lemma(w) for w in _content(moved)} & {lemma(w) for w in said}
+    ):
         return None  # "Kadri Tamm is translating the Estonian anthology": another book
     told = tokens(old_text)  # the first word counts, unless a name goes on ("Night Ferry")
     plain = {
@@ -1960,7 +1974,7 @@ def _provider_spans(text: str, does: set[str], shared: set[str]) -> list[tuple[i
     """Where ``text`` may name its provider, likeliest first: the one it takes on, else the
     names after what is done ("translated … by Kadri Tamm"), else after the first shared word
     ("servicing contract is with Pennine Vet Services"), each in that word's clause."""
-    m = _ENGAGED_RE.match(text) or _SIGNED_THEIRS_RE.match(text)
+    m = _ENGAGED_RE.match(text) or _SIGNED_THEIRS_RE.match(text) or _SWITCHED_TO_RE.match(text)
     if m:
         return [m.span("who")]
     words = [(t.group(0), t.end()) for t in re.finditer(r"[\w'’-]+", text)]
@@ -2006,7 +2020,10 @@ _OPENING_NAME_RE = re.compile(
 
 
 _PROVIDED_BY_RE = re.compile(
-    r"\b(?:by|with|is|are|at|from|via|through|uses?|using|on)\s+(?:the\s+)?$", re.I
+    # (what is sent out to one: "Bed linen and towels go to CleanLine Textilservice")
+    r"\b(?:by|with|is|are|at|from|via|through|uses?|using|on|"
+    r"(?:go|goes|going|went|sent|send|sends)\s+(?:out\s+)?to)\s+(?:the\s+)?$",
+    re.I,
 )
 
 
@@ -2525,6 +2542,9 @@ _DAY_MOVED_RE = re.compile(
     r"(?=\s+to\s+(?:every\s+)?[A-Z][a-z]+days?\b)"
     # "moved again, now 15 Oct"
     r"|(?:moved|moving|postponed|rescheduled|delayed|shifted|changed|switched)(?:\s+again)?"
+    # what moved after the verb, before the new day's clause: "Kennington Motors postponed the
+    # van service; the new date is 6 Oct"
+    r"(?P<obj2>(?:\s+[\w'’-]+){1,4}?(?=[;,]\s+(?:the\s+)?new\s+(?:date|day)\b))?"
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
     r"(?:days?|weeks?|fortnight|months?))?)"
@@ -2532,8 +2552,8 @@ _DAY_MOVED_RE = re.compile(
     # now Thursday 22 October", "pushed back a week
     # because of the address form bugs: new date Thu 1 Oct"
     r"(?:,?\s+(?:to|until|till|(?:it['’]s\s+|it\s+is\s+)?now)|\s+[-–—]\s+now|:"
-    r"|(?:\s+(?:because|as|since|due\s+to)\b[^.;:!?]*)?:\s+(?:the\s+)?new\s+(?:date|day)"
-    r"(?:\s+is)?)"
+    r"|(?:\s+(?:because|as|since|due\s+to)\b[^.;:!?]*)?[:;,]\s+(?:the\s+)?new\s+(?:date|day)"
+    r"(?:\s+is)?:?)"
     r"\s+(?=\S)",
     re.I,
 )
@@ -2698,12 +2718,13 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     what_said = _SAYS_RE.sub("", m.group("what") or "")
     # a reason before a dash is no part of what moved: "Garage can't fit us in - van MOT …"
     what_said = re.split(r"\s[-–—]\s", what_said)[-1]
-    if _content(m.group("obj") or ""):
+    obj = m.group("obj") or m.group("obj2") or ""
+    if _content(obj):
         what_said = ""  # who put it back: "Priya has put the review meeting back again"
     moved = " ".join(
         [
             what_said,
-            m.group("obj") or "",
+            obj,
             m.group("moved") or "",
             _BY_SPAN_RE.sub("", m.group("after") or ""),
         ]
@@ -3155,6 +3176,7 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     is priced aside); nothing it names is not said in the entry, and it is no price for a group
     apart ("for under-18s")."""
     listed = _priced_parts(old_text)
+    new_text = _WAS_SAID_RE.sub("", new_text)  # "£72 from today (was £65)": the old amount
     if listed is None or len(_money_in(new_text)) != 1:
         return None  # a list of priced parts, one amount each; one amount in the note
     parts, olds = listed
@@ -3185,6 +3207,9 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     told = {lemma(t.lower()) for t in tokens(old_text)}
     if any(t[:1].isupper() and lemma(t.lower()) not in told for t in tokens(first)[1:]):
         return None  # a name the entry does not say: another's price
+    payer = _PAYER_OPENS_RE.match(first)
+    if payer and lemma(payer.group(1).lower()) not in told:
+        return None  # "Bupa pays £46 per follow-up session": the insurer's rate
     if any(lemma(w.lower()) not in told for w in possessors(first)):
         return None  # "Bupa's rate for a follow-up is £52": the insurer's, not the clinic's
     at = next(o for o in olds if named[0].start() <= o.start() < named[0].end())
@@ -3194,6 +3219,13 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
     return old_text[: at.start()] + now + old_text[at.start() + len(was) :]
 
 
+# the old value in brackets after the new: "goes up to £72 from today (was £65)"
+_WAS_SAID_RE = re.compile(r"\s*\((?:was|previously|formerly|before)\b[^)]*\)", re.I)
+# one who pays or charges, named first: "Bupa pays £46 per follow-up session"
+_PAYER_OPENS_RE = re.compile(
+    r"\s*([A-Z][\w&'’-]*)(?:\s+[A-Z][\w&'’-]*)*\s+(?:pays?|charges?|gives?|offers?|covers?|"
+    r"reimburses?|funds?|allows?)\b"
+)
 # an amount said as what a thing is now: "AV line in the budget is now $21,000"
 _NOW_AMOUNT_RE = re.compile(
     rf"^\s*(?P<what>[^.;:!?]+?)\s+(?:is|are)\s+now\s+(?P<money>{MONEY_RE.pattern})", re.I

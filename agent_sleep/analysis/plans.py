@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, lexical, temporal
 
 # a day a change starts on, as sleep resolved it: "starting next Monday (2026-11-16)", "from
@@ -50,7 +51,12 @@ _TO_COME_RE = re.compile(
 )
 _DONE = {"mov": "moved", "chang": "changed", "switch": "switched", "shift": "shifted"}
 # a change told in the present, as a timetable tells it: "Communion moves to 10:15am"
-_MOVES_RE = re.compile(r"\b(?:moves|changes|switches|shifts|becomes)\b", re.I)
+# (a verb before where or when it goes, not a noun: "the one we use for small flat moves")
+_MOVES_RE = re.compile(
+    r"\b(?:(?:moves|changes|switches|shifts)(?=\s+(?:to|from|back|forward|up|down|over|again|"
+    r"into|onto|across|in|on|at|over)\b)|becomes)\b",
+    re.I,
+)
 # what is to come, said so: "will", "'ll", "going to", "next week", "tomorrow", "soon" (in
 # any case: "Next week the standup moves …"; "may" in lower case only, "May" is a month)
 _AHEAD_RE = re.compile(
@@ -155,7 +161,43 @@ def as_done(text: str) -> str | None:
     return text[: m.start()] + done + text[m.end() :]
 
 
+# who told it, before what was told: "Martin confirmed the exec vote: subs rise to £52 …",
+# "Sarah confirmed that the hall is ours on Fridays"
+_TOLD_BY_RE = re.compile(
+    r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?\s+(?:has\s+|have\s+)?"
+    r"(?:confirmed|said|says|told (?:me|us)|announced|reported|reports|emailed(?: (?:me|us))?|"
+    r"let (?:me|us) know)(?:\s+that\s+|[^:;.!?]{0,40}:\s+)(?=\S)"
+)
+
+
+# why a change came, before it: "Studio 2 floor is being relaid, so …"
+_WHY_SO_RE = re.compile(r"^[^.;:!?]{8,160}?,\s+so\s+(?!that\b|far\b|much\b|many\b)")
+# a pronoun of what the reason named: "…, so Mavis Green is taking his place"
+_WHOSE_RE = re.compile(r"\b(?:his|her|their|its|him|them|it|they|he|she)\b", re.I)
+
+
 def read_now(text: str, day: str) -> str:
+    """:func:`_read_now` of what was told, less who told it ("Martin confirmed the exec vote:
+    subs rise to £52 per term from 1 October" reads "Subs rise to £52 per term …")."""
+    told = _TOLD_BY_RE.match(text)
+    if told is not None:
+        rest = text[told.end() :]
+        text = rest[:1].upper() + rest[1:]
+    why = _WHY_SO_RE.match(text)
+    if why is not None:
+        rest = text[why.end() :]
+        why_said = text[: why.end()]
+        if (
+            cw.found(cw.CHANGE_RE, rest)
+            and not cw.found(cw.CHANGE_RE, why_said)
+            and not _WHOSE_RE.search(rest)
+        ):
+            text = rest[:1].upper() + rest[1:]  # "Studio 2 floor is being relaid, so Pilates
+            # has moved to Room 4": the change, not why it came (which names the room left)
+    return _read_now(text, day)
+
+
+def _read_now(text: str, day: str) -> str:
     """What currency reads of a note told on ``day`` (ISO) that tells a change in the words of
     one to come but in force already: the change said as done. "Sunday Parish Communion moves
     to 10:15am" (a timetable's present, no day to come) reads "… moved to 10:15am"; "Choir will
@@ -191,7 +233,29 @@ def read_now(text: str, day: str) -> str:
         rest = text[: m.start()] + ("is now " + after if m.group("be") else _present(after))
         if not _AHEAD_RE.search(rest):
             return without_start(rest, written)
+    if when is not None and not cw.found(cw.CHANGE_RE, text):
+        return start_as_now(text, written)  # "Scouts start at 7.15pm from this week"
     return text
+
+
+# a phrase of when a change holds from, no verb: "from this week", "as of 1 October" (not
+# "from today": a note of the day says now already)
+_FROM_SAID_RE = re.compile(r"\s*,?\s*(?:from|as of|effective|with effect from)\s+(?!today\b)", re.I)
+
+
+def start_as_now(text: str, written: dt.date) -> str:
+    """``text`` with the day its change started on, passed, said as "now" ("Scouts start at
+    7.15pm from this week (week of 2026-09-14) - …" -> "Scouts start at 7.15pm now - …"): a
+    change told with no other word of one."""
+    m = _STARTS_RE.search(text)
+    if m is None:
+        m = _start_on(text, written)[1]
+    if m is None or not _FROM_SAID_RE.match(m.group(0)):
+        return text  # "Fiona Reid starts today (…)": a verb, no phrase to say as "now"
+    out = (text[: m.start()].rstrip() + " now " + text[m.end() :].lstrip()).strip()
+    if text.rstrip().endswith(".") and not out.endswith("."):
+        out += "."  # a month's name took the full stop ("… from 1 October.")
+    return out[:1].upper() + out[1:]
 
 
 def _present(text: str) -> str:

@@ -264,7 +264,10 @@ _RECURRING_SLOT_RE = re.compile(
     r" (?:mornings|afternoons|evenings|nights|overnights|lunchtimes|shifts|sessions|classes"
     r"|lessons|slots|rotas|walks|visits|rounds"
     # a group named by its day: "joining the Wednesday team", "the Saturday crew"
-    r"|team|crew|squad|gang)\b"
+    r"|team|crew|squad|gang"
+    # one whose work is of every such day: "Kieran Doyle will be Saturday supervisor"
+    r"|supervisor|manager|lead|leader|cover|staff|boy|girl|person|volunteers?|helpers?|"
+    r"drivers?|opener|closer|keyholder)\b"
     # "the Saturday bar rota", "the Saturday shed rota": a rota is of every such day
     r"| (?:[a-z]+ )?rota\b",
     re.I,
@@ -357,7 +360,10 @@ _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
 _SCHEDULED_ON_RE = re.compile(
     r"\b(?:arrives|arriving|starts|starting|begins|beginning|opens|opening|lands|landing"
     r"|launches|launching|ships|shipping|resumes|resuming|returns|returning|kicks off"
-    r"|kicking off|goes live|going live)\s+(?:on\s+)?$",
+    r"|kicking off|goes live|going live"
+    # the first or next of what is told of: "Moved our rose order over to Aalsmeer Direct,
+    # first delivery Thursday"
+    r"|(?:first|next)\s+[a-z]+(?:\s+(?:is|will\s+be|due))?)\s+(?:on\s+)?$",
     re.I,
 )
 # a wish for something done on a day is for a day to come: "Owen wants the crash cooled on
@@ -407,8 +413,11 @@ _RULES: list[tuple[re.Pattern[str], object]] = [
         lambda m, day: _ago(m, day, 1),
     ),
     (
-        # (not "paid on the last Friday of the month": every month's)
+        # (not "paid on the last Friday of the month": every month's; nor "Gemma's last
+        # Saturday is tomorrow", her final one, nor "the last Saturday of term"; "her last
+        # Saturday" may be either, and is read as the Saturday before)
         re.compile(
+            rf"(?<!['’]s )(?<!\bthe )"
             rf"\b(?P<which>last|next|this) (?P<wd>{'|'.join(WEEKDAYS)})\b"
             r"(?!\s+of\s+(?:the|each|every)\s+month)",
             re.I,

@@ -620,7 +620,12 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
 _STREET_RE = re.compile(
     r"\b(?:(?:Unit|Suite)\s+)?\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|"
     r"Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|"
-    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay|Park|Dock|Estate|Centre)\b"
+    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay|Park|Dock|Estate|Centre|"
+    r"Depot|Works|Mills?|Arches|Buildings)\b"
+    # the name first, its street word at its end, then the number: "Holstenstraße 112",
+    # "Max-Brauer-Allee 40", "Lindengracht 48"
+    r"|\b[A-Z][\w'’-]*?(?i:straße|strasse|allee|weg|platz|gasse|damm|ufer|gracht|straat|laan|"
+    r"plein|kade|vej|gade|gatan|vägen|veien)\s+\d{1,4}[a-z]?\b"
 )
 
 
@@ -753,6 +758,8 @@ def _street_words(text: str) -> set[str]:
 _NOW_AT_RE = re.compile(
     r"\b(?:(?:(?:is|are)\s+|['’](?:re|s)\s+)now\s+at|(?:has|have)\s+(?:moved|relocated)\s+to|(?:moved|relocated|relocates|"
     r"relocating|moves)\s+"
+    # "Frau Brandt moved her office to …"
+    r"(?:(?:his|her|their|its|our|my|the)\s+[a-z][\w'’-]*\s+)?"
     r"to|new\s+address\b[^:.;]{0,30}:?"
     # "The keg store has moved: it's now Unit 12 Station Yard"
     r"|(?:has|have)\s+(?:moved|relocated)\s*[:,;]\s+(?:it['’]s|it\s+is|they['’]re|they\s+are)\s+now)"
@@ -893,6 +900,27 @@ def street_gone(new_text: str, old_text: str) -> bool:
     return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
 
 
+# someone named first, doing a share of the work: "Jonas covers reception Saturday and Sunday"
+_SHARE_OPENS_RE = re.compile(
+    r"\s*(?P<who>[A-Z][a-z]+)(?: [A-Z][a-z]+)? (?:covers|works|does|staffs|mans|runs|takes|"
+    r"handles|opens|is on|will cover|will do|will take)\b"
+)
+
+
+def _holder_for_none(new_text: str, old_text: str) -> bool:
+    """Whether the newer note gives someone's share of what the older says with no one in it
+    ("Jonas covers reception Saturday and Sunday, 07:00-15:00" for "Reception is staffed
+    07:00-23:00 every day"): the older names no one (no capitalised word past its first but
+    a day's or a month's name)."""
+    m = _SHARE_OPENS_RE.match(new_text)
+    if m is None or _said_in(m.group("who"), old_text):
+        return False
+    return not any(
+        i and t[:1].isupper() and t.lower() not in cw.STOP and not re.fullmatch(c.DAY_NAMES, t)
+        for i, t in enumerate(tokens(old_text))
+    )
+
+
 def alike_apart(new_text: str, old_text: str) -> str:
     """Why a reading of two notes as alike alone (no word of change, no value of the older
     one's named as replaced) may not retire the older, or "" where it may. Such a reading
@@ -957,6 +985,9 @@ def alike_apart(new_text: str, old_text: str) -> str:
     if not fresh and not gone and _WISH_RE.search(new_text):
         return "a wish, no value"  # "Jonas de Wit wants … invoices sent to their accounts
         # inbox" is no new office manager
+    if _holder_for_none(new_text, old_text):
+        return "someone's share"  # "Jonas covers reception Saturday and Sunday, 07:00-15:00"
+        # is no new opening hours of "Reception is staffed 07:00-23:00 every day"
     if _not_to_be_confused(new_text, old_text):
         return "told apart"  # "Jan Kowalczyk has plot 52 (not to be mixed up with Jan
         # Kowalski)" for "Jan Kowalski is on plot 22"
@@ -1035,10 +1066,12 @@ def _code_alike(value: str, code: str) -> bool:
 
 
 # a thing told apart from one of its look-alikes: "(not to be mixed up with Jan Kowalski)",
+# "(separate from the Arts Council one)",
 # "Margaret Hollis (not Margaret Hale) has …", "Ann Brown (the Lewes one, not Jean)"
 _NOT_CONFUSED_RE = re.compile(
     r"\b(?:not to be (?:confused|mixed up|muddled up|mistaken) with|not the same \w* ?as|"
-    r"as opposed to|different (?:from|to))\s+(?P<a>[^.;,()]+)"
+    r"as opposed to|different (?:from|to)|separate (?:from|to)|distinct from|apart from)\s+"
+    r"(?:the\s+)?(?P<a>[^.;,()]+)"
     r"|\((?:[^()]*?,\s*)?not\s+(?P<b>[^()]+)\)",
     re.I,
 )
@@ -1162,7 +1195,26 @@ def left_named(new_text: str, old_text: str) -> bool:
     Hillside Dairy … - we've switched from Greenfields" for "Milk supplier is Greenfields
     Dairy")."""
     left = _LEFT_FROM_RE.search(new_text)
-    return bool(left) and bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
+    if left is None or re.fullmatch(c.DAY_NAMES, left.group("old")):
+        return False  # "Friday instead of Saturday": a day, no one left
+    return bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
+
+
+def left_named_of_it(new_text: str, old_text: str) -> bool:
+    """:func:`left_named`, where the two share a word of what is provided besides any name
+    ("Ordering ribbon from Ribbonhouse instead of Craftmill from now on" for "Ribbon: we buy
+    from Craftmill"), so that two owners' sayings are one thing's."""
+    if not left_named(new_text, old_text):
+        return False
+    told = tokens(new_text)
+    names = {t.lower() for i, t in enumerate(told) if i and t[:1].isupper()}
+    days_new = {d.lower().rstrip("s") for d in re.findall(c.DAY_NAMES, new_text)}
+    days_old = {d.lower().rstrip("s") for d in re.findall(c.DAY_NAMES, old_text)}
+    if days_new - days_old and days_old - days_new:
+        return False  # "Omar is doing the Saturday breakfast shift instead of Leah" is no
+        # new holder of "Leah covers the Sunday breakfast shift"
+    shared = c._content(new_text) & c._content(old_text) - names
+    return any(not c._when_word(w) for w in shared)
 
 
 # a person whose work an entry gives, by name, then how: "Gary Mills at Harcourt Accounts does
@@ -1171,6 +1223,7 @@ _HOLDER_OPENS_RE = re.compile(
     r"\s*(?P<first>[A-Z][a-z]+) [A-Z][a-z]+(?:-[A-Z][a-z]+)?"
     r"(?:,[^,;.]{1,40},| at [A-Z][\w&' ]{1,40})?"
     r" (?:does|handles|covers|runs|leads|manages|teaches|coaches|drives|looks after|takes|"
+    r"presents|hosts|chairs|organises|organizes|cleans|cooks|maintains|services|"
     r"works|is (?:our|my|the|their)|has been (?:running|doing|covering|handling|our|my|the))\b"
 )
 # someone gone, said in a part of the newer note: "Gary has retired", "Tomasz moves onto …"
@@ -1186,6 +1239,44 @@ _TAKES_IT_RE = re.compile(
     r"(?:^|[;.]\s+)[A-Z][a-z]+ [A-Z][a-z]+(?:-[A-Z][a-z]+)?\b[^;.]*?\b(?:now|new|takes over|"
     r"has taken over|is taking over|took over|from today|from now on|from this week)\b"
 )
+
+
+# what one side "instead of" the other tells of a single time: "160 stems instead of 200"
+_INSTEAD_RE = re.compile(
+    r"\b(?:instead of|rather than)\s+(?:the |a |an |our |my )?[\w.:$£€%/'@-]+", re.I
+)
+# what holds from a time on: "… instead of Craftmill, starting next week", "in future"
+_HENCE_RE = re.compile(
+    r"\b(?:from (?:today|tomorrow|next|this|the \d|\d|mon|tue|wed|thu|fri|sat|sun)|starting|"
+    r"as of|in future|in the future|permanently|for good|every|each|always)\b",
+    re.I,
+)
+# a request turned down: nothing changed ("Priya asked to work Friday instead of Saturday next
+# week - told her no"; "asked for a later start; we said no")
+_REFUSED_RE = re.compile(
+    r"\b(?:asked|wanted|requested|begged|offered)\b[^.!?]*?\b(?:"
+    r"told (?:him|her|them|me|us) no|said no|(?:we|I) refused|refused it|declined|"
+    r"turned (?:it |him |her |them )?down|(?:we|I) (?:can't|cannot|couldn't) (?:do|allow|agree)|"
+    r"not possible|no can do)\b",
+    re.I,
+)
+
+
+def once_instead(text: str, event: bool) -> bool:
+    """Whether a note tells what happened once, and no standing change: a request turned
+    down ("Priya asked to work Friday instead of Saturday next week - told her no"), or, in an
+    ``event``, what came instead of what was due with no word of change besides ("Aalsmeer
+    Direct short-delivered: 160 stems instead of 200"; not "Switched the van service to
+    Hillside instead of Kennington", nor "Ordering from Ribbonhouse instead of Craftmill from
+    now on")."""
+    if _REFUSED_RE.search(text):
+        return True
+    if not event:
+        return False
+    if not cw.may_hold(text, "instead") and not cw.may_hold(text, "rather"):
+        return False
+    rest = _INSTEAD_RE.sub(" ", text)
+    return rest != text and not cw.found(cw.CHANGE_RE, rest) and not _HENCE_RE.search(rest)
 
 
 def holder_left(new_text: str, old_text: str) -> bool:

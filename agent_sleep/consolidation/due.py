@@ -60,8 +60,10 @@ def plans(
         if plan.meta.get("supersedes"):
             continue  # read as a change already when it was slept: what it replaced is gone
         done = as_done(plan.text)
-        if done is None:
-            continue
+        if done is None:  # a value that holds from the day: "Subs are £52 a term from 1 October"
+            done = plans_text.start_as_now(plan.text, written)
+            if done == plan.text:
+                continue
         done = plans_text.without_start(done, written)  # "from 20 September" is no value
         older = [
             {"id": e.id, "text": e.text, "date": _iso(e), "type": e.type}

@@ -280,12 +280,31 @@ def supersedes(
                 # "Priya Shah … is my accountant now; Gary has retired" for "Gary Mills … does
                 # Nadia's books and tax return": the one the entry gives the work of is gone
                 verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
-            if verdict.why in UNSAID and update_model.left_named(text, old_text):
+            if (
+                verdict.why in UNSAID
+                and update_model.left_named(text, old_text)
+                or verdict.why == "another owner"
+                and update_model.left_named_of_it(text, old_text)
+            ):
                 # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
                 # entry gives ("Milk supplier is Greenfields Dairy") as left
                 verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
             if verdict.why in IMPLICIT and same_day:
                 continue  # two values on the same day without a change word: both stand
+            if (
+                types.get(ref) == "B"
+                and kind != "B"
+                and verdict.why in _CHANGED | WEAK
+                and not cw.found(cw.CHANGE_RE, old_text)
+                and not _BOOKED_RE.match(old_text)
+                and not _PUT_RIGHT_RE.search(text)
+            ):
+                continue  # what happened stays what happened: "Jay no longer does weekend
+                # jobs" leaves "Shona covered the Pudsey job with Jay" as it was
+            if update_model.once_instead(text, kind == "B"):
+                continue  # what happened once is no standing change: "Aalsmeer Direct
+                # short-delivered: 160 stems instead of 200" keeps the standing order of 200;
+                # a request turned down keeps what was asked to change
             if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
                 continue  # "Plate reader: final MTT replicate" after "Plate reader: luciferase
                 # assay on HEK293T": two events, each told without a change word
@@ -766,6 +785,11 @@ _RESTATED = (
 
 # the rules' readings of a change that say nothing of what went
 _CHANGED = frozenset({"change language", "a generic change"})
+# a note that puts right what was told wrong: "Correction: …", "I had their date wrong", "…,
+# not the 14th"
+_PUT_RIGHT_RE = re.compile(
+    r"\b(?:correction|corrected|wrong|mistake|misread|typo|actually)\b|,\s*not\s+\S", re.I
+)
 
 # the rules' readings of a whole entry that one part of it may not share: "another attribute"
 _ANOTHER_PART = frozenset(

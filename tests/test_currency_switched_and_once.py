@@ -1,0 +1,181 @@
+"""Replayed scenarios (a physiotherapy clinic, a community radio station, a scout group, a
+removals firm, a youth hostel, a florist): changes told in more ways, and what must not retire
+a fact.
+
+- Read as changes: "We switched our linen service to Brightwash" (what moved to a provider),
+  "Ordering ribbon from Ribbonhouse instead of Craftmill" (the old provider named, a word of
+  what is provided shared), "postponed the van service; the new date is 6 Oct", "Frau Brandt
+  moved her office to Holstenstraße 112" (a street named before its number), "Studio 2 floor
+  is being relaid, so Pilates has moved to Room 4" (the reason first), "Priya Raman is taking
+  over the breakfast show …; Dana is stepping down", and a change from a day, with no other
+  word of one: "Scouts start at 7.15pm from this week", "Martin confirmed the exec vote: subs
+  rise to £52 per term from 1 October" (read on its day).
+- Not read as changes: what happened once ("short-delivered: 160 stems instead of 200"), a
+  request turned down, someone's share of what has no one in it ("Jonas covers reception
+  Saturday and Sunday"), an insurer's rate ("Bupa pays £46 per follow-up session"), a thing
+  told apart ("separate from the Arts Council one"), a noun that looks like a verb ("small
+  flat moves"), and a standing change for what happened (an event entry stays as it was).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+import agent_sleep
+from agent_sleep.analysis import plans, temporal, update_model
+from tests.currency_support import rewritten
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        ("Bed linen and towels go to CleanLine Textilservice, pickup Monday and Thursday mornings.",
+         "We switched our linen service to Brightwash; first pickup is this Thursday.",
+         "Bed linen and towels go to Brightwash, pickup Monday and Thursday mornings."),
+        ("Roses come from Van Dijk Flowers - standing order of 200 stems, delivered Mondays.",
+         "Moved our rose order over to Aalsmeer Direct, same 200 stems, first delivery Thursday.",
+         "Moved our rose order over to Aalsmeer Direct, same 200 stems, first delivery Thursday."),
+        ("Ribbon: we buy from Craftmill, satin and chiffon, about 12 rolls a month.",
+         "Ordering ribbon from Ribbonhouse instead of Craftmill from now on - cheaper.",
+         "Ribbon: we buy from Ribbonhouse, satin and chiffon, about 12 rolls a month."),
+        ("Van booked in at Kennington Motors for a service on 22 Sept.",
+         "Kennington Motors postponed the van service; the new date is 6 Oct.",
+         "Van booked in at Kennington Motors for a service on 6 Oct."),
+        ("Our tax advisor is Frau Brandt, office at Max-Brauer-Allee 40.",
+         "Frau Brandt moved her office to Holstenstraße 112, second floor.",
+         "Our tax advisor is Frau Brandt, office at Holstenstraße 112."),
+        ("Pilates classes run in Studio 2 on Tuesday and Thursday evenings.",
+         "Studio 2 floor is being relaid, so Pilates has moved to Room 4 until further notice.",
+         "Studio 2 floor is being relaid, so Pilates has moved to Room 4 until further notice."),
+        ("Dana Okoye presents the breakfast show, weekdays 7-9am.",
+         "Priya Raman is taking over the breakfast show; Dana is stepping down for her degree.",
+         "Priya Raman is taking over the breakfast show; Dana is stepping down for her degree."),
+        ("Initial assessment costs £65; a follow-up session is £48.",
+         "Initial assessment price goes up to £72 from today (was £65); follow-ups stay the same.",
+         "Initial assessment costs £72; a follow-up session is £48."),
+    ],
+)  # fmt: skip
+def test_changes_told_in_more_ways(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("W", "Roses come from Van Dijk Flowers - standing order of 200 stems."),
+         ("B", "Aalsmeer Direct short-delivered: 160 stems instead of 200.")),
+        (("W", "Priya works Saturdays in the shop."),
+         ("B", "Priya asked to work Friday instead of Saturday next week - told her no.")),
+        (("W", "Priya works Saturdays in the shop."),
+         ("W", "Priya asked to work Friday instead of Saturday next week; we said no.")),
+        (("W", "Reception is staffed 07:00-23:00 every day; after that guests use the side door."),
+         ("W", "Jonas covers reception Saturday and Sunday, 07:00-15:00.")),
+        (("W", "Initial assessment costs £65; a follow-up session is £48."),
+         ("W", "Bupa pays £46 per follow-up session.")),
+        (("W", "The Arts Council project report is due 12 October."),
+         ("W", "Community Radio Fund report due 19 October (separate from the Arts Council one).")),
+        (("W", "House clearance junk goes to the Evanston Road tip; the trade permit lives in "
+               "the Transit glovebox."),
+         ("W", "The Transit is YR68 HNW - the one we use for small flat moves.")),
+        (("B", "Mark Oduya off sick; Shona covered the Pudsey job with Jay."),
+         ("W", "Jay no longer does weekend jobs - Mon to Fri only from this week.")),
+    ],
+)  # fmt: skip
+def test_what_must_not_retire_a_fact(old, new):
+    assert rewritten(old, new) is None
+
+
+def test_why_each_guard_holds():
+    assert update_model.once_instead(
+        "Aalsmeer Direct short-delivered: 160 stems instead of 200.", True
+    )
+    assert not update_model.once_instead(
+        "Aalsmeer Direct short-delivered: 160 instead of 200.", False
+    )
+    assert not update_model.once_instead(
+        "Switched the van service to Hillside instead of Kennington.", True
+    )
+    assert not update_model.once_instead(
+        "Ordered from Ribbonhouse instead of Craftmill, starting next week.", True
+    )
+    assert update_model.once_instead("Tom asked for Friday off; told him no.", False)
+    assert (
+        update_model.alike_apart(
+            "Jonas covers reception Saturday and Sunday, 07:00-15:00.",
+            "Reception is staffed 07:00-23:00 every day.",
+        )
+        == "someone's share"
+    )
+    assert (
+        update_model.alike_apart(
+            "Community Radio Fund report due 19 October (separate from the Arts Council one).",
+            "The Arts Council project report is due 12 October.",
+        )
+        == "told apart"
+    )
+
+
+def test_a_change_from_a_day_is_read_as_now():
+    said = "Scouts start at 7.15pm from this week (week of 2026-09-14) - 7.30 left too little time."
+    assert (
+        plans.read_now(said, "2026-09-14")
+        == "Scouts start at 7.15pm now - 7.30 left too little time."
+    )
+    told = "Martin confirmed the exec vote: subs rise to £52 per term from 1 October."
+    assert plans.start_as_now(told, dt.date(2026, 9, 24)) == (
+        "Martin confirmed the exec vote: subs rise to £52 per term now."
+    )
+    # who told it is no part of what was told
+    assert plans.read_now("Martin confirmed the exec vote: subs are now £52.", "2026-10-02") == (
+        "Subs are now £52."
+    )
+    # a verb of starting, or today, is said as written; a day still to come is a plan
+    for text in (
+        "Fiona Reid starts today (2026-11-10) as our permanent area manager.",
+        "Tom Reilly takes over as head nurse from today (2026-11-10).",
+        "Subs are £52 per child per term from 1 October.",
+    ):
+        assert plans.read_now(text, "2026-09-14" if "October" in text else "2026-11-10") == text
+    # a noun is no verb of a change told as one to come
+    flat = "The Transit is YR68 HNW - the one we use for small flat moves."
+    assert plans.read_now(flat, "2026-09-14") == flat
+
+
+def _current(ws) -> str:
+    text = (ws / "MEMORY.md").read_text()
+    return text
+
+
+def test_a_value_from_a_day_replaces_the_old_one_on_that_day(tmp_path):
+    ws = tmp_path / "ws"
+    notes = [
+        (dt.date(2026, 9, 10), "Subs are £45 per child per term, paid through OSM."),
+        (dt.date(2026, 9, 24), "Martin confirmed the exec vote: subs rise to £52 from 1 October."),
+        (dt.date(2026, 9, 30), "Bought new tent pegs for the patrol boxes."),
+        (dt.date(2026, 10, 2), "Ordered woggles for the new Beavers."),
+    ]  # fmt: skip
+    states = []
+    for day, text in notes:
+        agent_sleep.micro_rest(text, "W", workspace=ws, when=dt.datetime.combine(day, dt.time(10)))
+        agent_sleep.sleep_cycle(ws, now=dt.datetime.combine(day, dt.time(23)), provider="offline")
+        states.append(_current(ws).split("## History")[0])
+    assert "£45" in states[2]  # 30 September: still the old subs
+    assert "£45" not in states[3] and "£52" in states[3]  # 2 October: the new
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "want"),
+    [
+        ("Moved our rose order over to Aalsmeer Direct, first delivery Thursday.",
+         dt.date(2026, 9, 14), "first delivery Thursday (2026-09-17)"),
+        ("Kieran Doyle will be Saturday supervisor from the 26th.", dt.date(2026, 9, 18),
+         "Saturday supervisor"),
+        ("Gemma's last Saturday is tomorrow.", dt.date(2026, 9, 18), "Gemma's last Saturday is"),
+        ("Saw her last Tuesday.", dt.date(2026, 9, 18), "last Tuesday (2026-09-15)"),
+        ("First delivery came Thursday.", dt.date(2026, 9, 14), "Thursday (2026-09-10)"),
+    ],
+)  # fmt: skip
+def test_weekdays_read_as_meant(text, day, want):
+    assert want in temporal.resolve(text, day)
