@@ -179,3 +179,63 @@ def test_a_value_from_a_day_replaces_the_old_one_on_that_day(tmp_path):
 )  # fmt: skip
 def test_weekdays_read_as_meant(text, day, want):
     assert want in temporal.resolve(text, day)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        ("Dean Rowley is foreman of Crew A.", "Marcus Tilley is now foreman of Crew A.",
+         "Marcus Tilley is now foreman of Crew A."),
+        ("Dean Rowley is foreman of Crew A.", "Marcus Tilley has taken over as Crew A foreman.",
+         "Marcus Tilley has taken over as Crew A foreman."),
+        ("Dean Rowley is foreman of Crew A.",
+         "Marcus Tilley has replaced Dean Rowley as Crew A foreman.",
+         "Marcus Tilley has replaced Dean Rowley as Crew A foreman."),
+        ("Gemma Hollis is reception lead - she runs the front desk rota and patient recalls.",
+         "Liam Fraser from the Brightstaff agency is covering as reception lead until we hire.",
+         "Liam Fraser from the Brightstaff agency is covering as reception lead until we hire."),
+        ("Skips come from Hartley Skips - 8 yard skip is £260.",
+         "We've switched skip hire to Brennan Waste.",
+         "Skips come from Brennan Waste - 8 yard skip is £260."),
+        ("Saturday market range is sourdough, rye, spelt and seeded loaves.",
+         "We've dropped spelt from the Saturday market range; it wasn't selling.",
+         "Saturday market range is sourdough, rye and seeded loaves."),
+        ("The market office moved us to pitch 22 at Castle Square, nearer the fountain.",
+         "Castle Square: we're pitch 9 now, by the market cross.",
+         "The market office moved us to pitch 9 at Castle Square, nearer the fountain."),
+        ("The Hartley family's furniture is in storage Unit 14 at the Stourton yard.",
+         "Hartley storage has moved to Unit 22 - Unit 14's roof is leaking.",
+         "Hartley storage has moved to Unit 22 - Unit 14's roof is leaking."),
+        ("Group kit (tents, stoves, the trailer) lives in the lock-up at Unit 4, Brindley Yard.",
+         "Kit store has moved to Unit 11, Canal Street Depot - the Brindley Yard lease has ended.",
+         "Kit store has moved to Unit 11, Canal Street Depot - the Brindley Yard lease has ended."),
+    ],
+)  # fmt: skip
+def test_holders_providers_items_and_places(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Carter Plant Hire charge £145 a day for the 1.5t mini digger.",
+         "We've switched skip hire to Brennan Waste."),
+        ("Saturday market is at Castle Square and we're on pitch 14.",
+         "We've dropped spelt from the Saturday market range; it wasn't selling."),
+        ("We have a stall at the Riverside evening market on Thursdays, 5-8pm.",
+         "The Riverside market runs until the end of October, then stops for winter."),
+    ],
+)  # fmt: skip
+def test_a_shared_word_alone_retires_nothing(old, new):
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_a_weekday_of_every_week_or_of_a_day_said_before_is_no_date():
+    assert (
+        temporal.resolve(
+            "Saturday market range is sourdough, rye and seeded loaves.", dt.date(2026, 9, 10)
+        )
+        == "Saturday market range is sourdough, rye and seeded loaves."
+    )
+    said = "Devika can't do the 17 October market; Dev will cover the stall that Saturday."
+    assert temporal.resolve(said, dt.date(2026, 10, 7)) == said

@@ -1775,9 +1775,12 @@ _SIGNED_THEIRS_RE = re.compile(
 # what is done moved to another provider: "We switched our linen service to Brightwash",
 # "Moved our rose order over to Aalsmeer Direct" (what moved is what it takes over)
 _SWITCHED_TO_RE = re.compile(
-    r"^\s*(?:(?i:we|I)\s+(?i:have\s+|['’]ve\s+)?)?"
-    r"(?i:switched|moved|changed|transferred|swapped|shifted)\s+(?i:our|my)\s+"
+    r"^\s*(?:(?i:we|I)(?:\s+(?i:have)|['’]ve)?\s+)?"
+    r"(?i:switched|moved|changed|transferred|swapped|shifted)\s+(?:(?i:our|my)\s+)?"
+    r"(?!(?:the|a|an|it|them|him|her)\b)"
     r"(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2}?)\s+(?i:over\s+)?to\s+(?:the\s+)?"
+    r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Febr)uary|March|April|May|June|July"
+    r"|August|(?:Septem|Octo|Novem|Decem)ber)"
     rf"(?P<who>{_NAME})"
 )
 _NAME_RE = re.compile(rf"(?<![\w'’]){_NAME}")
@@ -1821,6 +1824,8 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     if _numbered_apart(new_text, old_text):
         return None  # "… take over managing Flat 2" is nothing of Flat 1's mortgage
     who = m.group("who").strip()
+    if who.endswith(".") and len(who.split()[-1]) > 4:
+        who = who[:-1]  # the sentence's full stop, not a name's ("Brennan Waste.", "Co.")
     if who.casefold() in old_text.casefold():
         return None  # the same provider said again
     rest = new_text[m.end() :]
@@ -1849,6 +1854,7 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     # for "Fish comes from Brixham Catch …"
     over = _TAKE_OVER_RE.search(rest)
     moved = m.groupdict().get("what") or ""  # what was moved to it: "our linen service"
+    shared |= {w for w in _content(moved) if w in said or said_loosely(w, said)}
     if (
         len(shared) < ENGAGED_SHARED
         and not (over and shared & _content(over.group("what")))
@@ -1876,6 +1882,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             continue  # "Night Ferry", "Tallinn": what the newer note is about too
         if _digits(rest) and _digits(old_text):
             return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
+        if m.re is _SWITCHED_TO_RE and not old_text[:start].strip():
+            return new_text  # the entry opens with the one left, and what it says is theirs:
+            # "Fresh Start Catering supply our hot school dinners", then "We've switched our
+            # school dinner supplier to Brightmeals from today"
         if _makes_apart(rest, old_text[:start] + old_text[end:]):
             return new_text  # its own makes: "two Konica Minolta MFPs" for "two Ricoh MFPs"
         if _told_of_it(old_text, end):
@@ -3400,6 +3410,9 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
             lemma(opener.group("who").split()[-1].lower()) in what
             or _done_by_role(old_text[opener.end() :], what)
         )
+        # every word of what moved said in the entry: "switched skip hire" is nothing of
+        # "Carter Plant Hire charge £145 a day for the 1.5t mini digger"
+        and all(said_loosely(w, {lemma(t.lower()) for t in tokens(old_text)}) for w in what)
     ):
         # "Brightwash Laundry picks up sheets and towels on Tuesdays …", then "We've switched
         # our laundry to Crisp Linen Co": the one named for the thing is gone, and what the
@@ -3445,8 +3458,13 @@ _ROLE_END = (
 )
 # someone taking a role over: "Sunita Rao has taken over as league fixtures secretary"
 _TOOK_OVER_ROLE_RE = re.compile(
-    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+taken|took|takes|is\s+taking)"
-    rf"\s+over\s+as\s+(?:the\s+|our\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:(?:has\s+taken|took|takes|"
+    r"is\s+taking)\s+over"
+    # "… has replaced Dean Rowley as Crew A foreman"
+    r"|(?:has\s+replaced|replaced|replaces|is\s+replacing)\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)"
+    # (a role may open with what it is of: "Crew A foreman")
+    rf"\s+as\s+(?:the\s+|our\s+)?(?P<role>(?:[A-Z][\w'’-]*\s+(?:[A-Z0-9]\w*\s+)?)?"
+    rf"[a-z][\w'’ -]*?){_ROLE_END}"
 )
 # a role named with no article, a role's word last: "League fixtures secretary is Graham Pellow"
 _BARE_ROLE_IS_HOLDER_RE = re.compile(
@@ -3457,7 +3475,10 @@ _BARE_ROLE_IS_HOLDER_RE = re.compile(
 # who holds a role with no article, a role's word last: "Gemma Hurst is weekend shift lead"
 _BARE_HOLDER_IS_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?"
-    rf"(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}){_ROLE_END}"
+    rf"(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}"
+    # of what, by its name: "Dean Rowley is foreman of Crew A"
+    r"(?:\s+of\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)?)?)"
+    rf"{_ROLE_END}"
 )
 # a round of work said with who does it after: "The after-school club (Owls) is run by Jade Okoro"
 _DONE_BY_RE = re.compile(
@@ -3479,7 +3500,9 @@ _HOLDER_DOES_RE = re.compile(
 # someone new in a role: "Rosa Delgado started today as our hygienist", "Kofi Mensah replaced
 # Tomasz Wren as gaffer"
 _STARTED_AS_RE = re.compile(
-    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+)?"
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+"
+    # where they come from: "Liam Fraser from the Brightstaff agency is covering as …"
+    r"(?:(?:from|of)\s+(?:the\s+)?[A-Z][\w'’-]+(?:\s+[a-z][\w'’-]*)?\s+)?(?:has\s+)?"
     r"(?:started|starts|is\s+starting|joined(?:\s+us)?|replaced\s+[A-Z][\w'’-]+"
     r"(?:\s+[A-Z][\w'’-]+)?|is\s+replacing\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
     # "Priya Nair is coming in as sous chef", "Paul Grant is covering as cook"
@@ -3556,7 +3579,8 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
                     _ROLE_BEFORE_HOLDER_RE,
                     _ROLE_LABEL_RE,
                 )
-                and words[-1] not in _HELD_ROLES
+                and (words[: words.index("of")] if "of" in words[1:] else words)[-1]
+                not in _HELD_ROLES  # "foreman of Crew A": the role before "of"
                 and not loose
             ):
                 continue  # "Cake is Victoria sponge", "Tom is very tired": no role
@@ -3599,7 +3623,7 @@ _AGENT_OF = {
 }
 # words of a role that say how it is held, not which role: "the new cleaner", "acting practice
 # manager", "does our cleaning"
-_HOLDING_WORDS = frozenset({"the", "our", "new", "act", "acting", "interim", "doing", "a"})
+_HOLDING_WORDS = frozenset({"the", "our", "new", "act", "acting", "interim", "doing", "a", "of"})
 # a word that tells a role changed hands: "our new cleaner", "acting practice manager from
 # today", "started as", "replaced …"
 _NEW_HOLDER_RE = re.compile(
@@ -3691,6 +3715,15 @@ _MOVED_TO_NUMBER_RE = re.compile(
 )
 
 
+# where one is now, said with "now": "Castle Square: we're pitch 9 now", "we're now on bay 4"
+_NOW_ON_NUMBER_RE = re.compile(
+    r"\b(?i:we['’]re|we are|I['’]m|they['’]re|it['’]s|it is)\s+(?:now\s+)?(?:on\s+|in\s+|at\s+)?"
+    r"(?P<label>[a-z]{3,})\s+(?P<number>\d{1,4}[A-Z]?)\b(?![.,:]\d)(?=[^.;!?]*\bnow\b)"
+    r"|\b(?i:we['’]re|we are|I['’]m|they['’]re|it['’]s|it is)\s+now\s+(?:on\s+|in\s+|at\s+)?"
+    r"(?P<label2>[a-z]{3,})\s+(?P<number2>\d{1,4}[A-Z]?)\b(?![.,:]\d)"
+)
+
+
 def numbered_place_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with the number of its one place of a kind put right, when the newer
     note tells of a move to another of that kind ("We're on pitch 14 at Ashby market", then
@@ -3698,10 +3731,11 @@ def numbered_place_put_right(new_text: str, old_text: str) -> str | None:
     22 at Ashby market"), or None: the kind is a word in lower case ("pitch", "gate", "bay";
     not "Flat 2", a name), said with one number in the older text, and the two share a word
     besides it."""
-    m = _MOVED_TO_NUMBER_RE.search(new_text)
+    m = _MOVED_TO_NUMBER_RE.search(new_text) or _NOW_ON_NUMBER_RE.search(new_text)
     if m is None or "?" in new_text:
         return None
-    label, number = m.group("label"), m.group("number")
+    label = m.group("label") or m.group("label2")
+    number = m.group("number") or m.group("number2")
     olds = list(re.finditer(rf"\b{re.escape(label)}\s+(\d{{1,4}}[A-Z]?)\b(?![.,:]\d)", old_text))
     if len(olds) != 1 or olds[0].group(1) == number:
         return None
@@ -4624,6 +4658,10 @@ _ROLE_LABELS = frozenset(_ROLE_WORDS.split())
 _HELD_ROLES = frozenset(
     [*_ROLE_LABELS, "coach", "officer", "carer", "locum", "assessor", "referee", "tutor"]
     + ["teacher", "cleaner", "supervisor", "administrator", "nurse", "physio", "warden"]
+    + ["foreman", "forewoman", "caretaker", "organist", "pianist", "presenter", "commodore"]
+    + ["mechanic", "technician", "receptionist", "bookkeeper", "solicitor", "surveyor"]
+    + ["instructor", "trainer", "chef", "verger", "sacristan", "producer", "quizmaster"]
+    + ["groundsman", "housekeeper", "bursar", "registrar", "steward", "editor"]
 )
 
 

@@ -321,6 +321,10 @@ def _base_in(word: str, old_text: str, loose: bool) -> str:
     return ""
 
 
+# a pronoun and its verb in one word: "we've", "they're", "I'd"
+_WE_HAVE_RE = re.compile(r"(?:i|we|you|they|he|she|it)['’](?:ve|re|ll|d|s|m)", re.I)
+
+
 def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     """Whether every other content word of the clause (the items, the cue and idle words
     aside) is in the old text: the clause speaks of that list."""
@@ -330,6 +334,7 @@ def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     # a day it happens on is no word of the list ("…, starting 12 October")
     rest = {w for w in rest if w not in _IDLE and not w.isdigit() and not temporal.day_name(w)}
     rest = {w for w in rest if not any(w.startswith(i) and len(i) >= 3 for i in said)}
+    rest = {w for w in rest if not _WE_HAVE_RE.fullmatch(w)}  # "We've dropped spelt …"
     return rest <= _lemmas(old_text)
 
 

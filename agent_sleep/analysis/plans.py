@@ -194,7 +194,26 @@ def read_now(text: str, day: str) -> str:
         ):
             text = rest[:1].upper() + rest[1:]  # "Studio 2 floor is being relaid, so Pilates
             # has moved to Room 4": the change, not why it came (which names the room left)
+    aside = _REASON_AFTER_RE.search(text)
+    if aside is not None:
+        main, reason = text[: aside.start()], text[aside.end() :]
+        if (
+            len(main.split()) >= 4  # not a label: "Correction - our flight is TP1337"
+            and cw.found(cw.CHANGE_RE, main)
+            and not cw.found(cw.CHANGE_RE, reason)
+            and not re.search(r"\bnew\b", reason, re.I)
+            and not temporal.CALENDAR_DATE_RE.search(reason)
+            and not cw.intended(text)  # "… - if they can do the 24th": a hedge, kept
+        ):
+            text = main.rstrip(" ,;") + "."  # "Quiz night has moved to St Brannock's church
+            # hall - the Anchor Inn double-booked the function room": the reason names the
+            # place left, no value of what holds now
     return _read_now(text, day)
+
+
+# a reason after what changed, set apart by a dash: "… moved to Unit 22 - Unit 14's roof is
+# leaking"
+_REASON_AFTER_RE = re.compile(r"\s[-–—]\s+(?=\S)")
 
 
 def _read_now(text: str, day: str) -> str:

@@ -267,7 +267,9 @@ _RECURRING_SLOT_RE = re.compile(
     r"|team|crew|squad|gang"
     # one whose work is of every such day: "Kieran Doyle will be Saturday supervisor"
     r"|supervisor|manager|lead|leader|cover|staff|boy|girl|person|volunteers?|helpers?|"
-    r"drivers?|opener|closer|keyholder)\b"
+    r"drivers?|opener|closer|keyholder|"
+    # what is of every such day: "Saturday market range is sourdough, rye …"
+    r"markets?|stalls?|range|menu|hours|opening|club|clinic|surgery)\b"
     # "the Saturday bar rota", "the Saturday shed rota": a rota is of every such day
     r"| (?:[a-z]+ )?rota\b",
     re.I,
@@ -297,6 +299,8 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
         return None  # "moved from Monday": the old schedule; "from Monday it will be…" is a day
 
     before = text[: m.start("wd")]
+    if re.search(r"\bthat\s+$", before, re.I):
+        return None  # "Dev will cover the stall that Saturday": the day said before it
     if re.search(
         r"\b(?:last|next|this|every|each|first|second|third|fourth|final)\s+$", before, re.I
     ):

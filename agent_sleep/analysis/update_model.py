@@ -900,6 +900,22 @@ def street_gone(new_text: str, old_text: str) -> bool:
     return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
 
 
+# a thing gone from what is done: "We've dropped spelt from …", "no longer stock oat milk"
+_THING_GONE_RE = re.compile(
+    r"\b(?:dropped|removed|discontinued|stopped (?:selling|stocking|making|doing|offering)|"
+    r"no longer (?:sells?|stocks?|makes?|does|offers?|carry|carries))\s+(?:the |our |a |an )?"
+    r"(?!(?:to|by|from|off|down|out|in|at)\b)(?P<what>[A-Za-z][\w'’-]+)",
+    re.I,
+)
+# how long a thing runs: "runs until the end of October", "open till 30 September"
+_UNTIL_RE = re.compile(r"\b(?:until|till|through to|up to the end of)\s+(?P<when>[^.;,]+)", re.I)
+
+
+def _until_said(text: str) -> str:
+    """What ``text`` says a thing runs until ("the end of October")."""
+    return " ".join(m.group("when") for m in _UNTIL_RE.finditer(text))
+
+
 # someone named first, doing a share of the work: "Jonas covers reception Saturday and Sunday"
 _SHARE_OPENS_RE = re.compile(
     r"\s*(?P<who>[A-Z][a-z]+)(?: [A-Z][a-z]+)? (?:covers|works|does|staffs|mans|runs|takes|"
@@ -985,6 +1001,15 @@ def alike_apart(new_text: str, old_text: str) -> str:
     if not fresh and not gone and _WISH_RE.search(new_text):
         return "a wish, no value"  # "Jonas de Wit wants … invoices sent to their accounts
         # inbox" is no new office manager
+    gone_thing = _THING_GONE_RE.search(new_text)
+    if gone_thing and not _said_in(gone_thing.group("what"), old_text):
+        return "another thing gone"  # "We've dropped spelt from the Saturday market range"
+        # is nothing of "Saturday market is at Castle Square and we're on pitch 14"
+    if fresh and all(
+        _UNTIL_RE.search(new_text) and _said_in(v, _until_said(new_text)) for v in fresh
+    ):
+        return "how long it runs"  # "The Riverside market runs until the end of October" is
+        # no new day or time of "… a stall at the Riverside evening market on Thursdays, 5-8pm"
     if _holder_for_none(new_text, old_text):
         return "someone's share"  # "Jonas covers reception Saturday and Sunday, 07:00-15:00"
         # is no new opening hours of "Reception is staffed 07:00-23:00 every day"
