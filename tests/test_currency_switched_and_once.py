@@ -239,3 +239,45 @@ def test_a_weekday_of_every_week_or_of_a_day_said_before_is_no_date():
     )
     said = "Devika can't do the 17 October market; Dev will cover the stall that Saturday."
     assert temporal.resolve(said, dt.date(2026, 10, 7)) == said
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        # an item said in the plural, and a word of an item no item of its own
+        ("Clients can send completion money by bank transfer or banker's draft.",
+         "We've stopped taking banker's drafts - bank transfer only for client money.",
+         "Clients can send completion money by bank transfer."),
+        # a time of day after "till" is a new closing time, not how long a thing runs
+        ("Sunday roast is served 12 till 3pm.", "Sunday roasts 12 till 4pm.",
+         "Sunday roast is served 12 till 4pm."),
+    ],
+)  # fmt: skip
+def test_an_item_in_the_plural_and_a_time_till(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # ", not Van 2" corrects no "Van 1"
+        ("Van 1 is the Luton, reg KX19 TRM. MOT due 14 November.",
+         "Alder Road has a 3.5 tonne weight limit, so Van 3 or the Luton only, not Van 2."),
+        # what was switched is said in the entry, or it is another thing's provider
+        ("Shimano warranty claims go through Madison, not our parts supplier.",
+         "Switched our inner tube supplier to Northwind Cycle Supply; they deliver Mondays."),
+    ],
+)  # fmt: skip
+def test_a_word_of_a_value_is_no_value(old, new):
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_a_reason_is_set_aside_only_after_a_move_to_a_place():
+    moved = "Hartley storage has moved to Unit 22 - Unit 14's roof is leaking."
+    assert plans.read_now(moved, "2026-09-15") == "Hartley storage has moved to Unit 22."
+    for kept in (
+        "Boiler repair is now 6 October - Warmflow's engineer is off sick.",
+        "Using Tidewell Cranes instead of Bayliss Lifting - if they can do the 24th.",
+        "Luton MOT pushed again - Brook Street can't do it today; new date Tue 13 Oct.",
+    ):
+        assert plans.read_now(kept, "2026-09-28") == kept

@@ -362,20 +362,26 @@ def test_more_changes_read(old, new, expected):
     assert rewritten(("W", old), ("W", new)) == expected
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        # an email where the entry gave none is no new town
-        ("Kestrel Wheels (rims, hubs, spokes) are in Bolton and only take orders by email.",
-         "Kestrel Wheels order email is orders@kestrelwheels.co.uk."),
-        # a firm named with "&" takes no item on
-        ("The bar's beer comes from Hall & Woodhouse, delivered Tuesday mornings.",
-         "Bar switched to Otter Brewery for its beer this week."),
-    ],
-)  # fmt: skip
-def test_no_value_of_another_kind_and_no_list_of_a_firm(old, new):
-    out = rewritten(("W", old), ("W", new))
-    assert out is None or "Hall, Woodhouse" not in out
+def test_no_value_of_another_kind_and_no_list_of_a_firm():
+    # an email where the entry gave none is no new town: nothing replaced
+    assert (
+        rewritten(
+            (
+                "W",
+                "Kestrel Wheels (rims, hubs, spokes) are in Bolton and only take orders by email.",
+            ),
+            ("W", "Kestrel Wheels order email is orders@kestrelwheels.co.uk."),
+        )
+        is None
+    )
+    # a firm named with "&" takes no item on: the switch replaces the entry whole
+    assert (
+        rewritten(
+            ("W", "The bar's beer comes from Hall & Woodhouse, delivered Tuesday mornings."),
+            ("W", "Bar switched to Otter Brewery for its beer this week."),
+        )
+        == "Bar switched to Otter Brewery for its beer this week."
+    )
 
 
 def test_an_ampersand_firm_is_no_list():

@@ -242,25 +242,6 @@ SETTLED_INSTEAD_RE = re.compile(
 )
 # "status page -> Instatus": an arrow is a move
 ARROW_RE = re.compile(r"\s*(?:->|→|=>)\s*")
-# the day a new value holds from, a change told with no other word of one: "Cubs are moving
-# to Wednesday nights from 23 Sept", "subs are £52 a term from 1 October", "Scouts start at
-# 7.15pm from this week" (not a span: "open from Monday to Friday", "from 9am till 5pm")
-_MONTHS = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-EFFECTIVE_RE = re.compile(
-    r"\b(?:from|starting|as\s+of|with\s+effect\s+from|effective)\s+(?>"
-    r"(?:this|next)\s+(?:week|month|term|year|season|" + _WEEKDAY + r")"
-    r"|today|tomorrow|" + _WEEKDAY + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?(?:\s+" + _MONTHS + r")?)?"
-    r"|the\s+\d{1,2}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?" + _MONTHS + r")?"
-    r"|\d{1,2}(?:st|nd|rd|th)(?:\s+(?:of\s+)?" + _MONTHS + r")?"
-    r"|\d{1,2}\s+(?:of\s+)?" + _MONTHS + r"|" + _MONTHS + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?"
-    r"|\d{4}-\d{2}-\d{2})\b"
-    r"(?!\s*(?:\(\d{4}-\d{2}-\d{2}\)\s*)?(?:(?:to|till|until|through)\b|[-–—]\s*\d|-\w))",
-    re.I,
-)
 # "10:15 (was 9:30)": the parenthesis names the old value, a change
 WAS_RE = re.compile(r"\((?:was|previously|formerly|before|old)\b", re.I)
 # "reports to": one verb, the manager relation (joined with a hyphen like "took-over")

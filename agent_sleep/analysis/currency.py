@@ -1462,7 +1462,15 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not gone and corrected and _anchored(body, old_text, frozenset()):
         # "…, not 5432" corrects the value of the same subject only: "The API runs on Python
         # 3.11, not 3.12" says nothing of "The docs build uses Python 3.12"
-        gone = {p for p in corrected if p in values and (len(p) >= 3 or _digit(p))}
+        # each value corrected whole: ", not Van 2" names no "Van 1"
+        gone = {
+            p
+            for tail in _not_tails(new_text)
+            if (named := _pieces(t for t in tokens(tail) if t[:1].isupper() or _digit(t)))
+            and named <= values
+            for p in named
+            if len(p) >= 3 or _digit(p)
+        }
     if not gone and corrected:
         gone = _full_name_corrected(new_text, old_text)
     if not gone:
@@ -1772,6 +1780,13 @@ _SIGNED_THEIRS_RE = re.compile(
     r"(?P<who>[A-Z][\w&.-]*(?:\s+(?:[A-Z][\w&.-]*|&|of))*)['’]s\s+"
     r"(?i:appointment|contract|agreement|engagement(?:\s+letter)?|terms|quote|proposal)\b"
 )
+# the words of what a provider is engaged for that name no thing: "linen service", "rose order"
+_SERVICE_WORDS = frozenset(
+    (  # noqa: SIM905
+        "service services order orders supplier suppliers supply work hire contract account "
+        "provider cover delivery deliveries"
+    ).split()
+)
 # what is done moved to another provider: "We switched our linen service to Brightwash",
 # "Moved our rose order over to Aalsmeer Direct" (what moved is what it takes over)
 _SWITCHED_TO_RE = re.compile(
@@ -1854,6 +1869,11 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     # for "Fish comes from Brixham Catch …"
     over = _TAKE_OVER_RE.search(rest)
     moved = m.groupdict().get("what") or ""  # what was moved to it: "our linen service"
+    if moved and not all(
+        w in said or said_loosely(w, said) for w in _content(moved) - _SERVICE_WORDS
+    ):
+        return None  # "Switched our inner tube supplier to …" is nothing of where "Shimano
+        # warranty claims go through"
     shared |= {w for w in _content(moved) if w in said or said_loosely(w, said)}
     if (
         len(shared) < ENGAGED_SHARED
@@ -2487,7 +2507,7 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
     return _one_put_right(new_text, old_text, DATE_SAID_RE)
 
 
-_WEEKDAY_WORD_RE = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b")
+_WEEKDAY_WORD_RE = re.compile(rf"\b(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?\b")
 # from when a change holds, said after it: ", starting in October", " from next week"
 _FROM_WHEN_RE = re.compile(
     r",?\s+(?:starting|from|as of|beginning|effective|with effect from)\b"

@@ -240,8 +240,14 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
                 continue  # "works Mondays" is no item of "works Mondays and Wednesdays"
             if any(item.lower() in f.lower().split() or item.lower() in f.lower() for f in found):
                 continue
+            # one said in the plural: "stopped taking banker's drafts" for "banker's draft"
+            one = item[:-1] if n > 1 and re.search(r"[^s]s$", item) else ""
             if any(_in_list(old_text, s, e, loose) for s, e in _spans(old_text, item)):
                 found.append(item)
+            elif one and any(_in_list(old_text, s, e, loose) for s, e in _spans(old_text, one)):
+                found.append(one)
+            elif re.match(r"['’]s\b", old_text[_end_of(old_text, item) :]):
+                continue  # "banker" of "banker's draft": a word of an item, no item
             elif n == 1 and (base := _base_in(item, old_text, loose)):
                 found.append(base)  # "stopped swimming" for "swim"
             elif not loose and (whole := _named_by_end(item, old_text)):
@@ -255,6 +261,13 @@ def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]
         if not any(g != f and _next_to(f, g, clause) for g in found)
         and not _before_a_said_name(f, clause, old_text)
     ]
+
+
+def _end_of(text: str, item: str) -> int:
+    """Where ``item`` first ends in ``text`` (whole words, any case); the text's end if not
+    said."""
+    m = re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", text, re.I)
+    return m.end() if m else len(text)
 
 
 def _whole_item(item: str, old_text: str) -> str:

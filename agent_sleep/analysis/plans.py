@@ -199,7 +199,9 @@ def read_now(text: str, day: str) -> str:
         main, reason = text[: aside.start()], text[aside.end() :]
         if (
             len(main.split()) >= 4  # not a label: "Correction - our flight is TP1337"
-            and cw.found(cw.CHANGE_RE, main)
+            # a move to a place: the reason names the place left ("Boiler repair is now 6
+            # October - Warmflow's engineer is off sick" names whose repair it is)
+            and _MOVED_TO_RE.search(main)
             and not cw.found(cw.CHANGE_RE, reason)
             and not re.search(r"\bnew\b", reason, re.I)
             and not temporal.CALENDAR_DATE_RE.search(reason)
@@ -211,6 +213,10 @@ def read_now(text: str, day: str) -> str:
     return _read_now(text, day)
 
 
+_MOVED_TO_RE = re.compile(
+    r"\b(?:moved|moving|relocated|relocating|switched|transferred)\s+(?:[\w'’-]+\s+){0,3}?to\b",
+    re.I,
+)
 # a reason after what changed, set apart by a dash: "… moved to Unit 22 - Unit 14's roof is
 # leaking"
 _REASON_AFTER_RE = re.compile(r"\s[-–—]\s+(?=\S)")

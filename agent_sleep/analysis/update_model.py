@@ -908,7 +908,13 @@ _THING_GONE_RE = re.compile(
     re.I,
 )
 # how long a thing runs: "runs until the end of October", "open till 30 September"
-_UNTIL_RE = re.compile(r"\b(?:until|till|through to|up to the end of)\s+(?P<when>[^.;,]+)", re.I)
+# (a day or a season, not a time of day: "Sunday roasts 12 till 4pm" is a new closing time)
+_UNTIL_RE = re.compile(
+    r"\b(?:until|till|through to|up to)\s+(?P<when>(?:the\s+)?(?:end\s+of|mid-?|early|late|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{temporal.MONTH_RE}|{temporal.MONTH_RE}|christmas|"
+    r"easter|spring|summer|autumn|winter|half[- ]term|further notice)[^.;,]*)",
+    re.I,
+)
 
 
 def _until_said(text: str) -> str:
