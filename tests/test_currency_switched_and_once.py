@@ -25,7 +25,7 @@ import pytest
 
 import agent_sleep
 from agent_sleep.analysis import plans, temporal, update_model
-from tests.currency_support import rewritten
+from tests.currency_support import replaced, rewritten
 
 
 @pytest.mark.parametrize(
@@ -272,12 +272,37 @@ def test_a_word_of_a_value_is_no_value(old, new):
     assert rewritten(("W", old), ("W", new)) is None
 
 
-def test_a_reason_is_set_aside_only_after_a_move_to_a_place():
+def test_a_reason_after_a_dash_is_read_first_then_set_aside():
     moved = "Hartley storage has moved to Unit 22 - Unit 14's roof is leaking."
-    assert plans.read_now(moved, "2026-09-15") == "Hartley storage has moved to Unit 22."
+    assert plans.readings(moved, "2026-09-15") == [moved, "Hartley storage has moved to Unit 22."]
+    # the reason read first may name whose the change is
+    repair = "Boiler repair is now 6 October - Warmflow's engineer is off sick."
+    assert plans.readings(repair, "2026-09-28")[0] == repair
     for kept in (
-        "Boiler repair is now 6 October - Warmflow's engineer is off sick.",
         "Using Tidewell Cranes instead of Bayliss Lifting - if they can do the 24th.",
         "Luton MOT pushed again - Brook Street can't do it today; new date Tue 13 Oct.",
+        "Correction - our flight is TP1337.",
     ):
-        assert plans.read_now(kept, "2026-09-28") == kept
+        assert plans.readings(kept, "2026-09-28") == [kept]
+
+
+def test_a_repair_moved_stays_with_whose_it_is():
+    booked = "Warmflow Heating are booked to replace the boiler heat exchanger on 29 September."
+    make = "The boiler is a Potterton Commercial put in in 2009; Warmflow hold the service history."
+    moved = "Boiler repair is now 6 October - Warmflow's engineer is off sick."
+    memory = [
+        {"id": "booked", "type": "W", "text": booked, "date": "2026-09-15"},
+        {"id": "make", "type": "W", "text": make, "date": "2026-09-18"},
+    ]
+    assert replaced(("W", moved), memory, day="2026-09-28") == ["booked"]
+
+
+def test_a_correction_puts_right_the_entry_with_the_amount_it_names():
+    standard = "Standard 2-bed local move is £650 - 3 men, the Luton, up to 6 hours."
+    planned = "Prices go up from Monday 21 Sept: a 2-bed local move will be £695."
+    fixed = "Correction to the new price list: the 2-bed local move is £685, not £695 - a typo."
+    memory = [
+        {"id": "standard", "type": "W", "text": standard, "date": "2026-09-07"},
+        {"id": "planned", "type": "W", "text": planned, "date": "2026-09-14"},
+    ]
+    assert replaced(("W", fixed), memory, day="2026-09-16") == ["planned"]

@@ -194,29 +194,32 @@ def read_now(text: str, day: str) -> str:
         ):
             text = rest[:1].upper() + rest[1:]  # "Studio 2 floor is being relaid, so Pilates
             # has moved to Room 4": the change, not why it came (which names the room left)
-    aside = _REASON_AFTER_RE.search(text)
-    if aside is not None:
-        main, reason = text[: aside.start()], text[aside.end() :]
-        if (
-            len(main.split()) >= 4  # not a label: "Correction - our flight is TP1337"
-            # a move to a place: the reason names the place left ("Boiler repair is now 6
-            # October - Warmflow's engineer is off sick" names whose repair it is)
-            and _MOVED_TO_RE.search(main)
-            and not cw.found(cw.CHANGE_RE, reason)
-            and not re.search(r"\bnew\b", reason, re.I)
-            and not temporal.CALENDAR_DATE_RE.search(reason)
-            and not cw.intended(text)  # "… - if they can do the 24th": a hedge, kept
-        ):
-            text = main.rstrip(" ,;") + "."  # "Quiz night has moved to St Brannock's church
-            # hall - the Anchor Inn double-booked the function room": the reason names the
-            # place left, no value of what holds now
     return _read_now(text, day)
 
 
-_MOVED_TO_RE = re.compile(
-    r"\b(?:moved|moving|relocated|relocating|switched|transferred)\s+(?:[\w'’-]+\s+){0,3}?to\b",
-    re.I,
-)
+def readings(text: str, day: str) -> list[str]:
+    """What currency reads of a note (:func:`read_now`), in turn: as told, then, where a
+    reason follows the change after a dash, without it ("Hartley storage has moved to Unit 22
+    - Unit 14's roof is leaking": the reason names the unit left). The reason is read first,
+    for it may name whose the change is ("Boiler repair is now 6 October - Warmflow's engineer
+    is off sick" is Warmflow's booked repair)."""
+    read = read_now(text, day)
+    aside = _REASON_AFTER_RE.search(read)
+    if aside is None:
+        return [read]
+    main, reason = read[: aside.start()], read[aside.end() :]
+    if (
+        len(main.split()) >= 4  # not a label: "Correction - our flight is TP1337"
+        and cw.found(cw.CHANGE_RE, main)
+        and not cw.found(cw.CHANGE_RE, reason)
+        and not re.search(r"\bnew\b", reason, re.I)
+        and not temporal.CALENDAR_DATE_RE.search(reason)
+        and not cw.intended(read)  # "… - if they can do the 24th": a hedge, kept
+    ):
+        return [read, main.rstrip(" ,;") + "."]
+    return [read]
+
+
 # a reason after what changed, set apart by a dash: "… moved to Unit 22 - Unit 14's roof is
 # leaking"
 _REASON_AFTER_RE = re.compile(r"\s[-–—]\s+(?=\S)")

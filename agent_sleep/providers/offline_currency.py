@@ -167,9 +167,8 @@ def supersedes(
             offline_common.say(f"  NREM: currency checked for {k}/{len(items)} items")
         # a change told as one to come but in force already is read as done ("Communion moves
         # to 10:15am", "tickets will be £9.25 now"); the note is kept as written
-        text = said if kind == "S" else plans.read_now(said, _date)
-        hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
-        put_right: dict[str, str] = {}  # each entry the note puts right in place: its new text
+        readings = [said] if kind == "S" else plans.readings(said, _date)
+        text = readings[0]
         if kind == "S" and recap(text):
             add((sources[0], text, _date))  # a later note may still replace the recap itself
             types[sources[0]] = kind
@@ -184,344 +183,368 @@ def supersedes(
         # the connection limit, and a one-fact entry rather than a merged one that holds it
         # among others); then the one that shares most names with it (its owner's); then the
         # newest: an item of this run, then bank, MEMORY.md
-        live = [i for i in reversed(index.of(text)) if pool[i] is not None]
-        for i in live[:MAX_COMPARED]:
-            entry = pool[i]
-            assert entry is not None
-            ref, old_text, old_date = entry
-            if _date and old_date and _date < old_date:
-                continue  # a note told before the entry (a backdated import) never replaces it
-            if kind != "S" and types.get(ref) == "S" and recap(old_text):
-                continue  # a recap tells what stood that week: "Vantis Bank is no longer a
-                # Gold sponsor" rewrites no "Week 1: venue, caterer, … Gold sponsors in place"
-            # a new phone number of someone the entry names: the entry with it put right
-            number = currency.number_put_right(text, old_text)
-            if (
-                number is not None
-                and types.get(ref) != "B"  # "Rang Dave on 07700 900123": the call was on it
-                and not _held_elsewhere(text, ref, live, pool)
-            ):
-                rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
-                put_right[ref] = number
-                if rank > best:
-                    hit, best, hit_text = ref, rank, number
-                continue
-            if currency.number_of_another(text, old_text):
-                continue  # "The out-of-hours emergency line has a new number" is no new
-                # main practice number
-            # the entry put right in place by what the note tells of the one thing it gives
-            # (_PUT_RIGHT: a release done, another provider taken on, a day moved), never an
-            # entry of a type the reading may not rewrite
-            put = next(
-                (
-                    (strength, placed, put_right)
-                    for put_right, never, strength in _PUT_RIGHT
-                    if (placed := put_right(text, old_text)) is not None
-                    and (types.get(ref) not in never or _booked(put_right, old_text))
-                    and not _told_again_as_done(put_right, kind, text)
-                ),
-                None,
-            )
-            if (
-                put is not None
-                and put[2] is not currency.correction_put_right  # what was wrong, put right
-                and (
-                    _change_kept(put[1], old_text)
-                    or update_model.kept_of_the_gone(put[1], old_text, text)
+        hit: str | None = None
+        for text in readings:  # as told, then without a reason after a dash
+            hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
+            put_right: dict[str, str] = {}  # each entry the note puts right in place: its new text
+            live = [i for i in reversed(index.of(text)) if pool[i] is not None]
+            for i in live[:MAX_COMPARED]:
+                entry = pool[i]
+                assert entry is not None
+                ref, old_text, old_date = entry
+                if _date and old_date and _date < old_date:
+                    continue  # a note told before the entry (a backdated import) never replaces it
+                if kind != "S" and types.get(ref) == "S" and recap(old_text):
+                    continue  # a recap tells what stood that week: "Vantis Bank is no longer a
+                    # Gold sponsor" rewrites no "Week 1: venue, caterer, … Gold sponsors in place"
+                # a new phone number of someone the entry names: the entry with it put right
+                number = currency.number_put_right(text, old_text)
+                if (
+                    number is not None
+                    and types.get(ref) != "B"  # "Rang Dave on 07700 900123": the call was on it
+                    and not _held_elsewhere(text, ref, live, pool)
+                ):
+                    rank = (True, True, True, STRENGTH["the old value named"], ref in held, 1.0, 0)
+                    put_right[ref] = number
+                    if rank > best:
+                        hit, best, hit_text = ref, rank, number
+                    continue
+                if currency.number_of_another(text, old_text):
+                    continue  # "The out-of-hours emergency line has a new number" is no new
+                    # main practice number
+                # the entry put right in place by what the note tells of the one thing it gives
+                # (_PUT_RIGHT: a release done, another provider taken on, a day moved), never an
+                # entry of a type the reading may not rewrite
+                put = next(
+                    (
+                        (strength, placed, put_right)
+                        for put_right, never, strength in _PUT_RIGHT
+                        if (placed := put_right(text, old_text)) is not None
+                        and (types.get(ref) not in never or _booked(put_right, old_text))
+                        and not _told_again_as_done(put_right, kind, text)
+                    ),
+                    None,
                 )
-            ):
-                put = (put[0], text, put[2])  # the note, not a change that never was, nor
-                # the code of the one gone on the one taken on
-            if put is not None:
-                # before an entry read otherwise, and among those put right the likeliest:
-                # "The Eden trip has been pushed back to Friday 16 October" moves the trip's
-                # day, not that of its risk assessment, due "for the Eden trip" by 25 September
-                like = 1.0 + currency.likeness(text, old_text, known)
-                shared = currency.shared_names(text, old_text)
-                rank = (True, True, True, STRENGTH[put[0]], ref in held, like, shared)
-                put_right[ref] = put[1]
-                if rank > best:
-                    hit, best, hit_text = ref, rank, put[1]
-                continue
-            # one item of a list removed or swapped ("We no longer use Memcached" for "We use
-            # Redis and Memcached"): the entry rewritten without it replaces the entry
-            # (never of an event: "Final walkthrough … with Aisha and Bellwether" keeps who
-            # was there when "Bellwether pulled out of weddings")
-            edit = lists.edited(text, old_text) if types.get(ref) != "B" else None
-            if edit is not None:
+                if (
+                    put is not None
+                    and put[2] is not currency.correction_put_right  # what was wrong, put right
+                    and (
+                        _change_kept(put[1], old_text)
+                        or update_model.kept_of_the_gone(put[1], old_text, text)
+                    )
+                ):
+                    put = (put[0], text, put[2])  # the note, not a change that never was, nor
+                    # the code of the one gone on the one taken on
+                if put is not None:
+                    # before an entry read otherwise, and among those put right the likeliest:
+                    # "The Eden trip has been pushed back to Friday 16 October" moves the trip's
+                    # day, not that of its risk assessment, due "for the Eden trip" by 25 September
+                    like = 1.0 + currency.likeness(text, old_text, known)
+                    shared = currency.shared_names(text, old_text)
+                    rank = (True, True, True, STRENGTH[put[0]], ref in held, like, shared)
+                    put_right[ref] = put[1]
+                    if rank > best:
+                        hit, best, hit_text = ref, rank, put[1]
+                    continue
+                # one item of a list removed or swapped ("We no longer use Memcached" for "We use
+                # Redis and Memcached"): the entry rewritten without it replaces the entry
+                # (never of an event: "Final walkthrough … with Aisha and Bellwether" keeps who
+                # was there when "Bellwether pulled out of weddings")
+                edit = lists.edited(text, old_text) if types.get(ref) != "B" else None
+                if edit is not None:
+                    rank = (
+                        types.get(ref) != "B",
+                        kind == "S" or types.get(ref) != "S",
+                        kind == "O" or types.get(ref) != "O",
+                        STRENGTH["the old value named"],
+                        ref in held,
+                        1.0,
+                        currency.shared_names(text, old_text),
+                    )
+                    if rank > best:
+                        hit, best, hit_text = ref, rank, edit.text
+                    continue
+                placed = None  # the entry with the note's one value put right, when read
+                if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
+                    placed = currency.in_place(text, old_text, known)
+                    # or the one figure it says again put right ("Weekday rehearsals run 7:30pm
+                    # to 10pm": the days listed stay)
+                    placed = placed or update_model.restated_put_right(text, old_text)
+                    if placed is None:
+                        continue  # never replaced whole: that would drop the list's other items
+                verdict = currency.relation(text, old_text, known, similar)
+                apart = verdict.why == "nothing shared"  # the rules found no word in common
+                same_day = bool(old_date) and old_date == _date
+                if not same_day:  # the model's reading is implicit too; of words in full ("temp")
+                    verdict = update_model.last_word(
+                        *currency.in_full(text, old_text), verdict, similar, common, known
+                    )
+                if not same_day and update_model.holder_left(text, old_text):
+                    # "Priya Shah … is my accountant now; Gary has retired" for "Gary Mills … does
+                    # Nadia's books and tax return": the one the entry gives the work of is gone
+                    verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
+                if (
+                    verdict.why in UNSAID
+                    and update_model.left_named(text, old_text)
+                    or verdict.why == "another owner"
+                    and update_model.left_named_of_it(text, old_text)
+                ):
+                    # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
+                    # entry gives ("Milk supplier is Greenfields Dairy") as left
+                    verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
+                if verdict.why in IMPLICIT and same_day:
+                    continue  # two values on the same day without a change word: both stand
+                if (
+                    types.get(ref) == "B"
+                    and kind != "B"
+                    and verdict.why in _CHANGED | WEAK
+                    and not cw.found(cw.CHANGE_RE, old_text)
+                    and not _BOOKED_RE.match(old_text)
+                    and not _PUT_RIGHT_RE.search(text)
+                ):
+                    continue  # what happened stays what happened: "Jay no longer does weekend
+                    # jobs" leaves "Shona covered the Pudsey job with Jay" as it was
+                if verdict.why in _CHANGED and _corrects_another(text, old_text):
+                    continue  # "…: the 2-bed local move is £685, not £695" puts right the
+                    # entry that said £695, not "Standard 2-bed local move is £650"
+                if update_model.once_instead(text, kind == "B"):
+                    continue  # what happened once is no standing change: "Aalsmeer Direct
+                    # short-delivered: 160 stems instead of 200" keeps the standing order of 200;
+                    # a request turned down keeps what was asked to change
+                if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
+                    continue  # "Plate reader: final MTT replicate" after "Plate reader: luciferase
+                    # assay on HEK293T": two events, each told without a change word
+                if verdict.why in WEAK and same_day and currency.number_dropped(text, old_text):
+                    continue  # "Key safe code is 8093", then "Changed the key safe code ahead of
+                    # the handover": the code that day's entry gives is the new one
+                if verdict.why in _ANOTHER_PART and not same_day:
+                    # the one part of the entry the note replaces, read on its own ("… uses Xero;
+                    # year-end 30 September; payroll runs fortnightly" for "… now runs payroll
+                    # monthly"): the rest of the entry stays
+                    part = currency.sentence_put_right(
+                        text, old_text, known, similar, judge=_held(known, similar)
+                    )
+                    if part is not None:
+                        verdict, placed = (
+                            currency.Verdict(currency.SUPERSEDE, "change language"),
+                            part,
+                        )
+                if verdict.kind != currency.SUPERSEDE:
+                    continue
+                if verdict.why in _CHANGED | WEAK and update_model.money_for_none(text, old_text):
+                    continue  # "Ava's ballet is now Saturdays at 11:15am" is no new price of it;
+                    # "Early-bird extended by one week, to September 25" none of the tickets
+                if (
+                    verdict.why in OWNER_ONLY
+                    and not update_model.one_thing(text, old_text, known)
+                    and not currency.same_class(text, old_text)
+                    and not currency.said_anew(text, old_text)
+                ):
+                    continue  # "The Olive Press wine supplier is now Liberty Wines": not its
+                    # address
+                if verdict.why == "an ending" and types.get(ref) == "O" and kind != "O":
+                    continue  # "Cancelled the minibus booking" ends no view ("Annoying that Hartley
+                    # only told us a week before; we'd already booked the minibus")
+                if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
+                    continue  # "the standup moved to 9:30" is no newer feeling about Globex
+                if verdict.why in WEAK and update_model.alike_apart(text, old_text):
+                    continue  # "Moira Kerr is standing for chair again" loses no mobile number
+                if (
+                    # (a new one with no name of its own: "training session on the new job app" is
+                    # of the app the entry names, "her new piano teacher, Ms. Brandt" is another)
+                    (
+                        verdict.why in WEAK
+                        or (
+                            verdict.why == "a new one"
+                            and not update_model.names_new(text, old_text)
+                        )
+                    )
+                    and kind == "B"
+                    and types.get(ref) != "B"
+                    and update_model.event_apart(text, old_text)
+                ):
+                    continue  # an event told in the past, likened to a fact, is no new state of
+                    # it: "Card reader 2 dropped its connection twice" for "Card payments go
+                    # through SumUp readers"
+                # the one value the note names as replaced, put right where the entry holds more
+                # than that fact ("port 8443 and its Postgres on 5434": the port stays)
+                placed = placed or currency.in_place(text, old_text, known)
+                if placed is None:  # "Saturday opening is now 9am-1pm": the Saturday of the list
+                    placed = currency.listed_part_put_right(text, old_text)
+                if (
+                    placed is None
+                ):  # "… confirmed for 12 November at 7pm": the entry's "in November"
+                    placed = currency.day_put_right(text, old_text)
+                if placed is None:  # "Backup job moved to 01:30": the NAS and where it goes stay
+                    placed = currency.clock_put_right(text, old_text)
+                if placed is None:  # "… wedding pushed back to 19 June 2027": the venue stays
+                    placed = currency.date_put_right(text, old_text)
+                if placed is None:  # "… switched to meeting on the first Wednesday": its room stays
+                    placed = currency.weekday_put_right(text, old_text)
+                if placed is None and verdict.why == "a new version":
+                    placed = currency.version_put_right(text, old_text)
+                if placed is None and verdict.why == "likely update" and vital.vital(old_text):
+                    # the one sentence the note replaces, as the model reads each ("His hypo kit is
+                    # kept in T12" of Tom's diabetes entry, for "… kept in the medical room")
+                    placed = currency.sentence_put_right(
+                        text, old_text, known, similar, judge=_guessed(known, similar, common)
+                    )
+                if (
+                    verdict.why in WEAK
+                    and placed is None
+                    and update_model.apart_whole(text, old_text)
+                ):
+                    continue  # a reading of likeness alone replaces nothing whole that the note
+                    # does not speak of: "Collection round covers Bramley, …" keeps who drives
+                if (
+                    verdict.why == "likely update"
+                    and placed is None
+                    and update_model.street_gone(text, old_text)
+                ):
+                    continue  # to a reading of likeness alone, no address is replaced by a note
+                    # that gives none (a phone number forwarded to the practice at that address)
+                if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
+                    continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
+                if (
+                    verdict.why == "likely update"
+                    and vital.vital(old_text)
+                    and (
+                        vital.terms(text) <= vital.terms(old_text)
+                        or apart
+                        or _vital_of_another(text, old_text)
+                    )
+                    and placed is None  # put right in place, the rest of it stays
+                ):
+                    continue  # the model's guess retires no allergy for a note that says nothing
+                    # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does), nor
+                    # a condition for a note that shares no word with it (a new drug's dose)
+                if (
+                    verdict.why in UNSAID
+                    and (kind in ("B", "S") or update_model.logged(text))
+                    and temporal.ROUTINE_RE.search(old_text)
+                    and not temporal.ROUTINE_RE.search(text)
+                    and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
+                    # no change ("again" is once more here: "Grace minded Luca again"; money
+                    # raised is money taken: "Uniform sale today raised £64")
+                    and not cw.found(cw.CHANGE_RE, _RAISED_RE.sub("", _AGAIN_RE.sub("", text)))
+                ):
+                    continue  # "Daniel's Saturday visit; they fixed the gate": one time of a
+                    # routine
+                if (
+                    verdict.why in WEAK
+                    and kind == "S"
+                    and types.get(ref) not in ("S", "")
+                    and _TO_DO_RE.match(text)
+                ):
+                    continue  # "This week: deliver the mini galleries" is no new delivery time
+                if (
+                    (
+                        (kind == "B" and verdict.why in WEAK | _CHANGED)
+                        or (kind == "S" and verdict.why == "likely update")
+                    )
+                    and types.get(ref) not in ("S", "")
+                    and currency.number_dropped(text, old_text)
+                ):
+                    continue  # a summary retells: to a reading of likeness alone, one that gives
+                    # no figure puts none out ("End of September: all three projects on track,
+                    # Marlow decision slipped" keeps the decision date, "2 October"), nor does an
+                    # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th"),
+                    # even one told as a change ("Riverside confirmed their new number is on the
+                    # letterheads now" keeps the new number itself)
+                if verdict.why in WEAK and kind == "B" and update_model.many_gone(text, old_text):
+                    continue  # an event only said alike puts out no entry of many values: "61
+                    # harvest supper tickets sold now" keeps the supper's day, hall and price
+                if verdict.why in WEAK and types.get(ref) == "B":
+                    continue  # "Gym Wednesday: full body circuit": Monday's session happened too
+                if (
+                    (verdict.why in WEAK or verdict.why == "a new one")
+                    and kind == "B"
+                    and not update_model.tells_a_change(text, old_text)
+                ):
+                    continue  # what happened is no standing fact said again: "Van der Berg delivery
+                    # in; ordered extra snake plants" keeps the £4.80 wholesale price, "U14s beat
+                    # Hartley Town 3-1 in the county cup on Saturday" the tie's date, "Tom did the
+                    # Wednesday van run; dropped 40 parcels" who drives it ("went fully vegan", "a
+                    # new personal best" do tell a change; "fitted a new cooker circuit" none of a
+                    # customer's house; "Reorganised the prep schedule around Dave's new days" none
+                    # of his days)
+                if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
+                    continue  # to a reading of likeness alone, a note with no value of its own puts
+                    # none out ("Renewed the landlord insurance online" keeps the £447 premium)
+                if (
+                    kind == "O"
+                    and types.get(ref) not in ("O", "")
+                    and (verdict.why in WEAK or (verdict.why in UNSAID and _BELIEF_RE.search(text)))
+                ):
+                    continue  # "prefers running in the early morning" is no new weekly distance;
+                    # "now believes 4:00 is realistic" no new time of the club's run
+                if verdict.why in WEAK and _named_apart(text, old_text, known):
+                    continue  # "Cancelled the Glasgow Sunday-night hotel" is no new Manchester
+                    # hotel
+                if verdict.why in WEAK and update_model.subjects_apart(text, old_text):
+                    continue  # "Mrs Penrose's key safe code is 4471" is no new code of Finch's
+                if verdict.why in WEAK and currency.name_said_short(text, old_text):
+                    continue  # "Fiona confirmed she'll stand again as commodore": still Fiona Blake
+                if verdict.why in WEAK and update_model.aimed(text):
+                    continue  # "aiming to submit by 14 October" is no new grant deadline
+                if verdict.why in WEAK and currency.number_not_held(text, old_text):
+                    continue  # "Mira Okafor's mobile is 07700 900231" is no new agent of hers
+                if verdict.why in UNSAID and kind == "B" and _denied(text, verdict.new_value):
+                    continue  # "Jake on site … today (no college on Wednesdays now)" gives no
+                    # new college day
+                if verdict.why in UNSAID and update_model.logged_work(text):
+                    continue  # "Emailed Sara the updated guest count" gives no guest count
+                if verdict.why == "likely update" and update_model.number_for_none(text, old_text):
+                    continue  # "Zoom meeting ID for online lessons: 884 2210 5567" is no new tool
+                    # of "Online lessons use Miro boards"
+                if verdict.why in WEAK and update_model.when_for_none(text, old_text):
+                    continue  # "handoffs now happen Wednesdays at 11am" / "shifts are two weeks"
+                if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
+                    continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
                 rank = (
-                    types.get(ref) != "B",
-                    kind == "S" or types.get(ref) != "S",
-                    kind == "O" or types.get(ref) != "O",
-                    STRENGTH["the old value named"],
+                    types.get(ref) != "B",  # a fact before what happened (which stays true)
+                    kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
+                    kind == "O" or types.get(ref) != "O",  # ... and before a view of it
+                    STRENGTH.get(verdict.why, 0),
                     ref in held,
-                    1.0,
+                    # an entry that says a word of the note's besides the value it replaces first
+                    # ("Ordering Schwalbe tyres from Cyclepoint instead of Ridgeline" replaces
+                    # "Schwalbe tyres come from Ridgeline", not "Shimano Deore brake pads from
+                    # Ridgeline are £9 a pair"), then the likeliest
+                    (
+                        _shares_a_word(text, old_text, verdict.old_value)
+                        + currency.likeness(text, old_text, known)
+                    )
+                    / 2,
                     currency.shared_names(text, old_text),
                 )
                 if rank > best:
-                    hit, best, hit_text = ref, rank, edit.text
-                continue
-            placed = None  # the entry with the note's one value put right, when read
-            if lists.partial(text, old_text) or lists.about_one_item(text, old_text):
-                placed = currency.in_place(text, old_text, known)
-                # or the one figure it says again put right ("Weekday rehearsals run 7:30pm
-                # to 10pm": the days listed stay)
-                placed = placed or update_model.restated_put_right(text, old_text)
-                if placed is None:
-                    continue  # never replaced whole: that would drop the list's other items
-            verdict = currency.relation(text, old_text, known, similar)
-            apart = verdict.why == "nothing shared"  # the rules found no word in common
-            same_day = bool(old_date) and old_date == _date
-            if not same_day:  # the model's reading is implicit too; of words in full ("temp")
-                verdict = update_model.last_word(
-                    *currency.in_full(text, old_text), verdict, similar, common, known
-                )
-            if not same_day and update_model.holder_left(text, old_text):
-                # "Priya Shah … is my accountant now; Gary has retired" for "Gary Mills … does
-                # Nadia's books and tax return": the one the entry gives the work of is gone
-                verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
-            if (
-                verdict.why in UNSAID
-                and update_model.left_named(text, old_text)
-                or verdict.why == "another owner"
-                and update_model.left_named_of_it(text, old_text)
-            ):
-                # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
-                # entry gives ("Milk supplier is Greenfields Dairy") as left
-                verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
-            if verdict.why in IMPLICIT and same_day:
-                continue  # two values on the same day without a change word: both stand
-            if (
-                types.get(ref) == "B"
-                and kind != "B"
-                and verdict.why in _CHANGED | WEAK
-                and not cw.found(cw.CHANGE_RE, old_text)
-                and not _BOOKED_RE.match(old_text)
-                and not _PUT_RIGHT_RE.search(text)
-            ):
-                continue  # what happened stays what happened: "Jay no longer does weekend
-                # jobs" leaves "Shona covered the Pudsey job with Jay" as it was
-            if update_model.once_instead(text, kind == "B"):
-                continue  # what happened once is no standing change: "Aalsmeer Direct
-                # short-delivered: 160 stems instead of 200" keeps the standing order of 200;
-                # a request turned down keeps what was asked to change
-            if verdict.why in IMPLICIT and kind == "B" and types.get(ref) == "B":
-                continue  # "Plate reader: final MTT replicate" after "Plate reader: luciferase
-                # assay on HEK293T": two events, each told without a change word
-            if verdict.why in WEAK and same_day and currency.number_dropped(text, old_text):
-                continue  # "Key safe code is 8093", then "Changed the key safe code ahead of
-                # the handover": the code that day's entry gives is the new one
-            if verdict.why in _ANOTHER_PART and not same_day:
-                # the one part of the entry the note replaces, read on its own ("… uses Xero;
-                # year-end 30 September; payroll runs fortnightly" for "… now runs payroll
-                # monthly"): the rest of the entry stays
-                part = currency.sentence_put_right(
-                    text, old_text, known, similar, judge=_held(known, similar)
-                )
-                if part is not None:
-                    verdict, placed = currency.Verdict(currency.SUPERSEDE, "change language"), part
-            if verdict.kind != currency.SUPERSEDE:
-                continue
-            if verdict.why in _CHANGED | WEAK and update_model.money_for_none(text, old_text):
-                continue  # "Ava's ballet is now Saturdays at 11:15am" is no new price of it;
-                # "Early-bird extended by one week, to September 25" none of the tickets
-            if (
-                verdict.why in OWNER_ONLY
-                and not update_model.one_thing(text, old_text, known)
-                and not currency.same_class(text, old_text)
-                and not currency.said_anew(text, old_text)
-            ):
-                continue  # "The Olive Press wine supplier is now Liberty Wines": not its address
-            if verdict.why == "an ending" and types.get(ref) == "O" and kind != "O":
-                continue  # "Cancelled the minibus booking" ends no view ("Annoying that Hartley
-                # only told us a week before; we'd already booked the minibus")
-            if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
-                continue  # "the standup moved to 9:30" is no newer feeling about Globex
-            if verdict.why in WEAK and update_model.alike_apart(text, old_text):
-                continue  # "Moira Kerr is standing for chair again" loses no mobile number
-            if (
-                # (a new one with no name of its own: "training session on the new job app" is
-                # of the app the entry names, "her new piano teacher, Ms. Brandt" is another)
-                (
-                    verdict.why in WEAK
-                    or (verdict.why == "a new one" and not update_model.names_new(text, old_text))
-                )
-                and kind == "B"
-                and types.get(ref) != "B"
-                and update_model.event_apart(text, old_text)
-            ):
-                continue  # an event told in the past, likened to a fact, is no new state of
-                # it: "Card reader 2 dropped its connection twice" for "Card payments go
-                # through SumUp readers"
-            # the one value the note names as replaced, put right where the entry holds more
-            # than that fact ("port 8443 and its Postgres on 5434": the port stays)
-            placed = placed or currency.in_place(text, old_text, known)
-            if placed is None:  # "Saturday opening is now 9am-1pm": the Saturday of the list
-                placed = currency.listed_part_put_right(text, old_text)
-            if placed is None:  # "… confirmed for 12 November at 7pm": the entry's "in November"
-                placed = currency.day_put_right(text, old_text)
-            if placed is None:  # "Backup job moved to 01:30": the NAS and where it goes stay
-                placed = currency.clock_put_right(text, old_text)
-            if placed is None:  # "… wedding pushed back to 19 June 2027": the venue stays
-                placed = currency.date_put_right(text, old_text)
-            if placed is None:  # "… switched to meeting on the first Wednesday": its room stays
-                placed = currency.weekday_put_right(text, old_text)
-            if placed is None and verdict.why == "a new version":
-                placed = currency.version_put_right(text, old_text)
-            if placed is None and verdict.why == "likely update" and vital.vital(old_text):
-                # the one sentence the note replaces, as the model reads each ("His hypo kit is
-                # kept in T12" of Tom's diabetes entry, for "… kept in the medical room")
-                placed = currency.sentence_put_right(
-                    text, old_text, known, similar, judge=_guessed(known, similar, common)
-                )
-            if verdict.why in WEAK and placed is None and update_model.apart_whole(text, old_text):
-                continue  # a reading of likeness alone replaces nothing whole that the note
-                # does not speak of: "Collection round covers Bramley, …" keeps who drives
-            if (
-                verdict.why == "likely update"
-                and placed is None
-                and update_model.street_gone(text, old_text)
-            ):
-                continue  # to a reading of likeness alone, no address is replaced by a note
-                # that gives none (a phone number forwarded to the practice at that address)
-            if verdict.why in UNSAID and placed is None and _vital_apart(text, old_text):
-                continue  # "is vegetarian" is no newer name or pronouns; "went vegan" may be
-            if (
-                verdict.why == "likely update"
-                and vital.vital(old_text)
-                and (
-                    vital.terms(text) <= vital.terms(old_text)
-                    or apart
-                    or _vital_of_another(text, old_text)
-                )
-                and placed is None  # put right in place, the rest of it stays
-            ):
-                continue  # the model's guess retires no allergy for a note that says nothing
-                # new of it ("Vueling lets us bring Isla's EpiPens"; "went vegan" does), nor
-                # a condition for a note that shares no word with it (a new drug's dose)
-            if (
-                verdict.why in UNSAID
-                and (kind in ("B", "S") or update_model.logged(text))
-                and temporal.ROUTINE_RE.search(old_text)
-                and not temporal.ROUTINE_RE.search(text)
-                and not cw.found(cw.NEW_OF_RE, text)  # "signed off on the new rate: 80 euros"
-                # no change ("again" is once more here: "Grace minded Luca again"; money
-                # raised is money taken: "Uniform sale today raised £64")
-                and not cw.found(cw.CHANGE_RE, _RAISED_RE.sub("", _AGAIN_RE.sub("", text)))
-            ):
-                continue  # "Daniel's Saturday visit; they fixed the gate": one time of a routine
-            if (
-                verdict.why in WEAK
-                and kind == "S"
-                and types.get(ref) not in ("S", "")
-                and _TO_DO_RE.match(text)
-            ):
-                continue  # "This week: deliver the mini galleries" is no new delivery time
-            if (
-                (
-                    (kind == "B" and verdict.why in WEAK | _CHANGED)
-                    or (kind == "S" and verdict.why == "likely update")
-                )
-                and types.get(ref) not in ("S", "")
-                and currency.number_dropped(text, old_text)
-            ):
-                continue  # a summary retells: to a reading of likeness alone, one that gives
-                # no figure puts none out ("End of September: all three projects on track,
-                # Marlow decision slipped" keeps the decision date, "2 October"), nor does an
-                # event ("Updated Kestrel's payroll calendar in Sage" keeps "… on the 25th"),
-                # even one told as a change ("Riverside confirmed their new number is on the
-                # letterheads now" keeps the new number itself)
-            if verdict.why in WEAK and kind == "B" and update_model.many_gone(text, old_text):
-                continue  # an event only said alike puts out no entry of many values: "61
-                # harvest supper tickets sold now" keeps the supper's day, hall and price
-            if verdict.why in WEAK and types.get(ref) == "B":
-                continue  # "Gym Wednesday: full body circuit": Monday's session happened too
-            if (
-                (verdict.why in WEAK or verdict.why == "a new one")
-                and kind == "B"
-                and not update_model.tells_a_change(text, old_text)
-            ):
-                continue  # what happened is no standing fact said again: "Van der Berg delivery
-                # in; ordered extra snake plants" keeps the £4.80 wholesale price, "U14s beat
-                # Hartley Town 3-1 in the county cup on Saturday" the tie's date, "Tom did the
-                # Wednesday van run; dropped 40 parcels" who drives it ("went fully vegan", "a
-                # new personal best" do tell a change; "fitted a new cooker circuit" none of a
-                # customer's house; "Reorganised the prep schedule around Dave's new days" none
-                # of his days)
-            if verdict.why == "likely update" and not update_model.says_a_value(text, old_text):
-                continue  # to a reading of likeness alone, a note with no value of its own puts
-                # none out ("Renewed the landlord insurance online" keeps the £447 premium)
-            if (
-                kind == "O"
-                and types.get(ref) not in ("O", "")
-                and (verdict.why in WEAK or (verdict.why in UNSAID and _BELIEF_RE.search(text)))
-            ):
-                continue  # "prefers running in the early morning" is no new weekly distance;
-                # "now believes 4:00 is realistic" no new time of the club's run
-            if verdict.why in WEAK and _named_apart(text, old_text, known):
-                continue  # "Cancelled the Glasgow Sunday-night hotel" is no new Manchester hotel
-            if verdict.why in WEAK and update_model.subjects_apart(text, old_text):
-                continue  # "Mrs Penrose's key safe code is 4471" is no new code of Finch's
-            if verdict.why in WEAK and currency.name_said_short(text, old_text):
-                continue  # "Fiona confirmed she'll stand again as commodore": still Fiona Blake
-            if verdict.why in WEAK and update_model.aimed(text):
-                continue  # "aiming to submit by 14 October" is no new grant deadline
-            if verdict.why in WEAK and currency.number_not_held(text, old_text):
-                continue  # "Mira Okafor's mobile is 07700 900231" is no new agent of hers
-            if verdict.why in UNSAID and kind == "B" and _denied(text, verdict.new_value):
-                continue  # "Jake on site … today (no college on Wednesdays now)" gives no
-                # new college day
-            if verdict.why in UNSAID and update_model.logged_work(text):
-                continue  # "Emailed Sara the updated guest count" gives no guest count
-            if verdict.why == "likely update" and update_model.number_for_none(text, old_text):
-                continue  # "Zoom meeting ID for online lessons: 884 2210 5567" is no new tool
-                # of "Online lessons use Miro boards"
-            if verdict.why in WEAK and update_model.when_for_none(text, old_text):
-                continue  # "handoffs now happen Wednesdays at 11am" / "shifts are two weeks"
-            if verdict.why in UNSAID and _held_elsewhere(text, ref, live, pool):
-                continue  # "Priya asked for Karen's number again: 555-0193" is Karen's entry
-            rank = (
-                types.get(ref) != "B",  # a fact before what happened (which stays true)
-                kind == "S" or types.get(ref) != "S",  # ... and before a plan or a summary
-                kind == "O" or types.get(ref) != "O",  # ... and before a view of it
-                STRENGTH.get(verdict.why, 0),
-                ref in held,
-                # an entry that says a word of the note's besides the value it replaces first
-                # ("Ordering Schwalbe tyres from Cyclepoint instead of Ridgeline" replaces
-                # "Schwalbe tyres come from Ridgeline", not "Shimano Deore brake pads from
-                # Ridgeline are £9 a pair"), then the likeliest
-                (
-                    _shares_a_word(text, old_text, verdict.old_value)
-                    + currency.likeness(text, old_text, known)
-                )
-                / 2,
-                currency.shared_names(text, old_text),
-            )
-            if rank > best:
-                # or the one sentence of it the note replaces
-                placed = placed or currency.sentence_put_right(text, old_text, known, similar)
-                if placed is None and verdict.why == "likely update":
-                    # the model's reading of the whole: of one sentence of it, when one only
-                    # ("… Quarterly review with Nadia booked for 14 May." for "Nadia pushed
-                    # the review to 21 May": her software and fee stay)
-                    guess = _guessed(known, similar, common, False)
-                    placed = currency.sentence_put_right(text, old_text, known, similar, guess)
-                    if placed is None and _no_part_replaced(text, old_text, guess):
-                        continue  # "Tomas Lind's ebook royalty is confirmed at 25% …" says
-                        # again one part of "Mira gets 10% of RRP …; Tomas Lind gets 25% …"
-                        # and replaces none: the entry stays whole
-                    if placed is None and update_model.many_gone(text, old_text):
-                        continue  # an entry of several facts, none of them said: "Salt
-                        # Orchard ebook ISBN is …" for "The Salt Orchard: hardback, 352 pages,
-                        # publication date …; Hardback ISBN …"
-                if placed is not None and _says_all_but_figures(text, old_text):
-                    placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
-                    # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
-                if placed is not None and _change_kept(placed, old_text):
-                    placed = None  # put right, "Hobsons Best going up to £4.80 a pint from
-                    # today (2026-09-07)" would tell of a change that never was: the note
-                    # takes its place ("Pint of Best is now £4.95 …")
-                hit, best, hit_text = ref, rank, placed or text
+                    # or the one sentence of it the note replaces
+                    placed = placed or currency.sentence_put_right(text, old_text, known, similar)
+                    if placed is None and verdict.why == "likely update":
+                        # the model's reading of the whole: of one sentence of it, when one only
+                        # ("… Quarterly review with Nadia booked for 14 May." for "Nadia pushed
+                        # the review to 21 May": her software and fee stay)
+                        guess = _guessed(known, similar, common, False)
+                        placed = currency.sentence_put_right(text, old_text, known, similar, guess)
+                        if placed is None and _no_part_replaced(text, old_text, guess):
+                            continue  # "Tomas Lind's ebook royalty is confirmed at 25% …" says
+                            # again one part of "Mira gets 10% of RRP …; Tomas Lind gets 25% …"
+                            # and replaces none: the entry stays whole
+                        if placed is None and update_model.many_gone(text, old_text):
+                            continue  # an entry of several facts, none of them said: "Salt
+                            # Orchard ebook ISBN is …" for "The Salt Orchard: hardback, 352 pages,
+                            # publication date …; Hardback ISBN …"
+                    if placed is not None and _says_all_but_figures(text, old_text):
+                        placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
+                        # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
+                    if placed is not None and _change_kept(placed, old_text):
+                        placed = None  # put right, "Hobsons Best going up to £4.80 a pint from
+                        # today (2026-09-07)" would tell of a change that never was: the note
+                        # takes its place ("Pint of Best is now £4.95 …")
+                    hit, best, hit_text = ref, rank, placed or text
+            if hit is not None:
+                break
         kept = plans.as_said(hit_text, text, said)  # in the note's own words
         if hit is not None:
             # entries sleep held before this run only: not this run's own notes
@@ -785,6 +808,16 @@ _RESTATED = (
 
 # the rules' readings of a change that say nothing of what went
 _CHANGED = frozenset({"change language", "a generic change"})
+
+
+def _corrects_another(text: str, old_text: str) -> bool:
+    """Whether a correction's ", not A" names an amount of money the older text does not say,
+    where it says another: the amount corrected is another entry's."""
+    wrong = {m.group(0) for t in currency._not_tails(text) for m in currency.MONEY_RE.finditer(t)}
+    said = {m.group(0) for m in currency.MONEY_RE.finditer(old_text)}
+    return bool(wrong) and bool(said) and not wrong & said
+
+
 # a note that puts right what was told wrong: "Correction: …", "I had their date wrong", "…,
 # not the 14th"
 _PUT_RIGHT_RE = re.compile(
