@@ -306,3 +306,49 @@ def test_a_correction_puts_right_the_entry_with_the_amount_it_names():
         {"id": "planned", "type": "W", "text": planned, "date": "2026-09-14"},
     ]
     assert replaced(("W", fixed), memory, day="2026-09-16") == ["planned"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        ("The van (white Transit Connect, LK19 PWR) is parked overnight at the Elm Street lot, "
+         "bay 12.",
+         "Van moved to the Harbour Road garage, unit 3 - Elm Street is being resurfaced.",
+         "The van (white Transit Connect, LK19 PWR) is parked overnight at the Harbour Road "
+         "garage, unit 3."),
+        ("Thursday group walk is Biscuit, Luna, Pepper and Otis, 2pm, meeting at Hollow Lane "
+         "field.",
+         "From this week the Thursday group walk meets at the Beacon Park gate instead of "
+         "Hollow Lane field.",
+         "Thursday group walk is Biscuit, Luna, Pepper and Otis, 2pm, meeting at Beacon Park "
+         "gate."),
+        ("MOT pushed back to Tuesday 6 October, Kwik Fit are short-staffed that week.",
+         "Kwik Fit moved the MOT again: now Tuesday 13 October, 9am.",
+         "MOT pushed back to Tuesday 13 October, 9am, Kwik Fit are short-staffed that week."),
+    ],
+)  # fmt: skip
+def test_a_place_or_a_day_put_right_with_what_goes_with_it(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a deadline is no new start
+        ("We've switched public liability insurer to Hollis Mutual from 1 October, policy "
+         "HM-7781-B.",
+         "Hollis Mutual need a copy of the first aid certificate by 20 October."),
+        # a note that names no day is no new booking of one
+        ("Van MOT booked for Tuesday 22 September, 9am, Kwik Fit Stockport.",
+         "Van moved to the Harbour Road garage, unit 3 - Elm Street is being resurfaced."),
+    ],
+)  # fmt: skip
+def test_a_day_of_another_kind_or_none_retires_nothing(old, new):
+    assert rewritten(("W", old), ("W", new)) is None
+
+
+def test_a_limit_said_with_no_more_than_is_a_standing_rule():
+    from agent_sleep.analysis import vital
+
+    assert vital.vital("House rule: no walker takes more than 4 dogs at once.")
+    assert not vital.vital("We sold no more than 40 tickets.")

@@ -127,11 +127,18 @@ def test_days_moved_again(old, new, expected):
     assert currency.moved_day_put_right(new, old) == expected
 
 
-def test_a_new_time_with_a_moved_day_needs_one_time_in_the_entry():
-    # the entry gives no time: the note, which gives one, is no put-right of its day
+def test_a_new_time_with_a_moved_day_goes_with_the_day():
+    # the entry gives no time: the day is put right with the time said right after it
     old = "Review meeting with Gary booked for Fri 2 Oct."
     new = "Priya has put the review meeting back again, now Thu 15 Oct, 10am."
-    assert currency.moved_day_put_right(new, old) is None
+    assert currency.moved_day_put_right(new, old) == (
+        "Review meeting with Gary booked for Thu 15 Oct, 10am."
+    )
+    # a time said elsewhere in the note is no time of the day moved
+    new = "Priya has put the review meeting back again to Thu 15 Oct; I'm free from 10am."
+    assert currency.moved_day_put_right(new, old) != (
+        "Review meeting with Gary booked for Thu 15 Oct, 10am."
+    )
 
 
 @pytest.mark.parametrize(

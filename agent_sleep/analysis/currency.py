@@ -435,6 +435,29 @@ def _attrs_named(new: Claim, old: Claim) -> bool:
     return not named or bool(named & (new.attrs | _bag(new)))
 
 
+# a place of a name of words, then the one it replaces: "meets at the Beacon Park gate
+# instead of Hollow Lane field"
+_PLACE_INSTEAD_RE = re.compile(
+    r"\b(?:at|in|to|on)\s+(?:the\s+)?(?P<new>[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,4}?)\s+"
+    r"(?:instead of|rather than)\s+(?:the\s+)?(?P<old>[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,4}?)"
+    r"(?=[.,;!?]|\s[-–—]\s|$)"
+)
+
+
+def _phrase_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with a place of a name of words put right, where the newer note gives
+    the one it replaces word for word ("Thursday group walk is Biscuit, Luna, Pepper and Otis,
+    2pm, meeting at Hollow Lane field", then "… the Thursday group walk meets at the Beacon
+    Park gate instead of Hollow Lane field": "…, meeting at Beacon Park gate"), said once."""
+    m = _PLACE_INSTEAD_RE.search(new_text)
+    if m is None:
+        return None
+    at = list(re.finditer(rf"(?<![\w-]){re.escape(m.group('old'))}(?![\w-])", old_text))
+    if len(at) != 1 or m.group("new").lower() in old_text.lower():
+        return None
+    return old_text[: at[0].start()] + m.group("new") + old_text[at[0].end() :]
+
+
 def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) -> str | None:
     """The older text with the one value the newer note names as replaced put right, when the
     older text says more than that fact ("payments-gateway runs locally on port 8443 and its
@@ -454,6 +477,8 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
         # a word the note says again with the new value names what changed, not the value:
         # "from Node 18.19 to Node 20.11" replaces "18.19"
         named = {p for p in named if sum(1 for t in tokens(new_text) if t.lower() == p) < 2}
+    if len(named) > 1:
+        return _phrase_put_right(new_text, old_text)
     if len(named) != 1:
         return None
     (gone,) = named
@@ -2574,7 +2599,9 @@ _DAY_MOVED_RE = re.compile(
     r"|(?:moved|moving|postponed|rescheduled|delayed|shifted|changed|switched)(?:\s+again)?"
     # what moved after the verb, before the new day's clause: "Kennington Motors postponed the
     # van service; the new date is 6 Oct"
-    r"(?P<obj2>(?:\s+[\w'’-]+){1,4}?(?=[;,]\s+(?:the\s+)?new\s+(?:date|day)\b))?"
+    # ("Kwik Fit moved the MOT again: now Tuesday 13 October")
+    r"(?P<obj2>(?:\s+[\w'’-]+){1,4}?(?=[;,]\s+(?:the\s+)?new\s+(?:date|day)\b|\s+again\b))?"
+    r"(?:\s+again)?"
     # "extended by one week, to September 25": how far is no part of what moved
     r"|(?:extended|postponed|delayed)(?P<by>\s+by\s+(?:a|an|one|two|three|four|\d+)\s+"
     r"(?:days?|weeks?|fortnight|months?))?)"
@@ -2698,6 +2725,13 @@ _BY_SPAN_RE = re.compile(
 )
 
 
+# a time right after a day: ", 9am", " at 10:30"
+_TIME_AFTER_DAY_RE = re.compile(
+    r",?\s+(?:at\s+)?(?P<time>\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|midday)\b",
+    re.I,
+)
+
+
 def moved_day_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one day put right, when the newer note tells that day moved
     and names nothing the older one does not say ("Kitchen is from Howdens, Wembley branch.
@@ -2740,6 +2774,18 @@ def moved_day_put_right(new_text: str, old_text: str) -> str | None:
         if not fresh:
             continue
         held = list(rx.finditer(old_text))
+        after = _TIME_AFTER_DAY_RE.match(new_text, news[0].end())
+        if (
+            len(fresh) == 1
+            and not held
+            and _digit(value)
+            and after is not None
+            and after.group("time").lower() == fresh[0].group(0).lower()
+        ):
+            # a date and its time where the entry gave none: "Kwik Fit moved the MOT again:
+            # now Tuesday 13 October, 9am" -> "MOT pushed back to Tuesday 13 October, 9am, …"
+            spans[0] = (olds[0], value + after.group(0).rstrip())
+            continue
         if len(fresh) > 1 or len(held) != 1 or not _TIME_RESTATED_RE.match(told, fresh[0].end()):
             return None  # "… moved to Thursdays at 2pm", "… to Mondays at noon": a new time
             # too, the note takes the entry's place
@@ -3407,7 +3453,9 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     if m is None or cw.intended(re.split(r"[.;]\s|\s[-–—]\s", new_text)[0]):
         return None  # (a reason after it may say what could not be: "… could not hold …")
     words = [t for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
-    if not any(t[:1].islower() for t in words):
+    lower = {t for t in tokens(old_text) if t[:1].islower()}
+    # (a thing's word opening the note: "Van moved to …" for "The van … is parked at …")
+    if not any(t[:1].islower() or t.lower() in lower for t in words):
         return None
     what = {lemma(t.lower()) for t in words}
     places = list(_AT_NAMED_RE.finditer(old_text))
@@ -3451,7 +3499,22 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
            for p in (places[0].group("place"), new_place)):  # fmt: skip
         return None  # "in October", "to Friday 11am" are times; "with Dr. Alvarez" no place
     start = places[0].start("art") if places[0].group("art") else places[0].start("place")
-    return old_text[:start] + (m.group("art") or "") + new_place + old_text[places[0].end() :]
+    end = places[0].end()
+    # what kind of place and which one of it goes with the name: "the Elm Street lot, bay 12"
+    # moved "to the Harbour Road garage, unit 3"
+    held = _PLACE_TAIL_RE.match(old_text, end)
+    if held is not None:
+        told = _PLACE_TAIL_RE.match(new_text, m.end("place"))
+        end = held.end()
+        new_place += told.group(0) if told is not None else ""
+    return old_text[:start] + (m.group("art") or "") + new_place + old_text[end:]
+
+
+# the kind of place after its name, and which one of it: " lot, bay 12", " garage, unit 3"
+_PLACE_TAIL_RE = re.compile(
+    r"\s+(?:lot|garage|yard|depot|car park|site|hall|building|unit|store|warehouse|office|"
+    r"studio|room)(?:,?\s+(?:bay|unit|room|suite|pitch|stand|floor|level|space)\s+\w+)?\b"
+)
 
 
 # who holds a role, one to a role: "Dana Whitfield is the platform engineering manager",

@@ -900,6 +900,11 @@ def street_gone(new_text: str, old_text: str) -> bool:
     return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
 
 
+# a thing booked for a day: "Van MOT booked for Tuesday 22 September"
+_BOOKED_FOR_RE = re.compile(
+    r"\b(?:booked|scheduled|arranged|planned|set)\s+(?:in\s+)?for\b|\bdue\s+on\b", re.I
+)
+_SAME_DAY_RE = re.compile(r"\bsame (?:dates?|days?|times?|week)\b", re.I)
 # a thing gone from what is done: "We've dropped spelt from …", "no longer stock oat milk"
 _THING_GONE_RE = re.compile(
     r"\b(?:dropped|removed|discontinued|stopped (?:selling|stocking|making|doing|offering)|"
@@ -941,6 +946,37 @@ def _holder_for_none(new_text: str, old_text: str) -> bool:
         i and t[:1].isupper() and t.lower() not in cw.STOP and not re.fullmatch(c.DAY_NAMES, t)
         for i, t in enumerate(tokens(old_text))
     )
+
+
+# what a day is to a thing, by the word before it: a deadline ("by 20 October", "due 12
+# October") or a start ("from 1 October", "as of Monday"), else a day it happens on
+_DEADLINE_BEFORE_RE = re.compile(
+    r"\b(?:by|before|due(?:\s+(?:on|by|back))?|deadline(?:\s+is)?)\s+$", re.I
+)
+_START_BEFORE_RE = re.compile(
+    r"\b(?:from|since|starting|starts|started|as of|effective|beginning|begins)\s+(?:on\s+)?$",
+    re.I,
+)
+
+
+def _date_role(text: str) -> str:
+    """What the first day of the calendar ``text`` names is to its thing: "deadline", "start"
+    or "on" ("" with none)."""
+    m = c.DATE_SAID_RE.search(text)
+    if m is None:
+        return ""
+    before = text[max(0, m.start() - 30) : m.start()]
+    if _DEADLINE_BEFORE_RE.search(before):
+        return "deadline"
+    return "start" if _START_BEFORE_RE.search(before) else "on"
+
+
+def dates_apart(new_text: str, old_text: str) -> bool:
+    """Whether the two texts each name a day, one as a deadline or a start and the other not
+    as that: to a reading of likeness alone, "… need a copy of the certificate by 20 October"
+    is no new start of "… insurer to Hollis Mutual from 1 October"."""
+    new, old = _date_role(new_text), _date_role(old_text)
+    return bool(new and old) and new != old
 
 
 def alike_apart(new_text: str, old_text: str) -> str:
@@ -1007,6 +1043,14 @@ def alike_apart(new_text: str, old_text: str) -> str:
     if not fresh and not gone and _WISH_RE.search(new_text):
         return "a wish, no value"  # "Jonas de Wit wants … invoices sent to their accounts
         # inbox" is no new office manager
+    if (
+        c.DATE_SAID_RE.search(old_text)
+        and not c.DATE_SAID_RE.search(new_text)
+        and _BOOKED_FOR_RE.search(old_text)
+        and not _SAME_DAY_RE.search(new_text)  # "moved temp flat to …, same dates"
+    ):
+        return "a day lost"  # "Van moved to the Harbour Road garage" is no new "Van MOT
+        # booked for Tuesday 22 September, 9am"
     gone_thing = _THING_GONE_RE.search(new_text)
     if gone_thing and not _said_in(gone_thing.group("what"), old_text):
         return "another thing gone"  # "We've dropped spelt from the Saturday market range"

@@ -56,6 +56,8 @@ _KINDS = {
         # rent", "Only Bill and Lena are trained to use the strimmer", "at least 48 hours
         # before"
         r"|\b(?:is|are) (?:capped|limited) (?:at|to)\b|\bnot allowed\b"
+        # "no walker takes more than 4 dogs at once", "never more than six in the pool"
+        r"|\bno (?:[a-z]+ ){1,3}?more than \d+\b|\bnever (?:[a-z]+ ){0,3}?more than \d+\b"
         r"|^\s*only [^.;]{1,40}? (?:may|can|are allowed|is allowed|are trained|is trained)\b"
         r"|\bat least \d+\s*(?:hours?|days?|weeks?) (?:before|ahead|in advance|notice)\b",
         re.I,

@@ -366,14 +366,15 @@ def supersedes(
                     continue  # an event told in the past, likened to a fact, is no new state of
                     # it: "Card reader 2 dropped its connection twice" for "Card payments go
                     # through SumUp readers"
+                if verdict.why in WEAK and update_model.dates_apart(text, old_text):
+                    continue  # "Hollis Mutual need a copy of the first aid certificate by 20
+                    # October" is no new start of "… insurer to Hollis Mutual from 1 October"
                 # the one value the note names as replaced, put right where the entry holds more
                 # than that fact ("port 8443 and its Postgres on 5434": the port stays)
                 placed = placed or currency.in_place(text, old_text, known)
                 if placed is None:  # "Saturday opening is now 9am-1pm": the Saturday of the list
                     placed = currency.listed_part_put_right(text, old_text)
-                if (
-                    placed is None
-                ):  # "… confirmed for 12 November at 7pm": the entry's "in November"
+                if placed is None:  # "… confirmed for 12 November at 7pm": "in November"
                     placed = currency.day_put_right(text, old_text)
                 if placed is None:  # "Backup job moved to 01:30": the NAS and where it goes stay
                     placed = currency.clock_put_right(text, old_text)
