@@ -352,3 +352,28 @@ def test_a_limit_said_with_no_more_than_is_a_standing_rule():
 
     assert vital.vital("House rule: no walker takes more than 4 dogs at once.")
     assert not vital.vital("We sold no more than 40 tickets.")
+
+
+def test_a_new_number_retires_no_other_fact_and_a_price_from_today_replaces():
+    # a phone number where the entry gave none is no new ticketing system (nor its clause)
+    assert (
+        rewritten(
+            ("W", "Box office runs on Ticketsolve; both counter PCs log in through it."),
+            ("W", "The box office number is now 01632 960775; the old line was switched off."),
+        )
+        is None
+    )
+    # who approved it is no part of the price; "from today" says it holds now
+    assert (
+        rewritten(
+            ("W", "Standard adult ticket for The Glass Menagerie is £18.50."),
+            (
+                "W",
+                "Board approved the price rise: standard tickets are £21 from today (2026-11-10).",
+            ),
+        )
+        == "Board approved the price rise: standard tickets are £21 from today (2026-11-10)."
+    )
+    # a lead-in with no clause after it is kept: the subject is in it
+    said = "Harbor Coffee signed off on the new rate: 80 euros per hour from March onward."
+    assert plans.read_now(said, "2026-11-10") == said

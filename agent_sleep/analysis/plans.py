@@ -166,10 +166,15 @@ def as_done(text: str) -> str | None:
 _TOLD_BY_RE = re.compile(
     r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?\s+(?:has\s+|have\s+)?"
     r"(?:confirmed|said|says|told (?:me|us)|announced|reported|reports|emailed(?: (?:me|us))?|"
+    r"approved|agreed|decided|voted(?: for| through)?|signed off|"
     r"let (?:me|us) know)(?:\s+that\s+|[^:;.!?]{0,40}:\s+)(?=\S)"
 )
 
 
+_CLAUSE_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|will|rises?|goes|go|moves?|starts?|runs?|costs?)\b|['’](?:s|re)\b",
+    re.I,
+)
 # why a change came, before it: "Studio 2 floor is being relaid, so …"
 _WHY_SO_RE = re.compile(r"^[^.;:!?]{8,160}?,\s+so\s+(?!that\b|far\b|much\b|many\b)")
 # a pronoun of what the reason named: "…, so Mavis Green is taking his place"
@@ -180,7 +185,8 @@ def read_now(text: str, day: str) -> str:
     """:func:`_read_now` of what was told, less who told it ("Martin confirmed the exec vote:
     subs rise to £52 per term from 1 October" reads "Subs rise to £52 per term …")."""
     told = _TOLD_BY_RE.match(text)
-    if told is not None:
+    if told is not None and _CLAUSE_VERB_RE.search(text, told.end()):  # (a clause of its own:
+        # not "Harbor Coffee signed off on the new rate: 80 euros per hour")
         rest = text[told.end() :]
         text = rest[:1].upper() + rest[1:]
     why = _WHY_SO_RE.match(text)
@@ -268,7 +274,11 @@ def _read_now(text: str, day: str) -> str:
 
 # a phrase of when a change holds from, no verb: "from this week", "as of 1 October" (not
 # "from today": a note of the day says now already)
-_FROM_SAID_RE = re.compile(r"\s*,?\s*(?:from|as of|effective|with effect from)\s+(?!today\b)", re.I)
+_TAKES_UP_RE = re.compile(
+    r"\b(?:takes?|took|taking|taken) over\b|\b(?:starts?|started|joins?|joined|begins?) as\b",
+    re.I,
+)
+_FROM_SAID_RE = re.compile(r"\s*,?\s*(?:from|as of|effective|with effect from)\s+", re.I)
 
 
 def start_as_now(text: str, written: dt.date) -> str:
@@ -278,8 +288,10 @@ def start_as_now(text: str, written: dt.date) -> str:
     m = _STARTS_RE.search(text)
     if m is None:
         m = _start_on(text, written)[1]
-    if m is None or not _FROM_SAID_RE.match(m.group(0)):
-        return text  # "Fiona Reid starts today (…)": a verb, no phrase to say as "now"
+    if m is None or not _FROM_SAID_RE.match(m.group(0)) or _TAKES_UP_RE.search(text):
+        return text  # "Fiona Reid starts today (…)": a verb, no phrase to say as "now"; one
+        # taking a role up tells the change already ("Tom Reilly takes over as head nurse
+        # from today")
     out = (text[: m.start()].rstrip() + " now " + text[m.end() :].lstrip()).strip()
     if text.rstrip().endswith(".") and not out.endswith("."):
         out += "."  # a month's name took the full stop ("… from 1 October.")

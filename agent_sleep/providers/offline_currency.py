@@ -304,6 +304,12 @@ def supersedes(
                 ):
                     continue  # what happened stays what happened: "Jay no longer does weekend
                     # jobs" leaves "Shona covered the Pudsey job with Jay" as it was
+                if (
+                    verdict.why in _CHANGED
+                    and update_model.alike_apart(text, old_text) == "a contact where there was none"
+                ):
+                    continue  # "The box office number is now 01632 960775" is no new ticketing
+                    # system of "Box office runs on Ticketsolve"
                 if verdict.why in _CHANGED and _corrects_another(text, old_text):
                     continue  # "…: the 2-bed local move is £685, not £695" puts right the
                     # entry that said £695, not "Standard 2-bed local move is £650"
