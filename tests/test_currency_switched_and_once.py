@@ -377,3 +377,28 @@ def test_a_new_number_retires_no_other_fact_and_a_price_from_today_replaces():
     # a lead-in with no clause after it is kept: the subject is in it
     said = "Harbor Coffee signed off on the new rate: 80 euros per hour from March onward."
     assert plans.read_now(said, "2026-11-10") == said
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        # items of two words, a name in each, then one of a name alone
+        ("Front desk sells Grenade bars, Myprotein shakes and Huel.",
+         "Stopped stocking Huel at the front desk; it wasn't selling.",
+         "Front desk sells Grenade bars and Myprotein shakes."),
+        ("Front desk sells Grenade bars, Myprotein shakes and Huel.",
+         "The front desk no longer sells Huel; it wasn't selling.",
+         "Front desk sells Grenade bars and Myprotein shakes."),
+    ],
+)  # fmt: skip
+def test_an_item_goes_from_a_list_of_branded_things(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+def test_what_holds_from_tonight_is_no_appointment_that_passed():
+    import datetime as dt
+
+    from agent_sleep.retrieval import context
+
+    said = "HIIT is in the Main Hall from tonight (2026-09-30) - it outgrew Studio 2."
+    assert context._when(said, dt.date(2026, 9, 30), dt.date(2026, 10, 10)) != "over"

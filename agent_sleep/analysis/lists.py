@@ -196,15 +196,22 @@ def _after_comma(head: str) -> bool:
     if comma < 0 or not before or not item:
         return False
     shape = _shape(item[0])
-    return _shape(before[-1]) == shape and _list_word(
-        head[comma + 1 :], last=True, shape=shape, whole=True
+    alike = _shape(before[-1]) == shape or (  # "Grenade bars, Myprotein shakes": two of a kind
+        len(item) <= 3 and _shape(item[-1]) == _shape(before[-1])
     )
+    return alike and _list_word(head[comma + 1 :], last=True, shape=shape, whole=True)
 
 
 def _shape(word: str) -> bool:
     """A name's shape (a capital anywhere or a leading digit: "Redis", "iOS", "S3", "3M") or a
     plain word's ("tea", "e2e")."""
     return bool(re.search(r"[A-Z]", word) or word[:1].isdigit())
+
+
+# words that join no two words of one item: "Redis for caching, and Postgres"
+_ITEM_BREAKS = frozenset(
+    ["for", "with", "in", "on", "at", "to", "by", "from", "of", "is", "are", "was", "were"]
+)
 
 
 def _list_word(side: str, last: bool, shape: bool, whole: bool = False) -> bool:
@@ -220,7 +227,18 @@ def _list_word(side: str, last: bool, shape: bool, whole: bool = False) -> bool:
     if whole and (len(words) > 3 or any(w.lower() in cw.PRONOUNS for w in words)):
         return False
     word = (words[-1] if last else words[0]).strip(",")
-    return bool(re.fullmatch(r"[\w$€£@#+.'’-]+", word)) and _shape(word) == shape
+    if not re.fullmatch(r"[\w$€£@#+.'’-]+", word):
+        return False
+    if _shape(word) == shape:
+        return True
+    # an item of two or three words with one of that shape and no preposition: "Grenade bars,
+    # Myprotein shakes and Huel"
+    item = re.split(r"[,;:]", side)[-1 if last else 0].split()
+    return (
+        1 < len(item) <= 3
+        and not any(w.lower() in _ITEM_BREAKS for w in item)
+        and any(_shape(w) == shape for w in item)
+    )
 
 
 def _removed_items(clause: str, old_text: str, loose: bool = False) -> list[str]:
@@ -458,6 +476,8 @@ def edited(new_text: str, old_text: str) -> Edit | None:
         # without "and": "Design review committee: Harriet, Oyelaran, Benedikt")
     gone = [_whole_item(g, old_text) for g in gone]
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
+    if not left and len(gone) == 1 and _items_before(old_text, gone[0]):
+        left = ["…"]  # items of words before it: "Grenade bars, Myprotein shakes and Huel"
     if not left:
         return None  # every item went: a new value of the whole entry, no edit of its list
     text = old_text
@@ -617,6 +637,18 @@ def _item_run(side: str, old_text: str, last: bool = False) -> str:
     if not pick:
         return ""
     return " ".join(pick[-1] if last else pick[0])
+
+
+def _items_before(text: str, item: str) -> bool:
+    """Whether ``text`` lists items before ``item`` in its sentence, commas between them and a
+    conjunction right before it ("Front desk sells Grenade bars, Myprotein shakes and Huel")."""
+    spans = _spans(text, item)
+    if len(spans) != 1:
+        return False
+    start = spans[0][0]
+    begun = max((m.end() for m in re.finditer(r"[.;:!?]\s", text[:start])), default=0)
+    before = text[begun:start]
+    return bool(re.search(r",\s*[^,]+\s(?:and|or|&)\s+$", before))
 
 
 def _list_items(text: str) -> list[str]:

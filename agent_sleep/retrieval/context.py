@@ -252,7 +252,8 @@ MUST, SOON, STANDING, EVENT, IMPRESSION, OVER = range(6)  # the tiers, shown in 
 # (2026-09-28)"
 _STARTS = re.compile(
     r"(?:\b(?:from|since|start|starting|starts|started|as of|effective|beginning|begins|began|"
-    r"commencing)\s+(?:(?:the|today|tomorrow|(?:this|next) (?:week|month)|"
+    r"commencing)\s+(?:(?:the|today|tonight|tomorrow|(?:this|next) (?:week|month|morning|"
+    r"afternoon|evening)|"
     r"(?:(?:this|next|the coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+)?"
     r"|\b(?:instead of|rather than)\s+(?:[\w:.]+\s+){0,2})\(?$",
     re.I,
