@@ -1791,7 +1791,9 @@ _ENGAGED_RE = re.compile(
     # (someone signed up: "Signed Maya up with Riverside Tennis Club", "signed Marlow Dental up
     # with Smart Pension")
     r"(?i:signed(?:(?P<whom>(?-i:\s+[A-Z][\w'’-]*){1,2})\s+up|\s+up)?\s+with|went\s+with|"
-    r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked)\s+"
+    r"going\s+with|hired|engaged|contracted|appointed|brought\s+in|took\s+on|chose|picked|"
+    # "We've gone over to Harbourline for bookings"
+    r"(?:gone|went|switched|moved|changed)\s+over\s+to|switched\s+to|changed\s+to)\s+"
     # a name, or one written in lower case ("Signed with exali today for …") before what
     # follows it at once
     rf"(?:the\s+)?(?P<who>{_NAME}|(?!(?:them|him|her|us|it|you|me|my|our|their|his|a|an|the|"
@@ -1817,7 +1819,7 @@ _SERVICE_WORDS = frozenset(
 _SWITCHED_TO_RE = re.compile(
     r"^\s*(?:(?i:we|I)(?:\s+(?i:have)|['’]ve)?\s+)?"
     r"(?i:switched|moved|changed|transferred|swapped|shifted)\s+(?:(?i:our|my)\s+)?"
-    r"(?!(?:the|a|an|it|them|him|her)\b)"
+    r"(?:(?i:the)\s+)?(?!(?:a|an|it|them|him|her)\b)"
     r"(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2}?)\s+(?i:over\s+)?to\s+(?:the\s+)?"
     r"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Febr)uary|March|April|May|June|July"
     r"|August|(?:Septem|Octo|Novem|Decem)ber)"
@@ -1858,7 +1860,12 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
     word's clause) is no name the newer note says. Where both give figures, the newer note is
     the entry ("… £910 including hot-spot tape" for "… their quote is £840"); else None."""
     m = _ENGAGED_RE.match(new_text) or _SIGNED_THEIRS_RE.match(new_text)
-    m = m or _SWITCHED_TO_RE.match(new_text)
+    if m is None and (m := _SWITCHED_TO_RE.match(new_text)) is not None:
+        # where the entry gives the one left "at" or "in", that place put right first: "Switched
+        # the camera package to Northlight Cine" for "… is on hold at Lumen Rentals"
+        placed = _moved_named_place(new_text, old_text)
+        if placed is not None:
+            return placed
     if m is None or "?" in new_text or labels_apart(new_text, old_text):
         return None
     if _numbered_apart(new_text, old_text):
@@ -3443,6 +3450,10 @@ def _done_by_role(told: str, what: set[str]) -> bool:
     return bool(roles) and bool((what - roles) & rest)
 
 
+# the one left, named before the one taken on: "from SumUp to Zettle"
+_FROM_NAMED_RE = re.compile(r"\bfrom\s+(?P<old>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})\s+to\b")
+
+
 def _moved_named_place(new_text: str, old_text: str) -> str | None:
     """:func:`moved_place_put_right` for a place with a name ("Annual dinner: Saturday 21
     November at the Anchor Hotel. Rob paid the £250 deposit.", then "Annual dinner moved to
@@ -3460,6 +3471,17 @@ def _moved_named_place(new_text: str, old_text: str) -> str | None:
     what = {lemma(t.lower()) for t in words}
     places = list(_AT_NAMED_RE.finditer(old_text))
     new_place = m.group("place")
+    left = _FROM_NAMED_RE.search(new_text)
+    if left is not None and left.group("old") != new_place:
+        # the one left named: that name put right, wherever the entry says it ("Switched our
+        # card reader from SumUp to Zettle" for "Card payments at events go through SumUp; the
+        # reader is kept in the PTA cupboard"), or nothing
+        said = list(re.finditer(rf"(?<![\w-]){re.escape(left.group('old'))}(?![\w-])", old_text))
+        if len(said) != 1:
+            return None
+        if re.match(r"\s+(?:on|at|in)\s+[A-Z]", old_text[said[0].end() :]):
+            return new_text  # where the one left is goes with it: "Greggs on Station Road"
+        return old_text[: said[0].start()] + new_place + old_text[said[0].end() :]
     subject = _NAMED_SUBJECT_RE.match(old_text)
     if not places and subject is not None and new_place.lower() not in old_text.lower():
         # "Redline Coaches are the coach firm we normally use for trips", then "Switched the
@@ -3558,7 +3580,8 @@ _BARE_ROLE_IS_HOLDER_RE = re.compile(
 # who holds a role with no article, a role's word last: "Gemma Hurst is weekend shift lead"
 _BARE_HOLDER_IS_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?"
-    rf"(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}"
+    # (what it is of, in capitals, may open it: "Gareth Holloway is PTA treasurer")
+    rf"(?:[A-Z]{{2,5}}\s+)?(?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}"
     # of what, by its name: "Dean Rowley is foreman of Crew A"
     r"(?:\s+of\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)?)?)"
     rf"{_ROLE_END}"

@@ -366,7 +366,8 @@ def _about_old(clause: str, items: list[str], cue: str, old_text: str) -> bool:
     rest = {w for w in rest if w not in _IDLE and not w.isdigit() and not temporal.day_name(w)}
     rest = {w for w in rest if not any(w.startswith(i) and len(i) >= 3 for i in said)}
     rest = {w for w in rest if not _WE_HAVE_RE.fullmatch(w)}  # "We've dropped spelt …"
-    return rest <= _lemmas(old_text)
+    said = {w.rstrip("e") for w in _lemmas(old_text)}  # "prize" of "prizes" ("priz")
+    return all(w.rstrip("e") in said for w in rest)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -433,6 +434,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
             # nor is one after "after", "because" ("Bloomhouse is off the approved florist
             # list after the mix-up on the Gardner anniversary")
             told = re.split(r"\s(?:after|because|since|due to|following)\s", told)[0]
+            told = re.split(r"\s[-–—]\s", told)[0]  # "… - the donor pulled out": why
             if not _about_old(told, items, cue.group(0), old_text):
                 return None  # an item of the list, but said of something else
             gone += [i for i in items if i not in gone]
@@ -474,7 +476,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     if not re.search(r"\s(?:and|or|&)\s", old_text) and old_text.count(",") < 2:
         return None  # no list: "… is Sandra Pike, 01632 960744" (a list of three may go
         # without "and": "Design review committee: Harriet, Oyelaran, Benedikt")
-    gone = [_whole_item(g, old_text) for g in gone]
+    gone = [_name_run(_whole_item(g, old_text), old_text) for g in gone]
     left = [i for i in _list_items(old_text) if not any(_spans(g, i) for g in gone)]
     if not left and len(gone) == 1 and _items_before(old_text, gone[0]):
         left = ["…"]  # items of words before it: "Grenade bars, Myprotein shakes and Huel"
@@ -637,6 +639,16 @@ def _item_run(side: str, old_text: str, last: bool = False) -> str:
     if not pick:
         return ""
     return " ".join(pick[-1] if last else pick[0])
+
+
+def _name_run(item: str, text: str) -> str:
+    """``item`` with the capitalised words that follow it in ``text`` (once said there): a name
+    said short is the whole name ("Kindle" of "a Kindle Paperwhite")."""
+    spans = _spans(text, item)
+    if len(spans) != 1 or not item[:1].isupper():
+        return item
+    more = re.match(r"(?:\s+(?!(?:And|Or)\b)[A-Z][\w'’-]*)+", text[spans[0][1] :])
+    return item + more.group(0) if more else item
 
 
 def _items_before(text: str, item: str) -> bool:

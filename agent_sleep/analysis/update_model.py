@@ -1306,6 +1306,7 @@ _PERSON_GONE_RE = re.compile(
     r"(?:^|[;,.]\s+|\s[-–—]\s+|\band\s+)(?P<first>[A-Z][a-z]+)(?: [A-Z][a-z]+)?(?:['’]s| has| have|"
     r" had| is)? (?:retired|left|gone|moved on|moves on|moved onto|moves onto|stepped down|"
     r"steps down|stepping down|stepped back|stepping back|steps back|moved over to|quit|resigned|"
+    r"stood down|stands down|standing down|"
     r"handed in (?:his|her|their) notice)\b"
 )
 # someone's work said to hold now, or taken on: "Priya Shah … is my accountant now", "Hannah
