@@ -431,3 +431,37 @@ def test_what_holds_from_tonight_is_no_appointment_that_passed():
 )  # fmt: skip
 def test_providers_holders_and_items_in_more_words(old, new, want):
     assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        # two days of a month each: no list, no weekday put right in place
+        ("Volunteer workdays are the first and third Saturday of each month, 9:30 till 12:30.",
+         "Workdays have moved to the second and fourth Sunday of the month.",
+         "Workdays have moved to the second and fourth Sunday of the month."),
+        ("Derek Asante at the council is our parks liaison - he signs off the boundary trees.",
+         "Priya Lal has taken over as our parks liaison at the council.",
+         "Priya Lal has taken over as our parks liaison at the council."),
+        # one joins a list whose last item has an aside
+        ("Committee is Maria Okonkwo (chair), Tom Whitaker and Fiona Reyes (treasurer).",
+         "Jae-won Park is on the committee now as well.",
+         "Committee is Maria Okonkwo (chair), Tom Whitaker, Fiona Reyes (treasurer) and "
+         "Jae-won Park."),
+    ],
+)  # fmt: skip
+def test_days_of_a_month_a_liaison_and_a_list_with_asides(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Compost bays take green waste, coffee grounds and eggshells.",
+         "Autumn leaves go in the leaf-mould cage, not the compost bays."),
+        ("The festival cake stall needs someone with a food hygiene certificate; Fiona has one.",
+         "Festival stalls: cakes, plant swap, pumpkin weigh-in, kids' crafts."),
+    ],
+)  # fmt: skip
+def test_what_a_thing_is_not_and_a_list_for_none_retire_nothing(old, new):
+    assert rewritten(("W", old), ("W", new)) is None

@@ -2558,12 +2558,21 @@ _ORDINAL_BEFORE_RE = re.compile(
 )
 
 
+_JOINED_ORDINALS_RE = re.compile(
+    r"\b(?:first|second|third|fourth|last)\s+(?:and|or|&)\s+(?:first|second|third|fourth|last)\b",
+    re.I,
+)
+
+
 def weekday_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one weekday put right to the one the newer note gives, in the
     older text's number ("Committee meets on the first Tuesday of each month, 7.30pm in the
     Chart Room", then "Committee has switched to meeting on the first Wednesday of the month,
     starting in October": "… the first Wednesday of each month, 7.30pm …"), on the terms of
     :func:`clock_put_right`; from when it holds is no value of its own."""
+    if any(_JOINED_ORDINALS_RE.search(t) for t in (new_text, old_text)):
+        return None  # "the first and third Saturday" moved to "the second and fourth Sunday":
+        # two days of a month each, the note takes the entry's place
     said_when = {w.lower().rstrip("s") for w in _TIME_WORD_SAID_RE.findall(old_text)}
     if {w.lower().rstrip("s") for w in _TIME_WORD_SAID_RE.findall(new_text)} - said_when:
         return None  # "Journal club moved to Mondays at noon", "Retro moved to Thursday
@@ -3542,7 +3551,9 @@ _PLACE_TAIL_RE = re.compile(
 # who holds a role, one to a role: "Dana Whitfield is the platform engineering manager",
 # "Our accountant is Daniel Reeve", "The site lead is now Priya"
 _HOLDER_IS_ROLE_RE = re.compile(
-    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+is\s+(?:now\s+)?(?:the|our)\s+"
+    r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})"
+    # where they are: "Derek Asante at the council is our parks liaison"
+    r"(?:\s+(?:at|from)\s+(?:the\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)?\s+is\s+(?:now\s+)?(?:the|our)\s+"
     r"(?P<role>[a-z][\w'’ -]*?)\s*(?=[.;,(]|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$"
     # "… is the station manager and signs off any schedule change": the role ends at its verb
     r"|\s+(?:and|who)\s+(?:also\s+)?[a-z]+s\b)"
@@ -3557,7 +3568,7 @@ _ROLE_IS_HOLDER_RE = re.compile(
 
 # where a role said ends: "is the reserves coach from this week", "… secretary; Graham …"
 _ROLE_END = (
-    r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until)\b|$"
+    r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until|at)\b|$"
     # "Priya Shah is head nurse and does the nurse rota": the role ends at its verb
     r"|\s+(?:and|who)\s+(?:also\s+)?[a-z]+(?:s|es)\b)"
 )

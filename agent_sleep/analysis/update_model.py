@@ -900,6 +900,16 @@ def street_gone(new_text: str, old_text: str) -> bool:
     return bool(gone) and gone <= _street_words(old_text) and not fresh & _street_words(new_text)
 
 
+# what a thing is not, closing the note: "…, not the compost bays"
+_NOT_THE_RE = re.compile(
+    r",\s*(?:and\s+)?not\s+(?:in\s+|to\s+|on\s+|at\s+)?(?:the\s+|our\s+)?"
+    r"(?P<what>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})\.?\s*$",
+    re.I,
+)
+# a label and a list of three or more: "Festival stalls: cakes, plant swap, pumpkin weigh-in"
+_LABEL_LIST_RE = re.compile(r"^[^:;.]{2,40}:\s*[^,;.]+(?:,\s*[^,;.]+){2,}")
+
+
 # a thing booked for a day: "Van MOT booked for Tuesday 22 September"
 _BOOKED_FOR_RE = re.compile(
     r"\b(?:booked|scheduled|arranged|planned|set)\s+(?:in\s+)?for\b|\bdue\s+on\b", re.I
@@ -1051,6 +1061,15 @@ def alike_apart(new_text: str, old_text: str) -> str:
     ):
         return "a day lost"  # "Van moved to the Harbour Road garage" is no new "Van MOT
         # booked for Tuesday 22 September, 9am"
+    said_not = _NOT_THE_RE.search(new_text)
+    if said_not and {c.lemma(w.lower()) for w in tokens(said_not.group("what"))} <= (
+        _opening_words(old_text)
+    ):
+        return "told apart"  # "Autumn leaves go in the leaf-mould cage, not the compost bays"
+        # is nothing of what "Compost bays take …"
+    if _LABEL_LIST_RE.match(new_text) and old_text.count(",") < 2:
+        return "a list where there was none"  # "Festival stalls: cakes, plant swap, pumpkin
+        # weigh-in, kids' crafts" is no new "The festival cake stall needs someone with …"
     gone_thing = _THING_GONE_RE.search(new_text)
     if gone_thing and not _said_in(gone_thing.group("what"), old_text):
         return "another thing gone"  # "We've dropped spelt from the Saturday market range"
