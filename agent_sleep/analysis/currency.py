@@ -2558,19 +2558,13 @@ _ORDINAL_BEFORE_RE = re.compile(
 )
 
 
-_JOINED_ORDINALS_RE = re.compile(
-    r"\b(?:first|second|third|fourth|last)\s+(?:and|or|&)\s+(?:first|second|third|fourth|last)\b",
-    re.I,
-)
-
-
 def weekday_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one weekday put right to the one the newer note gives, in the
     older text's number ("Committee meets on the first Tuesday of each month, 7.30pm in the
     Chart Room", then "Committee has switched to meeting on the first Wednesday of the month,
     starting in October": "… the first Wednesday of each month, 7.30pm …"), on the terms of
     :func:`clock_put_right`; from when it holds is no value of its own."""
-    if any(_JOINED_ORDINALS_RE.search(t) for t in (new_text, old_text)):
+    if any(temporal.ORDINALS_JOINED_RE.search(t) for t in (new_text, old_text)):
         return None  # "the first and third Saturday" moved to "the second and fourth Sunday":
         # two days of a month each, the note takes the entry's place
     said_when = {w.lower().rstrip("s") for w in _TIME_WORD_SAID_RE.findall(old_text)}

@@ -403,7 +403,7 @@ def edited(new_text: str, old_text: str) -> Edit | None:
     """The older text with the items the newer note removes or swaps edited in its list, or
     None when the newer note does not edit items of a list of the older one (or would leave
     none of them)."""
-    if not _may_list(old_text) or _ORDINALS_JOINED_RE.search(old_text):
+    if not _may_list(old_text) or temporal.ORDINALS_JOINED_RE.search(old_text):
         return None  # "the first and third Saturday of each month": days of a month, no list
     clauses = _clauses(_unlabel(cw.RESOLVED_RE.sub("", new_text)))
     for clause in clauses:
@@ -654,12 +654,6 @@ def _name_run(item: str, text: str) -> str:
         return item
     more = re.match(r"(?:\s+(?!(?:And|Or)\b)[A-Z][\w'’-]*)+", text[spans[0][1] :])
     return item + more.group(0) if more else item
-
-
-_ORDINAL = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
-_ORDINALS_JOINED_RE = re.compile(
-    rf"\b{_ORDINAL}(?:,\s*{_ORDINAL})*,?\s+(?:and|or|&)\s+{_ORDINAL}\b", re.I
-)
 
 
 def _items_before(text: str, item: str) -> bool:
