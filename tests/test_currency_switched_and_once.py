@@ -465,3 +465,39 @@ def test_days_of_a_month_a_liaison_and_a_list_with_asides(old, new, want):
 )  # fmt: skip
 def test_what_a_thing_is_not_and_a_list_for_none_retire_nothing(old, new):
     assert rewritten(("W", old), ("W", new)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        # the one left said again as a place: the note takes the entry's place
+        ("Van fuel cards are Shell - fill up at the Shell on Cross Lane, cheapest round here.",
+         "Switched the fuel cards to Allstar; new cards came today for all three vans.",
+         "Switched the fuel cards to Allstar; new cards came today for all three vans."),
+        # a role "at" a firm is the role
+        ("Our building manager at Vermeer Properties is Tomás Reyes.",
+         "Ingrid Vos takes over as our building manager at Vermeer Properties from today.",
+         "Ingrid Vos takes over as our building manager at Vermeer Properties from today."),
+    ],
+)  # fmt: skip
+def test_a_provider_said_twice_and_a_role_at_a_firm(old, new, want):
+    assert rewritten(("W", old), ("W", new)) == want
+
+
+def test_a_deadline_pushed_back_is_the_same_deadline():
+    from agent_sleep.analysis import update_model
+
+    assert not update_model.dates_apart(
+        "Nina and Owen asked for more retouching, so their gallery deadline is pushed back to "
+        "14 October.",
+        "Nina Marsh and Owen Kelly's full gallery is due 25 September.",
+    )
+    # a label and a clause with commas is no list
+    assert (
+        update_model.alike_apart(
+            "Venue receiving address changed: deliveries now go to 455 Pier Street, Dock D, "
+            "because of construction on Lakeshore.",
+            "All deliveries to the venue go to 410 Lakeshore Ave; the loading dock is open 6-10am.",
+        )
+        != "a list where there was none"
+    )

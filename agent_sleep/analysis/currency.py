@@ -1928,6 +1928,9 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
         # venue of their wedding
     names_new = {lemma(t) for t in tokens(new_text) if t[:1].isupper()}
     for start, end in _provider_spans(old_text, does, shared):
+        if m.re is _SWITCHED_TO_RE and len(_spans_of(old_text[start:end], old_text)) > 1:
+            return new_text  # the one left said again as a place ("Van fuel cards are Shell -
+            # fill up at the Shell on Cross Lane"): the note takes the entry's place
         if all(lemma(t) in names_new for t in tokens(old_text[start:end])) and not _leaving(
             old_text[start:end], who, rest
         ):
@@ -1944,6 +1947,11 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             return new_text  # "…; they deliver Tuesday to Saturday": of the old provider
         return old_text[:start] + who + old_text[end:]
     return None
+
+
+def _spans_of(name: str, text: str) -> list[re.Match[str]]:
+    """Where ``text`` says ``name``, whole words."""
+    return list(re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w'’-])", text))
 
 
 def _leaving(provider: str, who: str, rest: str) -> bool:
@@ -3748,6 +3756,7 @@ _NEW_HOLDER_RE = re.compile(
 def _role_key(role: str) -> frozenset[str]:
     """The words of a role, each without the ending of its form ("cleaning", "cleaner":
     "clean"), less those that say how it is held (:data:`_HOLDING_WORDS`)."""
+    role = re.split(r"\s+at\s+", role)[0]  # "building manager at Vermeer Properties"
     return frozenset(_root(w) or w for w in role.split() if w not in _HOLDING_WORDS)
 
 

@@ -907,7 +907,9 @@ _NOT_THE_RE = re.compile(
     re.I,
 )
 # a label and a list of three or more: "Festival stalls: cakes, plant swap, pumpkin weigh-in"
-_LABEL_LIST_RE = re.compile(r"^[^:;.]{2,40}:\s*[^,;.]+(?:,\s*[^,;.]+){2,}")
+_LABEL_LIST_RE = re.compile(
+    r"^[^:;.]{2,40}:(?:\s*[\w'’&-]+){1,3}(?:,(?:\s*[\w'’&-]+){1,3}){2,}\s*[.;]?\s*$"
+)
 
 
 # a thing booked for a day: "Van MOT booked for Tuesday 22 September"
@@ -963,6 +965,8 @@ def _holder_for_none(new_text: str, old_text: str) -> bool:
 _DEADLINE_BEFORE_RE = re.compile(
     r"\b(?:by|before|due(?:\s+(?:on|by|back))?|deadline(?:\s+is)?)\s+$", re.I
 )
+_CLAUSE_STOP_AT_RE = re.compile(r"[.;]\s")
+_DEADLINE_SAID_RE = re.compile(r"\b(?:deadline|due)\b", re.I)
 _START_BEFORE_RE = re.compile(
     r"\b(?:from|since|starting|starts|started|as of|effective|beginning|begins)\s+(?:on\s+)?$",
     re.I,
@@ -975,9 +979,10 @@ def _date_role(text: str) -> str:
     m = c.DATE_SAID_RE.search(text)
     if m is None:
         return ""
-    before = text[max(0, m.start() - 30) : m.start()]
-    if _DEADLINE_BEFORE_RE.search(before):
-        return "deadline"
+    begun = max((b.end() for b in _CLAUSE_STOP_AT_RE.finditer(text, 0, m.start())), default=0)
+    before = text[begun : m.start()]
+    if _DEADLINE_BEFORE_RE.search(before) or _DEADLINE_SAID_RE.search(before):
+        return "deadline"  # (said in its clause: "their gallery deadline is pushed back to …")
     return "start" if _START_BEFORE_RE.search(before) else "on"
 
 
