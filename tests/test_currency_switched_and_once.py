@@ -501,3 +501,17 @@ def test_a_deadline_pushed_back_is_the_same_deadline():
         )
         != "a list where there was none"
     )
+
+
+def test_a_day_it_happens_on_may_move_a_deadline():
+    from agent_sleep.analysis import update_model
+
+    # only a deadline and a start are days of two kinds
+    assert not update_model.dates_apart(
+        "Alpha milestone: October 11, per the publisher call.",
+        "Alpha milestone for Ember is due August 30.",
+    )
+    assert not update_model.dates_apart(
+        "Apple review date for iOS 3.0 slipped to May 28.",
+        "iOS 3.0 submission deadline is May 14.",
+    )
