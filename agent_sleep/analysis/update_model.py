@@ -962,11 +962,9 @@ def _holder_for_none(new_text: str, old_text: str) -> bool:
 
 # what a day is to a thing, by the word before it: a deadline ("by 20 October", "due 12
 # October") or a start ("from 1 October", "as of Monday"), else a day it happens on
-_DEADLINE_BEFORE_RE = re.compile(
-    r"\b(?:by|before|due(?:\s+(?:on|by|back))?|deadline(?:\s+is)?)\s+$", re.I
-)
+# (a deadline's word anywhere in its clause: "their gallery deadline is pushed back to …")
+_DEADLINE_BEFORE_RE = re.compile(r"\b(?:by|before)\s+$|\b(?:deadline|due)\b", re.I)
 _CLAUSE_STOP_AT_RE = re.compile(r"[.;]\s")
-_DEADLINE_SAID_RE = re.compile(r"\b(?:deadline|due)\b", re.I)
 _START_BEFORE_RE = re.compile(
     r"\b(?:from|since|starting|starts|started|as of|effective|beginning|begins)\s+(?:on\s+)?$",
     re.I,
@@ -981,8 +979,8 @@ def _date_role(text: str) -> str:
         return ""
     begun = max((b.end() for b in _CLAUSE_STOP_AT_RE.finditer(text, 0, m.start())), default=0)
     before = text[begun : m.start()]
-    if _DEADLINE_BEFORE_RE.search(before) or _DEADLINE_SAID_RE.search(before):
-        return "deadline"  # (said in its clause: "their gallery deadline is pushed back to …")
+    if _DEADLINE_BEFORE_RE.search(before):
+        return "deadline"
     return "start" if _START_BEFORE_RE.search(before) else "on"
 
 

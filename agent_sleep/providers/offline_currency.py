@@ -187,6 +187,7 @@ def supersedes(
         for text in readings:  # as told, then without a reason after a dash
             hit, best, hit_text = None, (False, False, False, -1, False, -1.0, -1), text
             put_right: dict[str, str] = {}  # each entry the note puts right in place: its new text
+            once = update_model.once_instead(text, kind == "B")  # of the note alone: read once
             live = [i for i in reversed(index.of(text)) if pool[i] is not None]
             for i in live[:MAX_COMPARED]:
                 entry = pool[i]
@@ -313,7 +314,7 @@ def supersedes(
                 if verdict.why in _CHANGED and _corrects_another(text, old_text):
                     continue  # "…: the 2-bed local move is £685, not £695" puts right the
                     # entry that said £695, not "Standard 2-bed local move is £650"
-                if update_model.once_instead(text, kind == "B"):
+                if once:
                     continue  # what happened once is no standing change: "Aalsmeer Direct
                     # short-delivered: 160 stems instead of 200" keeps the standing order of 200;
                     # a request turned down keeps what was asked to change
