@@ -128,15 +128,15 @@ def test_the_date_of_a_reason_after_what_was_done_is_no_appointment() -> None:
     """ "Switched from Ace Skips to BinGo Skips - Ace couldn't swap until next week (week of
     2026-09-28)" was read as over once that week had passed, so the skip firm was cut at
     session start (a house renovation's notes)."""
-    from agent_sleep.retrieval.context import _when
+    from agent_sleep.retrieval.context import when
 
     switched = (
         "Switched from Ace Skips to BinGo Skips - Ace couldn't swap until next week "
         "(week of 2026-09-28)."
     )
-    assert _when(switched, dt.date(2026, 9, 22), TODAY) == "past"  # a standing fact, for W
+    assert when(switched, dt.date(2026, 9, 22), TODAY) == "past"  # a standing fact, for W
     booked = "Skip swap booked with Ace for next week (week of 2026-09-28)."
-    assert _when(booked, dt.date(2026, 9, 22), TODAY) == "over"
+    assert when(booked, dt.date(2026, 9, 22), TODAY) == "over"
 
 
 @pytest.mark.parametrize(
@@ -158,9 +158,9 @@ def test_the_date_of_a_reason_after_what_was_done_is_no_appointment() -> None:
     ],
 )  # fmt: skip
 def test_a_day_done_or_a_day_from_which_it_holds_is_not_over(text: str, written: dt.date) -> None:
-    from agent_sleep.retrieval.context import _when
+    from agent_sleep.retrieval.context import when
 
-    assert _when(text, written, dt.date(2026, 10, 10)) != "over"
+    assert when(text, written, dt.date(2026, 10, 10)) != "over"
     # an appointment that lay ahead is
     booked = "Booked Sam's asthma review for 6 October."
-    assert _when(booked, written, dt.date(2026, 10, 10)) == "over"
+    assert when(booked, written, dt.date(2026, 10, 10)) == "over"

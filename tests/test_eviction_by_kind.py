@@ -125,3 +125,26 @@ def test_passing_impressions_move_out_before_old_facts_and_likings(tmp_path: Pat
     assert all(t in memory for t in facts + likings), [
         t for t in facts + likings if t not in memory
     ]
+
+
+def test_a_day_soon_to_come_is_moved_out_last_and_one_gone_by_first(tmp_path: Path) -> None:
+    """The wedding a week away was moved out of MEMORY.md (the oldest fact) while newer,
+    lesser facts stayed; a booking whose day has gone by goes before standing facts."""
+    doc = MemoryDoc((Workspace.at(tmp_path).ensure().memory_md).read_text())
+    add = _adder(doc)
+    first = dt.date(2026, 9, 7)
+    add("W", "Priya and Tom's wedding is on 17 October 2026 at Ashcombe Barn.", first)
+    add("W", "Van MOT booked at Brook Street Garage for 21 September.", first)
+    for k in range(12):
+        add("W", f"Supplier number {k + 1} of the florists' list keeps spare vases.",
+            first + dt.timedelta(days=k + 1))  # fmt: skip
+    memory = _sleep_over_budget(
+        tmp_path,
+        doc,
+        0.8,
+        ("W", "The band's set list is due by Friday."),
+        dt.datetime(2026, 10, 10, 9),
+    )
+    assert "Priya and Tom's wedding is on 17 October 2026 at Ashcombe Barn." in memory
+    assert "Van MOT booked at Brook Street Garage for 21 September." not in memory
+    assert sum(t.startswith("Supplier number") for t in memory) < 12  # the budget moved some out

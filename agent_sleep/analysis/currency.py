@@ -3830,7 +3830,7 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
 # her to desk 4" (a thing moved, "moved the API to port 7000", is the note's own fact)
 _MOVED_TO_NUMBER_RE = re.compile(
     r"\b(?:moved|moving|switched|transferred|relocated|reassigned|put)\s+"
-    r"(?:us|me|them|him|her|you)\s+(?:[^.;:!?]*?\s)?"
+    r"(?:us|me|them|him|her|you|(?:our|my|the|their)\s+[a-z]{3,})\s+(?:[^.;:!?]*?\s)?"
     r"to\s+(?P<label>[a-z]{3,})\s+(?P<number>\d{1,4}[A-Z]?)\b(?![.,:]\d)"
 )
 
@@ -3959,7 +3959,17 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
     if main != new_text and len(rx.findall(main)) == 1:
         new_text = main
-    olds, news = list(rx.finditer(old_text)), list(rx.finditer(new_text))
+    olds = list(rx.finditer(old_text))
+    if len(olds) == 1:  # the old value the note names as gone is no value of it: "on Thursdays
+        # instead of Tuesdays"
+        gone = re.escape(olds[0].group(0).rstrip("."))
+        new_text = re.sub(
+            rf",?\s+(?:instead of|rather than|in place of|not|from)\s+(?:the\s+)?{gone}\b",
+            "",
+            new_text,
+            flags=re.I,
+        )
+    news = list(rx.finditer(new_text))
     if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
@@ -3978,12 +3988,125 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     return old_text[: m.start()] + value + stop + old_text[m.end() :]
 
 
+# a phone number: seven digits or more, grouped ("0161 496 0417")
+_PHONE_SHAPE_RE = re.compile(
+    r"(?<![\w.+/-])\+?(?=(?:[ -]?\d){7,15}(?!\w|\.\d))\d(?:[ -]?\d)+(?!\w|\.\d)"
+)
+# a phone number of four groups at most (no ISBN: "978-1-915432-07-4")
+_PHONE_NUMBER_RE = re.compile(
+    r"(?<![\w.+/-])(?<!ISBN )\+?(?=(?:[ -]?\d){7,15}(?!\w|\.\d))\d+(?:[ -]\d+){0,3}"
+    r"(?!\w|\.\d|[ -]\d)"
+)
+# days of a month by their place in it: "the first and third Saturday", "2nd Tuesdays"
+_MONTH_DAYS_RE = re.compile(
+    rf"\b(?i:{temporal.ORDINAL}(?:(?:,\s*|,?\s+(?:and|or|&)\s+){temporal.ORDINAL})*)\s+"
+    rf"(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?\b"
+)
+# a span of the day: "12:00-18:00", "9:30 till 12:30", "10am to 4pm"
+_CLOCK_SPAN_RE = re.compile(
+    r"(?<![\w.:/-])(?:\d{1,2}(?::\d{2}|[.:]\d{2}\s?(?:am|pm)|\s?(?:am|pm))|\d{1,2})"
+    r"\s?(?:-|–|to|till|until)\s?"
+    r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)?)(?![\w:/-]|\.\d)",
+    re.I,
+)
+# two weekdays or more: "Tuesdays and Fridays", "Monday, Wednesday and Friday"
+_WEEKDAY_NAME = rf"(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?"
+_WEEKDAYS_JOINED_RE = re.compile(
+    rf"\b{_WEEKDAY_NAME}(?:(?:,\s*|,?\s+(?:and|&)\s+){_WEEKDAY_NAME})+\b"
+)
+# the values one part of an entry holds whole, by shape, that a note gives anew on their own
+_PART_SHAPES = (
+    _PHONE_NUMBER_RE,
+    _MONTH_DAYS_RE,
+    _CLOCK_SPAN_RE,
+    _WEEKDAYS_JOINED_RE,
+    lexical.STREET_RE,
+)
+
+
+def shape_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with its one value of a shape put right to the one the newer note gives,
+    where the older text holds more than that value ("Box office phone is 01632 960418,
+    answered Tue-Sat 12:00-18:00", then "The box office number is now 01632 960775; the old
+    line was switched off": the hours stay; "Volunteer workdays are the first and third
+    Saturday of each month, 9:30 till 12:30", then "Workdays have moved to the second and
+    fourth Sunday of the month": the times stay), on the terms of :func:`clock_put_right`.
+    The shapes: a phone number, the days of a month by their place in it, a span of the day
+    said with a time on at least one side, two weekdays or more, a street address."""
+    for rx in _PART_SHAPES:
+        if rx is _CLOCK_SPAN_RE and not all(
+            any(":" in m.group(0) or re.search(r"[ap]m", m.group(0), re.I) for m in rx.finditer(t))
+            for t in (new_text, old_text)
+        ):
+            continue  # "8 till 1" alone may be no time of day
+        placed = _one_put_right(new_text, old_text, rx)
+        if placed is not None:
+            return placed
+    return None
+
+
+# a place, named: "Room 4", "the Maple Room", "Lochside boathouse" (up to what follows it:
+# a reason, a time, from or until when)
+_VENUE = (
+    r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+(?!(?:instead|rather|until|from|for|because|as|since|while"
+    r"|during|on|at|starting|with|so|and|but|this|next|when|till|after|before|by)\b)"
+    r"[\w'’-]+){0,4}?"
+    r"(?=\s*(?:[,.;:()!?]|\s[-–—]\s|$)|\s+(?:instead|rather|until|from|for|because|as|since"
+    r"|while|during|on|at|starting|with|so|and|but|this|next|when|till|after|before|by)\b)"
+)
+# where a thing is now, told as a move: "Pilates has moved to Room 4", "the physics group is
+# now in the Maple Room", "Thursday tempo now meets at Lochside boathouse"
+_NOW_AT_RE = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:has\s+|have\s+|is\s+|are\s+)?(?:moved|moving|relocated|relocating)"
+    r"(?P<what>(?:\s+[\w'’-]+){0,3}?)\s+to"
+    r"|(?:is|are|now)\s+(?:now\s+)?(?:meets?|meeting|runs?|running|held|based|trains?|training"
+    r"|in|at)(?:\s+(?:in|at))?"
+    r"|(?:meets?|runs?|trains?|(?:is|are)\s+held)\s+now\s+(?:in|at))\s+(?P<new>" + _VENUE + ")"
+)
+# where a thing is, in the older text: "Pilates classes run in Studio 2", "Thursday tempo
+# group meets at the Albert Park gates"
+_HELD_AT_RE = re.compile(
+    r"\b(?:meets?|meeting|runs?|run|held|trains?|train|based|takes?\s+place|happens?)"
+    r"\s+(?:in|at)\s+(?P<old>" + _VENUE + ")"
+)
+
+
+def venue_put_right(new_text: str, old_text: str) -> str | None:
+    """The older text with the one place a thing meets or runs at put right to the one the
+    newer note moves it to, where the older text says more ("Thursday tempo group meets at the
+    Albert Park gates, 18:30", then "Thursday tempo now meets at Lochside boathouse instead of
+    the park gates, because of the path works": "… meets at Lochside boathouse, 18:30"), or
+    None: the note tells what moved in words of the older text, and nothing else new besides
+    the place (no number, no name); the older text names one such place."""
+    main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
+    main = re.split(r",\s+so\s+", main)[-1]  # "Studio 2 is being relaid, so Pilates has moved…"
+    m = _NOW_AT_RE.search(main)
+    olds = list(_HELD_AT_RE.finditer(old_text))
+    if m is None or len(olds) != 1 or "?" in new_text:
+        return None
+    new, at = m.group("new"), olds[0].span("old")
+    if new.lower().removeprefix("the ") in old_text.lower():
+        return None
+    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
+    what = _content(m.group("what") or "")
+    if not _content(m.group("who")) & _content(old_text) or not what <= _content(old_text):
+        return None  # "Moved the kit to the Blue Cupboard" moves no session
+    told = main[: m.start("new")] + re.sub(
+        r"^.*?\b(?:instead of|rather than)\b.*$|\buntil further notice\b", "", main[m.end("new") :]
+    )
+    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
+    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+        return None  # more than the place told
+    if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
+        return None
+    return old_text[: at[0]] + new + old_text[at[1] :]
+
+
 # where what a note tells first ends: a reason after it, or another sentence
 _MAIN_CLAUSE_RE = re.compile(r"\s[-–—]\s|;\s|(?<![A-Z])\.\s+(?=[A-Z])|\s(?:because|as|since)\s")
 # the shapes of a value a correction puts right: a day, a time of day, a code, an amount
 _CORRECTED_SHAPES = (
-    # a phone number: seven digits or more, grouped ("0161 496 0417")
-    re.compile(r"(?<![\w.+/-])\+?(?=(?:[ -]?\d){7,15}(?!\w|\.\d))\d(?:[ -]?\d)+(?!\w|\.\d)"),
+    _PHONE_SHAPE_RE,
     DATE_SAID_RE,
     _CLOCK_TIME_RE,
     # a code of two parts, letters and digits in the first: a plate ("KX19 PML"), a postcode

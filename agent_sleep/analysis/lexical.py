@@ -60,6 +60,19 @@ _NEGATION_RE = re.compile(
 )
 _NUMBER_RE = re.compile(r"\b\d[\d,.:]*\b")
 
+# a street address: a house number and a name ending in a street's word ("211 London Road",
+# "14 Ladybarn Lane")
+STREET_RE = re.compile(
+    r"\b(?:(?:Unit|Suite)\s+)?\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|"
+    r"Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|"
+    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay|Park|Dock|Estate|Centre|"
+    r"Depot|Works|Mills?|Arches|Buildings)\b"
+    # the name first, its street word at its end, then the number: "Holstenstraße 112",
+    # "Max-Brauer-Allee 40", "Lindengracht 48"
+    r"|\b[A-Z][\w'’-]*?(?i:straße|strasse|allee|weg|platz|gasse|damm|ufer|gracht|straat|laan|"
+    r"plein|kade|vej|gade|gatan|vägen|veien)\s+\d{1,4}[a-z]?\b"
+)
+
 
 def tokens(text: str) -> list[str]:
     return [t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]

@@ -359,9 +359,9 @@ def _bare_weekday(text: str, m: re.Match[str], day: dt.date) -> str | None:
 
 # two or more ordinals joined: "the first and third Saturday", "1st, 2nd and 4th": days of a
 # month, no list of things (read by lists and currency)
-_ORDINAL = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
+ORDINAL = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
 ORDINALS_JOINED_RE = re.compile(
-    rf"\b{_ORDINAL}(?:,\s*{_ORDINAL})*,?\s+(?:and|or|&)\s+{_ORDINAL}\b", re.I
+    rf"\b{ORDINAL}(?:,\s*{ORDINAL})*,?\s+(?:and|or|&)\s+{ORDINAL}\b", re.I
 )
 _NEXT_WEEK_RE = re.compile(r"\bnext week\b(?!['’])", re.I)
 # a verb of a timetable governing the day says it is to come, whatever else the sentence says:

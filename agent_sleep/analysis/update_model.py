@@ -615,20 +615,6 @@ def _contacts(text: str, values: frozenset[str]) -> set[str]:
     return out
 
 
-# a street address: a house number and a name ending in a street's word ("211 London Road",
-# "14 Ladybarn Lane")
-_STREET_RE = re.compile(
-    r"\b(?:(?:Unit|Suite)\s+)?\d{1,4}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Road|Rd|Street|St|"
-    r"Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Pl|Square|Sq|Terrace|Crescent|Court|Ct|Gardens|"
-    r"Grove|Row|Walk|Mews|Parade|Hill|Boulevard|Blvd|Yard|Wharf|Quay|Park|Dock|Estate|Centre|"
-    r"Depot|Works|Mills?|Arches|Buildings)\b"
-    # the name first, its street word at its end, then the number: "Holstenstraße 112",
-    # "Max-Brauer-Allee 40", "Lindengracht 48"
-    r"|\b[A-Z][\w'’-]*?(?i:straße|strasse|allee|weg|platz|gasse|damm|ufer|gracht|straat|laan|"
-    r"plein|kade|vej|gade|gatan|vägen|veien)\s+\d{1,4}[a-z]?\b"
-)
-
-
 # a thing's code, where it says what the note is about: opening it, or after "for", "of", "on"
 _SUBJECT_CODE_RE = re.compile(
     r"(?:^\s*(?:the\s+)?|\b(?:for|of|on|about)\s+(?:the\s+)?)([A-Z]{2,5}-?\d{2,6}[A-Z]?)\b"
@@ -750,7 +736,9 @@ def _lowered_words(text: str) -> set[str]:
 def _street_words(text: str) -> set[str]:
     """The words (lower case) of the street addresses ``text`` gives."""
     return {
-        t.lower() for m in _STREET_RE.finditer(text) for t in re.findall(r"[\w'’-]+", m.group(0))
+        t.lower()
+        for m in lexical.STREET_RE.finditer(text)
+        for t in re.findall(r"[\w'’-]+", m.group(0))
     }
 
 
@@ -776,7 +764,10 @@ def address_moved_put_right(new_text: str, old_text: str) -> str | None:
     number the note does not, the address is put right in place in the entry."""
     if "?" in new_text or cw.found(cw.MODAL_RE, new_text):
         return None
-    news, olds = list(_STREET_RE.finditer(new_text)), list(_STREET_RE.finditer(old_text))
+    news, olds = (
+        list(lexical.STREET_RE.finditer(new_text)),
+        list(lexical.STREET_RE.finditer(old_text)),
+    )
     if len(news) != 1 or len(olds) != 1 or not _NOW_AT_RE.search(new_text, 0, news[0].start()):
         return None
     if news[0].group(0).lower() == olds[0].group(0).lower():
@@ -822,9 +813,11 @@ def _lemmas_said(text: str) -> set[str]:
 
 
 # an entry that gives a role's holder by name, then where they are: "Accountant is Hughes & Co,
-# 14 Mill Street", "Our vet: Orchard Vets, 3 High Street"
+# 14 Mill Street", "Our vet: Orchard Vets, 3 High Street", "Tickets and posters are printed by
+# Kestrel Print, Unit 5 …", "Our beans come from Ridgeback, …"
 _ROLE_IS_NAME_RE = re.compile(
-    r"\s*(?:[Oo]ur\s+|[Mm]y\s+|[Tt]he\s+)?[\w'’ -]{2,40}?(?:\s+(?:is|are)|:)\s+[A-Z]"
+    r"\s*(?:[Oo]ur\s+|[Mm]y\s+|[Tt]he\s+)?[\w'’ -]{2,40}?"
+    r"(?:\s+(?:is|are)(?:\s+[a-z]+ed\s+by)?|:|\s+comes?\s+from)\s+[A-Z]"
 )
 # words that say a place is where someone is: no fact of theirs kept apart from the address
 _PLACE_WORDS = frozenset(

@@ -73,6 +73,7 @@ from agent_sleep.core.memory import (
 from agent_sleep.core.notes import DEFAULT_CONFIDENCE, Note, sources_of, stable_id
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
+from agent_sleep.retrieval import context
 
 # sections sleep keeps for what is no longer current: a model's current fact is never filed there
 _RESERVED_SECTIONS = frozenset({"history", ARCHIVE_SECTION.lstrip("# ").lower()})
@@ -665,6 +666,14 @@ class Builder:
         else:
             kind = 0.0
         must = 1.0 if salience.vital(note.text) else 0.0
+        # what names a day soon to come is what the next sessions need ("… wedding is on 17
+        # October", a week before it): moved out last, with what must not be missed; what a
+        # date says is over (a booking gone by) goes with the events
+        timing = context.when(note.text, _written(note), self.today)
+        if timing == "soon":
+            must = 1.0
+        elif timing == "over":
+            kind = 0.0
         return 0.4 * conf + 0.3 * min(len(sources_of(note)), 5) / 5 + 0.3 * rank + kind + must
 
     def _lowest(self, entries: list[Note], pool: list[Note] | None = None) -> Note:
@@ -811,3 +820,11 @@ def _name_of_digest(slug: str, texts: Iterable[str], longest: int = 16) -> str |
                     if phrase and fmt.slugify(phrase) == slug:
                         return phrase
     return None
+
+
+def _written(note: Note) -> dt.date | None:
+    """The day an entry was written, from its ``date=``; None without a valid one."""
+    try:
+        return dt.date.fromisoformat(note.meta.get("date", "")[:10])
+    except ValueError:
+        return None

@@ -543,6 +543,14 @@ def supersedes(
                             continue  # an entry of several facts, none of them said: "Salt
                             # Orchard ebook ISBN is …" for "The Salt Orchard: hardback, 352 pages,
                             # publication date …; Hardback ISBN …"
+                    # what would replace the entry whole puts right the one part of it the note
+                    # gives anew ("The box office number is now …": its hours stay; "… now
+                    # meets at Lochside boathouse": its time stays)
+                    placed = (
+                        placed
+                        or currency.shape_put_right(text, old_text)
+                        or currency.venue_put_right(text, old_text)
+                    )
                     if placed is not None and _says_all_but_figures(text, old_text):
                         placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                         # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more

@@ -295,23 +295,23 @@ def _tiers(
             above = days[i][k] or above
             note = entry_notes.get((i, k))
             text, kind = (note.text, note.type) if note is not None else (shown, "")
-            when = _when(text, _day(above), today)
-            if when == "over":
+            timing = when(text, _day(above), today)
+            if timing == "over":
                 out[i, k] = OVER
             elif kind != "B" and vital(text):
                 out[i, k] = MUST
-            elif when == "soon":
+            elif timing == "soon":
                 out[i, k] = SOON
             elif impression(kind, text):
                 out[i, k] = IMPRESSION
-            elif kind == "B" or (when == "past" and not kind):
+            elif kind == "B" or (timing == "past" and not kind):
                 out[i, k] = EVENT
             else:
                 out[i, k] = STANDING
     return out
 
 
-def _when(text: str, written: dt.date | None, today: dt.date) -> str:
+def when(text: str, written: dt.date | None, today: dt.date) -> str:
     """What the dates an entry names (:func:`_dated`: one regular expression, nothing heavier)
     say of it on ``today``:
 
