@@ -61,7 +61,8 @@ _KINDS = {
         # a most allowed, a thing kept out from a time of day: "holds 120 people max", "a
         # maximum of 60", "No under-18s in the taproom after 9pm", "no dogs allowed"
         r"|\b\d+ (?:[a-z]+ )?max(?:imum)?\b|\bmax(?:imum)? (?:of )?\d+\b"
-        r"|^\s*no [\w-]+(?:s|ing)(?: [a-z]+){0,4}? (?:after|before) \d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
+        r"|^\s*no [\w-]+(?:s|ing)(?: [a-z]+){0,4}? (?:after|before) "
+        r"\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
         r"|^\s*no [\w-]+(?:s|ing)? (?:allowed|permitted)\b"
         r"|^\s*only [^.;]{1,40}? (?:may|can|are allowed|is allowed|are trained|is trained)\b"
         r"|\bat least \d+\s*(?:hours?|days?|weeks?) (?:before|ahead|in advance|notice)\b",
