@@ -3174,6 +3174,29 @@ _PRICE_SETTER_RE = re.compile(
 )
 
 
+_UP_RE = re.compile(r"\b(?:up|raised|increased|rises|rose|risen)\b", re.I)
+_DOWN_RE = re.compile(r"\b(?:down|lowered|reduced|cut|dropped|falls|fell)\b", re.I)
+
+
+def _amount(money: str) -> float | None:
+    """The number of an amount of money ("£1,250.50" -> 1250.5), None for none."""
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", money)
+    return float(m.group(0).replace(",", "")) if m else None
+
+
+def _moved_that_way(said: str, was: str, now: str) -> bool:
+    """Whether a price told as gone up (or down) in ``said`` can be ``now`` after ``was``: a
+    rise to less is another price's."""
+    a, b = _amount(was), _amount(now)
+    if a is None or b is None:
+        return True
+    if _UP_RE.search(said) and not _DOWN_RE.search(said):
+        return b > a
+    if _DOWN_RE.search(said) and not _UP_RE.search(said):
+        return b < a
+    return True
+
+
 def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     """The older text with its one amount of money put right, when the newer note tells its
     price went up or down to another ("Kestrel Scenic are building the set, quoted £4,200 all
@@ -3197,6 +3220,8 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     was = olds[0].group(0).rstrip(".,")
     if was == money.rstrip(".,") or was[:1] != money[:1]:
         return None  # the same amount, or another currency
+    if not _moved_that_way(m.group(0), was, money):
+        return None  # "Call-out charge is going up to £85" is no price of the £130 call-out
     said = {lexical.unpossessed(t).lower() for t in tokens(old_text)}
     # whose price it is, in what the note tells first: not a reason after it ("Ribeye going up
     # to £31 - Whitcombe's beef price rose again")
@@ -4182,6 +4207,11 @@ def correction_put_right(new_text: str, old_text: str) -> str | None:
     words = [t for t in tokens(f"{what} {first}") if not _digit(t) and not _when_word(t)]
     if not _content(" ".join(words)) & _content(old_text):
         return None  # "Correction: the dentist is on 21 October" is no meeting's day
+    lead = re.split(r"[,(;]|\s[-–—]\s", first, maxsplit=1)[0]  # not an aside: "(last two …)"
+    own = _content(" ".join(t for t in tokens(lead) if not _digit(t) and not _when_word(t)))
+    if what and own - _content(what) and not (own - _content(what)) & _content(old_text):
+        return None  # "Correction on Ashdown: the contract renews on 30 November" puts right
+        # no day of "… assessment is booked for 14 October; … on an Ashdown job"
     subject = re.match(r"\s*(?:the|our|my|its|their)?\s*([^,;:()]{1,40}?)\s+(?:is|are)\b", first)
     said_old = {lemma(t.lower()) for t in tokens(old_text)}
     if subject and not any(

@@ -1656,6 +1656,33 @@ def when_for_none(new_text: str, old_text: str) -> bool:
     return not _has_number(set(old)) and not c._fine_kinds(old) & {"weekday", "time", "month"}
 
 
+def day_for_none(new_text: str, old_text: str) -> bool:
+    """Whether the older text gives a day of the calendar ("Monday 12 October") and the newer
+    note names no day, weekday nor month, no figure, and tells no ending: to a reading of
+    likeness alone, the day stands ("The Okonkwo install needs a new condensate route" for "New
+    date for the Okonkwo install: Monday 12 October"; "premium £447 a year" is a value of its
+    own)."""
+    if not c.DATE_SAID_RE.search(old_text) or re.search(r"\d", new_text):
+        return False
+    if c.DATE_SAID_RE.search(new_text) or _DAY_OR_MONTH_WORD_RE.search(new_text):
+        return False
+    return not cw.found(_ENDED_RE, new_text)
+
+
+# a weekday or a month named, or a day said in words
+_DAY_OR_MONTH_WORD_RE = re.compile(
+    rf"\b(?:{temporal.MONTH_RE}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|"
+    r"tonight|yesterday|week|weekend|month)\b",
+    re.I,
+)
+# an ending told: the day goes with what ended
+_ENDED_RE = re.compile(
+    r"\b(?:cancel(?:led|ed|s)?|called off|off|postponed|scrapped|dropped|no longer|won't|"
+    r"isn't happening|not happening|done|finished|completed|over)\b",
+    re.I,
+)
+
+
 def number_for_none(new_text: str, old_text: str) -> bool:
     """Whether the newer note gives a figure (an ID, a phone number, a time) and the older
     gives none at all: to a reading of likeness alone, no value of it is replaced ("Zoom

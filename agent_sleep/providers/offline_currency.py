@@ -20,7 +20,7 @@ from typing import Any
 
 from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import currency, lexical, lists, plans, temporal, update_model, vital
-from agent_sleep.analysis.claims import claims, tokens
+from agent_sleep.analysis.claims import claims, lemma, tokens
 from agent_sleep.providers import offline_common
 
 log = logging.getLogger(__name__)
@@ -354,6 +354,17 @@ def supersedes(
                     # only told us a week before; we'd already booked the minibus")
                 if verdict.why in WEAK and types.get(ref) == "O" and kind != "O":
                     continue  # "the standup moved to 9:30" is no newer feeling about Globex
+                if (
+                    verdict.why in WEAK
+                    and cw.found(_MAY_BE_RE, text)
+                    and not cw.found(cw.DECIDED_RE, text)
+                    and not cw.found(cw.CHANGE_RE, text)
+                ):
+                    continue  # to a reading of likeness alone, what only might be or holds on a
+                    # condition replaces nothing: "If it rains, the Palm House is the backup for
+                    # the ceremony", "The Loft floor should be finished by 12 October"
+                if verdict.why in WEAK and update_model.day_for_none(text, old_text):
+                    continue  # "The Okonkwo install needs a new condensate route" keeps its day
                 if verdict.why in WEAK and update_model.alike_apart(text, old_text):
                     continue  # "Moira Kerr is standing for chair again" loses no mobile number
                 if (
@@ -551,6 +562,14 @@ def supersedes(
                         or currency.shape_put_right(text, old_text)
                         or currency.venue_put_right(text, old_text)
                     )
+                    if placed is None and verdict.why in WEAK:
+                        # to a reading of likeness alone, the one part the note shares plain words
+                        # with ("Ashdown want the renewal pack … by the end of October" for "…
+                        # renews on 30 November; Mark wants the renewal pack ready …"): the day
+                        # the contract renews stays
+                        placed = currency.sentence_put_right(
+                            text, old_text, known, similar, judge=_sharing(known)
+                        )
                     if placed is not None and _says_all_but_figures(text, old_text):
                         placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                         # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
@@ -860,6 +879,34 @@ def _held(
         return verdict
 
     return read
+
+
+# what holds on a condition or is only expected: "If it rains, …", "should be finished by …"
+_MAY_BE_RE = re.compile(
+    r"\b(?:if|unless|in case|might|could|possibly|probably|hopefully)\b"
+    r"|\bshould\s+(?:be\s+)?(?:finished|done|ready|complete|completed|back|fixed|sorted|arrive"
+    r"|arriving|delivered|here)\b",
+    re.I,
+)
+
+
+def _sharing(known: frozenset[str]) -> Callable[[str, str], currency.Verdict]:
+    """A part of an entry read as replaced by a note where they share a plain word, no name:
+    for :func:`currency.sentence_put_right`, which takes the one part that does."""
+
+    def read(new: str, old: str) -> currency.Verdict:
+        plain = {w for w in _plain_words(new) if w not in known}
+        if plain & _plain_words(old):
+            return currency.Verdict(currency.SUPERSEDE, "likely update")
+        return currency.Verdict(currency.OTHER, "nothing shared")
+
+    return read
+
+
+def _plain_words(text: str) -> set[str]:
+    """The lemmas of the words of ``text`` in lower case, light words and numbers aside (no
+    name: "Ashdown" is who the entry is of, in each part)."""
+    return {lemma(t) for t in tokens(text) if t.islower() and t.isalpha() and t not in cw.STOP}
 
 
 def _guessed(

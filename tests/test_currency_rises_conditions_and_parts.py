@@ -1,0 +1,122 @@
+"""Replayed scenarios (a plumbing and heating firm, a wedding planner, a taproom): what a
+reading of likeness alone, a rise in price and a correction may not retire.
+
+- A price gone up to an amount is no price that was higher ("Call-out charge is going up to
+  £85" puts right the £75 call-out, not the £130 out-of-hours one).
+- A correction labelled with whom it is of ("Correction on Ashdown: the contract renews on 30
+  November") puts right the entry of what it says, not another that names Ashdown.
+- To a reading of likeness alone: what holds on a condition or is only expected replaces
+  nothing ("If it rains, the Palm House is the backup", "The Loft floor should be finished by
+  12 October"); a note with no day and no figure keeps an entry's day ("The Okonkwo install
+  needs a new condensate route"); the one part of an entry a note shares plain words with is
+  the part replaced (the day the contract renews stays).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from agent_sleep import micro_rest, sleep_cycle
+from agent_sleep.analysis import currency, update_model
+from agent_sleep.core import notes
+from tests.currency_support import replaced, rewritten
+
+START = dt.datetime(2026, 9, 7, 9)
+
+
+def _memory(ws: Path, days: list[list[tuple[str, str]]]) -> list[str]:
+    """The entries of MEMORY.md after one sleep a week, each week's notes told first."""
+    for d, day in enumerate(days):
+        when = START + dt.timedelta(days=7 * d)
+        for k, (kind, text) in enumerate(day):
+            micro_rest(text, kind, workspace=ws, when=when + dt.timedelta(minutes=k))
+        sleep_cycle(ws, provider="offline", now=when.replace(hour=22))
+    return [n.text for n in notes.notes_in((ws / "MEMORY.md").read_text())]
+
+
+def test_a_rise_puts_right_a_lower_price_only() -> None:
+    standard = "Standard call-out fee is £75, covers the first hour."
+    night = "Out-of-hours call-out (after 6pm and at weekends) is £130."
+    rise = "Call-out charge is going up to £85 as of today, parts prices have gone up."
+    assert currency.price_moved_put_right(rise, night) is None
+    assert currency.price_moved_put_right(rise, standard) == (
+        "Standard call-out fee is £85, covers the first hour."
+    )
+    cut = "Call-out charge is going down to £95 for the winter."
+    assert currency.price_moved_put_right(cut, standard) is None
+    memory = [
+        {"id": "std", "type": "W", "text": standard, "date": "2026-11-01"},
+        {"id": "ooh", "type": "W", "text": night, "date": "2026-11-01"},
+    ]
+    assert replaced(("W", rise), memory) == ["std"]
+
+
+def test_a_correction_on_a_name_puts_right_the_entry_of_what_it_says() -> None:
+    fix = "Correction on Ashdown: the contract renews on 30 November, I had the month wrong."
+    visit = (
+        "The Gas Safe inspector's on-site assessment is booked for Wednesday 14 October; "
+        "they'll shadow Kev on an Ashdown job."
+    )
+    contract = "Ashdown contract renews on 30 October; Mark wants the renewal pack ready."
+    assert currency.correction_put_right(fix, visit) is None
+    assert currency.correction_put_right(fix, contract) == (
+        "Ashdown contract renews on 30 November; Mark wants the renewal pack ready."
+    )
+    # an aside after the value says nothing of what is corrected
+    assert rewritten(
+        ("W", "Trade account at Sally Beauty Pro is SP-40917."),
+        ("W", "Correction on Sally Beauty Pro: it's SP-40971 (the last two digits swapped)."),
+    ) == ("Trade account at Sally Beauty Pro is SP-40971.")
+
+
+def test_what_holds_on_a_condition_or_is_expected_replaces_nothing(tmp_path: Path) -> None:
+    ceremony = (
+        "The Ortiz-Bell ceremony is no longer at St Mary's; they'll marry on the Glasshouse "
+        "lawn at 13:00."
+    )
+    memory = _memory(
+        tmp_path / "a",
+        [
+            [("W", ceremony)],
+            [
+                (
+                    "W",
+                    "If it rains, the Palm House at the Glasshouse is the backup for the ceremony.",
+                )
+            ],
+        ],
+    )
+    assert ceremony in memory
+    memory = _memory(
+        tmp_path / "b",
+        [
+            [("W", "Oktoberfest party is booked for 26 September in the Loft.")],
+            [("W", "Oktoberfest pushed back to 17 October - the Loft floor won't be finished.")],
+            [("W", "The Loft floor should be finished by 12 October.")],
+        ],
+    )
+    assert "Oktoberfest party is booked for 17 October in the Loft." in memory
+    assert "The Loft floor should be finished by 12 October." in memory
+
+
+def test_a_note_with_no_day_keeps_the_day_and_one_part_is_replaced(tmp_path: Path) -> None:
+    install = "New date for the Okonkwo install: Monday 12 October, she's fine with it."
+    route = "The Okonkwo install needs a new condensate route; Dave says allow an extra two hours."
+    assert update_model.day_for_none(route, install)
+    assert not update_model.day_for_none("The Okonkwo install is cancelled.", install)
+    assert not update_model.day_for_none("Okonkwo install moved to Tuesday.", install)
+    memory = _memory(tmp_path / "a", [[("W", install)], [("W", route)]])
+    assert install in memory and route in memory
+    memory = _memory(
+        tmp_path / "b",
+        [
+            [("W", "Ashdown contract renews on 30 November; Mark wants the renewal pack ready "
+                   "a month before.")],
+            [("W", "Ashdown want the renewal pack from us by the end of October.")],
+        ],
+    )  # fmt: skip
+    assert (
+        "Ashdown contract renews on 30 November; Ashdown want the renewal pack from us by the "
+        "end of October." in memory
+    )
