@@ -120,3 +120,34 @@ def test_a_note_with_no_day_keeps_the_day_and_one_part_is_replaced(tmp_path: Pat
         "Ashdown contract renews on 30 November; Ashdown want the renewal pack from us by the "
         "end of October." in memory
     )
+
+
+def test_a_role_taken_over_from_someone_or_with_a_reason_after_it() -> None:
+    assert rewritten(
+        ("W", "Priya Raman is our shift lead - she opens Tue-Thu and signs off the till."),
+        ("W", "Tomasz Wrobel is taking over as shift lead now that Priya has moved to the "
+              "brewery side."),
+    ) is not None  # fmt: skip
+    assert rewritten(
+        ("W", "Harriet Moss is the events coordinator at Ashcombe Barn."),
+        ("W", "Callum Reid has taken over from Harriet Moss as events coordinator at Ashcombe "
+              "Barn."),
+    ) is not None  # fmt: skip
+    # another role is no handover
+    assert rewritten(
+        ("W", "Harriet Moss is the events coordinator at Ashcombe Barn."),
+        ("W", "Callum Reid has taken over from Jo Park as head chef at Ashcombe Barn."),
+    ) is None  # fmt: skip
+
+
+def test_what_happened_before_a_colon_then_the_change_it_brought() -> None:
+    from agent_sleep.analysis import plans
+
+    said = "Licence variation came through: last orders now 11:15pm."
+    assert plans.readings(said, "2026-10-05") == [said, "Last orders now 11:15pm."]
+    assert plans.readings("Correction: last orders now 11:15pm.", "2026-10-05") == [
+        "Correction: last orders now 11:15pm."
+    ]
+    assert rewritten(("W", "Last orders are at 10:45pm every night."), ("W", said)) == (
+        "Last orders are at 11:15pm every night."
+    )

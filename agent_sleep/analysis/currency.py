@@ -3595,14 +3595,16 @@ _ROLE_IS_HOLDER_RE = re.compile(
 
 # where a role said ends: "is the reserves coach from this week", "… secretary; Graham …"
 _ROLE_END = (
-    r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until|at)\b|$"
+    r"\s*(?=[.;,(]|:\s|\s[-–—]\s|\s+(?:from|as of|starting|until|at|now that|because|since"
+    r"|while|so that)\b|$"
     # "Priya Shah is head nurse and does the nurse rota": the role ends at its verb
     r"|\s+(?:and|who)\s+(?:also\s+)?[a-z]+(?:s|es)\b)"
 )
 # someone taking a role over: "Sunita Rao has taken over as league fixtures secretary"
 _TOOK_OVER_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:(?:has\s+taken|took|takes|"
-    r"is\s+taking)\s+over"
+    # "… has taken over from Harriet Moss as events coordinator"
+    r"is\s+taking)\s+over(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?"
     # "… has replaced Dean Rowley as Crew A foreman"
     r"|(?:has\s+replaced|replaced|replaces|is\s+replacing)\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)"
     # (a role may open with what it is of: "Crew A foreman")

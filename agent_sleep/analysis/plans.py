@@ -210,6 +210,18 @@ def readings(text: str, day: str) -> list[str]:
     for it may name whose the change is ("Boiler repair is now 6 October - Warmflow's engineer
     is off sick" is Warmflow's booked repair)."""
     read = read_now(text, day)
+    lead = _LEAD_RE.match(read)
+    if (
+        lead is not None
+        and len(lead.group(1).split()) >= 3
+        and temporal.tense(lead.group(1)) < 0
+        and cw.found(cw.CHANGE_RE, read[lead.end() :])
+        and not cw.intended(read)
+    ):
+        # what happened, then the change it brought: "Licence variation came through: last
+        # orders now 11:15pm" reads "Last orders now 11:15pm" too
+        rest = read[lead.end() :]
+        return [read, rest[:1].upper() + rest[1:]]
     aside = _REASON_AFTER_RE.search(read)
     if aside is None:
         return [read]
@@ -226,6 +238,8 @@ def readings(text: str, day: str) -> list[str]:
     return [read]
 
 
+# what happened, told before a colon: "Licence variation came through: …"
+_LEAD_RE = re.compile(r"^([^:;.!?]{8,80}):\s+(?=\S)")
 # a reason after what changed, set apart by a dash: "… moved to Unit 22 - Unit 14's roof is
 # leaking"
 _REASON_AFTER_RE = re.compile(r"\s[-–—]\s+(?=\S)")
