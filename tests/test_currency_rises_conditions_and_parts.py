@@ -151,3 +151,32 @@ def test_what_happened_before_a_colon_then_the_change_it_brought() -> None:
     assert rewritten(("W", "Last orders are at 10:45pm every night."), ("W", said)) == (
         "Last orders are at 11:15pm every night."
     )
+
+
+def test_closed_on_days_that_come_back_is_no_ending() -> None:
+    branch = "Millbrook branch surgery: 14 Station Road, Millbrook. Phone 01632 960774."
+    assert (
+        rewritten(("W", branch), ("W", "The Millbrook branch is closed Wednesday afternoons."))
+        is None
+    )
+    keg = "Our keg distributor is Northgate Beverage; orders go in by Thursday noon."
+    assert rewritten(("W", keg), ("W", "We're closed Mondays - Monday is admin.")) is None
+
+
+def test_one_who_pulled_out_is_replaced_by_one_doing_it_instead(tmp_path: Path) -> None:
+    memory = _memory(
+        tmp_path,
+        [
+            [("W", "Tap takeover booked with Verdant for 22 October.")],
+            [("W", "Verdant pulled out of the tap takeover; Cloudwater will do it instead.")],
+            [("W", "Cloudwater can't make 22 October either - Northern Monk are doing the tap "
+                   "takeover now.")],
+        ],
+    )  # fmt: skip
+    assert memory == [
+        "Cloudwater can't make 22 October either - Northern Monk are doing the tap takeover now."
+    ]
+    # one who can't make it, and no one instead, is no change
+    assert not update_model.pulled_out(
+        "Cloudwater can't make the Tuesday call.", "Cloudwater will do the tap takeover."
+    )

@@ -2287,10 +2287,13 @@ def _endings(text: str) -> tuple[re.Match[str], ...]:
 
 
 # what an ending is said for, when it is for a while: "closed for annual leave", "closed until
-# Monday", "shut over Christmas" ("closed for good" is an ending)
+# Monday", "shut over Christmas", "closed Wednesday afternoons" ("closed for good" is an ending)
 _FOR_A_WHILE_RE = re.compile(
     r"\s+(?:for\s+(?!good\b|ever\b|keeps\b)|until\b|till\b|over\b|during\b|between\b"
-    r"|this\s+(?:week|weekend)\b|next\s+(?:week|weekend)\b)",
+    r"|this\s+(?:week|weekend)\b|next\s+(?:week|weekend)\b"
+    # on days that come back: "closed Wednesday afternoons", "We're closed Mondays"
+    r"|(?:on\s+|every\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|at\s+weekends\b"
+    r"|(?:on\s+)?(?:weekends|bank\s+holidays)\b)",
     re.I,
 )
 
@@ -2319,6 +2322,8 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
         words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
         if not words or not all(lemma(w) in said for w in words):
             continue
+        if words[0].lower().removesuffix("s") in temporal.WEEKDAYS:
+            continue  # "We're closed Mondays": when, not what, is closed
         named = (
             any(w[:1].isupper() for w in thing.split())
             or len(words) >= 2

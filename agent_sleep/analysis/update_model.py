@@ -1284,10 +1284,27 @@ def left_named(new_text: str, old_text: str) -> bool:
     """Whether the newer note tells of a switch from a name the older text gives ("Rang
     Hillside Dairy … - we've switched from Greenfields" for "Milk supplier is Greenfields
     Dairy")."""
-    left = _LEFT_FROM_RE.search(new_text)
+    left = _LEFT_FROM_RE.search(new_text) or _PULLED_OUT_RE.search(new_text)
     if left is None or re.fullmatch(c.DAY_NAMES, left.group("old")):
         return False  # "Friday instead of Saturday": a day, no one left
     return bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
+
+
+def pulled_out(new_text: str, old_text: str) -> bool:
+    """Whether the newer note tells that one the older text names pulled out or cannot make
+    it, another doing it instead or now (no intention, for all its "can't")."""
+    left = _PULLED_OUT_RE.search(new_text)
+    return left is not None and bool(re.search(rf"\b{re.escape(left.group('old'))}\b", old_text))
+
+
+# one who pulled out, and another who does it instead or now: "Verdant pulled out of the tap
+# takeover; Cloudwater will do it instead", "Cloudwater can't make 22 October either - Northern
+# Monk are doing the tap takeover now"
+_PULLED_OUT_RE = re.compile(
+    r"\b(?P<old>[A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)?\s+(?:has\s+|have\s+)?"
+    r"(?:(?:pulled|dropped|backed)\s+out|(?:can['’]t|cannot|can\s+no\s+longer)\s+(?:make|do))\b"
+    r"(?=.*\b(?:instead|now)\b)"
+)
 
 
 def left_named_of_it(new_text: str, old_text: str) -> bool:

@@ -289,6 +289,8 @@ def supersedes(
                     and update_model.left_named(text, old_text)
                     or verdict.why == "another owner"
                     and update_model.left_named_of_it(text, old_text)
+                    or verdict.why == "an intention, not a fact"
+                    and update_model.pulled_out(text, old_text)
                 ):
                     # "Rang Hillside Dairy … - we've switched from Greenfields" names the one the
                     # entry gives ("Milk supplier is Greenfields Dairy") as left
