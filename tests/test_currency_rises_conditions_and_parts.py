@@ -180,3 +180,18 @@ def test_one_who_pulled_out_is_replaced_by_one_doing_it_instead(tmp_path: Path) 
     assert not update_model.pulled_out(
         "Cloudwater can't make the Tuesday call.", "Cloudwater will do the tap takeover."
     )
+
+
+def test_a_fee_said_now_and_a_thing_given_back() -> None:
+    band = "Velvet Hours charge £2,750 for three sets at the Ortiz-Bell wedding."
+    fee = "Gus says the Velvet Hours fee is now £2,900 with a sax player added."
+    assert currency.now_amount_put_right(fee, band) == (
+        "Velvet Hours charge £2,900 for three sets at the Ortiz-Bell wedding."
+    )
+    other = "Brass Monkeys charge £2,750 for three sets at the Ortiz-Bell wedding."
+    assert currency.now_amount_put_right(fee, other) is None  # another band's price
+    van = "Dave Pritchard drives the white Transit, reg LS68 KWT."
+    swap = "Dave now has the new Vivaro, YD22 HPF; the Transit goes back to the lease company."
+    assert rewritten(("W", van), ("W", swap)) == swap
+    # a log retention dropped to a figure is a new value, not a thing given back
+    assert currency._ended("Dropped log retention to 14 days.", "Log retention is 30 days.") is None

@@ -2195,6 +2195,15 @@ _ENDED_RES = (
         r"stopped)|cancell?ed|terminated|closed|over|ended)\b",  # "ramipril has been stopped"
         re.I,
     ),
+    # a thing given back or gone: "the Transit goes back to the lease company on Friday", "the
+    # old Fiesta has been sold"
+    re.compile(
+        r"(?:^|[.;:,]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?(?:old )?"
+        + _THING
+        + r" (?:(?:goes|is going|went|has gone|have gone|go|are going) back\b|(?:is|was|has been"
+        r"|have been|are|were|got) (?:now )?(?:returned|handed back|given back|sold|written off)\b)",
+        re.I,
+    ),
 )
 
 
@@ -2315,8 +2324,9 @@ def _ended(new_text: str, old_text: str) -> Verdict | None:
     said = _content(old_text) | {t.lower() for t in tokens(old_text) if _digit(t)}
     for m in _endings(new_text):
         thing = m.group("thing")
-        if re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
-            continue  # "Dropped log retention to 14 days": a new value, no ending
+        if m.re is not _ENDED_RES[-1] and re.match(r"\s+(?:to|from)\b", new_text[m.end() :]):
+            continue  # "Dropped log retention to 14 days": a new value, no ending (but "goes
+            # back to the lease company")
         if _FOR_A_WHILE_RE.match(new_text, m.end()):
             continue  # "Rook Plumbing is closed for annual leave 26-30 October": shut a while
         words = [w for w in tokens(thing) if w.lower() not in cw.STOP]
@@ -3128,6 +3138,7 @@ def restated_slot_put_right(new_text: str, old_text: str) -> str | None:
 # "Brightwater's hourly rate goes up to £26.80", "Verbalis raised Maren's rate to €0.12"; money
 # gone up is a price ("Sea Room goes up to £110 a night")
 _PRICE_WORDS = r"(?:price|rate|fee|cost|charge|quote|rent|subs|subscription|premium|package)s?"
+_PRICE_LEMMAS = frozenset({"price", "rate", "fee", "cost", "charge", "quote"})
 _PRICE_MOVED_RE = re.compile(
     rf"\b{_PRICE_WORDS}\b[^.;:!?]{{0,30}}?\b(?:(?:has|have|had)\s+)?(?:gone|went|goes|going|go|is|are|"
     rf"was|were)?\s*(?:up|down)\s+to\s+(?P<money>{MONEY_RE.pattern})|"
@@ -3363,6 +3374,9 @@ def now_amount_put_right(new_text: str, old_text: str) -> str | None:
     "AV budget line set at $21,000 (…)"), or None: every word of what the note names is said
     in the entry (two at least), the entry gives one amount, in the same currency, the note
     one, and names nothing the entry does not."""
+    heard = _SAYS_RE.match(new_text)  # who says so is no part of what costs it
+    if heard is not None and _NOW_AMOUNT_RE.match(new_text[heard.end() :]):
+        new_text = new_text[heard.end() :]
     m = _NOW_AMOUNT_RE.match(new_text)
     if m is None or "?" in new_text or cw.intended(m.group(0)):
         return None
@@ -3374,7 +3388,10 @@ def now_amount_put_right(new_text: str, old_text: str) -> str | None:
         return None
     said = {lemma(t.lower()) for t in tokens(old_text)}
     what = [lemma(t.lower()) for t in tokens(m.group("what")) if t.lower() not in cw.STOP]
-    if len(what) < 2 or not all(said_loosely(w, said) for w in what):
+    # a word of price is any of them, the entry's one amount being what the thing costs ("the
+    # Velvet Hours fee is now £2,900" for "Velvet Hours charge £2,750 for three sets")
+    named = [w for w in what if w not in _PRICE_LEMMAS]
+    if len(what) < 2 or not named or not all(said_loosely(w, said) for w in named):
         return None
     rest = re.split(r"[,;:]\s|\s[-–—]\s|\s(?:after|because|since|as|so|but)\s", new_text[m.end() :])
     clause = m.group(0) + rest[0]  # a reason after it names no one whose amount it is
