@@ -2201,7 +2201,8 @@ _ENDED_RES = (
         r"(?:^|[.;:,]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?(?:old )?"
         + _THING
         + r" (?:(?:goes|is going|went|has gone|have gone|go|are going) back\b|(?:is|was|has been"
-        r"|have been|are|were|got) (?:now )?(?:returned|handed back|given back|sold|written off)\b)",
+        r"|have been|are|were|got) (?:now )?(?:returned|handed back|given back|sold|written off)"
+        r"\b)",
         re.I,
     ),
 )
