@@ -195,3 +195,43 @@ def test_a_fee_said_now_and_a_thing_given_back() -> None:
     assert rewritten(("W", van), ("W", swap)) == swap
     # a log retention dropped to a figure is a new value, not a thing given back
     assert currency._ended("Dropped log retention to 14 days.", "Log retention is 30 days.") is None
+
+
+def test_a_primary_schools_changes() -> None:
+    """Replayed: a school business manager's notes, each change once left beside the old."""
+    lease = "Copyline photocopier lease costs £412 a month."
+    letter = "Letter from Copyline: the lease goes up to £436 a month under the RPI clause."
+    assert currency.price_moved_put_right(letter, lease) == (
+        "Copyline photocopier lease costs £436 a month."
+    )
+    assert rewritten(
+        ("W", "Supply teachers are booked through Teachwise, day rate £185."),
+        ("W", "We've switched our supply agency to Pinnacle Supply - Teachwise couldn't fill "
+              "two days last week."),
+    ) == "Supply teachers are booked through Pinnacle Supply, day rate £185."  # fmt: skip
+    # an ending said of a day that is the entry's own: no put right that changes nothing
+    zumba = "Kerry's Zumba class is no longer hiring the hall on Tuesdays - numbers dropped."
+    assert rewritten(
+        ("W", "Kerry runs Zumba in the main hall on Tuesday evenings, £22 a session."),
+        ("W", zumba),
+    ) == zumba  # fmt: skip
+    assert rewritten(
+        ("W", "Fresh Plates do our catering; the area manager is Dawn Ellery."),
+        ("W", "Fresh Plates have a new area manager, Marcus Pryce, since Dawn left."),
+    ) == (
+        "Fresh Plates do our catering; Fresh Plates have a new area manager, Marcus Pryce, "
+        "since Dawn left."
+    )
+    assert rewritten(
+        ("W", "Year 6 Kingswood deposits (£75 a child) have to be in by 18 September."),
+        ("W", "Kingswood deposits now due 25 September - deadline pushed back a week."),
+    ) == "Year 6 Kingswood deposits (£75 a child) have to be in by 25 September."  # fmt: skip
+
+
+def test_a_day_of_a_month_after_a_noun_is_a_value() -> None:
+    from agent_sleep.analysis.claims import claims
+
+    (found,) = claims("Kingswood deposits now due 25 September.")
+    assert "25" in found.values
+    (found,) = claims("Guests are in room 4.")
+    assert "4" not in found.values  # "room 4" names the room

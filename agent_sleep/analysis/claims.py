@@ -370,7 +370,12 @@ def _predicate(
         low, lem = tok.lower(), lemma(tok)
         if lem in skip and (head or acted):
             continue
-        if k and _label(pred[k - 1], tok):  # "fact 2", "room 4": a name for a thing, not a value
+        if (
+            k
+            and _label(pred[k - 1], tok)
+            # a day of a month is no label: "due 25 September"
+            and not (k + 1 < len(pred) and pred[k + 1].lower()[:3] in _MONTH_STARTS)
+        ):  # "fact 2", "room 4": a name for a thing, not a value
             words.append(f"{lemma(pred[k - 1])}-{low}")
             continue
         if _strong(tok, False, names) and low not in cw.CLASS_OF:
@@ -414,6 +419,11 @@ def _predicate(
 # a weekday or a time of day, a value of when a thing recurs ("wednesday", "9:30", "3pm")
 _WHEN_VALUE_RE = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}"
+)
+
+
+_MONTH_STARTS = frozenset(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split()  # noqa: SIM905
 )
 
 

@@ -1811,7 +1811,7 @@ _SIGNED_THEIRS_RE = re.compile(
 _SERVICE_WORDS = frozenset(
     (  # noqa: SIM905
         "service services order orders supplier suppliers supply work hire contract account "
-        "provider cover delivery deliveries"
+        "provider providers cover delivery deliveries agency agencies firm company"
     ).split()
 )
 # what is done moved to another provider: "We switched our linen service to Brightwash",
@@ -3221,6 +3221,9 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     £4,650 all in"), or None: the note names nothing in capitals the entry does not (whose price
     it is), gives one amount and no intention, and the entry is one sentence of one amount,
     per the same unit when both say one ("per word", "an hour")."""
+    source = lexical.SOURCE_LEAD_RE.match(new_text)
+    if source is not None:  # "Letter from Copyline: the lease goes up …": Copyline's lease
+        new_text = f"{source.group('who')}: {new_text[source.end() :]}"
     m = _PRICE_MOVED_RE.search(new_text)
     if m is None or "?" in new_text or cw.found(cw.MODAL_RE, new_text):
         return None
@@ -3680,6 +3683,13 @@ _STARTED_AS_RE = re.compile(
     r"(?:\s+(?:today|this\s+week|on\s+\w+))?(?:\s+\(\d{4}-\d{2}-\d{2}\))?\s+as\s+"
     rf"(?:the\s+|our\s+|a\s+)?(?P<role>[a-z][\w'’ -]*?){_ROLE_END}"
 )
+# a new holder of a role, said of whose the role is: "Fresh Plates have a new area manager,
+# Marcus Pryce", "Brookside have a new account manager: Sam Reid"
+_NEW_ROLE_NAMED_RE = re.compile(
+    r"^\s*(?:[A-Z][\w'’&-]*(?:\s+[A-Z&][\w'’-]*){0,3})\s+(?:has|have)\s+(?:got\s+)?a\s+new\s+"
+    r"(?P<role>[a-z][\w'’ -]*?)(?:,|:|\s+[-–—])\s+"
+    r"(?P<who>(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\b"
+)
 # someone taking a role on: "Graham Toal has agreed to take on welfare officer"
 _TAKES_ON_ROLE_RE = re.compile(
     r"^\s*(?P<who>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\s+(?:has\s+agreed\s+to\s+|(?:has|have)\s+"
@@ -3728,7 +3738,7 @@ def _role_held(text: str, loose: bool = False) -> tuple[str, str, bool] | None:
     ``loose``: a role named bare is any word, not only one of :data:`_HELD_ROLES` ("Gaffer is
     Tomasz Wren", read where another note says someone took that role over)."""
     for rx in (_HOLDER_IS_ROLE_RE, _ROLE_IS_HOLDER_RE, _TOOK_OVER_ROLE_RE, _STARTED_AS_RE,
-               _TAKES_ON_ROLE_RE,
+               _TAKES_ON_ROLE_RE, _NEW_ROLE_NAMED_RE,
                _SWITCHED_ROLE_RE, _BARE_ROLE_IS_HOLDER_RE, _BARE_HOLDER_IS_ROLE_RE, _HOLDER_DOES_RE,
                _DONE_BY_RE, _ROLE_BEFORE_HOLDER_RE, _ROLE_LABEL_RE):  # fmt: skip
         m = rx.match(text)
@@ -3842,9 +3852,13 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         # is Sam Ortiz at Brightline Electrics": the sentence that gives the role's holder
         parts = [*lexical.sentences(new_text)[1:], *re.split(r";\s+", new_text)[1:]]
         new = next(filter(None, map(_role_held, parts)), None)
+    parts, at = re.split(r";\s+", old_text), 0
     if old is None:  # "Sandra Okoye has left the charity; Mark Bellamy is covering as area
         # manager for now": the part that gives the role's holder
-        old = next(filter(None, map(_role_held, re.split(r";\s+", old_text)[1:])), None)
+        at, old = next(
+            ((k, held) for k, part in enumerate(parts[1:], 1) if (held := _role_held(part))),
+            (0, None),
+        )
     if old is None and any(
         rx.match(new_text)
         for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE, _TAKES_ON_ROLE_RE)
@@ -3873,6 +3887,21 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
         return None  # two may do one round of work ("Aisha does Dad's morning visits"), or
         # hold a role said with no article ("Tom is team lead"); one "now" does it in place
         # of the other
+    whose = re.match(r"\s*((?:[A-Z][\w'’&-]*\s+)+)", new_text)
+    if (
+        at
+        and whose is not None
+        and not _role_held(parts[0])
+        and _NEW_ROLE_NAMED_RE.match(new_text)
+        and all(w in parts[0] for w in whose.group(1).split())
+    ):
+        # the part that gives the role's holder, put right, where the note says whose role it
+        # is as the entry's first part does: that part stays ("Fresh Plates do our catering;
+        # the area manager is Dawn Ellery", then "Fresh Plates have a new area manager, Marcus
+        # Pryce")
+        stop = old_text.rstrip()[-1:] if old_text.rstrip()[-1:] in ".!" else ""
+        parts[at] = new_text.strip().rstrip(".!")
+        return "; ".join(parts).rstrip(".!") + stop
     return new_text
 
 
@@ -3920,6 +3949,11 @@ _NOW_DUE_RE = re.compile(
     r"(?P<what>(?:[\w'’-]+\s+){1,4}?)(?:is|are)\s+now\s+due(?:\s+(?:on|by|back))?\s+"
 )
 _DUE_RE = re.compile(r"\bdue(?:\s+(?:on|by|back))?\s+")
+# a day a thing is due, said as what must be done by it: "deposits have to be in by 18 September"
+_DUE_BY_RE = re.compile(
+    r"\b(?:be\s+(?:in|back|paid|returned|submitted|sent|handed\s+in)|deadline(?:\s+is)?)"
+    r"(?:\s+by)?\s+$"
+)
 
 
 def due_day_put_right(new_text: str, old_text: str) -> str | None:
@@ -3937,6 +3971,7 @@ def due_day_put_right(new_text: str, old_text: str) -> str | None:
         d
         for d in DATE_SAID_RE.finditer(old_text)
         if _DUE_RE.search(old_text[max(0, d.start() - 12) : d.start()])
+        or _DUE_BY_RE.search(old_text, 0, d.start())
     ]
     if len(news) != 1 or len(dues) != 1 or len(list(DATE_SAID_RE.finditer(old_text))) != 1:
         return None
@@ -4020,8 +4055,12 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
             flags=re.I,
         )
     news = list(rx.finditer(new_text))
-    if len(olds) != 1 or len(news) != 1 or olds[0].group(0).lower() == news[0].group(0).lower():
-        return None
+    if (
+        len(olds) != 1
+        or len(news) != 1
+        or olds[0].group(0).lower().rstrip("s.") == news[0].group(0).lower().rstrip("s.")
+    ):
+        return None  # (one day said again, "Tuesdays" for "Tuesday", is none put right)
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
     said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
     rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
@@ -4153,7 +4192,9 @@ def venue_put_right(new_text: str, old_text: str) -> str | None:
 
 
 # where what a note tells first ends: a reason after it, or another sentence
-_MAIN_CLAUSE_RE = re.compile(r"\s[-–—]\s|;\s|(?<![A-Z])\.\s+(?=[A-Z])|\s(?:because|as|since)\s")
+_MAIN_CLAUSE_RE = re.compile(
+    r"\s[-–—]\s|;\s|(?<![A-Z])\.\s+(?=[A-Z])|\s(?:because|as|since|due to|owing to|under the)\s"
+)
 # the shapes of a value a correction puts right: a day, a time of day, a code, an amount
 _CORRECTED_SHAPES = (
     _PHONE_SHAPE_RE,

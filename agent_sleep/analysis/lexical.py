@@ -53,6 +53,14 @@ REPORTED_RE = re.compile(
     r"|(?:[Pp]er|[Aa]ccording to) (?:[A-Z][\w.'’&-]*|the \w+)(?: [A-Z][\w.'’&-]*){0,2},\s+)(?=\S)"
 )
 
+# a source said before what it tells, as a letter or a call from someone: "Letter from
+# Copyline: the lease goes up …" (who it is from is whose the news is)
+SOURCE_LEAD_RE = re.compile(
+    r"^\s*(?:an?\s+|the\s+)?(?:letter|e-?mail|message|call|phone call|text|note|notice|update"
+    r"|news|invoice|statement|word)\s+(?:in\s+)?from\s+(?P<who>[^:;.!?]{1,60}?):\s+(?=\S)",
+    re.I,
+)
+
 _NEGATION_RE = re.compile(
     r"\b(?:not|never|no longer|n't|don't|doesn't|didn't|won't|isn't|aren't|wasn't|stopped|quit"
     r"|dislikes?|hates?|rejected|avoid(?:s|ed)?)\b|n't\b",

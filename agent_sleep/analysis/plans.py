@@ -214,7 +214,7 @@ def readings(text: str, day: str) -> list[str]:
     if (
         lead is not None
         and len(lead.group(1).split()) >= 3
-        and temporal.tense(lead.group(1)) < 0
+        and (temporal.tense(lead.group(1)) < 0 or lexical.SOURCE_LEAD_RE.match(read))
         and cw.found(cw.CHANGE_RE, read[lead.end() :])
         and not cw.intended(read)
     ):
@@ -238,8 +238,10 @@ def readings(text: str, day: str) -> list[str]:
     return [read]
 
 
-# what happened, told before a colon: "Licence variation came through: …"
+# what happened, told before a colon: "Licence variation came through: …", "Letter from
+# Copyline: …"
 _LEAD_RE = re.compile(r"^([^:;.!?]{8,80}):\s+(?=\S)")
+
 # a reason after what changed, set apart by a dash: "… moved to Unit 22 - Unit 14's roof is
 # leaking"
 _REASON_AFTER_RE = re.compile(r"\s[-–—]\s+(?=\S)")

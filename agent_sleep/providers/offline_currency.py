@@ -572,6 +572,9 @@ def supersedes(
                         placed = currency.sentence_put_right(
                             text, old_text, known, similar, judge=_sharing(known)
                         )
+                    if placed == old_text:
+                        placed = None  # nothing put right: the note takes the entry's place
+                        # ("Kerry's Zumba class is no longer hiring the hall on Tuesdays")
                     if placed is not None and _says_all_but_figures(text, old_text):
                         placed = None  # "AGM is on Wednesday 21 October at 7pm in the school
                         # hall" says all "AGM is on Wednesday 14 October at 7pm" did, and more
