@@ -235,3 +235,32 @@ def test_a_day_of_a_month_after_a_noun_is_a_value() -> None:
     assert "25" in found.values
     (found,) = claims("Guests are in room 4.")
     assert "4" not in found.values  # "room 4" names the room
+
+
+def test_a_town_librarys_changes() -> None:
+    """Replayed: a library volunteer coordinator's notes."""
+    # pence are money
+    assert currency.price_moved_put_right(
+        "Printing goes up to 15p a page (council fees review).",
+        "Public printing costs 10p a page, black and white.",
+    ) == "Public printing costs 15p a page, black and white."  # fmt: skip
+    assert currency.price_moved_put_right(
+        "Printing goes up to £0.15 a page.", "Public printing costs 10p a page."
+    ) is None  # pounds for pence: another unit  # fmt: skip
+    # the one gone "has moved to" other work, someone new in what they did
+    assert rewritten(
+        ("W", "Dev Malhotra from council IT looks after the computer suite PCs."),
+        ("W", "Priya Nandakumar is our new IT contact for the computer suite; Dev has moved to "
+              "the county archives project."),
+    ) is not None  # fmt: skip
+    # what happened to another, unnamed in the entry
+    round_ = (
+        "The home delivery round for housebound readers runs on the first and third Thursday; "
+        "Colin Mays drives."
+    )
+    news = "Colin Mays rang: Mrs Hebden from the delivery round has moved into a care home."
+    assert update_model.of_someone_unnamed(news, round_)
+    assert rewritten(("W", round_), ("B", news)) is None
+    assert not update_model.of_someone_unnamed(
+        "Dr. Shah stopped Walter's simvastatin.", "Walter takes simvastatin 20 mg at night."
+    )

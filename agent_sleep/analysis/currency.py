@@ -37,7 +37,7 @@ from agent_sleep.analysis import change_words as cw
 from agent_sleep.analysis import gazetteer, lexical, temporal
 from agent_sleep.analysis.claims import Claim, claims, lemma, to_an_act, tokens
 from agent_sleep.analysis.distill import TITLES
-from agent_sleep.analysis.restated import MONEY_RE, restated
+from agent_sleep.analysis.restated import MONEY_RE, money_unit, restated
 
 __all__ = ["OTHER", "SAME", "SUPERSEDE", "Candidates", "Claim", "Verdict", "claims", "compare",
            "relation", "likeness", "restates", "same_subject", "shared_names",
@@ -3238,7 +3238,7 @@ def price_moved_put_right(new_text: str, old_text: str) -> str | None:
     if len(olds) != 1 or len(MONEY_RE.findall(new_text)) != 1:
         return None
     was = olds[0].group(0).rstrip(".,")
-    if was == money.rstrip(".,") or was[:1] != money[:1]:
+    if was == money.rstrip(".,") or money_unit(was) != money_unit(money):
         return None  # the same amount, or another currency
     if not _moved_that_way(m.group(0), was, money):
         return None  # "Call-out charge is going up to £85" is no price of the £130 call-out
@@ -3353,7 +3353,7 @@ def priced_part_put_right(new_text: str, old_text: str) -> str | None:
         return None  # "Bupa's rate for a follow-up is £52": the insurer's, not the clinic's
     at = next(o for o in olds if named[0].start() <= o.start() < named[0].end())
     was, now = at.group(0).rstrip(".,"), news[0].group(0).rstrip(".,")
-    if was == now or was[:1] != now[:1]:
+    if was == now or money_unit(was) != money_unit(now):
         return None
     return old_text[: at.start()] + now + old_text[at.start() + len(was) :]
 
@@ -3388,7 +3388,7 @@ def now_amount_put_right(new_text: str, old_text: str) -> str | None:
     if len(olds) != 1 or len(_money_in(new_text)) != 1:
         return None
     was, now = olds[0].group(0).rstrip(".,"), m.group("money").rstrip(".,")
-    if was == now or was[:1] != now[:1]:
+    if was == now or money_unit(was) != money_unit(now):
         return None
     said = {lemma(t.lower()) for t in tokens(old_text)}
     what = [lemma(t.lower()) for t in tokens(m.group("what")) if t.lower() not in cw.STOP]

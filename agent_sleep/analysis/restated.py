@@ -56,7 +56,22 @@ _OLD_VERB_RE = re.compile(r"\s*(?::\s+|(?:is|are)\s+|(?P<verb>[a-z]+s)\s+)")
 # "Ayasha has swim practice on Wednesdays": the subject's thing is had, its value follows
 _HAS_RE = re.compile(r"^\S+(?: \S+)? (?:has|have) ", re.I)
 _BARE_RE = re.compile(r"\s+(?P<verb>)(?=(?:on|at|in|every|from)\s)")
-MONEY_RE = re.compile(r"[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:euros?|pounds?|dollars?|eur|gbp|usd)\b")
+MONEY_RE = re.compile(
+    r"[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:euros?|pounds?|dollars?|eur|gbp|usd|pence|cents?)\b"
+    r"|\b\d{1,3}p\b"  # pence: "10p a page"
+)
+
+
+def money_unit(amount: str) -> str:
+    """What an amount is counted in: its symbol ("£"), or the word or letter after it ("p",
+    "euros")."""
+    amount = amount.strip().rstrip(".,")
+    if amount[:1] in "$€£":
+        return amount[:1]
+    unit = re.sub(r"^[\d,.\s]+", "", amount).lower()
+    return {"pence": "p", "cent": "c", "cents": "c"}.get(unit, unit)
+
+
 _TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b")
 _MONTH = "|".join([*temporal.MONTHS, *temporal.SHORT_MONTHS])
 _DAY_RE = re.compile(

@@ -1328,7 +1328,7 @@ def left_named_of_it(new_text: str, old_text: str) -> bool:
 # …", "Tomasz Kowal covers Kestrel Logistics", "Dave Pringle has been running the quiz"
 _HOLDER_OPENS_RE = re.compile(
     r"\s*(?P<first>[A-Z][a-z]+) [A-Z][a-z]+(?:-[A-Z][a-z]+)?"
-    r"(?:,[^,;.]{1,40},| at [A-Z][\w&' ]{1,40})?"
+    r"(?:,[^,;.]{1,40},| at [A-Z][\w&' ]{1,40}| from (?:the )?[\w&' ]{1,40}?)?"
     r" (?:does|handles|covers|runs|leads|manages|teaches|coaches|drives|looks after|takes|"
     r"presents|hosts|chairs|organises|organizes|cleans|cooks|maintains|services|"
     r"works|is (?:our|my|the|their)|has been (?:running|doing|covering|handling|our|my|the))\b"
@@ -1337,6 +1337,7 @@ _HOLDER_OPENS_RE = re.compile(
 _PERSON_GONE_RE = re.compile(
     r"(?:^|[;,.]\s+|\s[-–—]\s+|\band\s+)(?P<first>[A-Z][a-z]+)(?: [A-Z][a-z]+)?(?:['’]s| has| have|"
     r" had| is)? (?:retired|left|gone|moved on|moves on|moved onto|moves onto|stepped down|"
+    r"moved to|moving to|transferred to|"
     r"steps down|stepping down|stepped back|stepping back|steps back|moved over to|quit|resigned|"
     r"stood down|stands down|standing down|"
     r"handed in (?:his|her|their) notice)\b"
@@ -1684,6 +1685,32 @@ def day_for_none(new_text: str, old_text: str) -> bool:
     if c.DATE_SAID_RE.search(new_text) or _DAY_OR_MONTH_WORD_RE.search(new_text):
         return False
     return not cw.found(_ENDED_RE, new_text)
+
+
+# a person a note tells of first, after who said it: "Mrs Hebden from the delivery round …"
+_PERSON_FIRST_RE = re.compile(
+    r"\s*(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z][a-z]+)"
+    r"(?:['’]s)?)\b(?!\s+[A-Z])"
+)
+
+
+def of_someone_unnamed(new_text: str, old_text: str) -> bool:
+    """Whether the newer note, who said it aside, opens with a person the older text does not
+    name ("Colin Mays rang: Mrs Hebden from the delivery round has moved into a care home" is
+    Mrs Hebden's news, no new time of the round Colin drives)."""
+    heard = lexical.REPORTED_RE.match(new_text)
+    told = new_text[heard.end() :] if heard else new_text
+    m = _PERSON_FIRST_RE.match(told)
+    if m is None:
+        return False
+    words = re.findall(r"[A-Z][a-z]+", m.group("who"))
+    names = [w for w in words if w not in ("Mr", "Mrs", "Ms", "Miss", "Dr")]
+    if not names or any(re.search(rf"\b{w}\b", old_text) for w in names):
+        return False
+    # one the entry names, said anywhere in the note, makes it of the entry ("Dr. Shah stopped
+    # Walter's simvastatin" is Walter's)
+    said = {lexical.unpossessed(t) for t in tokens(told[m.end() :]) if t[:1].isupper()}
+    return not any(re.search(rf"\b{re.escape(w)}\b", old_text) for w in said)
 
 
 # a weekday or a month named, or a day said in words

@@ -367,6 +367,14 @@ def supersedes(
                     # the ceremony", "The Loft floor should be finished by 12 October"
                 if verdict.why in WEAK and update_model.day_for_none(text, old_text):
                     continue  # "The Okonkwo install needs a new condensate route" keeps its day
+                if (
+                    kind == "B"
+                    and types.get(ref) != "B"
+                    and update_model.of_someone_unnamed(text, old_text)
+                ):
+                    continue  # what happened to another, unnamed in the entry, changes none of
+                    # it: "Colin Mays rang: Mrs Hebden from the delivery round has moved into a
+                    # care home" keeps when the round runs
                 if verdict.why in WEAK and update_model.alike_apart(text, old_text):
                     continue  # "Moira Kerr is standing for chair again" loses no mobile number
                 if (
