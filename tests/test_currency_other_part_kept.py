@@ -135,3 +135,25 @@ def test_a_most_allowed_or_a_thing_kept_out_is_a_standing_rule(text: str, rule: 
     from agent_sleep.analysis import vital
 
     assert vital.vital(text) is rule
+
+
+def test_a_shape_put_right_with_another_word_changed_is_none() -> None:
+    """ "Sam Okoro is on lates, 15:00-23:00, instead of earlies": the shift changed, not only its
+    times; the plan takes the entry's place when it comes due."""
+    old = "Sam Okoro (line cook) is on earlies, 07:00-15:00."
+    assert (
+        currency.shape_put_right("Sam Okoro is on lates, 15:00-23:00, instead of earlies.", old)
+        is None
+    )
+    assert currency.shape_put_right("Sam Okoro is on lates now, 15:00-23:00.", old) is None
+
+
+def test_a_place_moved_again_told_after_but() -> None:
+    old = "Pilates classes run in Room 4 on Tuesday and Thursday evenings."
+    new = (
+        "Studio 2 floor is finished, but Pilates is now in Studio 1 for good - more space; "
+        "Studio 2 becomes a treatment room."
+    )
+    want = "Pilates classes run in Studio 1 on Tuesday and Thursday evenings."
+    assert currency.venue_put_right(new, old) == want
+    assert rewritten(("W", old), ("W", new)) == want

@@ -4130,8 +4130,58 @@ def shape_put_right(new_text: str, old_text: str) -> str | None:
             continue  # "8 till 1" alone may be no time of day
         placed = _one_put_right(new_text, old_text, rx)
         if placed is not None:
+            span = rx.search(old_text)
+            assert span is not None
+            if _gone_besides(new_text, old_text, span.span()) or _words_besides(
+                new_text, old_text, rx
+            ):
+                return None  # "is on lates, 15:00-23:00, instead of earlies": more than the
+                # times changed
             return placed
     return None
+
+
+# what a note names as replaced: "instead of earlies", "rather than the park gates"
+_GONE_NAMED_RE = re.compile(
+    r"\b(?:instead of|rather than|in place of|no longer)\s+(?:the\s+|our\s+|a\s+)?([\w'’-]+)",
+    re.I,
+)
+
+
+# words a note may say beside a value of a shape that tell what it is, not another value
+_SHAPE_WORDS = frozenset(
+    (  # noqa: SIM905
+        "number numbers line phone mobile landline direct contact address hours times time days "
+        "day new now moved changed switched updated"
+    ).split()
+)
+
+
+def _words_besides(new_text: str, old_text: str, rx: re.Pattern[str]) -> bool:
+    """Whether the note's main clause says a plain word the older text lacks in any form,
+    besides its value of the shape and words of what a value is ("lates" beside
+    "15:00-23:00" for "earlies, 07:00-15:00")."""
+    main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
+    said = {lemma(t.lower()) for t in tokens(old_text)}
+    return any(
+        t.islower()
+        and t.isalpha()
+        and t not in cw.STOP
+        and t not in _SHAPE_WORDS
+        and not cw.change_word(t)
+        and not said_loosely(lemma(t), said)
+        for t in tokens(rx.sub(" ", main))
+    )
+
+
+def _gone_besides(new_text: str, old_text: str, span: tuple[int, int]) -> bool:
+    """Whether ``new_text`` names as replaced a word ``old_text`` says outside ``span``."""
+    outside = old_text[: span[0]] + " " + old_text[span[1] :]
+    return any(
+        re.search(rf"\b{re.escape(m.group(1))}\b", outside, re.I)
+        and not re.search(rf"\b{re.escape(m.group(1))}\b", old_text[span[0] : span[1]], re.I)
+        for m in _GONE_NAMED_RE.finditer(new_text)
+    )
 
 
 # a place, named: "Room 4", "the Maple Room", "Lochside boathouse" (up to what follows it:
@@ -4168,7 +4218,8 @@ def venue_put_right(new_text: str, old_text: str) -> str | None:
     None: the note tells what moved in words of the older text, and nothing else new besides
     the place (no number, no name); the older text names one such place."""
     main = _MAIN_CLAUSE_RE.split(new_text, maxsplit=1)[0]
-    main = re.split(r",\s+so\s+", main)[-1]  # "Studio 2 is being relaid, so Pilates has moved…"
+    # "Studio 2 is being relaid, so Pilates has moved…", "…, but Pilates is now in Studio 1"
+    main = re.split(r",\s+(?:so|but|and)\s+", main)[-1]
     m = _NOW_AT_RE.search(main)
     olds = list(_HELD_AT_RE.finditer(old_text))
     if m is None or len(olds) != 1 or "?" in new_text:

@@ -565,13 +565,8 @@ def supersedes(
                             # Orchard ebook ISBN is …" for "The Salt Orchard: hardback, 352 pages,
                             # publication date …; Hardback ISBN …"
                     # what would replace the entry whole puts right the one part of it the note
-                    # gives anew ("The box office number is now …": its hours stay; "… now
-                    # meets at Lochside boathouse": its time stays)
-                    placed = (
-                        placed
-                        or currency.shape_put_right(text, old_text)
-                        or currency.venue_put_right(text, old_text)
-                    )
+                    # gives anew ("The box office number is now …": its hours stay)
+                    placed = placed or currency.shape_put_right(text, old_text)
                     if placed is None and verdict.why in WEAK:
                         # to a reading of likeness alone, the one part the note shares plain words
                         # with ("Ashdown want the renewal pack … by the end of October" for "…
@@ -802,6 +797,7 @@ _PUT_RIGHT: tuple[tuple[Callable[[str, str], str | None], tuple[str, ...], str],
     (currency.moved_place_put_right, ("B",), "the old value named"),
     (currency.email_put_right, ("B",), "the old value named"),
     (currency.numbered_place_put_right, ("B", "S", "O"), "the old value named"),
+    (currency.venue_put_right, ("B", "S", "O"), "a new value"),
     (currency.restated_day_put_right, ("B", "S", "O"), "a new value"),
     (currency.restated_slot_put_right, ("B", "S", "O"), "a new value"),
     (currency.restated_clock_put_right, ("B", "S", "O"), "a new value"),
