@@ -17,6 +17,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from agent_sleep import micro_rest, sleep_cycle
 from agent_sleep.analysis import currency, update_model
 from agent_sleep.core import notes
@@ -246,7 +248,7 @@ def test_a_town_librarys_changes() -> None:
     ) == "Public printing costs 15p a page, black and white."  # fmt: skip
     assert currency.price_moved_put_right(
         "Printing goes up to £0.15 a page.", "Public printing costs 10p a page."
-    ) is None  # pounds for pence: another unit  # fmt: skip
+    ) == "Public printing costs £0.15 a page."  # pence are pounds' too  # fmt: skip
     # the one gone "has moved to" other work, someone new in what they did
     assert rewritten(
         ("W", "Dev Malhotra from council IT looks after the computer suite PCs."),
@@ -264,3 +266,70 @@ def test_a_town_librarys_changes() -> None:
     assert not update_model.of_someone_unnamed(
         "Dr. Shah stopped Walter's simvastatin.", "Walter takes simvastatin 20 mg at night."
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Marion Fairweather is our accompanist this term.",
+         "Marion has had to step down for health reasons. Declan Oyelaran is our new "
+         "accompanist from tomorrow."),
+        ("Dr Hughes is the locum doing Dr Okafor's sessions while she's off.",
+         "Dr Lindqvist is our locum for Dr Okafor's sessions from today; Dr Hughes has gone to "
+         "a practice in Leeds."),
+        ("Karen Doyle is our ICB IT contact - smartcards and new starter logins go through her.",
+         "Ben Ashworth has taken over from Karen as our ICB IT contact."),
+        ("Dave Hollins drives the donations van and does the house collections.",
+         "Marek Nowak is doing the donation collections now - Dave has gone back to college."),
+    ],
+)  # fmt: skip
+def test_one_gone_and_another_doing_it(old: str, new: str) -> None:
+    """A choir, a surgery, a charity shop: the one gone named, someone new doing the work."""
+    assert update_model.holder_gone(new, old)
+    assert rewritten(("W", old), ("W", new)) == new
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # where the one named went, with someone, is no handover
+        ("Dave Hollins drives the donations van.",
+         "Dave has gone to Leeds to collect the donations van with Sam Price."),
+        # one of a committee: swapped in the list, never the whole replaced by this reading
+        ("Committee is Malcolm Reid (chair), Janet Ruddock (treasurer) and Gordon Pike "
+         "(secretary).",
+         "Gordon Pike has stepped down; Anya Kowalczyk has taken over the minutes."),
+        # no word of the work shared
+        ("Priya Shah does our books.", "Priya has moved house; Tom Lee is fixing the boiler."),
+    ],
+)  # fmt: skip
+def test_one_gone_is_no_handover_otherwise(old: str, new: str) -> None:
+    assert not update_model.holder_gone(new, old)
+
+
+def test_a_charity_shops_changes() -> None:
+    assert rewritten(
+        ("W", "Landlord is Brightwell Lettings; our property manager there is Gareth Price."),
+        ("W", "Brightwell have given us a new property manager: Sophie Lang, 07700 900554."),
+    ) == (
+        "Landlord is Brightwell Lettings; Brightwell have given us a new property manager: "
+        "Sophie Lang, 07700 900554."
+    )
+    # a price list joined by "and"; pence are pounds'
+    assert currency.priced_part_put_right(
+        "Paperback price goes up to £1.25 from today.", "Paperbacks are 99p and hardbacks £2.49."
+    ) == "Paperbacks are £1.25 and hardbacks £2.49."  # fmt: skip
+    assert currency.priced_part_put_right(
+        "Paperbacks are £1.50.", "Paperbacks are £1.25 and hardbacks £2.49."
+    ) == "Paperbacks are £1.50 and hardbacks £2.49."  # fmt: skip
+    # the place left said closing, in the reason
+    switched = (
+        "Switched paying-in to the Post Office on Gold Street, as the Sheep Street Barclays is "
+        "closing."
+    )
+    assert rewritten(
+        ("W", "We pay the takings in at Barclays on Sheep Street, daily before 3pm."),
+        ("W", switched),
+    ) == switched  # fmt: skip
+    # closing early, or at a time, is no ending
+    assert currency._ended("The shop is closing early on Friday.", "The shop opens 9 to 5.") is None

@@ -2189,10 +2189,13 @@ _ENDED_RES = (
         r"\s+(?:(?:the|our|my|his|her|their|its|(?P<whose>[A-Z][\w-]*['’]s))\s+)?" + _THING,
     ),
     re.compile(
-        r"(?:^|[.;:,]\s+)(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?"
+        r"(?:^|[.;:,]\s+|\b(?:as|because|since|now that)\s+)"
+        r"(?:the |our |my |his |her |their |[A-Z][\w-]*['’]s )?"
         + _THING
         + r" (?:is|was|has been|have been|are|were|got) (?:now )?(?:(?P<sure>discontinued|"
-        r"stopped)|cancell?ed|terminated|closed|over|ended)\b",  # "ramipril has been stopped"
+        r"stopped)|cancell?ed|terminated|closed|over|ended"
+        # "the Sheep Street Barclays is closing"
+        r"|closing(?:\s+down)?|shutting(?:\s+down)?|shut\s+down)\b",  # "ramipril has been stopped"
         re.I,
     ),
     # a thing given back or gone: "the Transit goes back to the lease company on Friday", "the
@@ -2300,7 +2303,7 @@ def _endings(text: str) -> tuple[re.Match[str], ...]:
 # Monday", "shut over Christmas", "closed Wednesday afternoons" ("closed for good" is an ending)
 _FOR_A_WHILE_RE = re.compile(
     r"\s+(?:for\s+(?!good\b|ever\b|keeps\b)|until\b|till\b|over\b|during\b|between\b"
-    r"|this\s+(?:week|weekend)\b|next\s+(?:week|weekend)\b"
+    r"|this\s+(?:week|weekend)\b|next\s+(?:week|weekend)\b|early\b|late\b|at\s+\d|on\s+\d"
     # on days that come back: "closed Wednesday afternoons", "We're closed Mondays"
     r"|(?:on\s+|every\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|at\s+weekends\b"
     r"|(?:on\s+)?(?:weekends|bank\s+holidays)\b)",
@@ -3198,7 +3201,10 @@ _DOWN_RE = re.compile(r"\b(?:down|lowered|reduced|cut|dropped|falls|fell)\b", re
 def _amount(money: str) -> float | None:
     """The number of an amount of money ("£1,250.50" -> 1250.5), None for none."""
     m = re.search(r"\d[\d,]*(?:\.\d+)?", money)
-    return float(m.group(0).replace(",", "")) if m else None
+    if m is None:
+        return None
+    value = float(m.group(0).replace(",", ""))
+    return value / 100 if re.search(r"\d\s?(?:p|pence|cents?)\b", money) else value
 
 
 def _moved_that_way(said: str, was: str, now: str) -> bool:
@@ -3288,6 +3294,9 @@ def _money_in(text: str) -> tuple[re.Match[str], ...]:
     return tuple(MONEY_RE.finditer(text))
 
 
+_PRICED_PART_RE = re.compile(r"(?:(?!\s+(?:and|&)\s+)(?:[^,;]|(?<=\d),(?=\d)))+")
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _priced_parts(
     text: str,
@@ -3298,6 +3307,9 @@ def _priced_parts(
     if len(olds) < 2:
         return None
     parts = [p for p in re.finditer(r"(?:[^,;]|(?<=\d),(?=\d))+", text) if p.group(0).strip()]
+    if len(parts) != len(olds):  # the last joined by "and": "Paperbacks are 99p and hardbacks
+        # £2.49"
+        parts = [p for p in _PRICED_PART_RE.finditer(text) if p.group(0).strip()]
     if len(parts) != len(olds):
         return None
     if any(sum(p.start() <= o.start() < p.end() for o in olds) != 1 for p in parts):
@@ -3686,7 +3698,8 @@ _STARTED_AS_RE = re.compile(
 # a new holder of a role, said of whose the role is: "Fresh Plates have a new area manager,
 # Marcus Pryce", "Brookside have a new account manager: Sam Reid"
 _NEW_ROLE_NAMED_RE = re.compile(
-    r"^\s*(?:[A-Z][\w'’&-]*(?:\s+[A-Z&][\w'’-]*){0,3})\s+(?:has|have)\s+(?:got\s+)?a\s+new\s+"
+    r"^\s*(?:[A-Z][\w'’&-]*(?:\s+[A-Z&][\w'’-]*){0,3})\s+(?:has|have)\s+"
+    r"(?:got\s+|given\s+(?:us|me)\s+|appointed\s+|sent\s+(?:us|me)\s+)?a\s+new\s+"
     r"(?P<role>[a-z][\w'’ -]*?)(?:,|:|\s+[-–—])\s+"
     r"(?P<who>(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\b"
 )
@@ -3868,7 +3881,19 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     if new is None or old is None or "?" in new_text:
         return None
     if not _roles_alike(_role_key(new[1]), _role_key(old[1])):
-        return None
+        # another part of the older text may give the role: "Landlord is Brightwell Lettings;
+        # our property manager there is Gareth Price"
+        at, old = next(
+            (
+                (k, held)
+                for k, part in enumerate(parts[1:], 1)
+                if (held := _role_held(part))
+                and _roles_alike(_role_key(new[1]), _role_key(held[1]))
+            ),
+            (0, None),
+        )
+        if old is None:
+            return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
         return None  # the same holder, said again
     # a role said before a name may be a label of many ("Supplier Greenleaf Packaging is paid
@@ -3891,7 +3916,6 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     if (
         at
         and whose is not None
-        and not _role_held(parts[0])
         and _NEW_ROLE_NAMED_RE.match(new_text)
         and all(w in parts[0] for w in whose.group(1).split())
     ):

@@ -63,13 +63,13 @@ MONEY_RE = re.compile(
 
 
 def money_unit(amount: str) -> str:
-    """What an amount is counted in: its symbol ("£"), or the word or letter after it ("p",
-    "euros")."""
+    """What an amount is counted in: its symbol ("£"; pence are pounds' too: "99p" for
+    "£1.25"), or the word after it ("euros")."""
     amount = amount.strip().rstrip(".,")
     if amount[:1] in "$€£":
         return amount[:1]
     unit = re.sub(r"^[\d,.\s]+", "", amount).lower()
-    return {"pence": "p", "cent": "c", "cents": "c"}.get(unit, unit)
+    return {"p": "£", "pence": "£", "pounds": "£", "pound": "£", "gbp": "£"}.get(unit, unit)
 
 
 _TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b")

@@ -1402,6 +1402,79 @@ def holder_left(new_text: str, old_text: str) -> bool:
     return any(m.group("first") == first for m in _PERSON_GONE_RE.finditer(new_text))
 
 
+# a person said gone: "Marion has had to step down", "Dr Hughes has gone to a practice in
+# Leeds", "Dave has gone back to college", "Priya is stepping back", "taken over from Karen",
+# "from Marek, who's moved to …"
+_GONE_PERSON_RE = re.compile(
+    r"(?:^|[;,.(]\s*|\s[-–—]\s+|\band\s+)(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?"
+    r"(?P<first>[A-Z][a-z]+)(?: [A-Z][a-z]+)?\s+(?:has\s+had\s+to\s+|has\s+|have\s+|had\s+|is\s+)?"
+    r"(?:retired|left|gone|moved|moves|moving|stepped|steps|stepping|step|quit|resigned|"
+    r"stood|stands|standing|finished|handed\s+in)\b"
+    r"|\b(?:over|on)\s+from\s+(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?(?P<from>[A-Z][a-z]+)\b"
+    r"|\bfrom\s+(?P<who>[A-Z][a-z]+),\s+who(?:['’]s|\s+has|\s+is)\s+(?:moved|gone|left|leaving)\b"
+)
+# someone named by a title or two names: "Declan Oyelaran", "Dr Lindqvist"
+_PERSON_NAMED_RE = re.compile(
+    r"\b(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
+)
+
+
+def holder_gone(new_text: str, old_text: str) -> bool:
+    """Whether the newer note says the person the older text gives is gone, and names someone
+    else for what the older text says they do, in a plain word both say ("Marion has had to
+    step down … Declan Oyelaran is our new accompanist" for "Marion Fairweather is our
+    accompanist"; "Ben Ashworth has taken over from Karen as our ICB IT contact" for "Karen
+    Doyle is our ICB IT contact"). Not an entry that names more people (a committee, a list:
+    one of them is swapped there)."""
+    gone = {
+        g
+        for m in _GONE_PERSON_RE.finditer(new_text)
+        if (g := m.group("first") or m.group("from") or m.group("who")) and g not in _TITLES
+    }
+    gone = {g for g in gone if re.search(rf"\b{g}\b", old_text)}
+    if not gone:
+        return False
+    people = {m.group(0) for m in _PERSON_NAMED_RE.finditer(old_text)}
+    if len({p for p in people if not any(g in p for g in gone)} - _NOT_PEOPLE(old_text)) > 1:
+        return False  # a list of people: one is swapped in it, not the whole
+    fresh = [
+        m.group(0)
+        for m in _PERSON_NAMED_RE.finditer(new_text)
+        if not any(g in m.group(0) for g in gone)
+        and m.group(0) not in old_text
+        # who holds it now, told so: "Declan Oyelaran is our new …", "… has taken over"
+        and (
+            _HOLDS_AFTER_RE.match(new_text, m.end())
+            or _NEW_BEFORE_RE.search(new_text, 0, m.start())
+        )
+    ]
+    if not fresh:
+        return False
+    plain = {c.lemma(t) for t in tokens(old_text) if t.islower() and t not in cw.STOP}
+    return any(
+        t.islower() and t not in cw.STOP and c.said_loosely(c.lemma(t), plain)
+        for t in tokens(_GONE_CLAUSE_RE.sub(" ", new_text))
+    )
+
+
+_TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss"})
+_HOLDS_AFTER_RE = re.compile(
+    r"\s+(?:is|are|has|have|will|now|takes|took|started|starts|joins|joined|covers|does)\b"
+)
+_NEW_BEFORE_RE = re.compile(r"\bnew\s+[\w'’ -]{2,40}?(?::|,)\s*$")
+# the clause that tells where the one gone went: its words say nothing of the work
+_GONE_CLAUSE_RE = re.compile(
+    r"\b(?:has|have|had|is|who['’]s)\s+(?:had\s+to\s+)?(?:gone|moved|left|retired|stepped|"
+    r"stepping)\b[^.;,]*"
+)
+
+
+def _NOT_PEOPLE(text: str) -> set[str]:
+    """Two capitalised words that open ``text`` or a sentence of it and name no one: "Landlord
+    is", "Our Year"."""
+    return {m.group(0) for m in _PERSON_NAMED_RE.finditer(text) if m.group(0).split()[0] in cw.STOP}
+
+
 # a state said to hold now: "is my accountant now", "are now with Fenland"
 _STATE_NOW_RE = re.compile(
     r"\b(?:is|are)\b(?:\s+[\w'’-]+){0,6}?\s+now\b|\bnow\s+(?:is|are)\b", re.I

@@ -280,7 +280,10 @@ def supersedes(
                     verdict = update_model.last_word(
                         *currency.in_full(text, old_text), verdict, similar, common, known
                     )
-                if not same_day and update_model.holder_left(text, old_text):
+                if not same_day and (
+                    update_model.holder_left(text, old_text)
+                    or update_model.holder_gone(text, old_text)
+                ):
                     # "Priya Shah … is my accountant now; Gary has retired" for "Gary Mills … does
                     # Nadia's books and tax return": the one the entry gives the work of is gone
                     verdict = currency.Verdict(currency.SUPERSEDE, "the old value named")
