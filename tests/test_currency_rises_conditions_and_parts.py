@@ -333,3 +333,15 @@ def test_a_charity_shops_changes() -> None:
     ) == switched  # fmt: skip
     # closing early, or at a time, is no ending
     assert currency._ended("The shop is closing early on Friday.", "The shop opens 9 to 5.") is None
+
+
+def test_a_count_of_new_ones_is_no_new_value() -> None:
+    """ "Processed 42 new player registrations" had retired the day registrations close."""
+    deadline = "Player registrations for this season close on Wednesday 30 September."
+    done = "Processed 42 new player registrations through the Whole Game System."
+    assert rewritten(("W", deadline), ("B", done)) is None
+    assert currency.relation(done, deadline).kind != currency.SUPERSEDE
+    # a new one named still is
+    assert currency.relation(
+        "Our new phone number is 01632 960123.", "Our phone number is 01632 960999."
+    ).kind == currency.SUPERSEDE  # fmt: skip

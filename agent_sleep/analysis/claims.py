@@ -526,9 +526,11 @@ def _claim(
         return None, previous
     subj, pred = parts
     # "my new manager", "the current owner": the modifier marks a change, it names nothing
-    fresh_mod = any(t.lower() in cw.NEWNESS for t in subj[:3]) and not any(
-        t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj
-    )
+    fresh_mod = any(
+        t.lower() in cw.NEWNESS and not (k and subj[k - 1][:1].isdigit())  # "42 new players":
+        # a count of new ones, no new value
+        for k, t in enumerate(subj[:3])
+    ) and not any(t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj)
     subj = [t for t in subj if t.lower() not in cw.NEWNESS]
     owner, qualifiers, attrs, whose = _subject(subj, speaker, names)
     if not owner:
@@ -569,6 +571,7 @@ def _claim(
         new_of=frozenset(
             lemma(w)
             for m in cw.NEW_OF_RE.finditer(clause)
+            if not re.search(r"\d\s+$", clause[: m.start()])  # "42 new players": a count
             for w in m.groups()
             if w and w.lower() not in cw.STOP and w.lower() not in cw.COPULA
         ),
