@@ -345,3 +345,24 @@ def test_a_count_of_new_ones_is_no_new_value() -> None:
     assert currency.relation(
         "Our new phone number is 01632 960123.", "Our phone number is 01632 960999."
     ).kind == currency.SUPERSEDE  # fmt: skip
+
+
+def test_a_hair_salons_and_a_surgerys_look_alikes_kept() -> None:
+    """Wrong retirements found in a salon's and a GP surgery's replays."""
+    colourist = "Priya Shah does all the colour work, she's the salon's colourist."
+    assert rewritten(
+        ("W", colourist), ("W", "Switched our colour account over to Halden Pro from Kestrel.")
+    ) is None  # a person told of is no provider  # fmt: skip
+    assert rewritten(
+        ("W", "Dr Sam Ahmed does the Monday and Friday sessions."),
+        ("W", "Dr Mensah is covering Dr Okafor's sessions from today."),
+    ) is None  # another's sessions  # fmt: skip
+    assert rewritten(
+        ("W", "On the retail shelf we stock Olaplex, Kevin Murphy and Moroccanoil."),
+        ("W", "Retail stock is ordered from Brookfield Wholesale, account BW-4471."),
+    ) is None  # a list none of whose items the note names  # fmt: skip
+    # a correction of a weekday said of every week
+    fix = "Correction: Ellie's college day is Monday, not Tuesday. I got that wrong."
+    assert rewritten(
+        ("W", "Ellie is at Bramford College on Tuesdays for her apprenticeship."), ("W", fix)
+    ) == fix  # fmt: skip

@@ -526,11 +526,14 @@ def _claim(
         return None, previous
     subj, pred = parts
     # "my new manager", "the current owner": the modifier marks a change, it names nothing
-    fresh_mod = any(
-        t.lower() in cw.NEWNESS and not (k and subj[k - 1][:1].isdigit())  # "42 new players":
-        # a count of new ones, no new value
-        for k, t in enumerate(subj[:3])
-    ) and not any(t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj)
+    fresh_mod = (
+        any(
+            t.lower() in cw.NEWNESS and not (k and subj[k - 1][:1].isdigit())  # "42 new players":
+            # a count of new ones, no new value
+            for k, t in enumerate(subj[:3])
+        )
+        and not any(t.lower() in ("i", "we", "you", "they", "he", "she") for t in subj)
+    )
     subj = [t for t in subj if t.lower() not in cw.NEWNESS]
     owner, qualifiers, attrs, whose = _subject(subj, speaker, names)
     if not owner:

@@ -483,6 +483,10 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
         return None
     (gone,) = named
     at = list(re.finditer(rf"(?<![\w.-]){re.escape(gone)}(?![\w-]|\.\w)", old_text, re.I))
+    plural = False
+    if not at and gone in frozenset(temporal.WEEKDAYS):  # "Monday, not Tuesday" for "on Tuesdays"
+        at = list(re.finditer(rf"(?<![\w.-]){gone}s\b", old_text, re.I))
+        plural = True
     if len(at) != 1:
         return None
     if _IT_RE.search(old_text, at[0].end()):
@@ -520,7 +524,10 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
         for v in _strong_words(new_text) - _strong_words(old_text) - {value.lower()}
     ):
         return None
-    return old_text[: at[0].start()] + m.group(0) + old_text[at[0].end() :]
+    said = m.group(0) + (
+        "s" if plural and m.group(0).lower() in frozenset(temporal.WEEKDAYS) else ""
+    )
+    return old_text[: at[0].start()] + said + old_text[at[0].end() :]
 
 
 # a part of an entry that speaks of what an earlier part named: "she files the VAT returns",
@@ -1463,6 +1470,8 @@ def _old_named(new_text: str, old_text: str) -> Verdict | None:
     if not (marked or corrected) or _chat(old_text):
         return None
     values = _pieces(_strong_words(old_text))
+    # a weekday said of every week is that weekday: "not Tuesday" for "on Tuesdays"
+    values |= {v[:-1] for v in values if v[:-1] in temporal.WEEKDAYS}
     doers: frozenset[str] = frozenset()
     # a name the older note opens with is one of its values too ("Mark Ellis is running the
     # cake stall", for "… instead of Mark Ellis")
@@ -1937,6 +1946,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             continue  # "Night Ferry", "Tallinn": what the newer note is about too
         if _digits(rest) and _digits(old_text):
             return new_text  # its own figures: "35 rooms, £129/night" for "40 rooms held"
+        if m.re is _SWITCHED_TO_RE and _PERSON_TOLD_RE.search(old_text, end):
+            return None  # a person told of, not a provider: "Priya Shah does all the colour
+            # work, she's the salon's colourist" keeps her for "Switched our colour account
+            # over to Halden Pro"
         if m.re is _SWITCHED_TO_RE and not old_text[:start].strip():
             return new_text  # the entry opens with the one left, and what it says is theirs:
             # "Fresh Start Catering supply our hot school dinners", then "We've switched our
@@ -1947,6 +1960,10 @@ def provider_put_right(new_text: str, old_text: str) -> str | None:
             return new_text  # "…; they deliver Tuesday to Saturday": of the old provider
         return old_text[:start] + who + old_text[end:]
     return None
+
+
+# a person, said of after their name: "…, she's the salon's colourist", "his mobile"
+_PERSON_TOLD_RE = re.compile(r"\b(?:she|he|her|his|she['’]s|he['’]s|him)\b", re.I)
 
 
 def _spans_of(name: str, text: str) -> list[re.Match[str]]:
@@ -4936,7 +4953,7 @@ def _told_apart(new_text: str, old_text: str, names: frozenset[str]) -> bool:
 
 # people a claim may be about through its owner: "Alice's mother lives in Berlin" is the
 # mother's home, not Alice's
-_RELATIVES = frozenset(
+RELATIVES = frozenset(
     """mother father mom mum dad parent sister brother sibling wife husband partner spouse son
     daughter child kid cousin aunt uncle grandmother grandfather grandma grandpa niece nephew
     friend roommate neighbour neighbor girlfriend boyfriend fiance fiancee""".split()  # noqa: SIM905
@@ -4947,7 +4964,7 @@ def _relative_apart(new: Claim, old: Claim) -> bool:
     """Whether one claim says a relation (a home, an employer …) of its owner's relative and
     the other does not: "Alice's mother lives in Berlin" / "Alice now lives in Rome"."""
     classes = set(cw.CLASSES)
-    kin_new, kin_old = new.attrs & _RELATIVES, old.attrs & _RELATIVES
+    kin_new, kin_old = new.attrs & RELATIVES, old.attrs & RELATIVES
     return kin_new != kin_old and bool((new.attrs | old.attrs) & classes)
 
 

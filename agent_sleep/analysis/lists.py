@@ -734,6 +734,18 @@ def _joined_items(text: str) -> list[str]:
 _NONE_OF_RE = re.compile(r"\b(?:no|not|neither|never|without)\s+$", re.I)
 
 
+def none_named(new_text: str, old_text: str) -> bool:
+    """Whether the older text is a list of three things or more, by name, and the newer note
+    names none of them ("Retail stock is ordered from Brookfield Wholesale" for "On the
+    retail shelf we stock Olaplex, Kevin Murphy and Moroccanoil"): no new list, nor one item of
+    it changed."""
+    items = [i for i in _joined_items(old_text) if i[:1].isupper()]
+    if len(items) < 3:
+        return False
+    said = new_text.lower()
+    return not any(w.lower() in said for i in items for w in i.split() if len(w) > 2)
+
+
 def about_one_item(new_text: str, old_text: str) -> bool:
     """Whether the newer note speaks of some items of a list of the older text, not of the
     list ("Ben is the team lead now", "The kids had a piano recital" for "Kids do piano, swim

@@ -1767,6 +1767,16 @@ _PERSON_FIRST_RE = re.compile(
 )
 
 
+def anothers(new_text: str, old_text: str) -> bool:
+    """Whether the newer note speaks of a thing as someone's whom the older text does not
+    name ("Dr Mensah is covering Dr Okafor's sessions" is nothing of "Dr Sam Ahmed does the
+    Monday and Friday sessions")."""
+    return any(  # (a relative is named so: "Dad's follow-up clinic" may be Walter's)
+        not re.search(rf"\b{re.escape(w)}\b", old_text) and w.lower() not in c.RELATIVES
+        for w in c.possessors(new_text)
+    )
+
+
 def of_someone_unnamed(new_text: str, old_text: str) -> bool:
     """Whether the newer note, who said it aside, opens with a person the older text does not
     name ("Colin Mays rang: Mrs Hebden from the delivery round has moved into a care home" is

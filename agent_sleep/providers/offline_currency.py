@@ -370,6 +370,12 @@ def supersedes(
                     # the ceremony", "The Loft floor should be finished by 12 October"
                 if verdict.why in WEAK and update_model.day_for_none(text, old_text):
                     continue  # "The Okonkwo install needs a new condensate route" keeps its day
+                if verdict.why in WEAK and (
+                    update_model.anothers(text, old_text) or lists.none_named(text, old_text)
+                ):
+                    continue  # "… covering Dr Okafor's sessions" is no new doctor of "the
+                    # Monday and Friday sessions"; "Retail stock is ordered from Brookfield"
+                    # keeps the brands "we stock"
                 if (
                     kind == "B"
                     and types.get(ref) != "B"
