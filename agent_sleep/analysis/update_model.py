@@ -1429,13 +1429,13 @@ def holder_gone(new_text: str, old_text: str) -> bool:
     gone = {
         g
         for m in _GONE_PERSON_RE.finditer(new_text)
-        if (g := m.group("first") or m.group("from") or m.group("who")) and g not in _TITLES
+        if (g := m.group("first") or m.group("from") or m.group("who")) and g.lower() not in _TITLES
     }
     gone = {g for g in gone if re.search(rf"\b{g}\b", old_text)}
     if not gone:
         return False
     people = {m.group(0) for m in _PERSON_NAMED_RE.finditer(old_text)}
-    if len({p for p in people if not any(g in p for g in gone)} - _NOT_PEOPLE(old_text)) > 1:
+    if len({p for p in people if not any(g in p for g in gone)} - _not_people(old_text)) > 1:
         return False  # a list of people: one is swapped in it, not the whole
     fresh = [
         m.group(0)
@@ -1457,7 +1457,6 @@ def holder_gone(new_text: str, old_text: str) -> bool:
     )
 
 
-_TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss"})
 _HOLDS_AFTER_RE = re.compile(
     r"\s+(?:is|are|has|have|will|now|takes|took|started|starts|joins|joined|covers|does)\b"
 )
@@ -1469,7 +1468,7 @@ _GONE_CLAUSE_RE = re.compile(
 )
 
 
-def _NOT_PEOPLE(text: str) -> set[str]:
+def _not_people(text: str) -> set[str]:
     """Two capitalised words that open ``text`` or a sentence of it and name no one: "Landlord
     is", "Our Year"."""
     return {m.group(0) for m in _PERSON_NAMED_RE.finditer(text) if m.group(0).split()[0] in cw.STOP}
