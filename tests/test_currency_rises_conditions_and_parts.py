@@ -366,3 +366,20 @@ def test_a_hair_salons_and_a_surgerys_look_alikes_kept() -> None:
     assert rewritten(
         ("W", "Ellie is at Bramford College on Tuesdays for her apprenticeship."), ("W", fix)
     ) == fix  # fmt: skip
+
+
+def test_a_possessive_that_is_no_others_thing() -> None:
+    """ "Alan's signed it off" (Alan has) and "instead of Camille's personal address" (the one
+    replaced) name no one else's thing."""
+    assert not update_model.anothers(
+        "Call-out charge goes up to £95 from today, Alan's signed it off.",
+        "The call-out charge is £85 and covers the first hour on site.",
+    )
+    assert not update_model.anothers(
+        "Atelier Roux invoices now go to compta@atelier-roux.fr instead of Camille's address.",
+        "Atelier Roux invoices go to camille@atelier-roux.fr",
+    )
+    assert update_model.anothers(
+        "Dr Mensah is covering Dr Okafor's sessions from today.",
+        "Dr Sam Ahmed does the Monday and Friday sessions.",
+    )

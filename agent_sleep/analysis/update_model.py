@@ -1769,11 +1769,26 @@ _PERSON_FIRST_RE = re.compile(
 def anothers(new_text: str, old_text: str) -> bool:
     """Whether the newer note speaks of a thing as someone's whom the older text does not
     name ("Dr Mensah is covering Dr Okafor's sessions" is nothing of "Dr Sam Ahmed does the
-    Monday and Friday sessions")."""
-    return any(  # (a relative is named so: "Dad's follow-up clinic" may be Walter's)
-        not re.search(rf"\b{re.escape(w)}\b", old_text) and w.lower() not in c.RELATIVES
-        for w in c.possessors(new_text)
-    )
+    Monday and Friday sessions"); not "Alan's signed it off" (Alan has), a relative ("Dad's
+    follow-up clinic" may be Walter's), nor the one replaced ("instead of Camille's personal
+    address")."""
+    for m in _WHOSE_THING_RE.finditer(new_text):
+        name, thing = m.group(1), m.group(2)
+        if thing in _NOT_A_THING or thing.endswith("ed") or name.lower() in c.RELATIVES:
+            continue
+        if _REPLACED_BEFORE_RE.search(new_text, max(0, m.start() - 20), m.start()):
+            continue
+        if not re.search(rf"\b{re.escape(name)}\b", old_text, re.I):
+            return True
+    return False
+
+
+# a thing said as someone's: "Dr Okafor's sessions"
+_WHOSE_THING_RE = re.compile(r"\b([A-Z][a-z]+)['’]s\s+([a-z]+)")
+_NOT_A_THING = frozenset(
+    "been got gone done going not just now also off away back here there".split()  # noqa: SIM905
+)
+_REPLACED_BEFORE_RE = re.compile(r"\b(?:instead of|rather than|not|from)\s+$")
 
 
 def of_someone_unnamed(new_text: str, old_text: str) -> bool:
