@@ -484,7 +484,7 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
     (gone,) = named
     at = list(re.finditer(rf"(?<![\w.-]){re.escape(gone)}(?![\w-]|\.\w)", old_text, re.I))
     plural = False
-    if not at and gone in frozenset(temporal.WEEKDAYS):  # "Monday, not Tuesday" for "on Tuesdays"
+    if not at and gone in temporal.WEEKDAYS:  # "Monday, not Tuesday" for "on Tuesdays"
         at = list(re.finditer(rf"(?<![\w.-]){gone}s\b", old_text, re.I))
         plural = True
     if len(at) != 1:
@@ -524,9 +524,7 @@ def in_place(new_text: str, old_text: str, names: frozenset[str] = frozenset()) 
         for v in _strong_words(new_text) - _strong_words(old_text) - {value.lower()}
     ):
         return None
-    said = m.group(0) + (
-        "s" if plural and m.group(0).lower() in frozenset(temporal.WEEKDAYS) else ""
-    )
+    said = m.group(0) + ("s" if plural and m.group(0).lower() in temporal.WEEKDAYS else "")
     return old_text[: at[0].start()] + said + old_text[at[0].end() :]
 
 
@@ -2583,7 +2581,9 @@ def date_put_right(new_text: str, old_text: str) -> str | None:
     return _one_put_right(new_text, old_text, DATE_SAID_RE)
 
 
-_WEEKDAY_WORD_RE = re.compile(rf"\b(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?\b")
+# a weekday's name, capitalised, one or every: "Tuesday", "Tuesdays"
+_WEEKDAY_NAME = rf"(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?"
+_WEEKDAY_WORD_RE = re.compile(rf"\b{_WEEKDAY_NAME}\b")
 # from when a change holds, said after it: ", starting in October", " from next week"
 _FROM_WHEN_RE = re.compile(
     r",?\s+(?:starting|from|as of|beginning|effective|with effect from)\b"
@@ -3866,6 +3866,18 @@ def _roles_alike(a: frozenset[str], b: frozenset[str]) -> bool:
     )
 
 
+def _role_part(
+    parts: list[str], role: str | None = None
+) -> tuple[int, tuple[str, str, bool] | None]:
+    """The first part after the first of an entry's parts (between ";") that gives a role's
+    holder, that role where ``role`` is given, and where it stands; (0, None) for none."""
+    for k, part in enumerate(parts[1:], 1):
+        held = _role_held(part)
+        if held and (role is None or _roles_alike(_role_key(role), _role_key(held[1]))):
+            return k, held
+    return 0, None
+
+
 def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     """The newer note, when it tells that someone else holds the role the older text opens
     giving its holder of ("Dana Whitfield is the platform engineering manager; Sev1
@@ -3885,10 +3897,7 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     parts, at = re.split(r";\s+", old_text), 0
     if old is None:  # "Sandra Okoye has left the charity; Mark Bellamy is covering as area
         # manager for now": the part that gives the role's holder
-        at, old = next(
-            ((k, held) for k, part in enumerate(parts[1:], 1) if (held := _role_held(part))),
-            (0, None),
-        )
+        at, old = _role_part(parts)
     if old is None and any(
         rx.match(new_text)
         for rx in (_TOOK_OVER_ROLE_RE, _STARTED_AS_RE, _SWITCHED_ROLE_RE, _TAKES_ON_ROLE_RE)
@@ -3900,15 +3909,7 @@ def role_holder_put_right(new_text: str, old_text: str) -> str | None:
     if not _roles_alike(_role_key(new[1]), _role_key(old[1])):
         # another part of the older text may give the role: "Landlord is Brightwell Lettings;
         # our property manager there is Gareth Price"
-        at, old = next(
-            (
-                (k, held)
-                for k, part in enumerate(parts[1:], 1)
-                if (held := _role_held(part))
-                and _roles_alike(_role_key(new[1]), _role_key(held[1]))
-            ),
-            (0, None),
-        )
+        at, old = _role_part(parts, new[1])
         if old is None:
             return None
     if {t.lower() for t in tokens(new[0])} - TITLES & {t.lower() for t in tokens(old[0])}:
@@ -4054,9 +4055,7 @@ def clock_put_right(new_text: str, old_text: str) -> str | None:
     if at.group(0).lower() == news[0].group(0).lower():
         return None
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
-    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
-    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
-    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+    if _tells_more(told, old_text):
         return None  # more than the time told
     return old_text[: at.start()] + news[0].group(0) + old_text[at.end() :]
 
@@ -4076,6 +4075,14 @@ _ENDS_WORD_RE = re.compile(
 _OPENERS = frozenset(
     "moved pushed brought changed rescheduled now the our we correction update from".split()  # noqa: SIM905
 )
+
+
+def _tells_more(told: str, old_text: str) -> bool:
+    """Whether ``told`` (a note less the value it gives) says a number or a name that
+    ``old_text`` does not, in any form (words a change note may open with aside)."""
+    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
+    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
+    return any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest)
 
 
 def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | None:
@@ -4103,9 +4110,7 @@ def _one_put_right(new_text: str, old_text: str, rx: re.Pattern[str]) -> str | N
     ):
         return None  # (one day said again, "Tuesdays" for "Tuesday", is none put right)
     told = new_text[: news[0].start()] + new_text[news[0].end() :]
-    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
-    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
-    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+    if _tells_more(told, old_text):
         return None  # "… moved to 01:30 and now goes to Wasabi": more than the time;
         # "Android 3.0 must be submitted by May 20" is of another thing than iOS 3.0
     if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
@@ -4130,7 +4135,7 @@ _PHONE_NUMBER_RE = re.compile(
 # days of a month by their place in it: "the first and third Saturday", "2nd Tuesdays"
 _MONTH_DAYS_RE = re.compile(
     rf"\b(?i:{temporal.ORDINAL}(?:(?:,\s*|,?\s+(?:and|or|&)\s+){temporal.ORDINAL})*)\s+"
-    rf"(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?\b"
+    rf"{_WEEKDAY_NAME}\b"
 )
 # a span of the day: "12:00-18:00", "9:30 till 12:30", "10am to 4pm"
 _CLOCK_SPAN_RE = re.compile(
@@ -4140,7 +4145,6 @@ _CLOCK_SPAN_RE = re.compile(
     re.I,
 )
 # two weekdays or more: "Tuesdays and Fridays", "Monday, Wednesday and Friday"
-_WEEKDAY_NAME = rf"(?:{'|'.join(d.title() for d in temporal.WEEKDAYS)})s?"
 _WEEKDAYS_JOINED_RE = re.compile(
     rf"\b{_WEEKDAY_NAME}(?:(?:,\s*|,?\s+(?:and|&)\s+){_WEEKDAY_NAME})+\b"
 )
@@ -4268,15 +4272,13 @@ def venue_put_right(new_text: str, old_text: str) -> str | None:
     new, at = m.group("new"), olds[0].span("old")
     if new.lower().removeprefix("the ") in old_text.lower():
         return None
-    said = {t.lower() for t in tokens(old_text)} | {lemma(t.lower()) for t in tokens(old_text)}
     what = _content(m.group("what") or "")
     if not _content(m.group("who")) & _content(old_text) or not what <= _content(old_text):
         return None  # "Moved the kit to the Blue Cupboard" moves no session
     told = main[: m.start("new")] + re.sub(
         r"^.*?\b(?:instead of|rather than)\b.*$|\buntil further notice\b", "", main[m.end("new") :]
     )
-    rest = [t for t in tokens(told) if t.lower() not in said and lemma(t.lower()) not in said]
-    if any(_digit(t) or t[:1].isupper() and t.lower() not in _OPENERS for t in rest):
+    if _tells_more(told, old_text):
         return None  # more than the place told
     if not _pieces(_strong_words(old_text)) - _pieces(_strong_words(olds[0].group(0))):
         return None

@@ -70,7 +70,7 @@ from agent_sleep.core.memory import (
     slug_of,
     touch_updated,
 )
-from agent_sleep.core.notes import DEFAULT_CONFIDENCE, Note, sources_of, stable_id
+from agent_sleep.core.notes import DEFAULT_CONFIDENCE, Note, sources_of, stable_id, written_on
 from agent_sleep.core.redact import redact
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.retrieval import context
@@ -669,7 +669,7 @@ class Builder:
         # what names a day soon to come is what the next sessions need ("… wedding is on 17
         # October", a week before it): moved out last, with what must not be missed; what a
         # date says is over (a booking gone by) goes with the events
-        timing = context.when(note.text, _written(note), self.today)
+        timing = context.when(note.text, written_on(note), self.today)
         if timing == "soon":
             must = 1.0
         elif timing == "over":
@@ -820,11 +820,3 @@ def _name_of_digest(slug: str, texts: Iterable[str], longest: int = 16) -> str |
                     if phrase and fmt.slugify(phrase) == slug:
                         return phrase
     return None
-
-
-def _written(note: Note) -> dt.date | None:
-    """The day an entry was written, from its ``date=``; None without a valid one."""
-    try:
-        return dt.date.fromisoformat(note.meta.get("date", "")[:10])
-    except ValueError:
-        return None

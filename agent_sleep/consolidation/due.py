@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from agent_sleep.analysis import distill
 from agent_sleep.analysis import plans as plans_text
-from agent_sleep.core.notes import Note, sources_of
+from agent_sleep.core.notes import Note, sources_of, written_on
 from agent_sleep.providers import offline_currency
 
 LOOK_BACK_DAYS = 60  # a plan due longer ago than this is not read again
@@ -51,7 +51,7 @@ def plans(
     for plan in memory:
         if only is not None and plan.id not in only:
             continue
-        written = _day(plan)
+        written = written_on(plan)
         start = plans_text.start(plan.text, written)
         if start is None or written is None or not written < start <= today:
             continue
@@ -68,7 +68,10 @@ def plans(
         older = [
             {"id": e.id, "text": e.text, "date": _iso(e), "type": e.type}
             for e in memory
-            if e.id != plan.id and e.id not in out and (d := _day(e)) is not None and d <= written
+            if e.id != plan.id
+            and e.id not in out
+            and (d := written_on(e)) is not None
+            and d <= written
         ]
         if not older:
             continue
@@ -87,17 +90,10 @@ def since(found: dict[str, Note]) -> dict[str, str]:
     """``{id of the entry replaced: the day its plan came due}`` for :func:`plans`' answer."""
     out = {}
     for old_id, plan in found.items():
-        start = plans_text.start(plan.text, _day(plan))
+        start = plans_text.start(plan.text, written_on(plan))
         if start is not None:
             out[old_id] = start.isoformat()
     return out
-
-
-def _day(e: Note) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(_iso(e)[:10])
-    except ValueError:
-        return None
 
 
 def _iso(e: Note) -> str:

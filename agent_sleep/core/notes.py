@@ -157,6 +157,14 @@ def sources_of(note: Note) -> list[str]:
     return [s for s in note.meta.get("sources", "").split(",") if s]
 
 
+def written_on(note: Note) -> dt.date | None:
+    """The day an entry was written, from its ``date=``; None without a valid one."""
+    try:
+        return dt.date.fromisoformat(str(note.meta.get("date") or "")[:10])
+    except ValueError:
+        return None
+
+
 def strip_meta(text: str) -> str:
     """``text`` with the metadata comment of each note line removed (what a reader sees)."""
     return META_COMMENT_RE.sub("", text)
