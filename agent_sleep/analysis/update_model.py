@@ -177,13 +177,24 @@ FEATURES = (
     "alignment ratio, values masked",
 )
 
-# fitted by bench/fit_currency.py (all written sets but the held-out ones, generator controls)
+# fitted by bench/fit_currency.py --first (all written sets but the held-out ones, generator
+# controls)
 WEIGHTS = (
     -2.1182, -0.6310, 4.7149, 0.6527, 1.1994, 0.9941, 1.0868, -0.1398, 0.1462, -0.2939,
     -0.0178, -0.1433, -1.3324, -1.4138, 1.2085, 0.1683, 0.6890, -1.0021, -0.5717, 1.2198,
     -0.5033, -0.3594, -0.5240, -3.7457,
 )  # fmt: skip
-THRESHOLD = 0.65  # chosen leaving one written set out (bench/fit_currency.py)
+THRESHOLD = 0.65  # chosen leaving one written set out (bench/fit_currency.py --first)
+
+# the second look: the same features, fitted by bench/fit_currency.py on the pairs the model
+# reads of 89 replayed scenarios (bench/currency_cases/replayed.jsonl.gz, six more held out)
+# and of the written sets and the generator
+SECOND_WEIGHTS = (
+    -4.9737, 0.2344, 6.6961, 1.4333, 0.6653, 1.5625, 0.0106, 0.5621, -1.6146, -1.2995,
+    0.4300, 0.6385, -0.7373, 0.0000, 0.5425, -0.0521, -0.3368, 0.0414, -1.5199, 0.1481,
+    0.5422, 0.0186, -0.3189, -0.8124,
+)  # fmt: skip
+SECOND_THRESHOLD = 0.5622  # only 1% of the replayed zeros fitted on reach it
 
 
 def relation(
@@ -221,30 +232,116 @@ def last_word(
     known: frozenset[str] = frozenset(),
 ) -> c.Verdict:
     """The rules' ``verdict`` on two texts, or an update (``"likely update"``) where they say
-    ``other``, the model is :func:`asked` and gives at least :data:`THRESHOLD`. Without
-    ``similar``, the rules' verdict. Two notes that share nothing but ``names`` (the names of
+    ``other``, the pair is not :func:`refused`, and it says the older text again with one
+    figure put right (:func:`restated`) or the model reads an update: its first weights
+    (:data:`WEIGHTS`, fitted on the written sets) give at least :data:`THRESHOLD`, or its second
+    look (:data:`SECOND_WEIGHTS`, fitted on many replayed scenarios too) at least
+    :data:`SECOND_THRESHOLD`. What sleep does with an update read from likeness alone is
+    guarded again where it is used (providers/offline_currency.py)."""
+    if refused(new_text, old_text, verdict, similar, names, known):
+        return verdict
+    assert similar is not None
+    if not restated(new_text, old_text):
+        x = features(new_text, old_text, verdict.why, similar)
+        if _logistic(WEIGHTS, x) < THRESHOLD and (
+            _logistic(SECOND_WEIGHTS, x) < SECOND_THRESHOLD
+            or _second_apart(new_text, old_text, verdict)
+        ):
+            return verdict
+    fresh, gone = c._values_apart(new_text, old_text)
+    return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+
+
+def _second_apart(new_text: str, old_text: str, verdict: c.Verdict) -> bool:
+    """Two things the second look leaves apart, however alike the notes: the rules read
+    another owner and each note's is a person the other does not name ("Omar is doing the
+    Saturday breakfast shift instead of Leah" beside "Leah covers the Sunday breakfast
+    shift"), or each gives a plain word of its own right before a word both share ("personal
+    email" beside "work email", "junior class" beside "adult class")."""
+    if verdict.why == "another owner":
+        new, old = _named_owners(new_text), _named_owners(old_text)
+        if new and old and not new & old:
+            return True
+    return _qualifiers_apart(new_text, old_text)
+
+
+def _named_owners(text: str) -> set[str]:
+    """The owners of ``text``'s claims that it writes capitalised past its first word: people
+    and places by name."""
+    said = tokens(text)
+    named = {t.casefold() for t in said[1:] if t[:1].isupper()}
+    if said and said[0][:1].isupper() and said[0].casefold() not in cw.STOP:
+        named.add(said[0].casefold())
+    return {o for x in claims(text) for o in x.owner if o in named}
+
+
+def _qualifiers_apart(new_text: str, old_text: str) -> bool:
+    """Whether a plain (lower-case) word both texts share follows, in each, a plain word of
+    its own that the other never says: "personal email" and "work email"."""
+    new, old = tokens(new_text), tokens(old_text)
+    said_new, said_old = {t.casefold() for t in new}, {t.casefold() for t in old}
+
+    def before(told: list[str]) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for a, b in zip(told, told[1:], strict=False):
+            if a.isalpha() and a.islower() and b.isalpha() and b.islower() and a not in cw.STOP:
+                out.setdefault(b, set()).add(a)
+        return out
+
+    of_new, of_old = before(new), before(old)
+    return any(
+        {q for q in of_new[w] if q not in said_old} and {q for q in of_old[w] if q not in said_new}
+        for w in of_new.keys() & of_old.keys()
+        if w not in cw.STOP
+    )
+
+
+def _chained_apart(new_text: str, old_text: str) -> bool:
+    """Whether one text speaks of a thing of someone whose thing the other gives: a
+    possessive chain names another owner ("My brother's car insurance" beside "My car
+    insurance", "Omar's landlord's home address" beside "Omar's home address")."""
+    new, old = claims(new_text), claims(old_text)
+    return any(
+        (a.whose & b.owner or b.whose & a.owner) and not a.owner & b.owner for a in new for b in old
+    )
+
+
+def refused(
+    new_text: str,
+    old_text: str,
+    verdict: c.Verdict,
+    similar: Callable[[str, str], float] | None,
+    names: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether the model is not asked of two texts the rules gave ``verdict``: they say more
+    than ``other``, or the pair is not :func:`asked`, or a sign the model does not read tells
+    two things apart (each refusal below, with a pair it keeps). Without ``similar``, every
+    pair is refused. Two notes that share nothing but ``names`` (the names of
     the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
     nothing of "Jordan is in US Eastern time". Nor are two that share no thing besides names
     (``known``, and words written capitalised past a sentence's start) and light verbs, unless
     their values apart are of one kind (:func:`one_thing`)."""
     if verdict.kind != c.OTHER or similar is None or not asked(new_text, old_text):
-        return verdict
+        return True
     if names and _only_names_shared(new_text, old_text, names):
-        return verdict
+        return True
+    if _chained_apart(new_text, old_text):
+        return True
     if _heads_apart(new_text, old_text) and (
         verdict.why == "another thing of one kind" or (_said_is(new_text) and _said_is(old_text))
     ):
-        return verdict  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925"),
+        return True  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925"),
         # "The OCR … monitoring visit is on 12 November" no new OCR entries deadline
     if not one_thing(new_text, old_text, known | names):
-        return verdict  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
+        return True  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
-        return verdict  # "Dana wants …" / "Dana … want …": a verb any two notes share
+        return True  # "Dana wants …" / "Dana … want …": a verb any two notes share
     if (verdict.why in _PLANNED and _FUTURE_RE.search(new_text)) or _DAY_TO_COME_RE.match(new_text):
-        return verdict  # "Tom is moving to Rome next month": until then, Paris holds; so
+        return True  # "Tom is moving to Rome next month": until then, Paris holds; so
         # does v4.12.0 for "Tomorrow's checkout-api release is v4.13.2"
     if _a_plan(new_text, names):
-        return verdict  # "From next week the staff meeting will be 1pm Friday instead of 8am
+        return True  # "From next week the staff meeting will be 1pm Friday instead of 8am
         # Monday": nothing has changed yet, and when it comes due (consolidation/due.py) it is
         # read again as done; the rules' reading of another pair ("no claim") says nothing of it
     if (
@@ -253,59 +350,59 @@ def last_word(
         or _TASK_RE.match(new_text)
         or _MEETING_RE.match(new_text)
     ):
-        return verdict  # "Plan: write release notes for v2.0" says nothing of the deadline
+        return True  # "Plan: write release notes for v2.0" says nothing of the deadline
     if verdict.why == "another owner" and _someone_else(new_text, old_text):
-        return verdict  # "Gareth Lloyd no longer holds plot 7; Helen Okafor … takes it over"
+        return True  # "Gareth Lloyd no longer holds plot 7; Helen Okafor … takes it over"
         # is nothing of the waiting list's length
     if _people_apart(new_text, old_text):
-        return verdict  # "Priya & Daniel's cake at £780" is no new price of "Cake for Emma &
+        return True  # "Priya & Daniel's cake at £780" is no new price of "Cake for Emma &
         # Luca … £540"
     if _coded_apart(new_text, old_text):
-        return verdict  # "Dr Aisha Bello is module leader for GEO2110" is nothing of "GEO1020
+        return True  # "Dr Aisha Bello is module leader for GEO2110" is nothing of "GEO1020
         # … is led by Dr Ravi Patel"
     if verdict.why == "another owner" and _possessors_apart(new_text, old_text):
-        return verdict  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
+        return True  # "Farida's council tax … Noor helped by phone" / "Noor's phone is …"
     if c.renamed_only(new_text, old_text):
-        return verdict  # the company's new name: Carlos still handles its procurement
+        return True  # the company's new name: Carlos still handles its procurement
     if verdict.why == "an intention, not a fact" and _IF_RE.search(new_text):
-        return verdict  # "talked about moving to Denver if the job happens": nothing changed
+        return True  # "talked about moving to Denver if the job happens": nothing changed
     if (
         verdict.why == "an intention, not a fact"
         and _FUTURE_RE.search(old_text)
         and logged(new_text)
     ):
-        return verdict  # "the hex tile went down today": the plan carried out, not replaced
+        return True  # "the hex tile went down today": the plan carried out, not replaced
     if alike_apart(new_text, old_text):
-        return verdict  # likeness alone loses no phone, code or standing fact for nothing
+        return True  # likeness alone loses no phone, code or standing fact for nothing
     fresh, gone = c._values_apart(new_text, old_text)
     if gone and gone <= {lexical.unpossessed(v) for v in fresh}:
-        return verdict  # "Priya Nair's mobile is 07700 556219 - she's in on Tuesdays" puts no
+        return True  # "Priya Nair's mobile is 07700 556219 - she's in on Tuesdays" puts no
         # value of "Priya Nair is our finance officer; her mobile is 07700 556219" out
     if cw.found(cw.ADDITIVE_RE, new_text) or _still(new_text):
-        return verdict  # "… has 2 staging replicas as well", "Tomás still owns ledger-api"
+        return True  # "… has 2 staging replicas as well", "Tomás still owns ledger-api"
     if _likened(new_text, old_text):
-        return verdict  # "ledger-api is on Python 3.12 now, same as billing-api"
+        return True  # "ledger-api is on Python 3.12 now, same as billing-api"
     relative = _RELATIVE_RE.search(new_text)
     if relative and relative.group(0).split()[-1].lower() not in old_text.lower():
-        return verdict  # "Inês's mother lives in Braga" says nothing of where Inês lives
+        return True  # "Inês's mother lives in Braga" says nothing of where Inês lives
     episode = verdict.why == "an episode, not a state" or logged(new_text)
     if episode and _just_an_episode(new_text, old_text, fresh, gone):
-        return verdict  # "Inês met two potential clients at the conference": she is still a member
+        return True  # "Inês met two potential clients at the conference": she is still a member
     if _languages(fresh) and _languages(gone):
-        return verdict  # "started learning French": one speaks German and Spanish still
+        return True  # "started learning French": one speaks German and Spanish still
     if _shapes(fresh) and _shapes(gone) and not _shapes(fresh) & _shapes(gone):
-        return verdict  # "staging is at https://…" is no new port ("listens on port 8081")
+        return True  # "staging is at https://…" is no new port ("listens on port 8081")
     if _contacts(old_text, gone) - _contacts(new_text, fresh):
-        return verdict  # "second shooter will be Kai Mendes" is no new phone or email
+        return True  # "second shooter will be Kai Mendes" is no new phone or email
     if _whens(gone & _stated(old_text)) and not (_whens(fresh) or _has_number(fresh)):
-        return verdict  # "menu at Osteria Lupa: pasta" says no other day, time or count
+        return True  # "menu at Osteria Lupa: pasta" says no other day, time or count
     if _only_feelings_shared(new_text, old_text, known | names):
-        return verdict  # "Ana loves the idea" is no newer view of the linens she loves
+        return True  # "Ana loves the idea" is no newer view of the linens she loves
     if _LABELLED_RE.search(old_text) or _TASK_RE.match(old_text):
-        return verdict  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
+        return True  # a later fact is no new value of "TODO: buy Tobi new swim goggles"
     amounts_new, amounts_old = _amount_kinds(fresh), _amount_kinds(gone)
     if "money" in amounts_old and not amounts_new:
-        return verdict  # "Megan's hygiene days moved to Mondays and Thursdays" is no new fee
+        return True  # "Megan's hygiene days moved to Mondays and Thursdays" is no new fee
         # ("Hygiene appointment fee is £78 (30 minutes with Megan)")
     if (
         any(_CLOCK_RE.fullmatch(v) for v in gone)
@@ -314,7 +411,7 @@ def last_word(
         and not c._fine_kinds(fresh) & {"weekday", "month"}
         and not _TIME_WORD_RE.search(new_text)
     ):
-        return verdict  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at
+        return True  # "moved us to pitch 22 at Ashby" is no new set-up time ("… starts at
         # 6:30am"); "Fridays at noon" is one
     if (
         gone
@@ -323,7 +420,7 @@ def last_word(
         and all(_amount_kinds({v}) == {"money"} or _name_said_fuller(v, new_text, old_text)
                 for v in fresh)
     ):  # fmt: skip
-        return verdict  # a price is no new provider: "Eden Project tickets confirmed at £14.50
+        return True  # a price is no new provider: "Eden Project tickets confirmed at £14.50
         # per student; coach is £620 for the day" for "Coach … is booked with Kernow Coaches"
     if (
         fresh
@@ -332,72 +429,66 @@ def last_word(
         and any(not c._digit(v) for v in gone)
         and not any(c._digit(t) for t in c.tokens(old_text))
     ):
-        return verdict  # a count is no new name or place of an entry that gives no figure:
+        return True  # a count is no new name or place of an entry that gives no figure:
         # "Hygiene appointments are 30 minutes, 45 for a new patient" for "Appointments … are
         # kept in Dentally" (not "2.0" for "SQLAlchemy 1.4", nor "2 spaces" for "4-space")
     if c.numbered_apart(new_text, old_text):
-        return verdict  # "NHS Band 2 is £75.30" is no new Band 1 charge; "Van 2 is …" no van 3
+        return True  # "NHS Band 2 is £75.30" is no new Band 1 charge; "Van 2 is …" no van 3
     if _FOR_WHOM_RE.search(new_text) and not _FOR_WHOM_RE.search(old_text):
-        return verdict  # "A private exam for under-18s is £18" is no new adult fee
+        return True  # "A private exam for under-18s is £18" is no new adult fee
     if _day_for_a_name(*_owners_dropped(fresh, gone)) or _day_for_a_time(fresh, gone):
-        return verdict  # a day is no new name: "Maya's orthodontist review at Smile Studio is
+        return True  # a day is no new name: "Maya's orthodontist review at Smile Studio is
         # on 20 October at 4:10pm" for "Maya's orthodontist is Dr Farouk at Smile Studio"
     if _one_of_a_routine(new_text, old_text) or _where_it_went_said(new_text, old_text):
-        return verdict  # "Ava's ballet on Saturday at 11:15am is a parents' watching week" is
+        return True  # "Ava's ballet on Saturday at 11:15am is a parents' watching week" is
         # one Saturday of "Ava's ballet is now Saturdays at 11:15am"
     if amounts_new and amounts_old and not amounts_new & amounts_old:
-        return verdict  # "64.3% accuracy" is no new count of "6,000 examples"
+        return True  # "64.3% accuracy" is no new count of "6,000 examples"
     if amounts_new and gone and all(_CODE_RE.fullmatch(v) for v in gone):
-        return verdict  # "rent of £895 arrived" is no new licence number ("LCC-SL-20417")
+        return True  # "rent of £895 arrived" is no new licence number ("LCC-SL-20417")
     if _amounts_apart(new_text, old_text) or _counts_apart(new_text, old_text):
-        return verdict  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
+        return True  # "invoice #0419 is 1,850 euros" is no new rate ("80 euros per hour")
     if _span_for_a_day(new_text, fresh, gone):
-        return verdict  # "papers must go out 21 days before the meeting" is no new AGM date
+        return True  # "papers must go out 21 days before the meeting" is no new AGM date
     if _day_for_a_count(new_text, old_text, fresh, gone) or _day_for_a_count(
         old_text, new_text, gone, fresh
     ):
-        return verdict  # "AGM is on Wednesday 21 October … in the school hall" is no new
+        return True  # "AGM is on Wednesday 21 October … in the school hall" is no new
         # number of seats ("School hall seats 180 people"), nor "pages 1-10 done" a new day
         # the batch is due
     if _clock_for_a_day(fresh, gone):
-        return verdict  # "Christmas concert starts at 3pm" is no new date ("Saturday 12
+        return True  # "Christmas concert starts at 3pm" is no new date ("Saturday 12
         # December") nor venue
     if _progress(new_text, old_text):
-        return verdict  # "Lena delivered 5 of the 12 tracks": on the way to the 12 due
+        return True  # "Lena delivered 5 of the 12 tracks": on the way to the 12 due
     if _FIXED_RE.search(old_text) and not _FIXED_RE.search(new_text):
-        return verdict  # a date of birth holds for life: "miss the morning of 21 Oct" is none
+        return True  # a date of birth holds for life: "miss the morning of 21 Oct" is none
     if _HEDGED_RE.search(new_text):
-        return verdict  # "the extension to June is likely; she'll confirm": not yet a fact
+        return True  # "the extension to June is likely; she'll confirm": not yet a fact
     if _new_field(new_text, old_text, names | known):
-        return verdict  # "Maisie's ISU start date: 16 November" is no new value of her place
+        return True  # "Maisie's ISU start date: 16 November" is no new value of her place
     if another_attribute(new_text, old_text):
-        return verdict  # "Taproom indoor capacity is 80" is no new address of the taproom;
+        return True  # "Taproom indoor capacity is 80" is no new address of the taproom;
         # "Pryce Butchers minimum order is £80" no new delivery days of theirs
     days = _days_said(new_text)
     if days and temporal.ROUTINE_RE.search(old_text) and not temporal.ROUTINE_RE.search(new_text):
-        return verdict  # "Hannah Moss confirmed for Saturday 10 October" is one of the
+        return True  # "Hannah Moss confirmed for Saturday 10 October" is one of the
         # Saturday nights she does ("… will do Saturday nights from 3 October, £12 an hour")
     if days and days <= _days_said(old_text):
-        return verdict  # "parents' evening tonight (2026-12-03)": the day the entry gives came
+        return True  # "parents' evening tonight (2026-12-03)": the day the entry gives came
     if c.labels_apart(new_text, old_text):
-        return verdict  # "Freezer B was moved" says nothing of Freezer A
+        return True  # "Freezer B was moved" says nothing of Freezer A
     if c.codes_apart(new_text, old_text) and logged(new_text):
-        return verdict  # "Nordlicht paid INV-2026-014" says nothing of INV-2026-015
+        return True  # "Nordlicht paid INV-2026-014" says nothing of INV-2026-015
     if _prices_said_again(new_text, old_text):
-        return verdict  # "14 families at $295 each" says the $295 session price again
+        return True  # "14 families at $295 each" says the $295 session price again
     kinds_new = c._kinds_of(fresh, new_text)
     if kinds_new and not kinds_new & c._kinds_of(gone, old_text) and _has_number(gone):
-        return verdict  # "is headquartered in Basel" is no new rate ("€0.11 per word")
-    if (_languages(fresh) and not _any_language(gone)) or (
+        return True  # "is headquartered in Basel" is no new rate ("€0.11 per word")
+    # "drafts in Portuguese" is no value "signed 'Cheers, Inês'" replaces
+    return bool(_languages(fresh) and not _any_language(gone)) or bool(
         _languages(gone) and not _any_language(fresh)
-    ):
-        return verdict  # "drafts in Portuguese" is no value "signed 'Cheers, Inês'" replaces
-    if (
-        not restated(new_text, old_text)
-        and probability(new_text, old_text, verdict.why, similar) < THRESHOLD
-    ):
-        return verdict
-    return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
+    )
 
 
 _DAY_STARTS = frozenset(w[:3] for w in (*temporal.WEEKDAYS, *temporal.MONTHS))
@@ -2624,11 +2715,19 @@ _PAST_OPENER_RE = re.compile(
 
 
 def probability(
-    new_text: str, old_text: str, why: str, similar: Callable[[str, str], float]
+    new_text: str,
+    old_text: str,
+    why: str,
+    similar: Callable[[str, str], float],
+    weights: tuple[float, ...] = WEIGHTS,
 ) -> float:
     """The probability that ``new_text`` replaces ``old_text`` (notes the rules called
-    ``other`` for the reason ``why``)."""
-    z = sum(w * x for w, x in zip(WEIGHTS, features(new_text, old_text, why, similar), strict=True))
+    ``other`` for the reason ``why``), by ``weights``."""
+    return _logistic(weights, features(new_text, old_text, why, similar))
+
+
+def _logistic(weights: tuple[float, ...], x: list[float]) -> float:
+    z = sum(w * v for w, v in zip(weights, x, strict=True))
     return 1.0 / (1.0 + math.exp(-z))
 
 
