@@ -10,12 +10,16 @@ the features below estimates the probability that the newer note replaces the ol
 offline consolidator (providers/offline_currency.py) asks it only of notes of different
 days.
 
-Its weights were fitted by ``bench/fit_currency.py`` on update scenarios written by hand
-(``bench/currency_cases/``, each set by a writer who never read this code) and on the
-look-alike controls of bench_currency's generator; that script prints, leaving one written set
-out at a time, what the model catches and what it wrongly replaces. Pure functions; the
-sentence-embedding cosine comes from the caller (``similar``), so without the model package
-this step is off.
+Its first weights were fitted by ``bench/fit_currency.py --first`` on update scenarios
+written by hand (``bench/currency_cases/``, each set by a writer who never read this code)
+and on the look-alike controls of bench_currency's generator; that script prints, leaving one
+written set out at a time, what the model catches and what it wrongly replaces. Rules written
+one wording at a time read no more of the changes of scenarios written after them; the second
+look's weights (``SECOND_WEIGHTS``) are fitted by ``bench/fit_currency.py`` on many writers at
+once: the pairs of replayed scenarios (``replayed.jsonl.gz``: the changes told, and later
+notes beside values that stay), besides the written sets, six scenarios held out. A pair is
+an update where either weights read one. Pure functions; the sentence-embedding cosine comes
+from the caller (``similar``), so without the model package this step is off.
 """
 
 from __future__ import annotations
