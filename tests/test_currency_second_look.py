@@ -31,6 +31,17 @@ LOOK_ALIKES = [
     ("Maya's piano lesson is on Mondays.", "Maya's swimming lesson is on Thursdays."),
 ]
 
+# pairs the second weights would read as updates, left apart by what the second look never
+# reads as one thing: two people's things, a plain qualifier of a word both share, a count
+# joined to a word (update_model._second_apart)
+SECOND_APART = [
+    ("Leah covers the Sunday breakfast shift.",
+     "Omar is doing the Saturday breakfast shift instead of Leah from now on."),
+    ("Dana Whitfield's work email is dana.whitfield@norbridge.com.",
+     "Dana Whitfield's personal email is dana.w@fastmail.com."),
+    ("A 10-session PT pack costs £300.", "5-session PT pack is £160."),
+]  # fmt: skip
+
 
 def _both(new: str, old: str, why: str, similar: Any) -> tuple[float, float]:
     return (
@@ -125,3 +136,16 @@ def test_the_fit_reads_rows_and_fits_weights(similar: Any) -> None:
     changes, n_changes, zeros, n_zeros = fit_currency.read(got, weights, threshold)
     assert 0 <= changes <= n_changes and 0 <= zeros <= n_zeros
     assert n_changes + n_zeros == len(got)
+
+
+@pytest.mark.parametrize(("old", "new"), SECOND_APART)
+def test_the_second_look_leaves_apart_what_it_never_reads_as_one(
+    old: str, new: str, similar: Any
+) -> None:
+    rules = currency.relation(new, old, similar=similar)
+    assert not update_model.refused(new, old, rules, similar)
+    first, second = _both(new, old, rules.why, similar)
+    assert first < update_model.THRESHOLD and second >= update_model.SECOND_THRESHOLD
+    assert update_model._second_apart(new, old, rules)
+    assert update_model.last_word(new, old, rules, similar).kind != currency.SUPERSEDE
+    assert not replaces(("W", old), ("W", new))

@@ -261,7 +261,11 @@ def _second_apart(new_text: str, old_text: str, verdict: c.Verdict) -> bool:
     another owner and each note's is a person the other does not name ("Omar is doing the
     Saturday breakfast shift instead of Leah" beside "Leah covers the Sunday breakfast
     shift"), or each gives a plain word of its own right before a word both share ("personal
-    email" beside "work email", "junior class" beside "adult class")."""
+    email" beside "work email", "junior class" beside "adult class"), or a count of its own in
+    a word both say ("5-session PT pack" beside "10-session PT pack"), or the newer note says
+    itself that its thing is another ("… which is not the same as their order line")."""
+    if _NOT_CONFUSED_RE.search(new_text) or _counted_apart(new_text, old_text):
+        return True
     if verdict.why == "another owner":
         new, old = _named_owners(new_text), _named_owners(old_text)
         if new and old and not new & old:
@@ -298,6 +302,23 @@ def _qualifiers_apart(new_text: str, old_text: str) -> bool:
         for w in of_new.keys() & of_old.keys()
         if w not in cw.STOP
     )
+
+
+_COUNT_JOINED_RE = re.compile(r"(\d+)-([a-z]+)")
+
+
+def _counted_apart(new_text: str, old_text: str) -> bool:
+    """Whether each text names a thing by a count joined to a word ("5-session", "10-session")
+    and the counts of one word differ, neither said in the other text."""
+
+    def counted(text: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for m in _COUNT_JOINED_RE.finditer(text):
+            out.setdefault(m.group(2), set()).add(m.group(1))
+        return out
+
+    new, old = counted(new_text), counted(old_text)
+    return any(new[w].isdisjoint(old[w]) for w in new.keys() & old.keys())
 
 
 def _chained_apart(new_text: str, old_text: str) -> bool:
