@@ -260,10 +260,11 @@ def _second_apart(new_text: str, old_text: str, verdict: c.Verdict) -> bool:
     """Two things the second look leaves apart, however alike the notes: the rules read
     another attribute or relation of one owner, or another owner and each note's is a person
     the other does not name ("Omar is doing the Saturday breakfast shift instead of Leah"
-    beside "Leah covers the Sunday breakfast shift"), or each gives a plain word of its own right before a word both share ("personal
-    email" beside "work email", "junior class" beside "adult class"), or a count of its own in
-    a word both say ("5-session PT pack" beside "10-session PT pack"), or the newer note says
-    itself that its thing is another ("… which is not the same as their order line")."""
+    beside "Leah covers the Sunday breakfast shift"), or each gives a plain word of its own
+    right before a word both share ("personal email" beside "work email", "junior class"
+    beside "adult class"), or a count of its own in a word both say ("5-session PT pack"
+    beside "10-session PT pack"), or the newer note says itself that its thing is another
+    ("… which is not the same as their order line")."""
     if verdict.why in _ATTRIBUTES_APART:
         return True  # the likeness of "Alice now lives in Rome" and "Alice's mother lives in
         # Berlin", "Mia moved to Rome" and "Mia is from Canada", is no update
