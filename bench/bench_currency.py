@@ -725,6 +725,23 @@ def replay(ws: Path, plan: list[tuple[int, int, Scenario]], seed: int) -> float:
     return (dt.datetime.now() - started).total_seconds()
 
 
+def marked_pairs(ws: Path) -> list[tuple[str, str]]:
+    """(older entry, newer entry) texts of each MEMORY.md entry sleep marked as one a newer
+    entry may replace (``newer=``), the newer one current in MEMORY.md."""
+    notes = _notes_module()
+    entries = {n.id: n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id}
+    return [
+        (n.text, entries[n.meta["newer"]].text)
+        for n in entries.values()
+        if n.meta.get("newer") in entries
+    ]
+
+
+def _marked(marks: list[tuple[str, str]], old: str, new: str) -> bool:
+    """Whether a mark says an entry holding ``old`` may be replaced by one holding ``new``."""
+    return any(_has(o, old) and not _has(o, new) and _has(n, new) for o, n in marks)
+
+
 def _about(text: str, subject: str) -> bool:
     """Whether an entry is about a scenario's subject: it holds the subject, or one of its
     alternatives ("laptop|notebook", for two notes that name their subject apart)."""
@@ -773,6 +790,8 @@ def _list_rest(s: Scenario) -> list[str]:
 def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = None) -> dict:
     _reindex(ws)
     memory, bank = current_entries(ws)
+    marks = marked_pairs(ws)
+    stale_marked = controls_marked = 0
     by_family: Counter[str] = Counter()
     ok_family: Counter[str] = Counter()
     stale = only_new = ranked = 0
@@ -790,12 +809,14 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
             cur = [t for t in memory + bank if _about(t, s.subject)]
             both = any(_has(t, s.old) for t in cur) and any(_has(t, s.new) for t in cur)
             kept += both
+            controls_marked += _marked(marks, s.old, s.new) or _marked(marks, s.new, s.old)
             if not both:
                 failures.append(("control", s.first, s.second))
             continue
         by_family[s.family] += 1
         old_left = [t for t in about if _has(t, s.old) and not _has(t, s.new)]
         stale += bool(old_left)
+        stale_marked += bool(old_left) and _marked(marks, s.old, s.new)
         good_memory = not old_left and any(_has(t, s.new) for t in about)
         only_new += good_memory
         ask = {"budget_tokens": budget} if budget else {"k": 10}
@@ -816,6 +837,9 @@ def score(ws: Path, plan: list[tuple[int, int, Scenario]], budget: int | None = 
         "only_new": only_new,
         "ranked": ranked,
         "stale": stale,
+        "stale_marked": stale_marked,
+        "marks": len(marks),
+        "controls_marked": controls_marked,
         "controls": controls,
         "kept": kept,
         "list_items": rest_items,
@@ -934,6 +958,10 @@ def main() -> None:
         + (f" (within {args.budget_tokens} tokens)" if args.budget_tokens else " (k = 10)")
     )
     print(f"stale entries left in MEMORY.md: {r['stale']}   (target 0)")
+    print(
+        f"  of them marked 'may be out of date' beside the new value: {r['stale_marked']}; "
+        f"marks in all: {r['marks']}; controls marked: {r['controls_marked']}/{r['controls']}"
+    )
     if r["list_items"]:
         print(
             f"list items the updates leave in place, still current: {r['list_items_kept']}/"

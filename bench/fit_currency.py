@@ -76,7 +76,7 @@ def _rows(tag: str, pairs: list[tuple[str, int, str, str]], similar) -> list[dic
             continue  # the rules decided: update_model.last_word never asks the model
         x = update_model.features(new, old, verdict.why, similar)
         read = not update_model.refused(new, old, verdict, similar)
-        apart = update_model._second_apart(new, old, verdict)
+        apart = update_model.second_apart(new, old, verdict)
         out.append(
             {
                 "tag": tag,
@@ -114,7 +114,7 @@ def generated(seed: int, similar) -> list[dict]:
 
 def _first(x: list[float]) -> bool:
     """Whether the first weights read an update."""
-    return update_model._logistic(update_model.WEIGHTS, x) >= update_model.THRESHOLD
+    return update_model.logistic(update_model.WEIGHTS, x) >= update_model.THRESHOLD
 
 
 def replayed(only: frozenset[str] | None = None) -> list[dict]:
@@ -144,7 +144,7 @@ def replayed_rows(similar, only: frozenset[str] | None = None, progress: bool = 
                 continue
             x = update_model.features(new_text, old_text, verdict.why, similar)
             first = update_model.restated(new_text, old_text) or _first(x)
-            apart = update_model._second_apart(new_text, old_text, verdict)
+            apart = update_model.second_apart(new_text, old_text, verdict)
             out.append(
                 {"tag": s["set"], "src": "replayed", "y": y, "x": x, "first": first, "apart": apart}
             )
@@ -212,7 +212,7 @@ def fitted(replays: list[dict], others: list[dict]) -> tuple[np.ndarray, float]:
 def read(test: list[dict], b: np.ndarray | None, threshold: float) -> tuple[int, int, int, int]:
     """(changes read as updates, changes, zeros read as updates, zeros) of ``test``: by the
     first weights, and with ``b`` at ``threshold`` too (the second look, but of the pairs
-    ``update_model._second_apart`` leaves apart) unless None."""
+    ``update_model.second_apart`` leaves apart) unless None."""
     x, y, _ = _arrays(test)
     got = np.array([r["first"] for r in test], bool)
     if b is not None:

@@ -33,7 +33,7 @@ LOOK_ALIKES = [
 
 # pairs the second weights would read as updates, left apart by what the second look never
 # reads as one thing: two people's things, a plain qualifier of a word both share, a count
-# joined to a word (update_model._second_apart)
+# joined to a word (update_model.second_apart)
 SECOND_APART = [
     ("Leah covers the Sunday breakfast shift.",
      "Omar is doing the Saturday breakfast shift instead of Leah from now on."),
@@ -146,6 +146,6 @@ def test_the_second_look_leaves_apart_what_it_never_reads_as_one(
     assert not update_model.refused(new, old, rules, similar)
     first, second = _both(new, old, rules.why, similar)
     assert first < update_model.THRESHOLD and second >= update_model.SECOND_THRESHOLD
-    assert update_model._second_apart(new, old, rules)
+    assert update_model.second_apart(new, old, rules)
     assert update_model.last_word(new, old, rules, similar).kind != currency.SUPERSEDE
     assert not replaces(("W", old), ("W", new))

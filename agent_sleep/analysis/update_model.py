@@ -247,16 +247,16 @@ def last_word(
     assert similar is not None
     if not restated(new_text, old_text):
         x = features(new_text, old_text, verdict.why, similar)
-        if _logistic(WEIGHTS, x) < THRESHOLD and (
-            _logistic(SECOND_WEIGHTS, x) < SECOND_THRESHOLD
-            or _second_apart(new_text, old_text, verdict)
+        if logistic(WEIGHTS, x) < THRESHOLD and (
+            logistic(SECOND_WEIGHTS, x) < SECOND_THRESHOLD
+            or second_apart(new_text, old_text, verdict)
         ):
             return verdict
     fresh, gone = c._values_apart(new_text, old_text)
     return c.Verdict(c.SUPERSEDE, "likely update", " ".join(sorted(gone)), " ".join(sorted(fresh)))
 
 
-def _second_apart(new_text: str, old_text: str, verdict: c.Verdict) -> bool:
+def second_apart(new_text: str, old_text: str, verdict: c.Verdict) -> bool:
     """Two things the second look leaves apart, however alike the notes: the rules read
     another attribute or relation of one owner, or another owner and each note's is a person
     the other does not name ("Omar is doing the Saturday breakfast shift instead of Leah"
@@ -345,10 +345,15 @@ def refused(
     similar: Callable[[str, str], float] | None,
     names: frozenset[str] = frozenset(),
     known: frozenset[str] = frozenset(),
+    *,
+    owner_only: bool = True,
 ) -> bool:
     """Whether the model is not asked of two texts the rules gave ``verdict``: they say more
     than ``other``, or the pair is not :func:`asked`, or a sign the model does not read tells
-    two things apart (each refusal below, with a pair it keeps). Without ``similar``, every
+    two things apart (each refusal below, with a pair it keeps). ``owner_only=False`` keeps
+    two notes that share only their owner (:func:`one_thing`): sleep's marks of what may be out
+    of date ask the agent rather than replace, and "Ravi is on call this week" beside "Handed
+    the on-call pager from Ravi to Beth" shares no word but a name. Without ``similar``, every
     pair is refused. Two notes that share nothing but ``names`` (the names of
     the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
     nothing of "Jordan is in US Eastern time". Nor are two that share no thing besides names
@@ -365,7 +370,7 @@ def refused(
     ):
         return True  # "Flat 1 deposit is £1,065" is no new rent ("Flat 1 rent is £925"),
         # "The OCR … monitoring visit is on 12 November" no new OCR entries deadline
-    if not one_thing(new_text, old_text, known | names):
+    if owner_only and not one_thing(new_text, old_text, known | names):
         return True  # "The Olive Press uses Lightspeed for POS" says nothing of its manager
     if c.only_light_shared(new_text, old_text, names):
         return True  # "Dana wants …" / "Dana … want …": a verb any two notes share
@@ -2755,10 +2760,10 @@ def probability(
 ) -> float:
     """The probability that ``new_text`` replaces ``old_text`` (notes the rules called
     ``other`` for the reason ``why``), by ``weights``."""
-    return _logistic(weights, features(new_text, old_text, why, similar))
+    return logistic(weights, features(new_text, old_text, why, similar))
 
 
-def _logistic(weights: tuple[float, ...], x: list[float]) -> float:
+def logistic(weights: tuple[float, ...], x: list[float]) -> float:
     z = sum(w * v for w, v in zip(weights, x, strict=True))
     return 1.0 / (1.0 + math.exp(-z))
 

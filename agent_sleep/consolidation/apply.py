@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_sleep.analysis import distill, grounding, salience, vital
-from agent_sleep.consolidation import apply_rem, pages, supersede
+from agent_sleep.consolidation import apply_rem, maybe_replaced, pages, supersede
 from agent_sleep.consolidation.plan import (
     ALREADY_THERE,
     ITEMS_PER_NOTE,
@@ -100,8 +100,11 @@ class Builder:
         now: str,
         budget: int,
         prune_memory: bool = False,
+        similar: Callable[[str, str], float] | None = None,
     ) -> None:
         self.ws, self.read, self.inputs = ws, read, inputs
+        # with it, an older entry a newer one of this run may replace is marked (maybe_replaced)
+        self.similar = similar
         self.today, self.now, self.budget, self.prune = today, now, budget, prune_memory
         self.plan = Plan()
         original = read(ws.memory_md)
@@ -742,6 +745,8 @@ class Builder:
         self.plan.unapplied = self.unapplied()
         self._enforce_budget()
         supersede.split_seeds(self)
+        if self.similar is not None:
+            maybe_replaced.mark(self, self.similar)
         supersede.relink(self)
         self._write_pages()
         text = self.memory.render()

@@ -159,6 +159,8 @@ class _Run:
         b = Builder(
             self.ws, self.read, inputs, today=self.today, now=self.clock, budget=self.budget,
             prune_memory=self.prune,
+            # offline, an entry this run's may replace is marked for the agent to settle
+            similar=self.similar if self.prov.name == "offline" and self.nrem_out else None,
         )  # fmt: skip
         supersede.settle_copies(b, self.copies)
         supersede.reconcile(b, self.forks)

@@ -72,7 +72,7 @@ CONTESTED = "## Contested"
 # what ties an entry to others: an update or merge that gives it a new id keeps them
 CARRIED = ("supersedes", "evidence")
 # what names another entry by its id: it follows that entry to the id a rewrite gave it
-LINKS = ("superseded_by", "contests")
+LINKS = ("superseded_by", "contests", "newer")
 
 
 class Change(NamedTuple):

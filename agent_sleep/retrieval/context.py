@@ -138,6 +138,25 @@ def memory_section(text: str, max_chars: int, *, today: dt.date | None = None) -
     return _memory_view(text, max_chars, today or dt.date.today())[0]
 
 
+NEWER_CHARS = 100  # of the newer entry's text shown beside one it may replace
+
+
+def _newer(entry: notes.Note, current: dict[str, notes.Note]) -> str:
+    """What a session is told of an entry sleep marked as one a newer entry may replace
+    (``newer=``, consolidation/maybe_replaced.py): the dates of both and the newer one's
+    words, or "" when the mark names no entry of the same MEMORY.md."""
+    newer = current.get(entry.meta.get("newer", ""))
+    if newer is None:
+        return ""
+    from agent_sleep.providers.offline_common import excerpt  # only where a mark is shown
+
+    since = entry.meta.get("date", "")
+    return (
+        f" ({since + '; ' if since else ''}may be out of date, said on"
+        f" {newer.meta.get('date', '?')}: “{excerpt(newer.text, NEWER_CHARS)}”)"
+    )
+
+
 def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[notes.Note]]:
     """``memory_section`` as of ``today``, and the entries it shows."""
     text = lf(text)
@@ -148,10 +167,14 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
     entry_notes: dict[tuple[int, int], notes.Note] = {}  # (section, entry): its note
     days: list[list[str]] = []  # each section's entries' dates, "" for none
     headings: list[str] = []
-    for block in notes.parse(text).blocks:
+    blocks = notes.parse(text).blocks
+    current = {b.note.id: b.note for b in blocks if b.note is not None and b.note.id}
+    for block in blocks:
         shown = notes.strip_meta(block.raw)
         if block.note is not None and block.note.meta.get("contested"):  # currency: disputed
             shown = shown.rstrip("\n") + " (contested: a newer, weaker note disputes it)\n"
+        elif block.note is not None and (newer := _newer(block.note, current)):
+            shown = shown.rstrip("\n") + newer + "\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
@@ -596,6 +619,7 @@ def _next_session(
       week of notes since and planned from those. Without such a sleep an old list stays, and
       the heading says its age (:func:`planned_heading`)."""
     today = today or dt.date.today()
+    marked: list[set[str]] = []  # the marked entries' ids, read once when a check is shown
     lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []  # (log, [(shown, note)])
     recent = (today - dt.timedelta(days=NEXT_SESSION_DAYS)).isoformat()
     slept = ""  # the newest log up to today that a sleep wrote dreams or actions to
@@ -617,8 +641,11 @@ def _next_session(
             if b.section != notes.NEXT_SESSION or b.note is None:
                 continue
             line = anchored(notes.strip_meta(b.raw), planned)  # as shown, past or not by it
-            if not (planned and _past(line, planned, today)):
-                found.append((line, b.note))
+            if planned and _past(line, planned, today):
+                continue
+            if b.note.text.startswith(CHECK) and not _still_marked(ws, b.note, marked):
+                continue  # settled since: the entry it asks of is no longer marked
+            found.append((line, b.note))
         if found:
             lists.append((path, found))
     if not lists:
@@ -635,6 +662,20 @@ def _next_session(
         parts.append(body if k == 0 else f"### Planned {path.stem}\n{body}")
         shown.append((path.relative_to(ws.root).as_posix(), [n for _, n in fresh]))
     return lists[0][0].stem, "\n".join(parts), shown
+
+
+CHECK = "Check: "  # a next-session action asking to settle an entry sleep marked
+
+
+def _still_marked(ws: Workspace, action: notes.Note, marked: list[set[str]]) -> bool:
+    """Whether the entry a "Check:" action asks of (the first id it cites) is still marked in
+    MEMORY.md as one a current entry may replace (consolidation/maybe_replaced.py)."""
+    if not marked:
+        found = notes.notes_in(ws.read_text(ws.memory_md)) if ws.memory_md.exists() else []
+        current = {n.id for n in found if n.id}
+        marked.append({n.id for n in found if n.meta.get("newer") in current})
+    cited = action.meta.get("sources", "").split(",")
+    return cited[0] in marked[0]
 
 
 def _day(text: str) -> dt.date | None:

@@ -1,0 +1,116 @@
+"""Entries a newer one may replace: what sleep could not settle, marked for the agent to settle.
+
+The offline consolidator replaces an entry only when it reads an update surely; otherwise both
+stand ("Monorepo uses yarn v1 workspaces" beside a later "pnpm is the package manager for the
+monorepo"), and a session start showed the two side by side with nothing to tell which is
+current. At the end of an offline NREM run (:func:`mark`), an older current MEMORY.md entry
+that a newer one written by this run reads like an update of gets ``newer=<that entry's id>``:
+
+- both are standing facts or views (W or O), dated, the older one dated before the newer;
+- the two read alike (MiniLM cosine at least :data:`MARK_COSINE`);
+- nothing tells them apart as two things: none of the learned model's refusals
+  (``update_model.refused``: another owner, another code, a plan, a list that grows, …; but
+  two notes that share only their owner's name are compared) nor of its second look (another
+  attribute of one owner, a qualifier of a shared word, a count);
+- the learned model, either set of weights, gives at least :data:`MARK_THRESHOLD` (below the
+  bar at which sleep replaces the entry itself);
+- the older entry is not contested nor marked already, and at most :data:`MARKS_PER_RUN` are
+  marked in one run, the likeliest first.
+
+Nothing is retired: the older entry stays current. The session start shows it with the date
+and words of the newer one (``retrieval/context.py``), and the run's next-session actions ask
+to settle it ("Check: …"). A later note that tells the change replaces it as any update does;
+one that says the older fact again is merged into it, which drops the mark (an update or merge
+carries ``supersedes`` and ``evidence`` only). A mark that names an entry MEMORY.md no longer
+holds is not shown, and the entry may be marked again. The marks are written in the run's
+plan, so the journal and ``rollback`` cover them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from agent_sleep.analysis import currency as c
+from agent_sleep.analysis import update_model as um
+from agent_sleep.consolidation import apply_rem
+from agent_sleep.consolidation.plan import MAX_NEXT_ACTIONS
+from agent_sleep.core.notes import Note, sources_of
+from agent_sleep.providers.offline_common import excerpt
+
+if TYPE_CHECKING:
+    from agent_sleep.consolidation.apply import Builder
+
+KEY = "newer"  # the metadata key: the id of the newer entry that may replace this one
+MARK_COSINE = 0.4  # two entries read alike at least this much to be compared at all
+MARK_THRESHOLD = 0.3  # the learned model's probability of an update, either set of weights
+MARKS_PER_RUN = 5  # the likeliest marks of one run; the rest wait for a later note
+KINDS = frozenset({"W", "O"})  # standing facts and views; an event stays what happened
+
+
+def likelihood(
+    new_text: str,
+    old_text: str,
+    similar: Callable[[str, str], float],
+    names: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> float | None:
+    """The learned model's probability that ``new_text`` replaces ``old_text``, when the two
+    read alike, nothing tells them apart as two things and it reaches :data:`MARK_THRESHOLD`;
+    else None."""
+    if similar(new_text, old_text) < MARK_COSINE:
+        return None
+    verdict = c.relation(new_text, old_text, names, similar)
+    if verdict.kind == c.SAME:
+        return None  # said again: nothing to settle
+    asked = c.Verdict(c.OTHER, verdict.why)  # whatever the rules read, the model's refusals
+    if um.refused(
+        new_text, old_text, asked, similar, names, known, owner_only=False
+    ) or um.second_apart(new_text, old_text, verdict):
+        return None
+    x = um.features(new_text, old_text, verdict.why, similar)
+    p = max(um.logistic(um.WEIGHTS, x), um.logistic(um.SECOND_WEIGHTS, x))
+    return p if p >= MARK_THRESHOLD else None
+
+
+def _day(entry: Note) -> str:
+    return entry.meta.get("date", "")
+
+
+def mark(b: Builder, similar: Callable[[str, str], float]) -> None:
+    """Mark in ``b``'s MEMORY.md each older entry a newer entry of this run may replace (see
+    the module's docstring), and ask the next session to settle it."""
+    entries = [e for e in b.memory.entries() if e.type in KINDS and _day(e)]
+    new = [e for e in entries if not b.held(e.id)]
+    if not new:
+        return
+    current = {e.id for e in b.memory.entries()}
+    # an entry marked already keeps its mark while the newer one it names is current
+    old = [e for e in entries if e.meta.get(KEY) not in current and not e.meta.get("contested")]
+    prefetch = getattr(similar, "prefetch", None)
+    if prefetch is not None:  # the texts compared, embedded together
+        prefetch([e.text for e in entries])
+    best: dict[str, tuple[float, Note]] = {}  # older id -> (probability, newer entry)
+    for n in new:
+        for o in old:
+            if o.id == n.id or _day(o) >= _day(n):
+                continue
+            p = likelihood(n.text, o.text, similar)
+            if p is not None and p > best.get(o.id, (0.0, n))[0]:
+                best[o.id] = (p, n)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:MARKS_PER_RUN]
+    for old_id, (_p, n) in ranked:
+        i = b.memory.index(old_id)
+        assert i is not None
+        o = next(e for e in old if e.id == old_id)
+        b.memory.set(i, replace(o, meta={**o.meta, KEY: n.id}))
+        b.plan.decisions["memory_maybe_replaced"] += 1
+        # the newer one's day is left out: a day not before the one planned reads as a day
+        # ahead, and the session start would take the action for past the day after
+        text = (
+            f"Check: {excerpt(o.text, 120)} ({_day(o)}) may be out of date, by a newer note: "
+            f"{excerpt(n.text, 120)} If it is, note the change; if it still holds, note it again"
+        )
+        sources = [old_id, *(s for s in sources_of(n) if s in b.inputs.note_dates)]
+        apply_rem.log_note(b, b.actions, text, sources, "next_session", MAX_NEXT_ACTIONS)

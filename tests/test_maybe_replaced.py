@@ -1,0 +1,184 @@
+"""Entries a newer one may replace (consolidation/maybe_replaced.py): sleep marks what it could
+not settle (``newer=``), the session start shows it, the next session is asked to settle it,
+and nothing is retired."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from agent_sleep import get_context
+from agent_sleep.consolidation import maybe_replaced
+from agent_sleep.consolidation.journal import rollback
+from agent_sleep.consolidation.sleep import sleep_cycle
+from agent_sleep.core import notes
+from agent_sleep.core.rest import micro_rest
+from agent_sleep.core.workspace import Workspace
+from agent_sleep.providers import offline_currency
+
+FILLER = [
+    "The office wifi network is called Harbour.",
+    "Backups run nightly at 2am to the NAS.",
+    "The staging database is pg-stage-2.",
+    "Standup notes go in the #daily channel.",
+    "The mobile app is written in Kotlin.",
+]
+
+
+def _day(ws: Path, day: str, texts: list[str]) -> None:
+    """The notes of one day, then the night's offline sleep."""
+    for k, text in enumerate(texts):
+        micro_rest(text, "W", workspace=ws, when=dt.datetime.fromisoformat(f"{day}T10:{k:02d}"))
+    sleep_cycle(ws, "both", "offline", now=dt.datetime.fromisoformat(f"{day}T22:00"))
+
+
+def _entries(ws: Path) -> dict[str, notes.Note]:
+    return {n.text: n for n in notes.notes_in((ws / "MEMORY.md").read_text()) if n.id}
+
+
+@pytest.fixture
+def marked(tmp_path: Path) -> Path:
+    """A workspace where a later note reads like a replacement sleep is unsure of."""
+    ws = tmp_path / "ws"
+    Workspace.at(ws).ensure()
+    _day(ws, "2026-09-01", ["The monorepo builds with Lerna.", *FILLER])
+    _day(ws, "2026-10-02", ["Turborepo runs the monorepo builds and caching."])
+    return ws
+
+
+def test_the_older_entry_is_marked_not_retired(marked: Path) -> None:
+    entries = _entries(marked)
+    old = entries["The monorepo builds with Lerna."]
+    new = entries["Turborepo runs the monorepo builds and caching."]
+    assert old.meta.get("newer") == new.id  # both stay current in MEMORY.md
+    assert not new.meta.get("newer")
+    assert all(not n.meta.get("newer") for t, n in entries.items() if t in FILLER)
+
+
+def test_the_session_start_shows_the_mark(marked: Path) -> None:
+    text = get_context(workspace=marked, today=dt.date(2026, 10, 3))
+    assert (
+        "- W: The monorepo builds with Lerna. (2026-09-01; may be out of date, said on "
+        "2026-10-02: “Turborepo runs the monorepo builds and caching.”)"
+    ) in text
+    assert "<!--" not in text
+
+
+def test_the_next_session_is_asked_to_settle_it(marked: Path) -> None:
+    log = (marked / "memory" / "2026-10-02.md").read_text()
+    assert "## Next session" in log
+    check = next(line for line in log.splitlines() if "Check:" in line)
+    assert (
+        "Check: The monorepo builds with Lerna. (2026-09-01) may be out of date, by a newer "
+        "note: Turborepo runs the monorepo builds and caching. If it is, note the change"
+    ) in check
+    for day in (3, 9):  # shown at the next sessions, not read as past
+        shown = get_context(workspace=marked, today=dt.date(2026, 10, day))
+        assert "S: Check: The monorepo builds with Lerna. (2026-09-01)" in shown
+
+
+def test_saying_the_old_fact_again_drops_the_mark(marked: Path) -> None:
+    _day(marked, "2026-10-05", ["The monorepo builds with Lerna, still."])
+    entries = _entries(marked)
+    assert not any(n.meta.get("newer") for n in entries.values())
+    assert "may be out of date" not in get_context(workspace=marked, today=dt.date(2026, 10, 6))
+
+
+def test_rollback_takes_the_mark_back(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    Workspace.at(ws).ensure()
+    _day(ws, "2026-09-01", ["The monorepo builds with Lerna.", *FILLER])
+    before = (ws / "MEMORY.md").read_bytes()
+    _day(ws, "2026-10-02", ["Turborepo runs the monorepo builds and caching."])
+    assert b"newer=" in (ws / "MEMORY.md").read_bytes()
+    rollback(ws)
+    assert (ws / "MEMORY.md").read_bytes() == before
+
+
+def test_look_alikes_are_not_marked(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    Workspace.at(ws).ensure()
+    _day(ws, "2026-09-01", ["Free plan API limit: 60 requests per minute.", *FILLER])
+    _day(ws, "2026-10-02", ["Enterprise plan API limit: 2000 requests per minute."])
+    assert not any(n.meta.get("newer") for n in _entries(ws).values())
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The monorepo builds with Lerna.", "Turborepo runs the monorepo builds and caching."),
+        # two notes that share only their owner's name are compared for a mark
+        ("Marta is on call this week.", "Handed the on-call pager from Marta to Theo."),
+    ],
+)
+def test_likelihood_reads_a_possible_update(old: str, new: str) -> None:
+    similar = offline_currency.similarity()
+    assert similar is not None
+    p = maybe_replaced.likelihood(new, old, similar)
+    assert p is not None and p >= maybe_replaced.MARK_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Free plan API limit: 60 requests per minute.",
+         "Enterprise plan API limit: 2000 requests per minute."),  # a qualifier of its own
+        ("The office wifi network is called Harbour.", "Backups run nightly at 2am to the NAS."),
+        ("The monorepo builds with Lerna.", "The monorepo builds with Lerna."),  # said again
+        ("Team retro is every other Friday at 4pm.",
+         "Retro this sprint was on Wednesday (2026-09-30) at 10am."),  # one episode
+    ],
+)  # fmt: skip
+def test_likelihood_leaves_two_things_apart(old: str, new: str) -> None:
+    similar = offline_currency.similarity()
+    assert similar is not None
+    assert maybe_replaced.likelihood(new, old, similar) is None
+
+
+def _hand_written(ws: Path, lines: list[str]) -> None:
+    Workspace.at(ws).ensure()
+    (ws / "MEMORY.md").write_text("# MEMORY\n\n## Facts\n\n" + "".join(f"{x}\n" for x in lines))
+
+
+def test_a_mark_naming_no_current_entry_is_not_shown(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _hand_written(
+        ws,
+        [
+            "- W: Lunch is at noon. <!-- id=aaaaaaaaaa date=2026-09-01 newer=zzzzzzzzzz -->",
+            "- W: Dinner is at seven. <!-- id=bbbbbbbbbb date=2026-09-02 newer=aaaaaaaaaa -->",
+        ],
+    )
+    text = get_context(workspace=ws, today=dt.date(2026, 9, 3))
+    assert "- W: Lunch is at noon.\n" in text  # names an entry MEMORY.md does not hold
+    assert "- W: Dinner is at seven. (2026-09-02; may be out of date, said on 2026-09-01:" in text
+
+
+def test_marks_per_run_keeps_the_likeliest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the cap, the likeliest marks are kept; each older entry names its likeliest newer
+    one; an entry never names one as old as itself."""
+    odds = {
+        "The printer is in room 4.": 0.9,
+        "The spare keys hang in the kitchen.": 0.8,
+        "Lunch orders go to Carla.": 0.5,
+        "Staff parking permits cost £40 a year.": 0.7,
+    }
+    newer_a = "The car park closes at 8pm."
+
+    def likelihood(new: str, old: str, _similar: object) -> float | None:
+        return odds.get(old, 0.0) * (1.0 if new == newer_a else 0.5) if new != old else None
+
+    monkeypatch.setattr(maybe_replaced, "likelihood", likelihood)
+    monkeypatch.setattr(maybe_replaced, "MARKS_PER_RUN", 1)
+    ws = tmp_path / "ws"
+    Workspace.at(ws).ensure()
+    _day(ws, "2026-09-01", [*odds, *FILLER])
+    _day(ws, "2026-10-02", [newer_a, "Visitors sign in at reception."])
+    entries = _entries(ws)
+    held = sorted((t for t in odds if t in entries), key=lambda t: -odds[t])
+    assert len(held) >= 2  # MEMORY.md holds some of them (the consolidator files the rest)
+    a = entries[newer_a].id
+    marks = {t: n.meta.get("newer") for t, n in entries.items() if n.meta.get("newer")}
+    assert marks == {held[0]: a}
