@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agent_sleep import get_context
+from agent_sleep.analysis import currency, update_model
 from agent_sleep.consolidation import maybe_replaced
 from agent_sleep.consolidation.journal import rollback
 from agent_sleep.consolidation.sleep import sleep_cycle
@@ -86,6 +87,16 @@ def test_saying_the_old_fact_again_drops_the_mark(marked: Path) -> None:
     assert "may be out of date" not in get_context(workspace=marked, today=dt.date(2026, 10, 6))
 
 
+def test_telling_the_change_settles_it(marked: Path) -> None:
+    """What the Check action asks for: a note that tells the change replaces the entry."""
+    _day(marked, "2026-10-03", ["We moved from Lerna to Turborepo."])
+    entries = _entries(marked)
+    assert "The monorepo builds with Lerna." not in entries
+    assert entries["We moved from Lerna to Turborepo."].meta.get("supersedes")
+    shown = get_context(workspace=marked, today=dt.date(2026, 10, 4))
+    assert "may be out of date" not in shown and "Check:" not in shown
+
+
 def test_rollback_takes_the_mark_back(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     Workspace.at(ws).ensure()
@@ -105,19 +116,21 @@ def test_look_alikes_are_not_marked(tmp_path: Path) -> None:
     assert not any(n.meta.get("newer") for n in _entries(ws).values())
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("The monorepo builds with Lerna.", "Turborepo runs the monorepo builds and caching."),
-        # two notes that share only their owner's name are compared for a mark
-        ("Marta is on call this week.", "Handed the on-call pager from Marta to Theo."),
-    ],
-)
-def test_likelihood_reads_a_possible_update(old: str, new: str) -> None:
+def test_likelihood_reads_a_possible_update() -> None:
     similar = offline_currency.similarity()
     assert similar is not None
+    old, new = "The monorepo builds with Lerna.", "Turborepo runs the monorepo builds and caching."
     p = maybe_replaced.likelihood(new, old, similar)
-    assert p is not None and p >= maybe_replaced.MARK_THRESHOLD
+    assert p is not None and maybe_replaced.MARK_THRESHOLD <= p < update_model.THRESHOLD
+
+
+def test_two_notes_sharing_only_a_name_are_compared_for_a_mark() -> None:
+    """The refusal of notes that share only their owner holds for replacing, not for marks."""
+    similar = offline_currency.similarity()
+    old, new = "Imogen looks after the office plants.", "Felix took over watering from Imogen."
+    other = currency.Verdict(currency.OTHER, currency.relation(new, old, frozenset(), similar).why)
+    assert update_model.refused(new, old, other, similar)
+    assert not update_model.refused(new, old, other, similar, owner_only=False)
 
 
 @pytest.mark.parametrize(
