@@ -353,9 +353,9 @@ def refused(
     two things apart (each refusal below, with a pair it keeps). ``owner_only=False`` keeps
     two notes that share only their owner (:func:`one_thing`): sleep's marks of what may be out
     of date ask the agent rather than replace, and "Imogen looks after the office plants"
-    beside "Felix took over watering from Imogen" share no word but a name. Without ``similar``, every
-    pair is refused. Two notes that share nothing but ``names`` (the names of
-    the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
+    beside "Felix took over watering from Imogen" share no word but a name. Without
+    ``similar``, every pair is refused. Two notes that share nothing but ``names`` (the names
+    of the corpus: who they are about) are not asked: "Jordan is skipping happy hour" says
     nothing of "Jordan is in US Eastern time". Nor are two that share no thing besides names
     (``known``, and words written capitalised past a sentence's start) and light verbs, unless
     their values apart are of one kind (:func:`one_thing`)."""
