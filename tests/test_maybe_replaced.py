@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_sleep import get_context
+from agent_sleep import get_context, recall
 from agent_sleep.analysis import currency, update_model
 from agent_sleep.consolidation import maybe_replaced
 from agent_sleep.consolidation.journal import rollback
@@ -18,6 +18,7 @@ from agent_sleep.core import notes
 from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import offline_currency
+from tests.conftest import run_cli
 
 FILLER = [
     "The office wifi network is called Harbour.",
@@ -80,11 +81,26 @@ def test_the_next_session_is_asked_to_settle_it(marked: Path) -> None:
         assert "S: Check: The monorepo builds with Lerna. (2026-09-01)" in shown
 
 
+def test_search_names_the_newer_entry(marked: Path) -> None:
+    hits = recall(marked, "what builds the monorepo", k=3)
+    lerna = next(h for h in hits if "Lerna" in h.text)
+    assert lerna.current
+    assert lerna.newer == "2026-10-02: Turborepo runs the monorepo builds and caching."
+    assert all(h.newer is None for h in hits if h is not lerna and "Check:" not in h.text)
+    out = run_cli("search", "what builds the monorepo", "-k", "3", "--workspace", str(marked))
+    assert out.returncode == 0, out.stderr
+    assert (
+        "  W: The monorepo builds with Lerna.\n  [may be out of date, said on 2026-10-02: "
+        "Turborepo runs the monorepo builds and caching.]"
+    ) in out.stdout
+
+
 def test_saying_the_old_fact_again_drops_the_mark(marked: Path) -> None:
     _day(marked, "2026-10-05", ["The monorepo builds with Lerna, still."])
     entries = _entries(marked)
     assert not any(n.meta.get("newer") for n in entries.values())
     assert "may be out of date" not in get_context(workspace=marked, today=dt.date(2026, 10, 6))
+    assert all(h.newer is None for h in recall(marked, "what builds the monorepo", k=3))
 
 
 def test_telling_the_change_settles_it(marked: Path) -> None:

@@ -194,6 +194,8 @@ def search_cmd(
         lines.append("  " + h.text.replace("\n", "\n  "))
         if not h.current:
             lines.append(f"  [superseded {h.superseded_on or ''}: now {h.superseded_by or '?'}]")
+        elif h.newer:
+            lines.append(f"  [may be out of date, said on {h.newer}]")
         if history:
             lines += _history_lines(workspace, h.ids)
     data = [{**asdict(s.hit), "shared": s.shared} for s in found]

@@ -240,7 +240,8 @@ def _hit(h: Any) -> dict[str, Any]:
     }
     if current is not None:
         out["current"] = current
-    for key in ("superseded_by", "superseded_on"):  # what replaced a superseded hit, and when
+    # what replaced a superseded hit, and when; a newer entry that may replace a current one
+    for key in ("superseded_by", "superseded_on", "newer"):
         if getattr(h, key, None):
             out[key] = getattr(h, key)
     return out

@@ -401,13 +401,45 @@ def latest(sup: Mapping[str, Superseded]) -> dict[str, str]:
     return out
 
 
-def label(hits: list[Hit], sup: Mapping[str, Superseded]) -> list[Hit]:
+# the last marks read for each workspace, with the stat of its MEMORY.md (marked_map)
+_marks: dict[Path, tuple[list[tuple[str, int, int]], Mapping[str, str]]] = {}
+
+
+def marked_map(ws: Workspace) -> Mapping[str, str]:
+    """MEMORY.md entry id -> "DATE: text" of the newer current entry that may replace it
+    (``newer=``, consolidation/maybe_replaced.py), and so for the daily notes the marked
+    entry cites (a search shows the note where the entry folds into it); a mark naming an
+    entry MEMORY.md does not hold is left out. Read again only when MEMORY.md changed."""
+    files = _stamps([ws.memory_md])
+    cached = _marks.get(ws.root)
+    if cached is not None and cached[0] == files:
+        return cached[1]
+    entries = {n.id: n for n in fmt.notes_in(ws.read_text(ws.memory_md))} if files else {}
+    out: dict[str, str] = {}
+    for n in entries.values():
+        newer = entries.get(n.meta.get("newer", ""))
+        if n.id and newer is not None:
+            told = f"{newer.meta.get('date', '?')}: {newer.text}"
+            for i in [n.id, *(s for s in n.meta.get("sources", "").split(",") if s)]:
+                out[i] = told
+    _marks[ws.root] = (files, out)
+    return out
+
+
+def label(
+    hits: list[Hit], sup: Mapping[str, Superseded], marks: Mapping[str, str] | None = None
+) -> list[Hit]:
     """``hits`` with each unit all of whose ids are superseded marked not current, naming what
     is current now (the end of its chain) and the date it stopped being current. A unit of
     several entries (a bank section an index split before History entries were units of their
-    own) names each one's current value, and the date the last of them stopped."""
+    own) names each one's current value, and the date the last of them stopped. A current
+    MEMORY.md entry sleep marked (``marks``: :func:`marked_map`) names the newer entry that may
+    replace it."""
     out = []
     for h in hits:
+        told = {marks.get(i) for i in h.ids} if marks and h.ids else set()
+        if len(told) == 1 and None not in told:  # every entry or note of it marked, alike
+            h = replace(h, newer=told.pop())
         found = [s for i in h.ids if (s := sup.get(i)) is not None]
         if not (h.ids and len(found) == len(h.ids)) and _changed_record(h.text):
             # sleep's "Changed on DATE: A → B" whose B was replaced since: history, not now

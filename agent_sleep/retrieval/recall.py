@@ -130,6 +130,9 @@ class Hit:
     current: bool = True
     superseded_by: str | None = None  # the text of what replaced it
     superseded_on: str | None = None  # the date it stopped being current
+    # a current entry sleep marked as one a newer entry may replace (``newer=``,
+    # consolidation/maybe_replaced.py): the newer entry's date and text
+    newer: str | None = None
     # closeness to the query (step 8): the raw cosine (None without the model or the unit's
     # vector) and how the hit matches it
     cosine: float | None = None
@@ -204,7 +207,7 @@ def recall(
     ranked = currency.sources_first(index, ranked)
     ranked = currency.facts_first(index, ranked, query)
     hits = pack(index, ranked, k, budget_tokens, fusion.duplicate, query, vector)
-    return currency.label(hits, superseded)
+    return currency.label(hits, superseded, currency.marked_map(ws))
 
 
 _query_vectors: dict[tuple[str, str], np.ndarray] = {}
