@@ -19,6 +19,7 @@ from agent_sleep.core.rest import micro_rest
 from agent_sleep.core.workspace import Workspace
 from agent_sleep.providers import offline_currency
 from tests.conftest import run_cli
+from tests.currency_support import replaces
 
 FILLER = [
     "The office wifi network is called Harbour.",
@@ -45,15 +46,15 @@ def marked(tmp_path: Path) -> Path:
     """A workspace where a later note reads like a replacement sleep is unsure of."""
     ws = tmp_path / "ws"
     Workspace.at(ws).ensure()
-    _day(ws, "2026-09-01", ["The monorepo builds with Lerna.", *FILLER])
-    _day(ws, "2026-10-02", ["Turborepo runs the monorepo builds and caching."])
+    _day(ws, "2026-09-01", ["The kids' swimming lessons are at Riverside pool.", *FILLER])
+    _day(ws, "2026-10-02", ["The kids have swimming lessons at the Leisure Centre pool."])
     return ws
 
 
 def test_the_older_entry_is_marked_not_retired(marked: Path) -> None:
     entries = _entries(marked)
-    old = entries["The monorepo builds with Lerna."]
-    new = entries["Turborepo runs the monorepo builds and caching."]
+    old = entries["The kids' swimming lessons are at Riverside pool."]
+    new = entries["The kids have swimming lessons at the Leisure Centre pool."]
     assert old.meta.get("newer") == new.id  # both stay current in MEMORY.md
     assert not new.meta.get("newer")
     assert all(not n.meta.get("newer") for t, n in entries.items() if t in FILLER)
@@ -62,8 +63,8 @@ def test_the_older_entry_is_marked_not_retired(marked: Path) -> None:
 def test_the_session_start_shows_the_mark(marked: Path) -> None:
     text = get_context(workspace=marked, today=dt.date(2026, 10, 3))
     assert (
-        "- W: The monorepo builds with Lerna. (2026-09-01; may be out of date, said on "
-        "2026-10-02: “Turborepo runs the monorepo builds and caching.”)"
+        "- W: The kids' swimming lessons are at Riverside pool. (2026-09-01; may be out of "
+        "date, said on 2026-10-02: “The kids have swimming lessons at the Leisure Centre pool.”)"
     ) in text
     assert "<!--" not in text
 
@@ -73,42 +74,51 @@ def test_the_next_session_is_asked_to_settle_it(marked: Path) -> None:
     assert "## Next session" in log
     check = next(line for line in log.splitlines() if "Check:" in line)
     assert (
-        "Check: The monorepo builds with Lerna. (2026-09-01) may be out of date, by a newer "
-        "note: Turborepo runs the monorepo builds and caching. If it is, note the change"
+        "Check: The kids' swimming lessons are at Riverside pool. (2026-09-01) may be out of "
+        "date, by a newer note: The kids have swimming lessons at the Leisure Centre pool. If "
+        "it is, note the change"
     ) in check
     for day in (3, 9):  # shown at the next sessions, not read as past
         shown = get_context(workspace=marked, today=dt.date(2026, 10, day))
-        assert "S: Check: The monorepo builds with Lerna. (2026-09-01)" in shown
+        assert "S: Check: The kids' swimming lessons are at Riverside pool. (2026-09-01)" in shown
 
 
 def test_search_names_the_newer_entry(marked: Path) -> None:
-    hits = recall(marked, "what builds the monorepo", k=3)
-    lerna = next(h for h in hits if "Lerna" in h.text)
-    assert lerna.current
-    assert lerna.newer == "2026-10-02: Turborepo runs the monorepo builds and caching."
-    assert all(h.newer is None for h in hits if h is not lerna and "Check:" not in h.text)
-    out = run_cli("search", "what builds the monorepo", "-k", "3", "--workspace", str(marked))
+    hits = recall(marked, "where are the kids' swimming lessons", k=3)
+    older = next(h for h in hits if "Riverside" in h.text)
+    assert older.current
+    assert older.newer == "2026-10-02: The kids have swimming lessons at the Leisure Centre pool."
+    assert all(h.newer is None for h in hits if h is not older and "Check:" not in h.text)
+    out = run_cli(
+        "search", "where are the kids' swimming lessons", "-k", "3", "--workspace", str(marked)
+    )
     assert out.returncode == 0, out.stderr
     assert (
-        "  W: The monorepo builds with Lerna.\n  [may be out of date, said on 2026-10-02: "
-        "Turborepo runs the monorepo builds and caching.]"
+        "  W: The kids' swimming lessons are at Riverside pool.\n  [may be out of date, said on "
+        "2026-10-02: The kids have swimming lessons at the Leisure Centre pool.]"
     ) in out.stdout
 
 
 def test_saying_the_old_fact_again_drops_the_mark(marked: Path) -> None:
-    _day(marked, "2026-10-05", ["The monorepo builds with Lerna, still."])
+    _day(marked, "2026-10-05", ["The kids' swimming lessons are at Riverside pool, still."])
     entries = _entries(marked)
     assert not any(n.meta.get("newer") for n in entries.values())
     assert "may be out of date" not in get_context(workspace=marked, today=dt.date(2026, 10, 6))
-    assert all(h.newer is None for h in recall(marked, "what builds the monorepo", k=3))
+    assert all(h.newer is None for h in recall(marked, "where are the kids' swimming lessons", k=3))
 
 
 def test_telling_the_change_settles_it(marked: Path) -> None:
     """What the Check action asks for: a note that tells the change replaces the entry."""
-    _day(marked, "2026-10-03", ["We moved from Lerna to Turborepo."])
+    _day(
+        marked,
+        "2026-10-03",
+        ["The swimming lessons moved from Riverside pool to the Leisure Centre pool."],
+    )
     entries = _entries(marked)
-    assert "The monorepo builds with Lerna." not in entries
-    assert entries["We moved from Lerna to Turborepo."].meta.get("supersedes")
+    assert "The kids' swimming lessons are at Riverside pool." not in entries
+    assert entries[
+        "The swimming lessons moved from Riverside pool to the Leisure Centre pool."
+    ].meta.get("supersedes")
     shown = get_context(workspace=marked, today=dt.date(2026, 10, 4))
     assert "may be out of date" not in shown and "Check:" not in shown
 
@@ -116,9 +126,9 @@ def test_telling_the_change_settles_it(marked: Path) -> None:
 def test_rollback_takes_the_mark_back(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     Workspace.at(ws).ensure()
-    _day(ws, "2026-09-01", ["The monorepo builds with Lerna.", *FILLER])
+    _day(ws, "2026-09-01", ["The kids' swimming lessons are at Riverside pool.", *FILLER])
     before = (ws / "MEMORY.md").read_bytes()
-    _day(ws, "2026-10-02", ["Turborepo runs the monorepo builds and caching."])
+    _day(ws, "2026-10-02", ["The kids have swimming lessons at the Leisure Centre pool."])
     assert b"newer=" in (ws / "MEMORY.md").read_bytes()
     rollback(ws)
     assert (ws / "MEMORY.md").read_bytes() == before
@@ -135,9 +145,13 @@ def test_look_alikes_are_not_marked(tmp_path: Path) -> None:
 def test_likelihood_reads_a_possible_update() -> None:
     similar = offline_currency.similarity()
     assert similar is not None
-    old, new = "The monorepo builds with Lerna.", "Turborepo runs the monorepo builds and caching."
+    old, new = (
+        "The kids' swimming lessons are at Riverside pool.",
+        "The kids have swimming lessons at the Leisure Centre pool.",
+    )
+    assert not replaces(("W", old), ("W", new))  # sleep does not replace it
     p = maybe_replaced.likelihood(new, old, similar)
-    assert p is not None and maybe_replaced.MARK_THRESHOLD <= p < update_model.THRESHOLD
+    assert p is not None and p >= maybe_replaced.MARK_THRESHOLD
 
 
 def test_two_notes_sharing_only_a_name_are_compared_for_a_mark() -> None:
@@ -155,7 +169,7 @@ def test_two_notes_sharing_only_a_name_are_compared_for_a_mark() -> None:
         ("Free plan API limit: 60 requests per minute.",
          "Enterprise plan API limit: 2000 requests per minute."),  # a qualifier of its own
         ("The office wifi network is called Harbour.", "Backups run nightly at 2am to the NAS."),
-        ("The monorepo builds with Lerna.", "The monorepo builds with Lerna."),  # said again
+        ("The kids' swimming lessons are at Riverside pool.", "The kids' swimming lessons are at Riverside pool."),  # said again
         ("Team retro is every other Friday at 4pm.",
          "Retro this sprint was on Wednesday (2026-09-30) at 10am."),  # one episode
     ],

@@ -7,7 +7,8 @@ current. At the end of an offline NREM run (:func:`mark`), an older current MEMO
 that a newer one written by this run reads like an update of gets ``newer=<that entry's id>``:
 
 - both are standing facts or views (W or O), dated, the older one dated before the newer;
-- the two read alike (MiniLM cosine at least :data:`MARK_COSINE`);
+- the two read alike (MiniLM cosine at least :data:`MARK_COSINE`), and each holds a value the
+  other does not say (the newer one agrees with the older where it says all its values);
 - nothing tells them apart as two things: none of the learned model's refusals
   (``update_model.refused``: another owner, another code, a plan, a list that grows, …; but
   two notes that share only their owner's name are compared) nor of its second look (another
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from agent_sleep.consolidation.apply import Builder
 
 KEY = "newer"  # the metadata key: the id of the newer entry that may replace this one
-MARK_COSINE = 0.4  # two entries read alike at least this much to be compared at all
+MARK_COSINE = 0.65  # two entries read alike at least this much to be compared at all
 MARK_THRESHOLD = 0.3  # the learned model's probability of an update, either set of weights
 MARKS_PER_RUN = 5  # the likeliest marks of one run; the rest wait for a later note
 KINDS = frozenset({"W", "O"})  # standing facts and views; an event stays what happened
@@ -64,6 +65,9 @@ def likelihood(
     verdict = c.relation(new_text, old_text, names, similar)
     if verdict.kind == c.SAME:
         return None  # said again: nothing to settle
+    fresh, gone = c._values_apart(new_text, old_text)
+    if not (fresh and gone):
+        return None  # the newer says the older's values again, or none of its own
     asked = c.Verdict(c.OTHER, verdict.why)  # whatever the rules read, the model's refusals
     if um.refused(
         new_text, old_text, asked, similar, names, known, owner_only=False
