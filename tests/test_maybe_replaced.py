@@ -169,7 +169,8 @@ def test_two_notes_sharing_only_a_name_are_compared_for_a_mark() -> None:
         ("Free plan API limit: 60 requests per minute.",
          "Enterprise plan API limit: 2000 requests per minute."),  # a qualifier of its own
         ("The office wifi network is called Harbour.", "Backups run nightly at 2am to the NAS."),
-        ("The kids' swimming lessons are at Riverside pool.", "The kids' swimming lessons are at Riverside pool."),  # said again
+        ("The kids' swimming lessons are at Riverside pool.",
+         "The kids' swimming lessons are at Riverside pool."),  # said again
         ("Team retro is every other Friday at 4pm.",
          "Retro this sprint was on Wednesday (2026-09-30) at 10am."),  # one episode
     ],
