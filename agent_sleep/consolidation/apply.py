@@ -745,7 +745,7 @@ class Builder:
         self.plan.unapplied = self.unapplied()
         self._enforce_budget()
         supersede.split_seeds(self)
-        if self.similar is not None:
+        if self.similar is not None and log_path is not None:  # not REM's preview of the plan
             maybe_replaced.mark(self, self.similar)
         supersede.relink(self)
         self._write_pages()

@@ -92,17 +92,17 @@ def mark(b: Builder, similar: Callable[[str, str], float]) -> None:
     current = {e.id for e in b.memory.entries()}
     # an entry marked already keeps its mark while the newer one it names is current
     old = [e for e in entries if e.meta.get(KEY) not in current and not e.meta.get("contested")]
+    pairs = [(n, o) for n in new for o in old if o.id != n.id and _day(o) < _day(n)]
+    if not pairs:
+        return  # nothing older than this run's entries (a first sleep): no model loaded
     prefetch = getattr(similar, "prefetch", None)
     if prefetch is not None:  # the texts compared, embedded together
-        prefetch([e.text for e in entries])
+        prefetch(list(dict.fromkeys(e.text for pair in pairs for e in pair)))
     best: dict[str, tuple[float, Note]] = {}  # older id -> (probability, newer entry)
-    for n in new:
-        for o in old:
-            if o.id == n.id or _day(o) >= _day(n):
-                continue
-            p = likelihood(n.text, o.text, similar)
-            if p is not None and p > best.get(o.id, (0.0, n))[0]:
-                best[o.id] = (p, n)
+    for n, o in pairs:
+        p = likelihood(n.text, o.text, similar)
+        if p is not None and p > best.get(o.id, (0.0, n))[0]:
+            best[o.id] = (p, n)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:MARKS_PER_RUN]
     for old_id, (_p, n) in ranked:
         i = b.memory.index(old_id)
