@@ -5,6 +5,7 @@ and nothing is retired."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -99,12 +100,28 @@ def test_search_names_the_newer_entry(marked: Path) -> None:
     ) in out.stdout
 
 
+def test_status_lists_the_marks(marked: Path) -> None:
+    out = run_cli("status", "--workspace", str(marked), "--json")
+    assert out.returncode == 0, out.stderr
+    (mark,) = json.loads(out.stdout)["memory_maybe_out_of_date"]
+    assert mark["text"] == "The kids' swimming lessons are at Riverside pool."
+    assert mark["newer_text"] == "The kids have swimming lessons at the Leisure Centre pool."
+    text = run_cli("status", "--workspace", str(marked)).stdout
+    assert "May be out of date: 1 entry a newer entry reads like a replacement of" in text
+    assert (
+        "  The kids' swimming lessons are at Riverside pool.  ->  The kids have swimming "
+        "lessons at the Leisure Centre pool."
+    ) in text
+
+
 def test_saying_the_old_fact_again_drops_the_mark(marked: Path) -> None:
     _day(marked, "2026-10-05", ["The kids' swimming lessons are at Riverside pool, still."])
     entries = _entries(marked)
     assert not any(n.meta.get("newer") for n in entries.values())
     assert "may be out of date" not in get_context(workspace=marked, today=dt.date(2026, 10, 6))
     assert all(h.newer is None for h in recall(marked, "where are the kids' swimming lessons", k=3))
+    status = json.loads(run_cli("status", "--workspace", str(marked), "--json").stdout)
+    assert status["memory_maybe_out_of_date"] == []
 
 
 def test_telling_the_change_settles_it(marked: Path) -> None:

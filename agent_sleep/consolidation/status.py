@@ -126,11 +126,23 @@ def status(
         "memory_budget": memory_budget(memory_budget_chars),
         "memory_entries": len(MemoryDoc(memory_text).entries()),
         "memory_entries_without_id": _without_id(memory_text),
+        "memory_maybe_out_of_date": _marked(memory_text),
         "bank_pages": len(ws.bank_pages()),
         "daily_logs": len(ws.daily_logs()),
         "recent_runs": recent,
         "memory_tool_runs": edits,
     }
+
+
+def _marked(memory_text: str) -> list[dict[str, str]]:
+    """MEMORY.md's entries sleep marked as ones a newer current entry may replace (``newer=``,
+    consolidation/maybe_replaced.py): each one's id and text, and the newer one's."""
+    entries = {n.id: n for n in MemoryDoc(memory_text).entries() if n.id}
+    return [
+        {"id": n.id, "text": n.text, "newer_id": newer.id, "newer_text": newer.text}
+        for n in entries.values()
+        if (newer := entries.get(n.meta.get("newer", ""))) is not None
+    ]
 
 
 def _without_id(memory_text: str) -> int:
@@ -200,6 +212,13 @@ def render(s: dict[str, Any]) -> str:
         f"MEMORY.md: {s['memory_chars']}/{s['memory_budget']} chars, {entries}",
         f"Bank pages: {s['bank_pages']}; daily logs: {s['daily_logs']}",
     ]
+    marked = s.get("memory_maybe_out_of_date") or []
+    if marked:
+        lines.append(
+            f"May be out of date: {_n(len(marked), 'entry')} a newer entry reads like a "
+            "replacement of (a note telling the change, or the fact said again, settles it)"
+        )
+        lines += [f"  {m['text']}  ->  {m['newer_text']}" for m in marked]
     if s["recent_runs"]:
         lines.append("Recent sleep runs (oldest first; ids are when each ran):")
         for r in s["recent_runs"]:
