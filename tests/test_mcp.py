@@ -146,6 +146,34 @@ def test_search_says_which_hits_are_no_longer_current(ws: Path) -> None:
     anyio.run(main)
 
 
+def test_search_names_a_newer_entry_that_may_replace_a_hit(ws: Path) -> None:
+    """An entry sleep marked (``newer=``, consolidation/maybe_replaced.py) says what may
+    replace it, and memory_status lists it."""
+    from agent_sleep import Workspace
+
+    Workspace.at(ws).ensure()
+    (ws / "MEMORY.md").write_text(
+        "# MEMORY\n\n## Facts\n\n"
+        "- W: Choir practice is in the church hall. "
+        "<!-- id=oldplace01 date=2026-09-01 newer=newplace01 -->\n"
+        "- W: Choir practice happens at the library annexe. "
+        "<!-- id=newplace01 date=2026-10-02 -->\n"
+    )
+
+    async def main() -> None:
+        async with session(ws) as s:
+            hits = data(await s.call_tool("memory_search", {"q": "where is choir practice"}))
+            old = next(h for h in hits["hits"] if "church hall" in h["text"])
+            assert old["current"] is True
+            assert old["newer"] == "2026-10-02: Choir practice happens at the library annexe."
+            new = next(h for h in hits["hits"] if "library annexe" in h["text"])
+            assert "newer" not in new
+            status = data(await s.call_tool("memory_status", {}))
+            assert [m["id"] for m in status["memory_maybe_out_of_date"]] == ["oldplace01"]
+
+    anyio.run(main)
+
+
 def test_resources_memory_daily_log_and_bank_page(ws: Path) -> None:
     (ws / "bank" / "entities").mkdir(parents=True)
     (ws / "bank" / "entities" / "billing-service.md").write_text(

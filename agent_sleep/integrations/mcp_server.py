@@ -260,7 +260,8 @@ DESCRIPTIONS = {
         f"`budget_tokens` budget (at most {MAX_BUDGET_TOKENS}). "
         "Each hit has text, path, date, sources, score, match ('words': it holds a word or "
         "code of the query, 'meaning': it reads like it, 'weak': neither) and, where it "
-        "applies, whether it is current. relevant is false when every hit is weak: memory "
+        "applies, whether it is current, or `newer`: a newer entry that may replace it (trust "
+        "the newer one unless told otherwise). relevant is false when every hit is weak: memory "
         "most likely holds nothing on the question, so do not act on those hits. Read more "
         "around a hit with memory_get."
     ),
