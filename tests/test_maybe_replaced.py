@@ -217,6 +217,28 @@ def test_a_mark_naming_no_current_entry_is_not_shown(tmp_path: Path) -> None:
     assert "- W: Dinner is at seven. (2026-09-02; may be out of date, said on 2026-09-01:" in text
 
 
+def test_a_long_newer_entry_is_shown_cut_at_a_word(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    long = "The allotment water troughs are refilled from the new standpipe " + "by the gate " * 20
+    _hand_written(
+        ws,
+        [
+            "- W: Water comes from the old tap. "
+            "<!-- id=aaaaaaaaaa date=2026-09-01 newer=bbbbbbbbbb -->",
+            f"- W: {long.strip()}. <!-- id=bbbbbbbbbb date=2026-09-02 -->",
+        ],
+    )
+    text = get_context(workspace=ws, today=dt.date(2026, 9, 3))
+    line = next(x for x in text.splitlines() if x.startswith("- W: Water comes"))
+    assert line.startswith(
+        "- W: Water comes from the old tap. (2026-09-01; may be out of date, said on 2026-09-02: "
+        "“The allotment water troughs are refilled from the new standpipe by the gate"
+    )
+    shown = line.split("“", 1)[1].removesuffix("…”)")
+    assert line.endswith("…”)") and len(shown) < 100
+    assert long.startswith(shown + " ")  # cut at a word's end
+
+
 def test_marks_per_run_keeps_the_likeliest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the cap, the likeliest marks are kept; each older entry names its likeliest newer
     one; an entry never names one as old as itself."""

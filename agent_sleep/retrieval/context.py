@@ -141,6 +141,14 @@ def memory_section(text: str, max_chars: int, *, today: dt.date | None = None) -
 NEWER_CHARS = 100  # of the newer entry's text shown beside one it may replace
 
 
+def _clip(text: str, n: int) -> str:
+    """``text`` if it is at most ``n`` characters, else its head cut at a word's end and "…"."""
+    if len(text) <= n:
+        return text
+    head = text[: n - 1]
+    return (head.rsplit(" ", 1)[0] if " " in head else head).rstrip(" ,;:") + "…"
+
+
 def _newer(entry: notes.Note, current: dict[str, notes.Note]) -> str:
     """What a session is told of an entry sleep marked as one a newer entry may replace
     (``newer=``, consolidation/maybe_replaced.py): the dates of both and the newer one's
@@ -148,12 +156,10 @@ def _newer(entry: notes.Note, current: dict[str, notes.Note]) -> str:
     newer = current.get(entry.meta.get("newer", ""))
     if newer is None:
         return ""
-    from agent_sleep.providers.offline_common import excerpt  # only where a mark is shown
-
     since = entry.meta.get("date", "")
     return (
         f" ({since + '; ' if since else ''}may be out of date, said on"
-        f" {newer.meta.get('date', '?')}: “{excerpt(newer.text, NEWER_CHARS)}”)"
+        f" {newer.meta.get('date', '?')}: “{_clip(one_line(newer.text), NEWER_CHARS)}”)"
     )
 
 
