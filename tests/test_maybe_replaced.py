@@ -75,13 +75,13 @@ def test_the_next_session_is_asked_to_settle_it(marked: Path) -> None:
     assert "## Next session" in log
     check = next(line for line in log.splitlines() if "Check:" in line)
     assert (
-        "Check: The kids' swimming lessons are at Riverside pool. (2026-09-01) may be out of "
-        "date, by a newer note: The kids have swimming lessons at the Leisure Centre pool. If "
-        "it is, note the change"
+        "Check: “The kids' swimming lessons are at Riverside pool” (2026-09-01) may be out of "
+        "date, by a newer note: “The kids have swimming lessons at the Leisure Centre pool”. If "
+        "it is, note the change; if it still holds, say it again"
     ) in check
     for day in (3, 9):  # shown at the next sessions, not read as past
         shown = get_context(workspace=marked, today=dt.date(2026, 10, day))
-        assert "S: Check: The kids' swimming lessons are at Riverside pool. (2026-09-01)" in shown
+        assert "S: Check: “The kids' swimming lessons are at Riverside pool” (2026-09-01)" in shown
 
 
 def test_search_names_the_newer_entry(marked: Path) -> None:

@@ -19,12 +19,13 @@ that a newer one written by this run reads like an update of gets ``newer=<that 
   marked in one run, the likeliest first.
 
 Nothing is retired: the older entry stays current. The session start shows it with the date
-and words of the newer one (``retrieval/context.py``), and the run's next-session actions ask
-to settle it ("Check: …"). A later note that tells the change replaces it as any update does;
-one that says the older fact again is merged into it, which drops the mark (an update or merge
-carries ``supersedes`` and ``evidence`` only). A mark that names an entry MEMORY.md no longer
-holds is not shown, and the entry may be marked again. The marks are written in the run's
-plan, so the journal and ``rollback`` cover them.
+and words of the newer one (``retrieval/context.py``), search hits name the newer one
+(``Hit.newer``), ``status`` lists it, and the run's next-session actions ask to settle it
+("Check: “…” (DATE) may be out of date, by a newer note: “…”"). A later note that tells the
+change replaces it as any update does; one that says the older fact again is merged into it,
+which drops the mark (an update or merge carries ``supersedes`` and ``evidence`` only). A
+mark that names an entry MEMORY.md no longer holds is not shown, and the entry may be marked
+again. The marks are written in the run's plan, so the journal and ``rollback`` cover them.
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ def likelihood(
     return p if p >= MARK_THRESHOLD else None
 
 
+def _quoted(text: str) -> str:
+    """An entry's words as a Check action quotes them: at most 120 characters, no end stop."""
+    return excerpt(text, 120).rstrip(" .")
+
+
 def _day(entry: Note) -> str:
     return entry.meta.get("date", "")
 
@@ -113,8 +119,8 @@ def mark(b: Builder, similar: Callable[[str, str], float]) -> None:
         # the newer one's day is left out: a day not before the one planned reads as a day
         # ahead, and the session start would take the action for past the day after
         text = (
-            f"Check: {excerpt(o.text, 120)} ({_day(o)}) may be out of date, by a newer note: "
-            f"{excerpt(n.text, 120)} If it is, note the change; if it still holds, note it again"
+            f"Check: “{_quoted(o.text)}” ({_day(o)}) may be out of date, by a newer note: "
+            f"“{_quoted(n.text)}”. If it is, note the change; if it still holds, say it again"
         )
         sources = [old_id, *(s for s in sources_of(n) if s in b.inputs.note_dates)]
         apply_rem.log_note(b, b.actions, text, sources, "next_session", MAX_NEXT_ACTIONS)
