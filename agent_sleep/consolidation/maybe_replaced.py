@@ -38,13 +38,13 @@ from agent_sleep.analysis import currency as c
 from agent_sleep.analysis import update_model as um
 from agent_sleep.consolidation import apply_rem
 from agent_sleep.consolidation.plan import MAX_NEXT_ACTIONS
+from agent_sleep.core.memory import NEWER, marked
 from agent_sleep.core.notes import Note, sources_of
 from agent_sleep.providers.offline_common import excerpt
 
 if TYPE_CHECKING:
     from agent_sleep.consolidation.apply import Builder
 
-KEY = "newer"  # the metadata key: the id of the newer entry that may replace this one
 MARK_COSINE = 0.65  # two entries read alike at least this much to be compared at all
 MARK_THRESHOLD = 0.3  # the learned model's probability of an update, either set of weights
 MARKS_PER_RUN = 5  # the likeliest marks of one run; the rest wait for a later note
@@ -95,26 +95,25 @@ def mark(b: Builder, similar: Callable[[str, str], float]) -> None:
     new = [e for e in entries if not b.held(e.id)]
     if not new:
         return
-    current = {e.id for e in b.memory.entries()}
     # an entry marked already keeps its mark while the newer one it names is current
-    old = [e for e in entries if e.meta.get(KEY) not in current and not e.meta.get("contested")]
+    held = marked(b.memory.entries())
+    old = [e for e in entries if e.id not in held and not e.meta.get("contested")]
     pairs = [(n, o) for n in new for o in old if o.id != n.id and _day(o) < _day(n)]
     if not pairs:
         return  # nothing older than this run's entries (a first sleep): no model loaded
     prefetch = getattr(similar, "prefetch", None)
     if prefetch is not None:  # the texts compared, embedded together
         prefetch(list(dict.fromkeys(e.text for pair in pairs for e in pair)))
-    best: dict[str, tuple[float, Note]] = {}  # older id -> (probability, newer entry)
+    best: dict[str, tuple[float, Note, Note]] = {}  # older id -> (probability, newer, older)
     for n, o in pairs:
         p = likelihood(n.text, o.text, similar)
-        if p is not None and p > best.get(o.id, (0.0, n))[0]:
-            best[o.id] = (p, n)
+        if p is not None and p > best.get(o.id, (0.0,))[0]:
+            best[o.id] = (p, n, o)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:MARKS_PER_RUN]
-    for old_id, (_p, n) in ranked:
+    for old_id, (_p, n, o) in ranked:
         i = b.memory.index(old_id)
         assert i is not None
-        o = next(e for e in old if e.id == old_id)
-        b.memory.set(i, replace(o, meta={**o.meta, KEY: n.id}))
+        b.memory.set(i, replace(o, meta={**o.meta, NEWER: n.id}))
         b.plan.decisions["memory_maybe_replaced"] += 1
         # the newer one's day is left out: a day not before the one planned reads as a day
         # ahead, and the session start would take the action for past the day after

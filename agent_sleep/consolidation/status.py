@@ -12,7 +12,7 @@ from agent_sleep.consolidation import journal
 from agent_sleep.consolidation.plan import SEEDED_BY, consolidating_sources
 from agent_sleep.consolidation.snapshot import Snapshot, parse_since, read_snapshot
 from agent_sleep.core import notes as fmt
-from agent_sleep.core.memory import MemoryDoc, memory_budget
+from agent_sleep.core.memory import MemoryDoc, marked, memory_budget
 from agent_sleep.core.notes import sources_of
 from agent_sleep.core.workspace import Workspace
 
@@ -137,11 +137,12 @@ def status(
 def _marked(memory_text: str) -> list[dict[str, str]]:
     """MEMORY.md's entries sleep marked as ones a newer current entry may replace (``newer=``,
     consolidation/maybe_replaced.py): each one's id and text, and the newer one's."""
-    entries = {n.id: n for n in MemoryDoc(memory_text).entries() if n.id}
+    entries = MemoryDoc(memory_text).entries()
+    newer = marked(entries)
     return [
-        {"id": n.id, "text": n.text, "newer_id": newer.id, "newer_text": newer.text}
-        for n in entries.values()
-        if (newer := entries.get(n.meta.get("newer", ""))) is not None
+        {"id": n.id, "text": n.text, "newer_id": newer[n.id].id, "newer_text": newer[n.id].text}
+        for n in entries
+        if n.id in newer
     ]
 
 

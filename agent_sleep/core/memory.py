@@ -14,7 +14,7 @@ import datetime as dt
 import functools
 import os
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from agent_sleep.core import notes as fmt
@@ -30,6 +30,8 @@ ARCHIVE_SECTION = "## Moved out of MEMORY.md"
 _PREFIX_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:[WBS]|O\(c=[\d.]+\))\s*:\s*")
 _DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 HISTORY_TITLE = "History"  # a bank page's section of superseded entries, always its last
+# the metadata key of an entry a newer one may replace (consolidation/maybe_replaced.py)
+NEWER = "newer"
 
 
 def memory_budget(value: int | None = None) -> int:
@@ -47,6 +49,14 @@ def memory_budget(value: int | None = None) -> int:
     if int(value) < 1:
         raise BadInput(f"{source} must be at least 1 character (got {value})")
     return int(value)
+
+
+def marked(entries: Iterable[Note]) -> dict[str, Note]:
+    """Each id of ``entries`` sleep marked as one a newer entry may replace (``newer=``) -> that
+    newer entry, where ``entries`` hold it (a mark naming another is no mark)."""
+    by_id = {n.id: n for n in entries if n.id}
+    newer = {i: by_id.get(n.meta.get(NEWER, "")) for i, n in by_id.items()}
+    return {i: n for i, n in newer.items() if n is not None}
 
 
 def slug_of(raw: str) -> str:

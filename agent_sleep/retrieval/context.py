@@ -35,7 +35,7 @@ from agent_sleep.analysis import temporal
 from agent_sleep.analysis.vital import impression, vital
 from agent_sleep.core import args, notes, storage
 from agent_sleep.core.log import shorten
-from agent_sleep.core.memory import one_line
+from agent_sleep.core.memory import marked, one_line
 from agent_sleep.core.workspace import JOURNAL, MEMORY_HEADER, Workspace
 
 if TYPE_CHECKING:
@@ -149,11 +149,11 @@ def _clip(text: str, n: int) -> str:
     return (head.rsplit(" ", 1)[0] if " " in head else head).rstrip(" ,;:") + "…"
 
 
-def _newer(entry: notes.Note, current: dict[str, notes.Note]) -> str:
+def _newer(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
     """What a session is told of an entry sleep marked as one a newer entry may replace
-    (``newer=``, consolidation/maybe_replaced.py): the dates of both and the newer one's
-    words, or "" when the mark names no entry of the same MEMORY.md."""
-    newer = current.get(entry.meta.get("newer", ""))
+    (``marks``: core.memory.marked): the dates of both and the newer one's words, or "" when
+    it is not marked."""
+    newer = marks.get(entry.id)
     if newer is None:
         return ""
     since = entry.meta.get("date", "")
@@ -174,12 +174,12 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
     days: list[list[str]] = []  # each section's entries' dates, "" for none
     headings: list[str] = []
     blocks = notes.parse(text).blocks
-    current = {b.note.id: b.note for b in blocks if b.note is not None and b.note.id}
+    marks = marked(b.note for b in blocks if b.note is not None)
     for block in blocks:
         shown = notes.strip_meta(block.raw)
         if block.note is not None and block.note.meta.get("contested"):  # currency: disputed
             shown = shown.rstrip("\n") + " (contested: a newer, weaker note disputes it)\n"
-        elif block.note is not None and (newer := _newer(block.note, current)):
+        elif block.note is not None and (newer := _newer(block.note, marks)):
             shown = shown.rstrip("\n") + newer + "\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
@@ -625,7 +625,7 @@ def _next_session(
       week of notes since and planned from those. Without such a sleep an old list stays, and
       the heading says its age (:func:`planned_heading`)."""
     today = today or dt.date.today()
-    marked: list[set[str]] = []  # the marked entries' ids, read once when a check is shown
+    held: list[set[str]] = []  # the marked entries' ids, read once when a check is shown
     lists: list[tuple[Path, list[tuple[str, notes.Note]]]] = []  # (log, [(shown, note)])
     recent = (today - dt.timedelta(days=NEXT_SESSION_DAYS)).isoformat()
     slept = ""  # the newest log up to today that a sleep wrote dreams or actions to
@@ -649,7 +649,7 @@ def _next_session(
             line = anchored(notes.strip_meta(b.raw), planned)  # as shown, past or not by it
             if planned and _past(line, planned, today):
                 continue
-            if b.note.text.startswith(CHECK) and not _still_marked(ws, b.note, marked):
+            if b.note.text.startswith(CHECK) and not _still_marked(ws, b.note, held):
                 continue  # settled since: the entry it asks of is no longer marked
             found.append((line, b.note))
         if found:
@@ -673,15 +673,14 @@ def _next_session(
 CHECK = "Check: "  # a next-session action asking to settle an entry sleep marked
 
 
-def _still_marked(ws: Workspace, action: notes.Note, marked: list[set[str]]) -> bool:
+def _still_marked(ws: Workspace, action: notes.Note, held: list[set[str]]) -> bool:
     """Whether the entry a "Check:" action asks of (the first id it cites) is still marked in
     MEMORY.md as one a current entry may replace (consolidation/maybe_replaced.py)."""
-    if not marked:
+    if not held:
         found = notes.notes_in(ws.read_text(ws.memory_md)) if ws.memory_md.exists() else []
-        current = {n.id for n in found if n.id}
-        marked.append({n.id for n in found if n.meta.get("newer") in current})
-    cited = action.meta.get("sources", "").split(",")
-    return cited[0] in marked[0]
+        held.append(set(marked(found)))
+    cited = notes.sources_of(action)
+    return bool(cited) and cited[0] in held[0]
 
 
 def _day(text: str) -> dt.date | None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_sleep.core import notes as fmt
+from agent_sleep.core.memory import marked
 from agent_sleep.core.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -414,13 +415,13 @@ def marked_map(ws: Workspace) -> Mapping[str, str]:
     cached = _marks.get(ws.root)
     if cached is not None and cached[0] == files:
         return cached[1]
-    entries = {n.id: n for n in fmt.notes_in(ws.read_text(ws.memory_md))} if files else {}
+    entries = fmt.notes_in(ws.read_text(ws.memory_md)) if files else []
+    newer = marked(entries)
     out: dict[str, str] = {}
-    for n in entries.values():
-        newer = entries.get(n.meta.get("newer", ""))
-        if n.id and newer is not None:
-            told = f"{newer.meta.get('date', '?')}: {newer.text}"
-            for i in [n.id, *(s for s in n.meta.get("sources", "").split(",") if s)]:
+    for n in entries:
+        if n.id in newer:
+            told = f"{newer[n.id].meta.get('date', '?')}: {newer[n.id].text}"
+            for i in [n.id, *fmt.sources_of(n)]:
                 out[i] = told
     _marks[ws.root] = (files, out)
     return out
