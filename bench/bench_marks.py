@@ -124,6 +124,8 @@ def replay(scenario: dict) -> dict:
     for a, b, y in scenario["pairs"]:
         if a in replaced_by.get(b, ()):
             out["replaced" if y else "wrongly"] += 1
+            if not y:
+                examples.append(("value replaced", notes[b]["text"], notes[a]["text"]))
     out["changes"] = sum(1 for _, _, y in scenario["pairs"] if y)
     return {"set": scenario["set"], **out, "examples": examples}
 
@@ -144,7 +146,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", help="comma-separated scenario names (default: all 95)")
     ap.add_argument("--jobs", type=int, default=2, help="scenarios replayed at once")
-    ap.add_argument("--show", action="store_true", help="print every mark")
+    ap.add_argument(
+        "--show", action="store_true", help="print every mark and every value replaced"
+    )
     args = ap.parse_args()
     only = frozenset(args.sets.split(",")) if args.sets else None
     todo = scenarios(only)

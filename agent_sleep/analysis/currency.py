@@ -137,7 +137,10 @@ def _kinds_apart(new: Claim, old: Claim) -> bool:
     kn, ko = _be_kind(new), _be_kind(old)
     # "has a new manager" is of the manager "Dev's manager is Karen" names
     of_one = bool(new.new_of & (old.attrs | old.owner)) or bool(_nouns(new) & _nouns(old))
-    if new.head == old.head == "be" and kn != ko and "has" in (kn, ko) and not of_one:
+    # a count of one thing, whatever verb holds it: "The team has 6 engineers" / "The team is
+    # now 8 engineers"
+    counted = set(_slots(new.text)) & set(_slots(old.text))
+    if new.head == old.head == "be" and kn != ko and "has" in (kn, ko) and not (of_one or counted):
         return True
     classes = set(cw.CLASSES)
     # the classes their verbs say ("lives in" is a home; "flight home" names none)
@@ -283,7 +286,12 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     named = set(old.values) | (set() if new.speaker or old.speaker else old.words)
     if new.old & named and frame >= CHANGE_FRAME:
         return Verdict(SUPERSEDE, "the old value named", was, now)
-    if old.past and not (old.attrs & set(cw.CLASSES)) and old.head not in cw.GENERIC_HEADS:
+    if (
+        old.past
+        and not (old.attrs & set(cw.CLASSES))
+        and old.head not in cw.GENERIC_HEADS
+        and not _reached(old)
+    ):
         return Verdict(OTHER, "an episode, not a state")  # "went to a support group"
     if new.activity and not (new.old & (set(old.values) | old.words)):
         return Verdict(OTHER, "an ongoing activity")  # "I am now mentoring …"
@@ -292,6 +300,27 @@ def compare(new: Claim, old: Claim, similar: Callable[[str, str], float] | None 
     if new.past and _entered(new, old):  # "Tom joined Stripe": a new employer, told as a past
         return _changed(replace(new, change=True), old, frame, heads, similar, (was, now))
     return _implicit(new, old, frame, (was, now))
+
+
+def _reached(c: Claim) -> bool:
+    """Whether ``c`` tells a change to an amount in the past tense ("Club membership grew to 46
+    people", "the dose was raised to 3 tablets", "went up to £34 a month"): the amount it left
+    holds until the next change, as a state does, whatever verb told it (a head of its own had
+    read it as an episode, "went to a support group", and kept it beside the next amount).
+    An amount of an occasion stays an episode: "Sales jumped to 40 orders on Black Friday",
+    "Response time went up to 800ms during the outage"."""
+    m = _REACHED_RE.search(c.text) if c.change else None
+    return m is not None and not _OCCASION_RE.search(c.text, m.end())
+
+
+# a change to an amount: "to" then, within two words, a number ("to 46 people", "to £34",
+# "to -75C", "up by £50 to £950")
+_REACHED_RE = re.compile(r"\bto\s+(?:[A-Za-z'’-]+\s+){0,2}?[£$€+-]?\d", re.I)
+# what an amount was of, said after it: an occasion, not what it is per ("a month", "each")
+_OCCASION_RE = re.compile(
+    r"\b(?:during|on|at|for|in|after|before|when|while|over|across|since|because|with|by)\b",
+    re.I,
+)
 
 
 # taking up a new home or employer, told in the past tense
