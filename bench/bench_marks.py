@@ -146,9 +146,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", help="comma-separated scenario names (default: all 95)")
     ap.add_argument("--jobs", type=int, default=2, help="scenarios replayed at once")
-    ap.add_argument(
-        "--show", action="store_true", help="print every mark and every value replaced"
-    )
+    ap.add_argument("--show", action="store_true", help="print every mark and every value replaced")
     args = ap.parse_args()
     only = frozenset(args.sets.split(",")) if args.sets else None
     todo = scenarios(only)

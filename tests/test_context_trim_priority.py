@@ -73,7 +73,12 @@ def _memory() -> str:
 
 
 def _entries(section: str) -> list[str]:
-    return [line[5:] for line in section.splitlines() if line.startswith("- ")]
+    """The entries shown, without the day each was said (" (said 2026-09-07)")."""
+    return [
+        re.sub(r" \(said \d{4}-\d\d-\d\d\)$", "", line[5:])
+        for line in section.splitlines()
+        if line.startswith("- ")
+    ]
 
 
 def test_standing_and_upcoming_facts_are_kept_over_events_and_what_is_over() -> None:
@@ -110,7 +115,7 @@ def test_a_date_is_read_against_today() -> None:
         if day <= "2026-10-01"
     )
     assert OVER[1] in text and OVER[2] not in text
-    shown = _entries(memory_section(text, 250, today=dt.date(2026, 10, 2)))
+    shown = _entries(memory_section(text, 310, today=dt.date(2026, 10, 2)))
     assert shown == [BOILER, OVER[0], OVER[1]]
 
 

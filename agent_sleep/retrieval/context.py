@@ -156,11 +156,27 @@ def _newer(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
     newer = marks.get(entry.id)
     if newer is None:
         return ""
-    since = entry.meta.get("date", "")
+    since = _day_of(entry)
     return (
         f" ({since + '; ' if since else ''}may be out of date, said on"
         f" {newer.meta.get('date', '?')}: “{_clip(one_line(newer.text), NEWER_CHARS)}”)"
     )
+
+
+def _said(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
+    """What a session is told after an entry's words: the day it was last said (``date=``, the
+    newest log day of its notes: " (said 2026-09-01)"), so that two entries sleep left side by
+    side tell which came last, and whether it is contested or may be out of date
+    (:func:`_newer`); "" for an entry with no valid date and nothing to add (a line written by
+    hand or by Claude's memory tool)."""
+    if entry.meta.get("contested"):  # currency: disputed
+        day = _day_of(entry)
+        return f" ({day + '; ' if day else ''}contested: a newer, weaker note disputes it)"
+    newer = _newer(entry, marks)
+    if newer:
+        return newer
+    day = _day_of(entry)
+    return f" (said {day})" if day else ""
 
 
 def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[notes.Note]]:
@@ -177,10 +193,8 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
     marks = marked(b.note for b in blocks if b.note is not None)
     for block in blocks:
         shown = notes.strip_meta(block.raw)
-        if block.note is not None and block.note.meta.get("contested"):  # currency: disputed
-            shown = shown.rstrip("\n") + " (contested: a newer, weaker note disputes it)\n"
-        elif block.note is not None and (newer := _newer(block.note, marks)):
-            shown = shown.rstrip("\n") + newer + "\n"
+        if block.note is not None and shown.strip():
+            shown = shown.rstrip("\n") + _said(block.note, marks) + "\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
