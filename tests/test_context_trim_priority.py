@@ -73,9 +73,9 @@ def _memory() -> str:
 
 
 def _entries(section: str) -> list[str]:
-    """The entries shown, without the day each was said (" (said 2026-09-07)")."""
+    """The entries shown, without the day each was said (" (said 7 Sep)")."""
     return [
-        re.sub(r" \(said \d{4}-\d\d-\d\d\)$", "", line[5:])
+        re.sub(r" \(said \d{1,2} [A-Z][a-z]{2}\)$", "", line[5:])
         for line in section.splitlines()
         if line.startswith("- ")
     ]

@@ -213,7 +213,7 @@ def test_a_mark_naming_no_current_entry_is_not_shown(tmp_path: Path) -> None:
         ],
     )
     text = get_context(workspace=ws, today=dt.date(2026, 9, 3))
-    assert "- W: Lunch is at noon. (said 2026-09-01)\n" in text  # names no entry MEMORY.md holds
+    assert "- W: Lunch is at noon. (said 1 Sep)\n" in text  # names no entry MEMORY.md holds
     assert "- W: Dinner is at seven. (2026-09-02; may be out of date, said on 2026-09-01:" in text
 
 

@@ -163,20 +163,30 @@ def _newer(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
     )
 
 
-def _said(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
+def _said(entry: notes.Note, marks: dict[str, notes.Note], today: dt.date) -> str:
     """What a session is told after an entry's words: the day it was last said (``date=``, the
-    newest log day of its notes: " (said 2026-09-01)"), so that two entries sleep left side by
-    side tell which came last, and whether it is contested or may be out of date
+    newest log day of its notes: " (said 14 Sep)", :func:`said_on`), so that two entries sleep
+    left side by side tell which came last, and whether it is contested or may be out of date
     (:func:`_newer`); "" for an entry with no valid date and nothing to add (a line written by
     hand or by Claude's memory tool)."""
+    day = _day(_day_of(entry))
+    said = f"said {said_on(day, today)}" if day else ""
     if entry.meta.get("contested"):  # currency: disputed
-        day = _day_of(entry)
-        return f" ({day + '; ' if day else ''}contested: a newer, weaker note disputes it)"
-    newer = _newer(entry, marks)
-    if newer:
-        return newer
-    day = _day_of(entry)
-    return f" (said {day})" if day else ""
+        return f" ({said + '; ' if said else ''}contested: a newer, weaker note disputes it)"
+    return _newer(entry, marks) or (f" ({said})" if said else "")
+
+
+_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+YEAR_AFTER_DAYS = 300  # an entry said longer ago than this (or ahead of today) says its year
+
+
+def said_on(day: dt.date, today: dt.date) -> str:
+    """``day`` as an entry's suffix gives it: "14 Sep" within the ``YEAR_AFTER_DAYS`` before
+    ``today``, else with its year, "14 Sep 2025". Every entry carries one, so it is short, and
+    not in the ISO form sleep writes beside a relative day ("on Friday (2026-10-23)"), so that
+    neither is read for the other."""
+    short = f"{day.day} {_MONTHS[day.month - 1]}"
+    return short if 0 <= (today - day).days <= YEAR_AFTER_DAYS else f"{short} {day.year}"
 
 
 def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[notes.Note]]:
@@ -194,7 +204,7 @@ def _memory_view(text: str, max_chars: int, today: dt.date) -> tuple[str, list[n
     for block in blocks:
         shown = notes.strip_meta(block.raw)
         if block.note is not None and shown.strip():
-            shown = shown.rstrip("\n") + _said(block.note, marks) + "\n"
+            shown = shown.rstrip("\n") + _said(block.note, marks, today) + "\n"
         if block.heading is not None:
             if block.heading.level > 1:  # one level down, under our own "##"
                 headings.append("#" + shown)
