@@ -17,7 +17,10 @@ It also counts the changes left standing (a told change whose later note and ear
 cited by two current entries: sleep kept both) and how many of them are marked, and what sleep
 settled itself: the told changes whose earlier note's entry was replaced by one citing the later
 note ("changes replaced", of all the told changes), and the pairs labelled 0 replaced so
-("values replaced": a true fact filed in History by a look-alike). The last six
+("values replaced": a true fact filed in History by a look-alike), and what the next session's
+start shows at the default ``max_memory_chars`` (3,000): how many entries, and of the changes
+left standing, how many it shows side by side with nothing telling which came last (no day said,
+no mark), and how many with the older entry alone. The last six
 scenarios (r192-r197) were never used to fit or choose anything; the mark's constants were
 chosen on the others. Figures are printed for the fitted scenarios, the held-out ones and all::
 
@@ -40,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 REPLAYED = ROOT / "bench" / "currency_cases" / "replayed.jsonl.gz"
 HELD_OUT = frozenset(f"r{n}" for n in range(192, 198))
+SESSION_CHARS = 3000  # get_context's max_memory_chars default
 
 
 def scenarios(only: frozenset[str] | None = None) -> list[dict]:
@@ -52,7 +56,9 @@ def replay(scenario: dict) -> dict:
     """One scenario replayed night by night in a new workspace: its marks and stale changes."""
     from agent_sleep import micro_rest, sleep_cycle
     from agent_sleep.core import notes as fmt
+    from agent_sleep.core.memory import marked
     from agent_sleep.core.workspace import Workspace
+    from agent_sleep.retrieval import context
 
     with tempfile.TemporaryDirectory() as tmp:
         ws = Path(tmp) / "ws"
@@ -66,7 +72,13 @@ def replay(scenario: dict) -> dict:
                 when = start + dt.timedelta(minutes=5 * k)
                 index[micro_rest(n["text"], n["type"], workspace=ws, when=when)] = i
             sleep_cycle(ws, "both", "offline", now=start + dt.timedelta(hours=13))
-        entries = {n.id: n for n in fmt.notes_in((ws / "MEMORY.md").read_text()) if n.id}
+        memory = (ws / "MEMORY.md").read_text()
+        entries = {n.id: n for n in fmt.notes_in(memory) if n.id}
+        # the next session's start: which entries it shows, and what it says after each
+        next_day = dt.date.fromisoformat(max(n["day"] for n in notes)) + dt.timedelta(days=1)
+        shown = {n.id for n in context._memory_view(memory, SESSION_CHARS, next_day)[1]}
+        marks = marked(entries.values())
+        told = {eid for eid in shown if context._said(entries[eid], marks, next_day)}
         retired = {  # History entries: what sleep replaced, and by what
             n.id: n
             for page in sorted((ws / "bank").rglob("*.md"))
@@ -85,7 +97,7 @@ def replay(scenario: dict) -> dict:
     }
     label = {(a, b): y for a, b, y in scenario["pairs"]}
     out = {"marks": 0, "change": 0, "stays": 0, "unlabelled": 0, "stale": 0, "stale_marked": 0,
-           "replaced": 0, "wrongly": 0}  # fmt: skip
+           "replaced": 0, "wrongly": 0, "both_shown": 0, "untold": 0, "only_old": 0}  # fmt: skip
     examples = []
     for eid, e in entries.items():
         newer = e.meta.get("newer", "")
@@ -110,6 +122,10 @@ def replay(scenario: dict) -> dict:
                     seen.add((new, old))
                     out["stale"] += 1
                     out["stale_marked"] += entries[old].meta.get("newer") == new
+                    if new in shown and old in shown:  # side by side at the session start
+                        out["both_shown"] += 1
+                        out["untold"] += not (new in told and old in told)
+                    out["only_old"] += old in shown and new not in shown
     # each labelled pair's outcome: the earlier note's entry replaced by one that cites the
     # later note (right for a told change, wrong for a value that stays)
     sources = {
@@ -127,6 +143,7 @@ def replay(scenario: dict) -> dict:
             if not y:
                 examples.append(("value replaced", notes[b]["text"], notes[a]["text"]))
     out["changes"] = sum(1 for _, _, y in scenario["pairs"] if y)
+    out["entries"], out["shown"] = len(entries), len(shown)
     return {"set": scenario["set"], **out, "examples": examples}
 
 
@@ -173,6 +190,13 @@ def main() -> None:
     if held:
         print(_line("held out (r192-r197)", held))
     print(_line("all", rows))
+    t = {k: sum(r[k] for r in rows) for k in ("entries", "shown", "stale", "both_shown", "untold")}
+    print(
+        f"\nThe next session's start (max_memory_chars={SESSION_CHARS}), all: {t['shown']} of "
+        f"{t['entries']} MEMORY.md entries shown; of the {t['stale']} changes left standing, "
+        f"{t['both_shown']} shown side by side, {t['untold']} of them with nothing telling which "
+        f"came last (no day, no mark); the older alone: {sum(r['only_old'] for r in rows)}"
+    )
     if args.show:
         for r in rows:
             for kind, old, new in r["examples"]:
