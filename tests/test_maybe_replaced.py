@@ -64,8 +64,8 @@ def test_the_older_entry_is_marked_not_retired(marked: Path) -> None:
 def test_the_session_start_shows_the_mark(marked: Path) -> None:
     text = get_context(workspace=marked, today=dt.date(2026, 10, 3))
     assert (
-        "- W: The kids' swimming lessons are at Riverside pool. (2026-09-01; may be out of "
-        "date, said on 2026-10-02: “The kids have swimming lessons at the Leisure Centre pool.”)"
+        "- W: The kids' swimming lessons are at Riverside pool. (said 1 Sep; may be out of "
+        "date, said on 2 Oct: “The kids have swimming lessons at the Leisure Centre pool.”)"
     ) in text
     assert "<!--" not in text
 
@@ -214,7 +214,7 @@ def test_a_mark_naming_no_current_entry_is_not_shown(tmp_path: Path) -> None:
     )
     text = get_context(workspace=ws, today=dt.date(2026, 9, 3))
     assert "- W: Lunch is at noon. (said 1 Sep)\n" in text  # names no entry MEMORY.md holds
-    assert "- W: Dinner is at seven. (2026-09-02; may be out of date, said on 2026-09-01:" in text
+    assert "- W: Dinner is at seven. (said 2 Sep; may be out of date, said on 1 Sep:" in text
 
 
 def test_a_long_newer_entry_is_shown_cut_at_a_word(tmp_path: Path) -> None:
@@ -231,7 +231,7 @@ def test_a_long_newer_entry_is_shown_cut_at_a_word(tmp_path: Path) -> None:
     text = get_context(workspace=ws, today=dt.date(2026, 9, 3))
     line = next(x for x in text.splitlines() if x.startswith("- W: Water comes"))
     assert line.startswith(
-        "- W: Water comes from the old tap. (2026-09-01; may be out of date, said on 2026-09-02: "
+        "- W: Water comes from the old tap. (said 1 Sep; may be out of date, said on 2 Sep: "
         "“The allotment water troughs are refilled from the new standpipe by the gate"
     )
     shown = line.split("“", 1)[1].removesuffix("…”)")

@@ -149,17 +149,17 @@ def _clip(text: str, n: int) -> str:
     return (head.rsplit(" ", 1)[0] if " " in head else head).rstrip(" ,;:") + "…"
 
 
-def _newer(entry: notes.Note, marks: dict[str, notes.Note]) -> str:
+def _newer(entry: notes.Note, marks: dict[str, notes.Note], today: dt.date) -> str:
     """What a session is told of an entry sleep marked as one a newer entry may replace
-    (``marks``: core.memory.marked): the dates of both and the newer one's words, or "" when
-    it is not marked."""
+    (``marks``: core.memory.marked): the days both were said and the newer one's words, or ""
+    when it is not marked."""
     newer = marks.get(entry.id)
     if newer is None:
         return ""
-    since = _day_of(entry)
+    since = _said_day(entry, today)
     return (
-        f" ({since + '; ' if since else ''}may be out of date, said on"
-        f" {newer.meta.get('date', '?')}: “{_clip(one_line(newer.text), NEWER_CHARS)}”)"
+        f" ({'said ' + since + '; ' if since else ''}may be out of date, said on"
+        f" {_said_day(newer, today) or '?'}: “{_clip(one_line(newer.text), NEWER_CHARS)}”)"
     )
 
 
@@ -169,11 +169,17 @@ def _said(entry: notes.Note, marks: dict[str, notes.Note], today: dt.date) -> st
     left side by side tell which came last, and whether it is contested or may be out of date
     (:func:`_newer`); "" for an entry with no valid date and nothing to add (a line written by
     hand or by Claude's memory tool)."""
-    day = _day(_day_of(entry))
-    said = f"said {said_on(day, today)}" if day else ""
+    day = _said_day(entry, today)
+    said = f"said {day}" if day else ""
     if entry.meta.get("contested"):  # currency: disputed
         return f" ({said + '; ' if said else ''}contested: a newer, weaker note disputes it)"
-    return _newer(entry, marks) or (f" ({said})" if said else "")
+    return _newer(entry, marks, today) or (f" ({said})" if said else "")
+
+
+def _said_day(entry: notes.Note, today: dt.date) -> str:
+    """:func:`said_on` of the entry's ``date=``, "" without a valid one."""
+    day = _day(_day_of(entry))
+    return said_on(day, today) if day else ""
 
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
