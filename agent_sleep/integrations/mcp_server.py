@@ -274,7 +274,9 @@ DESCRIPTIONS = {
     ),
     "memory_context": (
         "The memory block for the start of a task: MEMORY.md (trimmed to "
-        "max_memory_chars), today's and yesterday's notes, the planned next-session actions, "
+        "max_memory_chars; each entry ends with the day it was last said, so where two "
+        "disagree the later one is current), today's and yesterday's notes, the planned "
+        "next-session actions, "
         "and with `query` (alias q) the most relevant memories within `budget_tokens` (at "
         f"most {MAX_BUDGET_TOKENS}; max_memory_chars at most {MAX_GET_CHARS})."
     ),
