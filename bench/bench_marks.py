@@ -79,22 +79,17 @@ def replay(scenario: dict) -> dict:
         shown = {n.id for n in context._memory_view(memory, SESSION_CHARS, next_day)[1]}
         marks = marked(entries.values())
         told = {eid for eid in shown if context._said(entries[eid], marks, next_day)}
-        retired = {  # History entries: what sleep replaced, and by what
-            n.id: n
-            for page in sorted((ws / "bank").rglob("*.md"))
-            for n in fmt.notes_in(page.read_text())
-            if n.id and n.meta.get("superseded_by")
-        }
-        written = {  # every entry sleep wrote that still exists, current or not
-            n.id: n
-            for page in [ws / "MEMORY.md", *sorted((ws / "bank").rglob("*.md"))]
-            for n in fmt.notes_in(page.read_text())
-            if n.id
-        }
-    cites = {
-        eid: {index[s] for s in e.meta.get("sources", "").split(",") if s in index}
-        for eid, e in entries.items()
+        banked = [
+            n for p in sorted((ws / "bank").rglob("*.md")) for n in fmt.notes_in(p.read_text())
+        ]
+    retired = {n.id: n for n in banked if n.id and n.meta.get("superseded_by")}  # in History
+    # every entry sleep wrote that still exists, current or not: the notes each cites
+    sources = {
+        n.id: {index[s] for s in n.meta.get("sources", "").split(",") if s in index}
+        for n in [*banked, *entries.values()]
+        if n.id
     }
+    cites = {eid: sources[eid] for eid in entries}
     label = {(a, b): y for a, b, y in scenario["pairs"]}
     out = {"marks": 0, "change": 0, "stays": 0, "unlabelled": 0, "stale": 0, "stale_marked": 0,
            "replaced": 0, "wrongly": 0, "both_shown": 0, "untold": 0, "only_old": 0}  # fmt: skip
@@ -128,10 +123,6 @@ def replay(scenario: dict) -> dict:
                     out["only_old"] += old in shown and new not in shown
     # each labelled pair's outcome: the earlier note's entry replaced by one that cites the
     # later note (right for a told change, wrong for a value that stays)
-    sources = {
-        eid: {index[s] for s in e.meta.get("sources", "").split(",") if s in index}
-        for eid, e in written.items()
-    }
     replaced_by: dict[int, set[int]] = {}  # earlier note -> the notes of what replaced it
     for eid, e in retired.items():
         by = sources.get(e.meta.get("superseded_by", ""), set())

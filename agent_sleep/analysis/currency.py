@@ -137,10 +137,15 @@ def _kinds_apart(new: Claim, old: Claim) -> bool:
     kn, ko = _be_kind(new), _be_kind(old)
     # "has a new manager" is of the manager "Dev's manager is Karen" names
     of_one = bool(new.new_of & (old.attrs | old.owner)) or bool(_nouns(new) & _nouns(old))
-    # a count of one thing, whatever verb holds it: "The team has 6 engineers" / "The team is
-    # now 8 engineers"
-    counted = set(_slots(new.text)) & set(_slots(old.text))
-    if new.head == old.head == "be" and kn != ko and "has" in (kn, ko) and not (of_one or counted):
+    if (
+        new.head == old.head == "be"
+        and kn != ko
+        and "has" in (kn, ko)
+        and not of_one
+        # a count of one thing, whatever verb holds it: "The team has 6 engineers" / "The team
+        # is now 8 engineers" (read last: every pair of claims compared comes here)
+        and not set(_slots(new.text)) & set(_slots(old.text))
+    ):
         return True
     classes = set(cw.CLASSES)
     # the classes their verbs say ("lives in" is a home; "flight home" names none)
